@@ -1,0 +1,81 @@
+"""dicecli: a dice roller for tabletop gamers.
+
+The public API::
+
+    >>> import dicecli
+    >>> dicecli.roll("2d6+5", given="3,4").total
+    12
+
+``parse`` turns text into a syntax tree, ``roll`` rolls it, ``odds`` (in
+:mod:`dicecli.probability`) gives exact chances. Errors derive from ``DiceError``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from dicecli.dice import DEFAULT_BUDGET, DiceSource, GivenSource, RandomSource, Roller
+from dicecli.environment import EMPTY_ENVIRONMENT, Environment
+from dicecli.errors import (
+    DiceError,
+    DiceSyntaxError,
+    GivenFacesError,
+    RollLimitError,
+    RuleError,
+    UnknownNameError,
+)
+from dicecli.evaluate import roll as _roll_parsed
+from dicecli.grammar import parse
+from dicecli.results import RollResult
+
+__version__ = "0.1.0"
+
+
+def roll(
+    text: str,
+    *,
+    seed: int | None = None,
+    given: str | None = None,
+    source: DiceSource | None = None,
+    values: Mapping[str, int] | None = None,
+    environment: Environment | None = None,
+    budget: int = DEFAULT_BUDGET,
+) -> RollResult:
+    """Parse and roll one line.
+
+    Dice come from ``source`` if given, else from the faces in ``given`` (``"3,4,1"``,
+    all of which must be used), else from a generator seeded with ``seed`` (from the
+    operating system when None). ``values`` sets named numbers (``{"STR": 3}``).
+    """
+    env = environment or EMPTY_ENVIRONMENT
+    if values:
+        env = Environment({**env.values, **values}, env.rolls, env.settings)
+    given_source = GivenSource.from_text(given) if given is not None else None
+    dice_source: DiceSource = source or given_source or RandomSource(seed)
+    result = _roll_parsed(parse(text), Roller(dice_source, budget), env, text)
+    if given_source is not None and source is None:
+        try:
+            given_source.check_all_used()
+        except DiceError as error:
+            raise error.at(text) from None
+    return result
+
+
+__all__ = [
+    "DEFAULT_BUDGET",
+    "DiceError",
+    "DiceSource",
+    "DiceSyntaxError",
+    "Environment",
+    "GivenFacesError",
+    "GivenSource",
+    "RandomSource",
+    "RollLimitError",
+    "RollResult",
+    "Roller",
+    "RuleError",
+    "UnknownNameError",
+    "__version__",
+    "parse",
+    "roll",
+]

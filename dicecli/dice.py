@@ -1,0 +1,207 @@
+"""Die kinds, where their faces come from, and the roll budget.
+
+A :class:`Die` is a tuple of equally likely :class:`Face` s. A :class:`DiceSource`
+picks a face index for a die: :class:`RandomSource` from a seeded generator (seeded
+from the operating system when no seed is given), :class:`GivenSource` from faces a
+player typed (``--given 3,4,1``). Nothing here touches the global ``random`` module.
+
+:class:`Roller` wraps a source with the roll budget: every die drawn counts, and a
+roll that would draw more than ``budget`` dice stops with :class:`RollLimitError`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Protocol
+
+from dicecli.errors import GivenFacesError, RollLimitError
+from dicecli.results import DieRoll
+
+DEFAULT_BUDGET = 10_000
+"""Most dice one roll may draw: generous for any table, small enough to answer at once."""
+
+
+@dataclass(frozen=True)
+class Face:
+    """What is printed on one face (``name``) and what it is worth (``value``)."""
+
+    name: str
+    value: int | None
+
+
+@dataclass(frozen=True)
+class Die:
+    """A die: a name and its equally likely faces.
+
+    ``aliases`` are extra spellings accepted for a face with ``--given`` (face index ->
+    names), for labelled faces such as a scatter die's arrows.
+    """
+
+    name: str
+    faces: tuple[Face, ...]
+    aliases: tuple[tuple[int, str], ...] = field(default=(), compare=False)
+
+    @cached_property
+    def values(self) -> tuple[int, ...]:
+        """The numeric faces' values, highest last, each once."""
+        return tuple(sorted({f.value for f in self.faces if f.value is not None}))
+
+    @cached_property
+    def kept_rolls(self) -> tuple[DieRoll, ...]:
+        """A kept, unmarked :class:`DieRoll` per face, built once and shared (they are
+        immutable, and sharing keeps rolling fast)."""
+        return tuple(DieRoll(self.name, f.name, f.value) for f in self.faces)
+
+    def roll_of(self, index: int, kept: bool = True, marks: tuple[str, ...] = ()) -> DieRoll:
+        if kept and not marks:
+            return self.kept_rolls[index]
+        face = self.faces[index]
+        return DieRoll(self.name, face.name, face.value, kept, marks)
+
+    @cached_property
+    def _by_spelling(self) -> dict[str, int]:
+        spellings: dict[str, int] = {}
+        for index, face in reversed(list(enumerate(self.faces))):
+            spellings[face.name.casefold()] = index
+        for index, alias in self.aliases:
+            spellings.setdefault(alias.casefold(), index)
+        return spellings
+
+    def face_index(self, text: str) -> int | None:
+        """The face a player typed: by its printed name, else by its value."""
+        spelled = text.strip().casefold()
+        index = self._by_spelling.get(spelled)
+        if index is not None:
+            return index
+        try:
+            number = int(spelled)
+        except ValueError:
+            return None
+        for index, face in enumerate(self.faces):
+            if face.value == number:
+                return index
+        return None
+
+    def face_names(self) -> str:
+        names = list(dict.fromkeys(face.name for face in self.faces))
+        return ", ".join(names)
+
+
+def numbered_die(sides: int) -> Die:
+    """The ordinary ``dN``: faces 1..N."""
+    return Die(f"d{sides}", tuple(Face(str(n), n) for n in range(1, sides + 1)))
+
+
+D6 = numbered_die(6)
+PERCENTILE = Die("d%", tuple(Face(str(n), n) for n in range(1, 101)))
+FUDGE = Die("dF", (Face("-", -1), Face("0", 0), Face("+", 1)))
+D3 = Die("D3", tuple(Face(str(n), (n + 1) // 2) for n in range(1, 7)))
+"""Rule N4: a D6 halved, rounded up. The face is the D6's (the natural roll)."""
+
+_NUMBERED: dict[int, Die] = {6: D6}
+
+
+def die_for_sides(sides: int | str) -> Die:
+    """The die a dice term names: ``6`` -> d6, ``"%"``, ``"F"``, ``"3"`` (the D3)."""
+    if sides == "%":
+        return PERCENTILE
+    if sides == "F":
+        return FUDGE
+    if sides == "3":
+        return D3
+    assert isinstance(sides, int)
+    die = _NUMBERED.get(sides)
+    if die is None:
+        die = _NUMBERED[sides] = numbered_die(sides)
+    return die
+
+
+class DiceSource(Protocol):
+    """Where faces come from: the index of the face ``die`` lands on."""
+
+    def draw(self, die: Die) -> int: ...
+
+
+class RandomSource:
+    """Faces from a private generator: reproducible with a seed, else OS-seeded."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self._random = random.Random(seed).random
+
+    def draw(self, die: Die) -> int:
+        return int(self._random() * len(die.faces))
+
+
+class GivenSource:
+    """The faces of physical dice, typed by a player, used in roll order."""
+
+    def __init__(self, faces: Sequence[str]) -> None:
+        self.faces = [face.strip() for face in faces]
+        self.used = 0
+
+    @classmethod
+    def from_text(cls, text: str) -> GivenSource:
+        """``"3,4,1"`` or ``"3 4 1"``."""
+        return cls(text.replace(",", " ").split())
+
+    def draw(self, die: Die) -> int:
+        if self.used >= len(self.faces):
+            raise GivenFacesError(
+                f"not enough dice given: the roll needs more than the {len(self.faces)} given"
+            )
+        text = self.faces[self.used]
+        self.used += 1
+        index = die.face_index(text)
+        if index is None:
+            raise GivenFacesError(
+                f"given face #{self.used} '{text}' is not a face of {die.name} "
+                f"(faces: {die.face_names()})"
+            )
+        return index
+
+    def check_all_used(self) -> None:
+        """Raise when faces were left over: a typo the player should hear about."""
+        left = len(self.faces) - self.used
+        if left:
+            raise GivenFacesError(
+                f"too many dice given: {left} of the {len(self.faces)} given "
+                f"{'was' if left == 1 else 'were'} not used ({', '.join(self.faces[self.used :])})"
+            )
+
+
+class Roller:
+    """A dice source with a budget: the one object evaluators and games roll with."""
+
+    def __init__(self, source: DiceSource, budget: int = DEFAULT_BUDGET) -> None:
+        self.source = source
+        self.budget = budget
+        self.remaining = budget
+
+    def start(self) -> None:
+        """Begin a new roll: the budget is per roll."""
+        self.remaining = self.budget
+
+    def reserve(self, count: int) -> None:
+        """Fail early when ``count`` more dice would overrun the budget."""
+        if count > self.remaining:
+            self._over()
+
+    def draw(self, die: Die) -> int:
+        self.remaining -= 1
+        if self.remaining < 0:
+            self._over()
+        return self.source.draw(die)
+
+    def roll(self, die: Die) -> DieRoll:
+        """Draw one die and return it kept and unmarked."""
+        return die.kept_rolls[self.draw(die)]
+
+    def _over(self) -> None:
+        raise RollLimitError(
+            f"roll limit: one roll may use at most {self.budget:,} dice "
+            "(too many dice, or explosions/re-rolls that keep going)"
+        )

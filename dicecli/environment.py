@@ -1,0 +1,58 @@
+"""What a roll may look up besides its dice.
+
+``values`` are named numbers (``STR = 3``, from ``--set``, ``let`` or a character
+file); ``rolls`` are saved rolls (``attack = 1d20+5``), rolled anew each time they are
+used; ``settings`` are per-game options (``alkemy.dice_file``). Names are matched
+case-insensitively: keys are stored casefolded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+
+from dicecli.nodes import Expr
+
+
+def _folded(mapping: Mapping[str, object]) -> dict[str, object]:
+    return {key.casefold(): value for key, value in mapping.items()}
+
+
+@dataclass(frozen=True)
+class Environment:
+    values: Mapping[str, int] = field(default_factory=dict)
+    rolls: Mapping[str, Expr] = field(default_factory=dict)
+    settings: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for name in ("values", "rolls", "settings"):
+            object.__setattr__(self, name, MappingProxyType(_folded(getattr(self, name))))
+
+    def value(self, name: str) -> int | None:
+        return self.values.get(name.casefold())
+
+    def roll(self, name: str) -> Expr | None:
+        return self.rolls.get(name.casefold())
+
+    def setting(self, name: str) -> str | None:
+        return self.settings.get(name.casefold())
+
+    def with_value(self, name: str, value: int) -> Environment:
+        rolls = {k: v for k, v in self.rolls.items() if k != name.casefold()}
+        return replace(self, values={**self.values, name: value}, rolls=rolls)
+
+    def with_roll(self, name: str, expr: Expr) -> Environment:
+        values = {k: v for k, v in self.values.items() if k != name.casefold()}
+        return replace(self, values=values, rolls={**self.rolls, name: expr})
+
+    def without(self, name: str) -> Environment:
+        key = name.casefold()
+        return replace(
+            self,
+            values={k: v for k, v in self.values.items() if k != key},
+            rolls={k: v for k, v in self.rolls.items() if k != key},
+        )
+
+
+EMPTY_ENVIRONMENT = Environment()

@@ -1,0 +1,51 @@
+"""The error types of dicecli.
+
+Every error a user can cause derives from :class:`DiceError`. An error knows its
+message and, when it points into the typed text, the text and the position, so that
+the CLI and the REPL can underline it with a caret in one place (:meth:`DiceError.show`).
+"""
+
+from __future__ import annotations
+
+
+class DiceError(Exception):
+    """Root of every error that bad input, bad dice or a rule can cause."""
+
+    def __init__(self, message: str, text: str | None = None, position: int | None = None):
+        super().__init__(message)
+        self.message = message
+        self.text = text
+        self.position = position
+
+    def at(self, text: str, position: int | None = None) -> DiceError:
+        """The same error, pointing into ``text`` (kept when it already points)."""
+        if self.text is not None:
+            return self
+        return type(self)(self.message, text, position if position is not None else self.position)
+
+    def show(self) -> str:
+        """The message, and under the input a caret at the position when there is one."""
+        if self.text is None or self.position is None:
+            return f"error: {self.message}"
+        line = self.text.replace("\n", " ")
+        return f"error: {self.message}\n  {line}\n  {' ' * self.position}^"
+
+
+class DiceSyntaxError(DiceError):
+    """The text is not valid dice notation or game form."""
+
+
+class RollLimitError(DiceError):
+    """A roll would need more dice than the roll budget allows."""
+
+
+class GivenFacesError(DiceError):
+    """The faces given with ``--given`` do not fit the roll."""
+
+
+class RuleError(DiceError):
+    """A game rule forbids what was asked (for example re-rolling the artillery die)."""
+
+
+class UnknownNameError(DiceError):
+    """A name in the expression has no value."""

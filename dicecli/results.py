@@ -1,0 +1,135 @@
+"""What was rolled: frozen result types shared by every game and every renderer.
+
+A :class:`RollResult` keeps every die rolled, in roll order, discarded ones included
+(``kept=False``), a presentation-neutral *breakdown* (text segments with semantic
+roles, and groups of dice) and, for checks, an :class:`Outcome`. Renderers decide how a
+role looks; game modules decide what to say. That split is why adding a game never
+touches a renderer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+JSONValue = str | int | float | bool | None | list["JSONValue"] | dict[str, "JSONValue"]
+
+# Marks a die can carry. Renderers know these words; games may add others, shown as is.
+REROLLED = "rerolled"  # this face was rolled again (the die is discarded)
+REROLL = "reroll"  # this die is the re-roll of the one before it
+EXPLODED = "exploded"  # this face set off another die
+EXPLOSION = "explosion"  # added by an explosion (``!``, ``!p``)
+COMPOUNDED = "compounded"  # added into the die before it (``!!``)
+PENETRATED = "penetrated"  # an explosion die worth one less (``!p``)
+DROPPED = "dropped"  # dropped by keep/drop
+SUCCESS = "success"  # counted as a success
+FAILURE = "failure"  # counted as a failure
+IGNORED = "ignored"  # rolled, but the rules ignore it (distance dice on a HIT)
+
+Role = Literal[
+    "plain",  # ordinary text
+    "op",  # an operator or separator
+    "label",  # a [label] or a player's name
+    "number",  # a constant in the expression
+    "dropped",  # a value that does not count (a group item dropped)
+    "target",  # what a check is rolled against
+    "value",  # an intermediate value worth seeing
+    "success",
+    "failure",
+    "misfire",
+    "hit",
+    "note",
+]
+
+
+@dataclass(frozen=True)
+class DieRoll:
+    """One die as it landed.
+
+    ``face`` is what the die shows (``"5"``, ``"MISFIRE"``, ``"HIT"``, ``"+"``), the
+    natural roll of rule N5; ``value`` is what it is worth (None when it has no number).
+    """
+
+    die: str
+    face: str
+    value: int | None
+    kept: bool = True
+    marks: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, JSONValue]:
+        return {
+            "die": self.die,
+            "face": self.face,
+            "value": self.value,
+            "kept": self.kept,
+            "marks": list(self.marks),
+        }
+
+
+@dataclass(frozen=True)
+class Text:
+    """A piece of a breakdown; ``role`` says what it is, never how it looks."""
+
+    text: str
+    role: Role = "plain"
+
+
+@dataclass(frozen=True)
+class DiceShown:
+    """Dice shown together, in roll order: ``[4, 3, 1]``."""
+
+    dice: tuple[DieRoll, ...]
+
+
+Segment = Text | DiceShown
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The verdict of a check and its facts.
+
+    ``passed`` drives the exit status (False: 1) and the colour; None when the roll is
+    not pass/fail (a scatter roll, a roll-off). ``fields`` become the JSON ``outcome``
+    object, in order.
+    """
+
+    verdict: str
+    passed: bool | None
+    fields: tuple[tuple[str, JSONValue], ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, JSONValue]:
+        data: dict[str, JSONValue] = {"verdict": self.verdict}
+        data.update(self.fields)
+        if self.notes:
+            data["notes"] = list(self.notes)
+        return data
+
+
+@dataclass(frozen=True)
+class RollResult:
+    """One roll: the input, every die, the breakdown, the total and the outcome."""
+
+    input: str
+    expression: str
+    total: int | None
+    dice: tuple[DieRoll, ...]
+    breakdown: tuple[Segment, ...]
+    outcome: Outcome | None = None
+    comment: str | None = None
+
+    @property
+    def failed(self) -> bool:
+        """True when a check was rolled and did not pass (exit status 1)."""
+        return self.outcome is not None and self.outcome.passed is False
+
+    def as_dict(self) -> dict[str, JSONValue]:
+        """The JSON object of ``--json`` (schema in ``docs/json.md``)."""
+        return {
+            "input": self.input,
+            "expression": self.expression,
+            "total": self.total,
+            "dice": [die.as_dict() for die in self.dice],
+            "outcome": self.outcome.as_dict() if self.outcome else None,
+            "comment": self.comment,
+        }
