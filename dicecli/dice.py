@@ -24,6 +24,11 @@ DEFAULT_BUDGET = 10_000
 """Most dice one roll may draw: generous for any table, small enough to answer at once."""
 
 
+NOT_REROLLABLE: set[str] = set()
+"""Names of the dice built with ``rerollable=False``; a re-roll of a result holding one is
+refused (:func:`dicecli.reroll`)."""
+
+
 @dataclass(frozen=True)
 class Face:
     """What is printed on one face (``name``) and what it is worth (``value``)."""
@@ -43,6 +48,12 @@ class Die:
     name: str
     faces: tuple[Face, ...]
     aliases: tuple[tuple[int, str], ...] = field(default=(), compare=False)
+    rerollable: bool = True
+    """False for dice that rules forbid re-rolling (rule W4: artillery, scatter)."""
+
+    def __post_init__(self) -> None:
+        if not self.rerollable:
+            NOT_REROLLABLE.add(self.name)
 
     @cached_property
     def values(self) -> tuple[int, ...]:
