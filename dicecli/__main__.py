@@ -1,0 +1,58 @@
+"""Entry point of ``dicecli`` and ``python -m dicecli``.
+
+A plain roll (``dicecli 2D6+5``, or lines piped in with no options) is rolled here
+without importing typer, the CLI framework: typer (and the pydantic that typer 0.29
+loads on every call) cost more start-up time than the grammar itself, and a player
+waits for every roll. Anything with an option, a command or ``--help`` goes to the
+typer app in :mod:`dicecli.cli`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+_COMMANDS = ("roll", "odds", "repl")
+
+
+def _plain_roll_words(args: list[str]) -> list[str] | None:
+    """The words of a roll that needs no option parsing, else None."""
+    if args and args[0] == "roll":
+        args = args[1:]
+    if not args or args[0] in _COMMANDS or any(arg.startswith("-") for arg in args):
+        return None
+    return args
+
+
+def _quiet_broken_pipe() -> None:
+    """``dicecli ... | head -1``: the reader left; end quietly, as shell tools do."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    try:
+        return _dispatch(args)
+    except BrokenPipeError:
+        _quiet_broken_pipe()
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+def _dispatch(args: list[str]) -> int:
+    words = _plain_roll_words(args)
+    if words is not None or (not args and not sys.stdin.isatty()):
+        from dicecli.app import RunOptions, Streams, run_lines, run_once
+
+        if words is not None:
+            return int(run_once(" ".join(words), RunOptions(), Streams()))
+        return int(run_lines(sys.stdin, RunOptions(), Streams()))
+    from dicecli.cli import run
+
+    return run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

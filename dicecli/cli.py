@@ -1,0 +1,237 @@
+"""The typer command line: options, help, and the ``roll`` / ``odds`` / ``repl`` commands.
+
+Thin by design: it turns options into :class:`~dicecli.app.RunOptions` and calls
+:mod:`dicecli.app`. A plain roll with no options never comes here: the entry point
+(:mod:`dicecli.__main__`) rolls it without importing typer, to start fast.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from dicecli import __version__
+from dicecli.app import ExitStatus, RunOptions, Streams, run_lines, run_once
+from dicecli.environment import Environment
+from dicecli.errors import DiceError
+
+COMMANDS = ("roll", "odds", "repl")
+OPTIONS_WITH_VALUE = frozenset(
+    {"--seed", "--given", "--times", "-n", "--set", "--dice-file", "--at-least", "--at-most"}
+)
+
+app = typer.Typer(
+    name="dicecli",
+    help="Roll dice for tabletop games: 2D6+5, 4d6kh3, alkemy 8 vs 15, wfb ld 8, "
+    "age STR+2 vs 13. Exact odds with `dicecli odds`.",
+    add_completion=False,
+    no_args_is_help=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+Words = Annotated[
+    Optional[list[str]],  # noqa: UP045 - typer needs Optional on Python 3.10
+    typer.Argument(help="The roll, e.g. 2D6+5 or 4d6 kh3 (words are joined).", show_default=False),
+]
+Seed = Annotated[
+    Optional[int],  # noqa: UP045
+    typer.Option("--seed", help="Seed the dice: the same seed gives the same rolls."),
+]
+Given = Annotated[
+    Optional[str],  # noqa: UP045
+    typer.Option(
+        "--given",
+        help="Faces of physical dice, in roll order (3,4,1): the rules are applied to them.",
+    ),
+]
+Times = Annotated[int, typer.Option("--times", "-n", help="Roll the expression this many times.")]
+Plain = Annotated[bool, typer.Option("--plain", help="Plain tab-separated lines, no colour.")]
+Json = Annotated[bool, typer.Option("--json", help="One JSON object per roll (JSON Lines).")]
+Sets = Annotated[
+    Optional[list[str]],  # noqa: UP045
+    typer.Option(
+        "--set",
+        help="A named value or saved roll: --set STR=3, --set attack=1d20+5 (repeatable).",
+        show_default=False,
+    ),
+]
+DiceFile = Annotated[
+    Optional[Path],  # noqa: UP045
+    typer.Option(
+        "--dice-file",
+        help="Alkemy dice definitions (TOML) replacing the shipped faces; the yellow and "
+        "red faces shipped are an assumption (see docs/alkemy.md).",
+        dir_okay=False,
+    ),
+]
+Debug = Annotated[bool, typer.Option("--debug", help="Show tracebacks of internal errors.")]
+
+
+def environment_from(sets: list[str] | None, dice_file: Path | None) -> Environment:
+    """``--set`` and ``--dice-file`` as an :class:`Environment`."""
+    from dicecli.grammar import parse
+    from dicecli.nodes import Number
+
+    env = Environment(settings={"alkemy.dice_file": str(dice_file)} if dice_file else {})
+    for item in sets or []:
+        name, equals, value = item.partition("=")
+        name = name.strip()
+        if not equals or not name.isidentifier():
+            raise DiceError(f"--set takes NAME=VALUE, e.g. --set STR=3 (got '{item}')")
+        body = parse(value).body
+        if isinstance(body, Number):
+            env = env.with_value(name, body.value)
+        else:
+            from dicecli.nodes import Expr
+
+            if not isinstance(body, Expr):
+                raise DiceError(f"--set {name}: a saved roll must be dice notation")
+            env = env.with_roll(name, body)
+    return env
+
+
+def _finish(status: ExitStatus) -> None:
+    raise typer.Exit(int(status))
+
+
+def _options(
+    *,
+    seed: int | None = None,
+    given: str | None = None,
+    times: int = 1,
+    plain: bool = False,
+    json: bool = False,
+    sets: list[str] | None = None,
+    dice_file: Path | None = None,
+    debug: bool = False,
+) -> RunOptions:
+    try:
+        env = environment_from(sets, dice_file)
+    except DiceError as error:
+        sys.stderr.write(error.show() + "\n")
+        raise typer.Exit(int(ExitStatus.BAD_INPUT)) from None
+    return RunOptions(seed, given, times, plain, json, env, debug)
+
+
+@app.command(
+    "roll",
+    help="Roll dice: `dicecli roll 2D6+5`, or just `dicecli 2D6+5`. "
+    "With no roll and a pipe on stdin, roll each line of stdin.",
+)
+def roll_command(
+    words: Words = None,
+    seed: Seed = None,
+    given: Given = None,
+    times: Times = 1,
+    plain: Plain = False,
+    json: Json = False,
+    sets: Sets = None,
+    dice_file: DiceFile = None,
+    debug: Debug = False,
+) -> None:
+    options = _options(
+        seed=seed,
+        given=given,
+        times=times,
+        plain=plain,
+        json=json,
+        sets=sets,
+        dice_file=dice_file,
+        debug=debug,
+    )
+    streams = Streams()
+    if words:
+        _finish(run_once(" ".join(words), options, streams))
+    if not streams.stdin_is_terminal:
+        _finish(run_lines(streams.stdin, options, streams))
+    typer.echo("Nothing to roll: try `dicecli 2D6+5` or `dicecli --help`.", err=True)
+    _finish(ExitStatus.BAD_INPUT)
+
+
+@app.command(
+    "odds",
+    help="Exact chances of a roll or check, computed, not sampled: "
+    '`dicecli odds 2d6+3 --at-least 10`, `dicecli odds "wfb ld 8"`.',
+)
+def odds_command(
+    words: Words = None,
+    at_least: Annotated[
+        Optional[int],  # noqa: UP045
+        typer.Option("--at-least", help="Also give the chance of this total or more."),
+    ] = None,
+    at_most: Annotated[
+        Optional[int],  # noqa: UP045
+        typer.Option("--at-most", help="Also give the chance of this total or less."),
+    ] = None,
+    plain: Plain = False,
+    json: Json = False,
+    sets: Sets = None,
+    dice_file: DiceFile = None,
+) -> None:
+    options = _options(plain=plain, json=json, sets=sets, dice_file=dice_file)
+    if not words:
+        typer.echo("odds needs a roll, e.g. dicecli odds 2d6+3", err=True)
+        _finish(ExitStatus.BAD_INPUT)
+    from dicecli.render import make_renderer
+
+    streams = Streams()
+    text = " ".join(words or [])
+    try:
+        from dicecli.odds import odds
+
+        result = odds(text, options.environment, at_least=at_least, at_most=at_most)
+    except DiceError as error:
+        streams.stderr.write(error.show() + "\n")
+        _finish(ExitStatus.BAD_INPUT)
+    make_renderer(options.mode(streams), streams.stdout).odds(result)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"dicecli {__version__}")
+        raise typer.Exit()
+
+
+@app.callback(invoke_without_command=True)
+def main_callback(
+    context: typer.Context,
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Show the version."),
+    ] = False,
+) -> None:
+    """Roll dice for tabletop games."""
+    if context.invoked_subcommand is None:
+        typer.echo(context.get_help())
+
+
+def route(args: list[str]) -> list[str]:
+    """``dicecli 2D6+5`` means ``dicecli roll 2D6+5``: put ``roll`` in front of a roll
+    that names no command (options may come first: ``dicecli --seed 3 2d6``)."""
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        if arg == "--":
+            break
+        if arg.startswith("-"):
+            index += 2 if arg in OPTIONS_WITH_VALUE else 1
+            continue
+        if arg in COMMANDS:
+            return args
+        break
+    if index >= len(args) and not any(a not in ("-h", "--help", "--version") for a in args):
+        return args  # bare `dicecli`, `dicecli --help`, `dicecli --version`
+    return ["roll", *args]
+
+
+def run(args: list[str]) -> int:
+    """Run the typer app on ``args``; the exit status."""
+    try:
+        app(args=route(args), prog_name="dicecli", standalone_mode=True)
+    except SystemExit as done:
+        code = done.code
+        return code if isinstance(code, int) else (0 if code is None else 1)
+    return 0

@@ -1,0 +1,41 @@
+"""Renderers: a result or odds -> text for a terminal (rich), a pipe (plain) or JSON.
+
+Only :mod:`dicecli.render.terminal` imports rich, and it is imported only when output
+goes to a terminal, so piped rolls never pay for rich.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Literal, Protocol, TextIO
+
+if TYPE_CHECKING:
+    from dicecli.distribution import Odds
+    from dicecli.results import RollResult
+
+Mode = Literal["terminal", "plain", "json"]
+
+
+class Renderer(Protocol):
+    def result(self, result: RollResult) -> None:
+        """Write one roll."""
+
+    def summary(self, results: Sequence[RollResult]) -> None:
+        """Write the summary of several rolls of one expression (``--times``)."""
+
+    def odds(self, odds: Odds) -> None:
+        """Write the exact odds of one line."""
+
+
+def make_renderer(mode: Mode, stream: TextIO) -> Renderer:
+    if mode == "json":
+        from dicecli.render.jsonlines import JsonRenderer
+
+        return JsonRenderer(stream)
+    if mode == "terminal":
+        from dicecli.render.terminal import TerminalRenderer
+
+        return TerminalRenderer(stream)
+    from dicecli.render.plain import PlainRenderer
+
+    return PlainRenderer(stream)

@@ -1,0 +1,53 @@
+"""Plain text for pipes and ``--plain``: one line per roll, tab-separated fields.
+
+The format is documented in ``docs/output.md``; scripts rely on it, so change it only
+by adding at the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TextIO
+
+from dicecli.distribution import Odds, percent
+from dicecli.render.text import result_line, summary_line
+from dicecli.results import RollResult
+
+
+class PlainRenderer:
+    def __init__(self, stream: TextIO) -> None:
+        self.write = stream.write
+
+    def result(self, result: RollResult) -> None:
+        self.write(result_line(result) + "\n")
+
+    def summary(self, results: Sequence[RollResult]) -> None:
+        self.write(summary_line(results) + "\n")
+
+    def odds(self, odds: Odds) -> None:
+        self.write("\n".join(odds_lines(odds)) + "\n")
+
+
+def odds_lines(odds: Odds) -> list[str]:
+    """``NAME<tab>FRACTION<tab>PERCENT`` lines, then the distribution as
+    ``VALUE<tab>FRACTION<tab>PERCENT<tab>AT_LEAST_PERCENT``."""
+    kind = f"estimated: {odds.estimated}" if odds.estimated else "exact"
+    lines = [f"odds\t{odds.input.strip()}\t{kind}"]
+    for name, chance in odds.chances:
+        lines.append(f"{name}\t{chance}\t{percent(chance)}")
+    for label, chance in odds.wins:
+        lines.append(f"win {label}\t{chance}\t{percent(chance)}")
+    for name, expected in odds.expectations:
+        lines.append(f"{name}\t{expected}\t{float(expected):.4f}")
+    dist = odds.distribution
+    if dist is not None:
+        lines.append(f"range\t{dist.min}..{dist.max}\tstdev {dist.stdev():.4f}")
+        remaining = dist.total
+        for value, chance in dist.outcomes:
+            lines.append(f"{value}\t{chance}\t{percent(chance)}\t>= {percent(remaining)}")
+            remaining -= chance
+    for name, table in odds.tables:
+        for outcome, chance in table.outcomes:
+            lines.append(f"{name} {outcome}\t{chance}\t{percent(chance)}")
+    lines.extend(f"note\t{note}" for note in odds.notes)
+    return lines

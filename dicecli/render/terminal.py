@@ -1,0 +1,104 @@
+"""Rich output for a terminal: dice shown one by one, discarded dice dim and struck
+through, the total prominent, the verdict coloured. ``NO_COLOR`` is honoured by rich."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import TextIO
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text as RichText
+
+from dicecli.distribution import Odds, percent
+from dicecli.render import theme
+from dicecli.render.text import face_text, summary_line, total_text
+from dicecli.results import DiceShown, DieRoll, RollResult
+
+HISTOGRAM_WIDTH = 40
+
+
+def _die(die: DieRoll) -> RichText:
+    style = " ".join(theme.MARK_STYLES.get(mark, "") for mark in die.marks).strip()
+    if not die.kept:
+        style = theme.DISCARDED_STYLE
+    return RichText(face_text(die), style=style)
+
+
+def breakdown(result: RollResult) -> RichText:
+    line = RichText()
+    for segment in result.breakdown:
+        if isinstance(segment, DiceShown):
+            line.append("[")
+            for index, die in enumerate(segment.dice):
+                if index:
+                    line.append(", ")
+                line.append_text(_die(die))
+            line.append("]")
+        else:
+            line.append(segment.text, style=theme.ROLE_STYLES.get(segment.role, ""))
+    return line
+
+
+class TerminalRenderer:
+    def __init__(self, stream: TextIO) -> None:
+        self.console = Console(file=stream, highlight=False)
+
+    def result(self, result: RollResult) -> None:
+        line = RichText(result.input.strip(), style=theme.INPUT_STYLE)
+        line.append(": ")
+        line.append_text(breakdown(result))
+        line.append(" = ")
+        line.append(total_text(result), style=theme.TOTAL_STYLE)
+        outcome = result.outcome
+        if outcome is not None:
+            line.append("  ")
+            line.append(outcome.verdict, style=theme.VERDICT_STYLES[outcome.passed])
+        if result.comment:
+            line.append(f"  # {result.comment}", style=theme.ROLE_STYLES["note"])
+        self.console.print(line)
+        if outcome is not None:
+            for note in outcome.notes:
+                self.console.print(RichText(f"  {note}", style=theme.ROLE_STYLES["note"]))
+
+    def summary(self, results: Sequence[RollResult]) -> None:
+        self.console.print(RichText(summary_line(results), style="bold"))
+
+    def odds(self, odds: Odds) -> None:
+        console = self.console
+        kind = f"estimated: {odds.estimated}" if odds.estimated else "exact"
+        console.print(RichText.assemble((odds.input.strip(), "bold"), (f"  ({kind})", "dim")))
+        for name, chance in odds.chances:
+            console.print(f"  {name}: [bold]{percent(chance)}[/bold]  [dim]{chance}[/dim]")
+        for label, chance in odds.wins:
+            console.print(f"  {label} wins: [bold]{percent(chance)}[/bold]  [dim]{chance}[/dim]")
+        for name, value in odds.expectations:
+            console.print(f"  {name}: [bold]{float(value):.4f}[/bold]  [dim]{value}[/dim]")
+        dist = odds.distribution
+        if dist is not None:
+            console.print(
+                f"  range {dist.min}..{dist.max}, mean {float(dist.mean()):.4f}, "
+                f"stdev {dist.stdev():.4f}"
+            )
+            console.print(_histogram(dist.outcomes, "value"))
+        for name, table in odds.tables:
+            console.print(_histogram(table.outcomes, name))
+        for note in odds.notes:
+            console.print(RichText(f"  {note}", style=theme.ROLE_STYLES["note"]))
+
+
+def _histogram(outcomes: Sequence[tuple[int, Fraction]], heading: str) -> Table:
+    table = Table(box=None, show_header=True, pad_edge=False)
+    table.add_column(heading, justify="right")
+    table.add_column("chance", justify="right")
+    table.add_column("at least", justify="right")
+    table.add_column("")
+    chances = list(outcomes)
+    peak = max((chance for _, chance in chances), default=Fraction(1))
+    remaining = sum((chance for _, chance in chances), Fraction(0))
+    for value, chance in chances:
+        bar = "█" * max(1, round(HISTOGRAM_WIDTH * chance / peak)) if chance else ""
+        table.add_row(str(value), percent(chance), percent(remaining), RichText(bar, "cyan"))
+        remaining -= chance
+    return table

@@ -1,0 +1,74 @@
+"""Plain-text spelling of dice and breakdowns, shared by the plain renderer and the
+REPL's history. No colour: a die that does not count is wrapped in tildes (``~1~``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from dicecli.results import EXPLODED, DiceShown, DieRoll, RollResult, Segment
+
+TOTAL_MISSING = "-"
+"""What stands in the total field when a roll has no number (a MISFIRE)."""
+
+
+def face_text(die: DieRoll) -> str:
+    """``5``; ``5→3`` when the value differs from the face (D3, penetrating dice);
+    ``6!`` for a die that exploded."""
+    text = die.face
+    if die.value is not None and str(die.value) != die.face and die.face.lstrip("-+").isdigit():
+        text = f"{die.face}→{die.value}"
+    if EXPLODED in die.marks:
+        text += "!"
+    return text
+
+
+def die_text(die: DieRoll) -> str:
+    text = face_text(die)
+    return text if die.kept else f"~{text}~"
+
+
+def dice_text(dice: Iterable[DieRoll]) -> str:
+    return "[" + ", ".join(die_text(die) for die in dice) + "]"
+
+
+def breakdown_text(segments: Sequence[Segment]) -> str:
+    parts: list[str] = []
+    for segment in segments:
+        if isinstance(segment, DiceShown):
+            parts.append(dice_text(segment.dice))
+        elif segment.role == "dropped":
+            parts.append(f"~{segment.text.strip()}~")
+        else:
+            parts.append(segment.text)
+    return "".join(parts)
+
+
+def total_text(result: RollResult) -> str:
+    return TOTAL_MISSING if result.total is None else str(result.total)
+
+
+def result_line(result: RollResult) -> str:
+    """``TOTAL<tab>INPUT<tab>DETAIL``: the documented plain format (docs/output.md)."""
+    detail = breakdown_text(result.breakdown)
+    outcome = result.outcome
+    if outcome is not None:
+        detail += f" => {outcome.verdict}"
+        if outcome.notes:
+            detail += " (" + "; ".join(outcome.notes) + ")"
+    if result.comment:
+        detail += f" # {result.comment}"
+    return f"{total_text(result)}\t{result.input.strip()}\t{detail}"
+
+
+def summary_line(results: Sequence[RollResult]) -> str:
+    """``12 rolls: total 84, min 3, max 11, mean 7.00`` (and passed counts for checks)."""
+    totals = [r.total for r in results if r.total is not None]
+    parts = [f"{len(results)} rolls"]
+    if totals:
+        mean = sum(totals) / len(totals)
+        parts.append(f"total {sum(totals)}, min {min(totals)}, max {max(totals)}, mean {mean:.2f}")
+    checks = [r for r in results if r.outcome is not None and r.outcome.passed is not None]
+    if checks:
+        passed = sum(1 for r in checks if r.outcome and r.outcome.passed)
+        parts.append(f"{passed} of {len(checks)} passed")
+    return ": ".join(parts[:2]) + ("; " + "; ".join(parts[2:]) if len(parts) > 2 else "")
