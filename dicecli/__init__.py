@@ -26,6 +26,7 @@ from dicecli.errors import (
 )
 from dicecli.evaluate import roll as _roll_parsed
 from dicecli.grammar import parse
+from dicecli.reroll import reroll as _reroll
 from dicecli.results import RollResult
 
 __version__ = "0.1.0"
@@ -61,6 +62,24 @@ def roll(
     return result
 
 
+def reroll(
+    previous: RollResult,
+    *,
+    seed: int | None = None,
+    given: str | None = None,
+    environment: Environment | None = None,
+) -> RollResult:
+    """Re-roll every die of ``previous`` under rule W5: the new result stands; a roll
+    already re-rolled, or holding an artillery or scatter die (rule W4), refuses with
+    :class:`RuleError`."""
+    given_source = GivenSource.from_text(given) if given is not None else None
+    roller = Roller(given_source or RandomSource(seed))
+    result = _reroll(previous, roller, environment or EMPTY_ENVIRONMENT)
+    if given_source is not None:
+        given_source.check_all_used()
+    return result
+
+
 __all__ = [
     "DEFAULT_BUDGET",
     "DiceError",
@@ -77,5 +96,6 @@ __all__ = [
     "UnknownNameError",
     "__version__",
     "parse",
+    "reroll",
     "roll",
 ]

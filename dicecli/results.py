@@ -117,6 +117,7 @@ class RollResult:
     breakdown: tuple[Segment, ...]
     outcome: Outcome | None = None
     comment: str | None = None
+    reroll: bool = False  # this roll re-rolls an earlier one (rule W5)
 
     @property
     def failed(self) -> bool:
@@ -132,4 +133,5 @@ class RollResult:
             "dice": [die.as_dict() for die in self.dice],
             "outcome": self.outcome.as_dict() if self.outcome else None,
             "comment": self.comment,
+            "reroll": self.reroll,
         }
