@@ -7,11 +7,13 @@ by adding at the end.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from dicecli.distribution import Odds, percent
 from dicecli.render.text import result_line, summary_line
-from dicecli.results import RollResult
+
+if TYPE_CHECKING:
+    from dicecli.distribution import Odds
+    from dicecli.results import RollResult
 
 
 class PlainRenderer:
@@ -31,6 +33,8 @@ class PlainRenderer:
 def odds_lines(odds: Odds) -> list[str]:
     """``NAME<tab>FRACTION<tab>PERCENT`` lines, then the distribution as
     ``VALUE<tab>FRACTION<tab>PERCENT<tab>AT_LEAST_PERCENT``."""
+    from dicecli.distribution import percent
+
     kind = f"estimated: {odds.estimated}" if odds.estimated else "exact"
     lines = [f"odds\t{odds.input.strip()}\t{kind}"]
     for name, chance in odds.chances:

@@ -42,11 +42,12 @@ def breakdown(result: RollResult) -> RichText:
 
 
 class TerminalRenderer:
-    def __init__(self, stream: TextIO) -> None:
-        self.console = Console(file=stream, highlight=False)
+    def __init__(self, stream: TextIO, console: Console | None = None) -> None:
+        self.console = console or Console(file=stream, highlight=False)
 
     def result(self, result: RollResult) -> None:
-        line = RichText(result.input.strip(), style=theme.INPUT_STYLE)
+        line = RichText()
+        line.append(result.input.strip(), style=theme.INPUT_STYLE)
         line.append(": ")
         line.append_text(breakdown(result))
         line.append(" = ")

@@ -1,0 +1,156 @@
+"""The command line: typer's runner for options, a real process for pipes and exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from dicecli.cli import app, route
+
+runner = CliRunner()
+
+
+def invoke(*args: str, stdin: str | None = None) -> tuple[int, str]:
+    result = runner.invoke(app, route(list(args)), input=stdin)
+    return result.exit_code, result.output
+
+
+def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NO_COLOR": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "dicecli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["2d6"], ["roll", "2d6"]),
+        (["roll", "2d6"], ["roll", "2d6"]),
+        (["odds", "2d6"], ["odds", "2d6"]),
+        (["--seed", "3", "2d6"], ["roll", "--seed", "3", "2d6"]),
+        (["--given", "odds", "d6"], ["roll", "--given", "odds", "d6"]),
+        (["--help"], ["--help"]),
+        ([], []),
+    ],
+)
+def test_route_puts_roll_in_front_of_a_bare_roll(args: list[str], expected: list[str]) -> None:
+    assert route(args) == expected
+
+
+def test_plain_line_format() -> None:
+    code, output = invoke("--plain", "--given", "3,4", "2D6+5")
+    assert code == 0
+    assert output == "12\t2D6+5\t[3, 4] + 5\n"
+
+
+def test_words_are_joined_into_one_expression() -> None:
+    code, output = invoke("--plain", "--given", "3,4,1,6", "4d6", "kh3")
+    assert code == 0
+    assert output == "13\t4d6 kh3\t[3, 4, ~1~, 6]\n"
+
+
+def test_json_lines_schema() -> None:
+    code, output = invoke("--json", "--given", "3,4,1,6,2,2,2,2", "--times", "2", "4d6kh3")
+    assert code == 0
+    first, second = (json.loads(line) for line in output.splitlines())
+    assert first["input"] == "4d6kh3"
+    assert first["expression"] == "4d6kh3"
+    assert first["total"] == 13
+    assert first["outcome"] is None
+    assert first["dice"][2] == {
+        "die": "d6",
+        "face": "1",
+        "value": 1,
+        "kept": False,
+        "marks": ["dropped"],
+    }
+    assert second["total"] == 6
+
+
+def test_seed_gives_the_same_rolls() -> None:
+    assert invoke("--plain", "--seed", "7", "-n", "5", "3d6") == invoke(
+        "--plain", "--seed", "7", "-n", "5", "3d6"
+    )
+
+
+def test_set_gives_names_a_value() -> None:
+    code, output = invoke(
+        "--plain", "--set", "STR=3", "--set", "atk=d20+1", "--given", "9", "STR+atk"
+    )
+    assert code == 0
+    assert output.split("\t")[0] == "13"
+
+
+def test_bad_set_is_a_usage_error() -> None:
+    code, _ = invoke("--set", "STR", "2d6")
+    assert code == 2
+
+
+def test_times_out_of_range() -> None:
+    code, _ = invoke("--times", "0", "2d6")
+    assert code == 2
+
+
+def test_syntax_error_exit_2_with_caret_and_no_traceback() -> None:
+    done = run("2d6+")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr == (
+        "error: expected a number, dice such as 2d6, '(' or a name at the end\n  2d6+\n      ^\n"
+    )
+
+
+def test_piped_lines_skip_blanks_and_comments_and_go_past_bad_lines() -> None:
+    done = run("--given", "1,2,3,4", stdin="2d6\n\n# a comment\nfoo+\n2d6 # again\n")
+    assert done.returncode == 2
+    assert done.stdout.splitlines() == ["3\t2d6\t[1, 2]", "7\t2d6 # again\t[3, 4] # again"]
+    assert done.stderr.startswith("line 4: error: ")
+
+
+def test_piped_lines_without_options_take_the_fast_path() -> None:
+    done = run(stdin="1d1\n2d1+1\n")
+    assert done.returncode == 0
+    assert [line.split("\t")[0] for line in done.stdout.splitlines()] == ["1", "3"]
+
+
+def test_one_shot_roll_is_plain_when_piped() -> None:
+    done = run("2D6+5")
+    assert done.returncode == 0
+    total, text, _detail = done.stdout.rstrip("\n").split("\t")
+    assert 7 <= int(total) <= 17
+    assert text == "2D6+5"
+    assert "\x1b" not in done.stdout
+
+
+def test_closed_pipe_ends_quietly() -> None:
+    command = f"{sys.executable} -m dicecli d6 --times 100000 | head -1"
+    done = subprocess.run(
+        command, shell=True, capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0
+    assert len(done.stdout.splitlines()) == 1
+    assert done.stderr == ""
+
+
+def test_given_left_over_is_an_error() -> None:
+    done = run("--given", "1,2,3", "2d6")
+    assert done.returncode == 2
+    assert "too many dice given" in done.stderr
+
+
+def test_version() -> None:
+    code, output = invoke("--version")
+    assert code == 0
+    assert output.startswith("dicecli ")

@@ -1,0 +1,53 @@
+"""Renderers: what each output shows of the same result."""
+
+from __future__ import annotations
+
+import io
+import re
+
+from rich.console import Console
+
+import dicecli
+from dicecli.render.terminal import TerminalRenderer
+from dicecli.render.text import breakdown_text, die_text, result_line, summary_line
+
+STRUCK = re.compile(r"\x1b\[(?:\d+;)*9(?:;\d+)*m([^\x1b]*)")  # SGR 9: crossed out
+
+
+def terminal_output(text: str, given: str) -> str:
+    stream = io.StringIO()
+    console = Console(file=stream, force_terminal=True, color_system="truecolor", width=120)
+    TerminalRenderer(stream, console).result(dicecli.roll(text, given=given))
+    return stream.getvalue()
+
+
+def test_terminal_strikes_through_dropped_dice_only() -> None:
+    output = terminal_output("4d6kh3", "3,4,1,6")
+    assert STRUCK.findall(output) == ["1"]
+
+
+def test_terminal_shows_the_total() -> None:
+    output = terminal_output("2d6+5", "3,4")
+    assert "12" in output
+    assert STRUCK.findall(output) == []
+
+
+def test_plain_marks_dice_that_do_not_count_with_tildes() -> None:
+    result = dicecli.roll("2d6r1 + d6!", given="1,5,3,6,2")
+    assert breakdown_text(result.breakdown) == "[~1~, 5, 3] + [6!, 2]"
+
+
+def test_plain_shows_face_and_value_when_they_differ() -> None:
+    # rule N5: the natural D6 face and the D3 value both visible
+    (die,) = dicecli.roll("D3", given="5").dice
+    assert die_text(die) == "5→3"
+
+
+def test_result_line_fields() -> None:
+    result = dicecli.roll("2d6 # attack", given="2,3")
+    assert result_line(result) == "5\t2d6 # attack\t[2, 3] # attack"
+
+
+def test_summary_line() -> None:
+    results = [dicecli.roll("d6", given=face) for face in ("1", "2", "6")]
+    assert summary_line(results) == "3 rolls: total 9, min 1, max 6, mean 3.00"
