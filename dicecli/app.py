@@ -7,9 +7,11 @@ each is a terminal, so tests can stand in a pipe or a terminal.
 
 from __future__ import annotations
 
+import codecs
+import io
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import TextIO
@@ -74,9 +76,18 @@ class RunOptions:
         return "terminal"
 
 
+FLUSH_EVERY = 4096
+"""Results written between flushes of piped output in a long ``--times`` run."""
+
+
 class Session:
     """One run of the program: one dice source for all its rolls, so ``--seed`` gives
-    one reproducible stream and ``--given`` faces are used across lines in order."""
+    one reproducible stream and ``--given`` faces are used across lines in order.
+
+    Plain and JSON output is buffered here and flushed after each batch of input (see
+    :func:`run_lines`): one write per batch instead of one per roll, whatever
+    ``PYTHONUNBUFFERED`` says, and still answering a line-by-line conversation promptly.
+    """
 
     def __init__(self, options: RunOptions, streams: Streams) -> None:
         self.options = options
@@ -84,25 +95,41 @@ class Session:
         self.given = GivenSource.from_text(options.given) if options.given is not None else None
         source: DiceSource = self.given or RandomSource(options.seed)
         self.roller = Roller(source)
-        self.renderer: Renderer = make_renderer(options.mode(streams), streams.stdout)
+        self.mode = options.mode(streams)
+        self.buffer = io.StringIO()
+        output = streams.stdout if self.mode == "terminal" else self.buffer
+        self.renderer: Renderer = make_renderer(self.mode, output)
         self.failed_checks = 0
 
     def roll_text(self, text: str) -> list[RollResult]:
         """Roll one line ``times`` times; raises DiceError."""
         parsed = parse(text)
         results = []
-        for _ in range(self.options.times):
-            result = roll(parsed, self.roller, self.options.environment, text)
+        environment = self.options.environment
+        for count in range(1, self.options.times + 1):
+            result = roll(parsed, self.roller, environment, text)
             self.renderer.result(result)
             if result.failed:
                 self.failed_checks += 1
             results.append(result)
-        if self.options.times > 1 and self.options.mode(self.streams) == "terminal":
+            if count % FLUSH_EVERY == 0:
+                self.flush()
+        if self.options.times > 1 and self.mode == "terminal":
             self.renderer.summary(results)
         return results
 
+    def flush(self) -> None:
+        """Write what the buffer holds."""
+        text = self.buffer.getvalue()
+        if text:
+            self.buffer.seek(0)
+            self.buffer.truncate()
+            self.streams.stdout.write(text)
+        self.streams.stdout.flush()
+
     def finish(self) -> ExitStatus:
-        """After the last roll: left-over given faces are an error."""
+        """After the last roll: flush, and left-over given faces are an error."""
+        self.flush()
         if self.given is not None:
             try:
                 self.given.check_all_used()
@@ -112,6 +139,7 @@ class Session:
         return ExitStatus.CHECK_FAILED if self.failed_checks else ExitStatus.OK
 
     def report(self, error: DiceError, line_number: int | None = None) -> None:
+        self.flush()  # keep stdout and stderr in order
         where = f"line {line_number}: " if line_number is not None else ""
         self.streams.stderr.write(where + error.show() + "\n")
 
@@ -139,6 +167,35 @@ def is_roll_line(line: str) -> bool:
     return bool(stripped) and not stripped.startswith("#")
 
 
+READ_SIZE = 1 << 16
+
+
+def batches(lines: Iterable[str] | TextIO) -> Iterator[list[str]]:
+    """The input lines, in batches of what one read returned.
+
+    From a real file descriptor each batch is what arrived in one ``os.read``: a program
+    feeding lines one at a time gets each answer before dicecli waits again, and a file
+    is read in large blocks. Other iterables (tests, the REPL) come as one batch.
+    """
+    try:
+        descriptor = lines.fileno()  # type: ignore[union-attr]
+    except (AttributeError, OSError, ValueError):
+        yield list(lines)
+        return
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    pending = ""
+    while True:
+        chunk = os.read(descriptor, READ_SIZE)
+        text = pending + decoder.decode(chunk, final=not chunk)
+        if not chunk:
+            if text:
+                yield [text]
+            return
+        complete, _, pending = text.rpartition("\n")
+        if complete or _:
+            yield (complete + "\n").splitlines(keepends=True)
+
+
 def run_lines(lines: Iterable[str], options: RunOptions, streams: Streams) -> ExitStatus:
     """``dicecli < rolls.txt``: one expression per line; a bad line is reported with its
     number and skipped; the exit status is 2 if any line was bad."""
@@ -149,13 +206,17 @@ def run_lines(lines: Iterable[str], options: RunOptions, streams: Streams) -> Ex
         session.report(error)
         return ExitStatus.BAD_INPUT
     bad = 0
-    for number, line in enumerate(lines, start=1):
-        if not is_roll_line(line):
-            continue
-        try:
-            session.roll_text(line.rstrip("\r\n"))
-        except DiceError as error:
-            bad += 1
-            session.report(error, number)
+    number = 0
+    for batch in batches(lines):
+        for line in batch:
+            number += 1
+            if not is_roll_line(line):
+                continue
+            try:
+                session.roll_text(line.rstrip("\r\n"))
+            except DiceError as error:
+                bad += 1
+                session.report(error, number)
+        session.flush()
     status = session.finish()
     return ExitStatus.BAD_INPUT if bad else status

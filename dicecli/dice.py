@@ -12,9 +12,9 @@ roll that would draw more than ``budget`` dice stops with :class:`RollLimitError
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Protocol
 
 from dicecli.errors import GivenFacesError, RollLimitError
@@ -136,6 +136,11 @@ class DiceSource(Protocol):
     def draw(self, die: Die) -> int: ...
 
 
+def draw_many(source: DiceSource, die: Die, count: int) -> list[int]:
+    """``count`` draws in a row, for sources without a faster ``draw_many`` of their own."""
+    return [source.draw(die) for _ in range(count)]
+
+
 class RandomSource:
     """Faces from a private generator: reproducible with a seed, else OS-seeded."""
 
@@ -145,6 +150,11 @@ class RandomSource:
 
     def draw(self, die: Die) -> int:
         return int(self._random() * len(die.faces))
+
+    def draw_many(self, die: Die, count: int) -> list[int]:
+        sides = len(die.faces)
+        random = self._random
+        return [int(random() * sides) for _ in range(count)]
 
 
 class GivenSource:
@@ -191,6 +201,8 @@ class Roller:
         self.source = source
         self.budget = budget
         self.remaining = budget
+        many = getattr(source, "draw_many", None)
+        self._draw_many: Callable[[Die, int], list[int]] = many or partial(draw_many, source)
 
     def start(self) -> None:
         """Begin a new roll: the budget is per roll."""
@@ -206,6 +218,13 @@ class Roller:
         if self.remaining < 0:
             self._over()
         return self.source.draw(die)
+
+    def draw_many(self, die: Die, count: int) -> list[int]:
+        """``count`` draws at once (the fast path of plain dice terms)."""
+        self.remaining -= count
+        if self.remaining < 0:
+            self._over()
+        return self._draw_many(die, count)
 
     def roll(self, die: Die) -> DieRoll:
         """Draw one die and return it kept and unmarked."""

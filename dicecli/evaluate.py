@@ -19,6 +19,7 @@ Checks of a game system (``alkemy 8 vs 15``) are handed to that game's module.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from dicecli import systems
 from dicecli.dice import Die, Roller, die_for_sides
@@ -76,15 +77,7 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
         if isinstance(body, Check):
             result = systems.by_name(body.system).resolve(body, roller, env, text)
             if roll.comment is not None and result.comment is None:
-                result = RollResult(
-                    result.input,
-                    result.expression,
-                    result.total,
-                    result.dice,
-                    result.breakdown,
-                    result.outcome,
-                    roll.comment,
-                )
+                result = replace(result, comment=roll.comment)
             return result
         evaluation = Evaluation(roller, env)
         total = evaluation.value(body)
@@ -94,7 +87,7 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
         raise DiceError("too deeply nested", text, 0) from None
     return RollResult(
         text,
-        str(body),
+        roll.canonical,
         total,
         tuple(evaluation.dice),
         tuple(evaluation.segments),
@@ -194,14 +187,18 @@ class Evaluation:
         die = die_for_sides(node.sides)
         roller = self.roller
         roller.reserve(node.count)
-        if node.modifiers is NO_MODIFIERS:
+        modifiers = node.modifiers
+        if modifiers.reroll is None and modifiers.explode is None:
             kept = die.kept_rolls
-            draw = roller.draw
-            rolled = [kept[draw(die)] for _ in range(node.count)]
-            self.dice.extend(rolled)
-            self.segments.append(DiceShown(tuple(rolled)))
-            return sum(r.value for r in rolled if r.value is not None)
-        rolled, units = roll_modified_dice(roller, die, node.count, node.modifiers)
+            rolled = [kept[index] for index in roller.draw_many(die, node.count)]
+            if modifiers is NO_MODIFIERS:
+                shown = tuple(rolled)
+                self.dice.extend(shown)
+                self.segments.append(DiceShown(shown))
+                return sum([r.value for r in rolled if r.value is not None])
+            units = [(_value(r), [i]) for i, r in enumerate(rolled)]
+        else:
+            rolled, units = roll_modified_dice(roller, die, node.count, modifiers)
         total, rolled = apply_keep_and_count(rolled, units, node.modifiers)
         self.dice.extend(rolled)
         self.segments.append(DiceShown(tuple(rolled)))

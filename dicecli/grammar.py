@@ -27,6 +27,7 @@ from dicecli import systems
 from dicecli.dice import die_for_sides
 from dicecli.errors import DiceSyntaxError
 from dicecli.nodes import (
+    NO_MODIFIERS,
     BinaryOp,
     BinaryOpSymbol,
     Check,
@@ -125,7 +126,7 @@ def _modifiers(text: str, found: list[tuple[int, str]], allow_per_die: bool) -> 
     if "failure" in values and "success" not in values:
         loc = found[-1][0]
         raise _fail(text, loc, "f counts failures beside successes: add one such as >=5")
-    return Modifiers(**values)
+    return Modifiers(**values) if values else NO_MODIFIERS
 
 
 def _check_endless(text: str, loc: int, node: Dice) -> None:

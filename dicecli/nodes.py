@@ -234,6 +234,15 @@ class Roll:
     body: Expr | Check
     comment: str | None = None
 
+    @property
+    def canonical(self) -> str:
+        """The body in canonical notation, computed once (rolls read it every time)."""
+        text: str | None = self.__dict__.get("_canonical")
+        if text is None:
+            text = str(self.body)
+            self.__dict__["_canonical"] = text
+        return text
+
     def __str__(self) -> str:
-        text = str(self.body)
+        text = self.canonical
         return f"{text} # {self.comment}" if self.comment else text

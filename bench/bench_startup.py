@@ -1,0 +1,54 @@
+"""Start-up of a plain roll, as ratios to references measured in the same run.
+
+    python bench/bench_startup.py [--runs 30]
+
+References: ``python -c pass`` (the interpreter) and ``python -c "import pyparsing"``
+(the floor our grammar imposes). Target: ``dicecli 2D6+5`` piped at most 1.3x the
+pyparsing import. Runs are interleaved so that machine load hits all alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+PYTHON = sys.executable
+DICECLI = shutil.which("dicecli", path=str(Path(PYTHON).parent)) or "dicecli"
+
+COMMANDS = {
+    "python -c pass": [PYTHON, "-c", "pass"],
+    "python -c 'import pyparsing'": [PYTHON, "-c", "import pyparsing"],
+    "dicecli 2D6+5": [DICECLI, "2D6+5"],
+    "dicecli --seed 1 2D6+5 (typer path)": [DICECLI, "--seed", "1", "2D6+5"],
+    "dicecli 'wfb ld 8'": [DICECLI, "wfb ld 8"],
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=30)
+    runs = parser.parse_args().runs
+    times: dict[str, list[float]] = {name: [] for name in COMMANDS}
+    for _ in range(runs):
+        for name, command in COMMANDS.items():
+            start = time.perf_counter()
+            subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+            times[name].append(time.perf_counter() - start)
+    medians = {name: statistics.median(values) for name, values in times.items()}
+    bare = medians["python -c pass"]
+    floor = medians["python -c 'import pyparsing'"]
+    print(f"start-up, median of {runs} interleaved runs, stdout piped")
+    print(f"{'command':42} {'ms':>8} {'x python':>9} {'x pyparsing':>12}")
+    for name, seconds in medians.items():
+        print(f"{name:42} {seconds * 1000:8.1f} {seconds / bare:9.2f} {seconds / floor:12.2f}")
+    ratio = medians["dicecli 2D6+5"] / floor
+    print(f"target: dicecli 2D6+5 <= 1.30x the pyparsing import: {ratio:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
