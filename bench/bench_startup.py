@@ -37,7 +37,9 @@ def main() -> None:
     for _ in range(runs):
         for name, command in COMMANDS.items():
             start = time.perf_counter()
-            subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+            subprocess.run(
+                command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False
+            )
             times[name].append(time.perf_counter() - start)
     medians = {name: statistics.median(values) for name, values in times.items()}
     bare = medians["python -c pass"]

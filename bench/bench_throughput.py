@@ -78,7 +78,7 @@ def d20_parsable() -> list[str] | None:
         try:
             d20.roll(text)
             usable.append(text)
-        except Exception:  # noqa: BLE001, S112 - d20 raises several types for syntax it lacks
+        except Exception:
             continue
     return usable
 

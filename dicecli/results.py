@@ -126,7 +126,7 @@ class RollResult:
 
     def __init__(
         self,
-        input: str,  # noqa: A002 - the JSON field's name
+        input: str,
         expression: str,
         total: int | None,
         dice: tuple[DieRoll, ...],
