@@ -202,8 +202,9 @@ class Evaluation:
         total, rolled = apply_keep_and_count(rolled, units, node.modifiers)
         self.dice.extend(rolled)
         self.segments.append(DiceShown(tuple(rolled)))
-        if node.modifiers.counts_successes:
-            self.segments.append(Text(f" ({_successes(total)})", "value"))
+        if modifiers.counts_successes:
+            successes = sum(1 for die in rolled if SUCCESS in die.marks)
+            self.segments.append(Text(_tally(successes, successes - total), "value"))
         return total
 
     def _group(self, node: Group) -> int:
@@ -214,22 +215,29 @@ class Evaluation:
             if index:
                 self.segments.append(Text(", ", "op"))
             value = self.value(item)
-            item_texts.append(len(self.segments))
-            self.segments.append(Text(f" (={value})", "value"))
+            if isinstance(item, Number):  # the value is already shown: no "(=5)"
+                item_texts.append(len(self.segments) - 1)
+            else:
+                item_texts.append(len(self.segments))
+                self.segments.append(Text(f" (={value})", "value"))
             items.append((value, [index]))
         self.segments.append(Text("}", "op"))
         kept_items = _kept_units(items, node.modifiers)
-        total = 0
+        total = successes = 0
         for value, (index,) in items:
             where = item_texts[index]
             if index not in kept_items:
-                self.segments[where] = Text(f" (={value})", "dropped")
+                shown = self.segments[where]
+                assert isinstance(shown, Text)
+                self.segments[where] = Text(shown.text, "dropped")
             elif node.modifiers.counts_successes:
-                total += _count_one(value, node.modifiers)
+                score = _count_one(value, node.modifiers)
+                total += score
+                successes += score > 0
             else:
                 total += value
         if node.modifiers.counts_successes:
-            self.segments.append(Text(f" ({_successes(total)})", "value"))
+            self.segments.append(Text(_tally(successes, successes - total), "value"))
         return total
 
 
@@ -256,8 +264,12 @@ def _number_text(value: int) -> Text:
     return text
 
 
-def _successes(count: int) -> str:
-    return f"{count} success{'es' if abs(count) != 1 else ''}"
+def _tally(successes: int, failures: int) -> str:
+    """`` (3 successes, 1 failure)``: what the counted total is made of."""
+    text = f" ({successes} success{'' if successes == 1 else 'es'}"
+    if failures:
+        text += f", {failures} failure{'' if failures == 1 else 's'}"
+    return text + ")"
 
 
 def _value(roll: DieRoll) -> int:

@@ -51,3 +51,13 @@ def test_result_line_fields() -> None:
 def test_summary_line() -> None:
     results = [dicecli.roll("d6", given=face) for face in ("1", "2", "6")]
     assert summary_line(results) == "3 rolls: total 9, min 1, max 6, mean 3.00"
+
+
+def test_plain_group_marks_the_dropped_item() -> None:
+    result = dicecli.roll("{2d6, 1d8}kh1", given="1,2,5")
+    assert breakdown_text(result.breakdown) == "{[1, 2] ~(=3)~, [5] (=5)}"
+
+
+def test_plain_success_tally() -> None:
+    result = dicecli.roll("5d10>=7f1", given="7,1,10,3,1")
+    assert breakdown_text(result.breakdown) == "[7, 1, 10, 3, 1] (2 successes, 2 failures)"

@@ -37,7 +37,9 @@ def breakdown_text(segments: Sequence[Segment]) -> str:
         if isinstance(segment, DiceShown):
             parts.append(dice_text(segment.dice))
         elif segment.role == "dropped":
-            parts.append(f"~{segment.text.strip()}~")
+            text = segment.text
+            stripped = text.lstrip()
+            parts.append(f"{text[: len(text) - len(stripped)]}~{stripped}~")
         else:
             parts.append(segment.text)
     return "".join(parts)
