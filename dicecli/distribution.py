@@ -118,6 +118,19 @@ def percent(probability: Fraction) -> str:
     return f"{value:.2g}%"
 
 
+LONGEST_FRACTION = 24
+"""Fractions longer than this many characters are shown by their decimal value (the
+JSON output keeps them whole)."""
+
+
+def fraction_text(probability: Fraction) -> str:
+    """``7/12``; a fraction too long to read (``123…/456…``) as ``≈0.0123456789``."""
+    text = str(probability)
+    if len(text) <= LONGEST_FRACTION:
+        return text
+    return f"≈{float(probability):.10g}"
+
+
 @dataclass(frozen=True)
 class Odds:
     """The exact chances of one line, for ``dicecli odds``.

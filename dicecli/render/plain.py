@@ -33,25 +33,26 @@ class PlainRenderer:
 def odds_lines(odds: Odds) -> list[str]:
     """``NAME<tab>FRACTION<tab>PERCENT`` lines, then the distribution as
     ``VALUE<tab>FRACTION<tab>PERCENT<tab>AT_LEAST_PERCENT``."""
-    from dicecli.distribution import percent
+    from dicecli.distribution import fraction_text, percent
 
     kind = f"estimated: {odds.estimated}" if odds.estimated else "exact"
     lines = [f"odds\t{odds.input.strip()}\t{kind}"]
     for name, chance in odds.chances:
-        lines.append(f"{name}\t{chance}\t{percent(chance)}")
+        lines.append(f"{name}\t{fraction_text(chance)}\t{percent(chance)}")
     for label, chance in odds.wins:
-        lines.append(f"win {label}\t{chance}\t{percent(chance)}")
+        lines.append(f"win {label}\t{fraction_text(chance)}\t{percent(chance)}")
     for name, expected in odds.expectations:
-        lines.append(f"{name}\t{expected}\t{float(expected):.4f}")
+        lines.append(f"{name}\t{fraction_text(expected)}\t{float(expected):.4f}")
     dist = odds.distribution
     if dist is not None:
         lines.append(f"range\t{dist.min}..{dist.max}\tstdev {dist.stdev():.4f}")
         remaining = dist.total
         for value, chance in dist.outcomes:
-            lines.append(f"{value}\t{chance}\t{percent(chance)}\t>= {percent(remaining)}")
+            chance_text = fraction_text(chance)
+            lines.append(f"{value}\t{chance_text}\t{percent(chance)}\t>= {percent(remaining)}")
             remaining -= chance
     for name, table in odds.tables:
         for outcome, chance in table.outcomes:
-            lines.append(f"{name} {outcome}\t{chance}\t{percent(chance)}")
+            lines.append(f"{name} {outcome}\t{fraction_text(chance)}\t{percent(chance)}")
     lines.extend(f"note\t{note}" for note in odds.notes)
     return lines

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text as RichText
 
-from dicecli.distribution import Odds, percent
+from dicecli.distribution import Odds, fraction_text, percent
 from dicecli.render import theme
 from dicecli.render.text import face_text, summary_line, total_text
 from dicecli.results import DiceShown, DieRoll, RollResult
@@ -71,11 +71,11 @@ class TerminalRenderer:
         kind = f"estimated: {odds.estimated}" if odds.estimated else "exact"
         console.print(RichText.assemble((odds.input.strip(), "bold"), (f"  ({kind})", "dim")))
         for name, chance in odds.chances:
-            console.print(f"  {name}: [bold]{percent(chance)}[/bold]  [dim]{chance}[/dim]")
+            console.print(_figure(name, percent(chance), chance))
         for label, chance in odds.wins:
-            console.print(f"  {label} wins: [bold]{percent(chance)}[/bold]  [dim]{chance}[/dim]")
+            console.print(_figure(f"{label} wins", percent(chance), chance))
         for name, value in odds.expectations:
-            console.print(f"  {name}: [bold]{float(value):.4f}[/bold]  [dim]{value}[/dim]")
+            console.print(_figure(name, f"{float(value):.4f}", value))
         dist = odds.distribution
         if dist is not None:
             console.print(
@@ -87,6 +87,11 @@ class TerminalRenderer:
             console.print(_histogram(table.outcomes, name))
         for note in odds.notes:
             console.print(RichText(f"  {note}", style=theme.ROLE_STYLES["note"]))
+
+
+def _figure(name: str, shown: str, exact: Fraction) -> RichText:
+    """``  success: 50.00%  1/2``: the figure bold, the exact fraction dim."""
+    return RichText.assemble(f"  {name}: ", (shown, "bold"), "  ", (fraction_text(exact), "dim"))
 
 
 def _histogram(outcomes: Sequence[tuple[int, Fraction]], heading: str) -> Table:
