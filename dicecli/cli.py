@@ -20,7 +20,17 @@ from dicecli.errors import DiceError
 
 COMMANDS = ("roll", "odds", "repl")
 OPTIONS_WITH_VALUE = frozenset(
-    {"--seed", "--given", "--times", "-n", "--set", "--dice-file", "--at-least", "--at-most"}
+    {
+        "--seed",
+        "--given",
+        "--times",
+        "-n",
+        "--set",
+        "--dice-file",
+        "--character",
+        "--at-least",
+        "--at-most",
+    }
 )
 
 app = typer.Typer(
@@ -67,15 +77,30 @@ DiceFile = Annotated[
         dir_okay=False,
     ),
 ]
+Character = Annotated[
+    Optional[Path],  # noqa: UP045
+    typer.Option(
+        "--character",
+        help="A character file (TOML): stats such as STR = 3 and saved rolls (docs/repl.md).",
+        dir_okay=False,
+    ),
+]
 Debug = Annotated[bool, typer.Option("--debug", help="Show tracebacks of internal errors.")]
 
 
-def environment_from(sets: list[str] | None, dice_file: Path | None) -> Environment:
-    """``--set`` and ``--dice-file`` as an :class:`Environment`."""
+def environment_from(
+    sets: list[str] | None, dice_file: Path | None, character: Path | None = None
+) -> Environment:
+    """``--character``, then ``--set`` (which wins), and ``--dice-file`` as an
+    :class:`Environment`."""
     from dicecli.grammar import parse
     from dicecli.nodes import Number
 
     env = Environment(settings={"alkemy.dice_file": str(dice_file)} if dice_file else {})
+    if character is not None:
+        from dicecli.character import load_character
+
+        env = load_character(character, env)
     for item in sets or []:
         name, equals, value = item.partition("=")
         name = name.strip()
@@ -106,10 +131,11 @@ def _options(
     json: bool = False,
     sets: list[str] | None = None,
     dice_file: Path | None = None,
+    character: Path | None = None,
     debug: bool = False,
 ) -> RunOptions:
     try:
-        env = environment_from(sets, dice_file)
+        env = environment_from(sets, dice_file, character)
     except DiceError as error:
         sys.stderr.write(error.show() + "\n")
         raise typer.Exit(int(ExitStatus.BAD_INPUT)) from None
@@ -130,6 +156,7 @@ def roll_command(
     json: Json = False,
     sets: Sets = None,
     dice_file: DiceFile = None,
+    character: Character = None,
     debug: Debug = False,
 ) -> None:
     options = _options(
@@ -140,6 +167,7 @@ def roll_command(
         json=json,
         sets=sets,
         dice_file=dice_file,
+        character=character,
         debug=debug,
     )
     streams = Streams()
@@ -170,8 +198,9 @@ def odds_command(
     json: Json = False,
     sets: Sets = None,
     dice_file: DiceFile = None,
+    character: Character = None,
 ) -> None:
-    options = _options(plain=plain, json=json, sets=sets, dice_file=dice_file)
+    options = _options(plain=plain, json=json, sets=sets, dice_file=dice_file, character=character)
     if not words:
         typer.echo("odds needs a roll, e.g. dicecli odds 2d6+3", err=True)
         _finish(ExitStatus.BAD_INPUT)
@@ -187,6 +216,27 @@ def odds_command(
         streams.stderr.write(error.show() + "\n")
         _finish(ExitStatus.BAD_INPUT)
     make_renderer(options.mode(streams), streams.stdout).odds(result)
+
+
+@app.command(
+    "repl",
+    help="The interactive session (also `dicecli` alone at a terminal): history, "
+    "completion, let/vars, again, reroll, odds, help. See docs/repl.md.",
+)
+def repl_command(
+    seed: Seed = None,
+    given: Given = None,
+    plain: Plain = False,
+    sets: Sets = None,
+    dice_file: DiceFile = None,
+    character: Character = None,
+) -> None:
+    options = _options(
+        seed=seed, given=given, plain=plain, sets=sets, dice_file=dice_file, character=character
+    )
+    from dicecli.repl import run_repl
+
+    _finish(run_repl(options, Streams()))
 
 
 def _version(value: bool) -> None:
@@ -205,6 +255,11 @@ def main_callback(
 ) -> None:
     """Roll dice for tabletop games."""
     if context.invoked_subcommand is None:
+        streams = Streams()
+        if streams.stdin_is_terminal and streams.stdout_is_terminal:
+            from dicecli.repl import run_repl
+
+            _finish(run_repl(RunOptions(), streams))
         typer.echo(context.get_help())
 
 
