@@ -1,0 +1,169 @@
+"""Character files: a TOML sheet of named numbers and saved rolls -> an :class:`Environment`.
+
+A character file has two tables, both optional, and an optional ``name``::
+
+    name = "Brannoc"
+
+    [stats]          # named numbers: `age STR+2 vs 13` reads STR
+    STR = 3
+    Ld = 8
+
+    [rolls]          # saved rolls in dice notation, rolled anew each time they are used
+    attack = "1d20+5"
+    damage = "2d6+STR"
+
+Names follow the notation's rule for names (a letter or ``_``, then letters, digits and
+``_``) and must not read as dice (``d6``). Names are case-insensitive, as everywhere in
+dicecli, so ``STR`` and ``str`` in one file are the same name twice: an error. Every
+fault is a :class:`CharacterFileError` naming the file and what is wrong, never a
+traceback. Names a saved roll refers to are looked up when it is rolled, so a roll may
+use a stat of the same file or a value set later.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dicecli.environment import Environment
+from dicecli.errors import DiceError
+from dicecli.grammar import parse
+from dicecli.nodes import Expr, Name
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    # mypy checks this branch (python_version 3.10); tomli may be absent where it runs.
+    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+
+TOP_LEVEL_KEYS = ("name", "description", "stats", "rolls")
+NAME_PATTERN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+class CharacterFileError(DiceError):
+    """A character file that cannot be read or does not describe a character."""
+
+
+@dataclass(frozen=True)
+class Character:
+    """What a character file holds, names spelled as in the file."""
+
+    name: str | None = None
+    stats: Mapping[str, int] = field(default_factory=dict)
+    rolls: Mapping[str, Expr] = field(default_factory=dict)
+
+    def names(self) -> tuple[str, ...]:
+        return (*self.stats, *self.rolls)
+
+    def apply(self, env: Environment) -> Environment:
+        """``env`` with this character's stats and saved rolls (replacing same names)."""
+        for stat, value in self.stats.items():
+            env = env.with_value(stat, value)
+        for roll_name, expr in self.rolls.items():
+            env = env.with_roll(roll_name, expr)
+        return env
+
+
+def load_character(path: Path, env: Environment) -> Environment:
+    """``env`` with the stats and saved rolls of the character file at ``path``."""
+    return read_character(path).apply(env)
+
+
+def read_character(path: Path) -> Character:
+    """Read and check a character file; raises :class:`CharacterFileError`."""
+    data = _read_toml(path)
+    checker = _Checker(path)
+    checker.keys(data, TOP_LEVEL_KEYS, "the file")
+    name = data.get("name")
+    if name is not None and not isinstance(name, str):
+        raise checker.error("'name' must be text in quotes")
+    stats = {key: checker.stat(key, value) for key, value in checker.table(data, "stats").items()}
+    rolls = {key: checker.roll(key, value) for key, value in checker.table(data, "rolls").items()}
+    checker.no_repeats([*stats, *rolls])
+    return Character(name, stats, rolls)
+
+
+def _read_toml(path: Path) -> dict[str, object]:
+    try:
+        with path.expanduser().open("rb") as file:
+            data: dict[str, object] = tomllib.load(file)
+            return data
+    except FileNotFoundError:
+        raise CharacterFileError(f"character file {path}: no such file") from None
+    except IsADirectoryError:
+        raise CharacterFileError(f"character file {path}: is a folder, not a file") from None
+    except OSError as error:
+        raise CharacterFileError(f"character file {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise CharacterFileError(f"character file {path}: not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as error:
+        raise CharacterFileError(f"character file {path}: not valid TOML: {error}") from None
+
+
+class _Checker:
+    """The checks of one file, each failing with the file's name in the message."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def error(self, message: str) -> CharacterFileError:
+        return CharacterFileError(f"character file {self.path}: {message}")
+
+    def keys(self, table: Mapping[str, object], allowed: tuple[str, ...], where: str) -> None:
+        for key in table:
+            if key not in allowed:
+                known = ", ".join(allowed)
+                raise self.error(f"unknown key '{key}' in {where} (known: {known})")
+
+    def table(self, data: Mapping[str, object], key: str) -> Mapping[str, object]:
+        table = data.get(key, {})
+        if not isinstance(table, dict):
+            raise self.error(f"'{key}' must be a table: [{key}] on a line of its own")
+        return table
+
+    def name(self, name: str, table: str) -> None:
+        if not NAME_PATTERN.fullmatch(name):
+            raise self.error(
+                f"[{table}] '{name}' is not a name: use letters, digits and _, "
+                "starting with a letter"
+            )
+        try:
+            is_name = isinstance(parse(name).body, Name)
+        except DiceError:
+            is_name = False
+        if not is_name:
+            raise self.error(f"[{table}] '{name}' reads as dice notation: choose another name")
+
+    def stat(self, name: str, value: object) -> int:
+        self.name(name, "stats")
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.error(f"[stats] {name} must be a whole number, e.g. {name} = 3")
+        return value
+
+    def roll(self, name: str, value: object) -> Expr:
+        self.name(name, "rolls")
+        if not isinstance(value, str):
+            raise self.error(f'[rolls] {name} must be dice notation in quotes, e.g. "1d20+5"')
+        try:
+            body = parse(value).body
+        except DiceError as error:
+            where = f" at column {error.position + 1}" if error.position is not None else ""
+            raise self.error(f"[rolls] {name} = {value!r}: {error.message}{where}") from None
+        if not isinstance(body, Expr):
+            raise self.error(
+                f"[rolls] {name}: a saved roll is dice notation; game lines cannot be saved"
+            )
+        return body
+
+    def no_repeats(self, names: list[str]) -> None:
+        seen: dict[str, str] = {}
+        for name in names:
+            folded = name.casefold()
+            if folded in seen:
+                raise self.error(
+                    f"'{seen[folded]}' and '{name}' are the same name (names ignore case)"
+                )
+            seen[folded] = name

@@ -1,0 +1,112 @@
+"""Character files (TOML) -> Environment: stats as numbers, saved rolls as notation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import dicecli
+from dicecli.character import CharacterFileError, load_character, read_character
+from dicecli.environment import Environment
+from dicecli.errors import DiceError
+from dicecli.grammar import parse
+from dicecli.nodes import Dice
+
+EXAMPLE = Path(__file__).parent.parent / "examples" / "character.toml"
+
+
+def sheet(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "character.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_the_example_character_loads() -> None:
+    env = load_character(EXAMPLE, Environment())
+    assert env.value("STR") == 3
+    assert env.value("Ld") == 8
+    assert env.value("MAG") == -1
+    assert env.roll("attack") == parse("1d20+5").body
+    assert read_character(EXAMPLE).name == "Brannoc of the Grey Wardens"
+
+
+def test_age_reads_the_loaded_ability() -> None:
+    # rules G1, G2: 3D6 = 5 + 2 + 1 = 8, + STR 3 + 2 = 13 >= 13: success
+    env = load_character(EXAMPLE, Environment())
+    result = dicecli.roll("age STR+2 vs 13", given="5,2,1", environment=env)
+    assert result.total == 13
+    assert result.outcome is not None
+    assert result.outcome.passed is True
+
+
+def test_a_saved_roll_uses_the_stats_and_is_rolled_each_time() -> None:
+    env = load_character(EXAMPLE, Environment())
+    assert dicecli.roll("damage", given="4,5", environment=env).total == 12  # 4 + 5 + STR 3
+    assert dicecli.roll("damage", given="1,1", environment=env).total == 5
+
+
+def test_loading_keeps_other_names_and_replaces_the_same_names() -> None:
+    before = Environment(values={"STR": 9, "Luck": 2}, settings={"alkemy.dice_file": "x"})
+    env = load_character(EXAMPLE, before)
+    assert env.value("STR") == 3
+    assert env.value("Luck") == 2
+    assert env.setting("alkemy.dice_file") == "x"
+
+
+def test_a_stat_replaces_a_saved_roll_of_the_same_name() -> None:
+    env = load_character(EXAMPLE, Environment(rolls={"Ld": Dice(2, 6)}))
+    assert env.value("Ld") == 8
+    assert env.roll("Ld") is None
+
+
+def test_both_tables_are_optional(tmp_path: Path) -> None:
+    character = read_character(sheet(tmp_path, 'name = "Nobody"\n'))
+    assert character.names() == ()
+    assert load_character(sheet(tmp_path, ""), Environment()) == Environment()
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("[stats\nSTR = 3", "not valid TOML"),
+        ("hp = 3", "unknown key 'hp' in the file"),
+        ("stats = 3", "'stats' must be a table"),
+        ("name = 3", "'name' must be text"),
+        ('[stats]\nSTR = "3"', "STR must be a whole number"),
+        ("[stats]\nSTR = 3.5", "STR must be a whole number"),
+        ("[stats]\nSTR = true", "STR must be a whole number"),
+        ('[stats]\n"my stat" = 3', "'my stat' is not a name"),
+        ("[stats]\nd6 = 3", "'d6' reads as dice notation"),
+        ("[rolls]\nattack = 5", "must be dice notation in quotes"),
+        ('[rolls]\nattack = "1d20+"', "attack = '1d20+': expected"),
+        ('[rolls]\nattack = "1d20+"', "at column 6"),
+        ('[rolls]\nattack = "wfb ld 8"', "game lines cannot be saved"),
+        ("[stats]\nSTR = 3\nstr = 4", "'STR' and 'str' are the same name"),
+        ('[stats]\nattack = 3\n[rolls]\nattack = "d20"', "'attack' and 'attack'"),
+    ],
+)
+def test_a_bad_file_says_what_is_wrong(tmp_path: Path, text: str, says: str) -> None:
+    path = sheet(tmp_path, text)
+    with pytest.raises(CharacterFileError) as caught:
+        load_character(path, Environment())
+    assert says in caught.value.message
+    assert str(path) in caught.value.message
+    assert isinstance(caught.value, DiceError)
+
+
+def test_a_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(CharacterFileError, match="no such file"):
+        load_character(tmp_path / "nobody.toml", Environment())
+
+
+def test_a_folder_is_not_a_file(tmp_path: Path) -> None:
+    with pytest.raises(CharacterFileError, match="a folder"):
+        load_character(tmp_path, Environment())
+
+
+def test_a_file_that_is_not_utf8(tmp_path: Path) -> None:
+    path = tmp_path / "character.toml"
+    path.write_bytes(b'name = "\xff"\n')
+    with pytest.raises(CharacterFileError):
+        load_character(path, Environment())

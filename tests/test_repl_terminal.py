@@ -1,0 +1,95 @@
+"""End to end: the real program in a pseudo-terminal, driven like a player would.
+
+The dice come from ``--given`` so every total on screen is known in advance. The
+history file goes to a temporary ``XDG_STATE_HOME``, never the user's.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
+
+# Until `dicecli repl` is wired in the CLI, start the REPL's own entry point.
+COMMAND = ["-m", "dicecli", "repl"]
+# prompt_toolkit turns on bracketed paste once at the start of each prompt (the prompt
+# text itself is redrawn on every key), so this marks "the program waits for a line".
+PROMPT = "\x1b[?2004h"
+ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\r")
+
+
+def screen(text: str) -> str:
+    """What the terminal showed, without the escape sequences that draw it."""
+    return ESCAPES.sub("", text)
+
+
+class Terminal:
+    def __init__(self, tmp_path: Path, *args: str) -> None:
+        env = {
+            **os.environ,
+            "HOME": str(tmp_path),
+            "XDG_STATE_HOME": str(tmp_path / "state"),
+            "PROMPT_TOOLKIT_NO_CPR": "1",  # no cursor-position request to wait for
+            "TERM": "xterm",
+        }
+        self.child = pexpect.spawn(
+            sys.executable,
+            [*COMMAND, *args],
+            env=env,
+            encoding="utf-8",
+            dimensions=(24, 200),
+            timeout=20,
+        )
+        self.child.expect_exact(PROMPT)
+
+    def type(self, text: str) -> str:
+        """Type ``text`` and Enter; what was shown until the next prompt."""
+        self.child.send(text + "\r")
+        self.child.expect_exact(PROMPT)
+        return screen(self.child.before)
+
+
+def test_an_evening_at_the_prompt(tmp_path: Path) -> None:
+    faces = "3,4,5,6,11,2,20"
+    terminal = Terminal(tmp_path, "--given", faces)
+
+    assert "2d6+1: [3, 4] + 1 = 8" in terminal.type("2d6+1")
+
+    shown = terminal.type("2d6+")
+    assert "error: expected" in shown
+    assert "  2d6+\n      ^" in shown
+    # The failed line comes back at the prompt: typing "2" completes it to 2d6+2.
+    assert "2d6+2: [5, 6] + 2 = 13" in terminal.type("2")
+
+    assert "STR = 3" in terminal.type("let STR = 3")
+    assert "d20+STR: [11] + STR(3) = 14" in terminal.type("d20+STR")
+    assert "d20+STR: [2] + STR(3) = 5" in terminal.type("again")
+    assert "d20+STR: [20] + STR(3) = 23" in terminal.type("reroll")
+    # rule W5: no die is re-rolled twice
+    assert "already re-rolled" in terminal.type("reroll")
+
+    terminal.child.sendcontrol("d")
+    terminal.child.expect(pexpect.EOF)
+    terminal.child.close()
+    assert terminal.child.exitstatus == 0
+    history = (tmp_path / "state" / "dicecli" / "history").read_text(encoding="utf-8")
+    assert "let STR = 3" in history
+
+
+def test_ctrl_c_clears_the_line_and_keeps_the_session(tmp_path: Path) -> None:
+    terminal = Terminal(tmp_path, "--given", "6")
+    terminal.child.send("2d6+100")
+    terminal.child.sendcontrol("c")
+    terminal.child.expect_exact(PROMPT)
+    assert "= 6" in terminal.type("d6")
+    terminal.child.sendline("quit")
+    terminal.child.expect(pexpect.EOF)
+    terminal.child.close()
+    assert terminal.child.exitstatus == 0
