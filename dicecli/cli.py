@@ -26,6 +26,7 @@ OPTIONS_WITH_VALUE = frozenset(
         "--times",
         "-n",
         "--set",
+        "--setting",
         "--dice-file",
         "--character",
         "--at-least",
@@ -77,6 +78,14 @@ DiceFile = Annotated[
         dir_okay=False,
     ),
 ]
+Settings = Annotated[
+    Optional[list[str]],  # noqa: UP045
+    typer.Option(
+        "--setting",
+        help="A game setting: --setting age.max_rolls=200 (repeatable; see each game's doc).",
+        show_default=False,
+    ),
+]
 Character = Annotated[
     Optional[Path],  # noqa: UP045
     typer.Option(
@@ -88,15 +97,32 @@ Character = Annotated[
 Debug = Annotated[bool, typer.Option("--debug", help="Show tracebacks of internal errors.")]
 
 
+def settings_from(items: list[str] | None, dice_file: Path | None) -> dict[str, str]:
+    """``--setting KEY=VALUE`` items and ``--dice-file`` (the ``alkemy.dice_file``
+    setting) as a mapping."""
+    settings: dict[str, str] = {}
+    for item in items or []:
+        key, equals, value = item.partition("=")
+        if not equals or not key.strip():
+            raise DiceError(f"--setting takes KEY=VALUE, e.g. age.max_rolls=200 (got '{item}')")
+        settings[key.strip()] = value.strip()
+    if dice_file is not None:
+        settings["alkemy.dice_file"] = str(dice_file)
+    return settings
+
+
 def environment_from(
-    sets: list[str] | None, dice_file: Path | None, character: Path | None = None
+    sets: list[str] | None,
+    dice_file: Path | None,
+    character: Path | None = None,
+    settings: list[str] | None = None,
 ) -> Environment:
-    """``--character``, then ``--set`` (which wins), and ``--dice-file`` as an
-    :class:`Environment`."""
+    """``--character``, then ``--set`` (which wins), ``--setting`` and ``--dice-file`` as
+    an :class:`Environment`."""
     from dicecli.grammar import parse
     from dicecli.nodes import Number
 
-    env = Environment(settings={"alkemy.dice_file": str(dice_file)} if dice_file else {})
+    env = Environment(settings=settings_from(settings, dice_file))
     if character is not None:
         from dicecli.character import load_character
 
@@ -132,10 +158,11 @@ def _options(
     sets: list[str] | None = None,
     dice_file: Path | None = None,
     character: Path | None = None,
+    settings: list[str] | None = None,
     debug: bool = False,
 ) -> RunOptions:
     try:
-        env = environment_from(sets, dice_file, character)
+        env = environment_from(sets, dice_file, character, settings)
     except DiceError as error:
         sys.stderr.write(error.show() + "\n")
         raise typer.Exit(int(ExitStatus.BAD_INPUT)) from None
@@ -157,6 +184,7 @@ def roll_command(
     sets: Sets = None,
     dice_file: DiceFile = None,
     character: Character = None,
+    settings: Settings = None,
     debug: Debug = False,
 ) -> None:
     options = _options(
@@ -168,6 +196,7 @@ def roll_command(
         sets=sets,
         dice_file=dice_file,
         character=character,
+        settings=settings,
         debug=debug,
     )
     streams = Streams()
@@ -230,9 +259,16 @@ def repl_command(
     sets: Sets = None,
     dice_file: DiceFile = None,
     character: Character = None,
+    settings: Settings = None,
 ) -> None:
     options = _options(
-        seed=seed, given=given, plain=plain, sets=sets, dice_file=dice_file, character=character
+        seed=seed,
+        given=given,
+        plain=plain,
+        sets=sets,
+        dice_file=dice_file,
+        character=character,
+        settings=settings,
     )
     from dicecli.repl import run_repl
 

@@ -154,3 +154,17 @@ def test_version() -> None:
     code, output = invoke("--version")
     assert code == 0
     assert output.startswith("dicecli ")
+
+
+def test_setting_reaches_the_game() -> None:
+    # age.max_rolls caps an advanced test (rule G7): 3 rolls cannot reach 25
+    code, output = invoke(
+        "--plain", "--setting", "age.max_rolls=3", "--seed", "1", "age 3 vs 15 until 25"
+    )
+    assert code == 1
+    assert "not reached in 3 rolls" in output
+
+
+def test_bad_setting_is_a_usage_error() -> None:
+    code, _ = invoke("--setting", "nokey", "2d6")
+    assert code == 2
