@@ -294,30 +294,24 @@ def roll_modified_dice(
     if explode is not None:
         explode_if = explode.condition or Condition("=", die.values[-1])
     for _ in range(count):
-        position = _roll_one(roller, die, reroll, rolled, ())
+        position, natural = _roll_one(roller, die, reroll, rolled, (), 0)
         unit = [position]
-        value = _value(rolled[position])
-        total = value
-        while explode_if is not None and explode is not None and explode_if.matches(value):
+        total = natural
+        while explode_if is not None and explode is not None and explode_if.matches(natural):
             rolled[position] = _marked(rolled[position], EXPLODED)
             kind = explode.kind
             marks: tuple[str, ...] = (COMPOUNDED,) if kind == "!!" else (EXPLOSION,)
+            penalty = 0
             if kind == "!p":
-                marks = (EXPLOSION, PENETRATED)
-            position = _roll_one(roller, die, reroll, rolled, marks)
-            value = _value(rolled[position])
-            if kind == "!p":
-                penetrated = rolled[position]
-                rolled[position] = DieRoll(
-                    penetrated.die, penetrated.face, value - 1, True, penetrated.marks
-                )
+                marks, penalty = (EXPLOSION, PENETRATED), 1
+            position, natural = _roll_one(roller, die, reroll, rolled, marks, penalty)
             if kind == "!!":
                 unit.append(position)
-                total += value
+                total += natural
             else:
                 units.append((total, unit))
                 unit = [position]
-                total = rolled[position].value or 0
+                total = natural - penalty
         units.append((total, unit))
     return rolled, units
 
@@ -328,19 +322,29 @@ def _roll_one(
     reroll: Reroll | None,
     rolled: list[DieRoll],
     marks: tuple[str, ...],
-) -> int:
-    """Roll one die into ``rolled`` with its re-rolls; the position of the one standing."""
-    index = roller.draw(die)
-    roll = die.roll_of(index, True, marks)
+    penalty: int,
+) -> tuple[int, int]:
+    """Roll one die into ``rolled`` with its re-rolls: the position of the die standing
+    and its natural value. Conditions read natural values; a penetrating die's
+    ``penalty`` only lowers what each of its faces is worth, re-rolled ones included."""
+
+    def landed(index: int, kept: bool, these: tuple[str, ...]) -> tuple[DieRoll, int]:
+        roll = die.roll_of(index, kept, these)
+        natural = _value(roll)
+        if penalty:
+            roll = DieRoll(roll.die, roll.face, natural - penalty, kept, these)
+        return roll, natural
+
+    roll, natural = landed(roller.draw(die), True, marks)
     if reroll is not None:
         condition = reroll.condition
-        while condition.matches(_value(roll)):
+        while condition.matches(natural):
             rolled.append(DieRoll(roll.die, roll.face, roll.value, False, (*roll.marks, REROLLED)))
-            roll = die.roll_of(roller.draw(die), True, (*marks, REROLL))
+            roll, natural = landed(roller.draw(die), True, (*marks, REROLL))
             if reroll.once:
                 break
     rolled.append(roll)
-    return len(rolled) - 1
+    return len(rolled) - 1, natural
 
 
 def _marked(roll: DieRoll, mark: str, kept: bool | None = None) -> DieRoll:

@@ -130,14 +130,17 @@ def _modifiers(text: str, found: list[tuple[int, str]], allow_per_die: bool) -> 
 
 
 def _check_endless(text: str, loc: int, node: Dice) -> None:
-    """Refuse modifiers that would roll forever: ``d6r<7``, ``d1!``."""
+    """Refuse modifiers that would roll forever: ``d6r<7``, ``d1!``, ``d6r<6!``."""
     values = die_for_sides(node.sides).values
     mods = node.modifiers
-    if mods.reroll and not mods.reroll.once and all(map(mods.reroll.condition.matches, values)):
-        raise _fail(text, loc, f"{node}: every face re-rolls, so the roll would never end")
+    standing = values
+    if mods.reroll and not mods.reroll.once:
+        standing = tuple(v for v in values if not mods.reroll.condition.matches(v))
+        if not standing:
+            raise _fail(text, loc, f"{node}: every face re-rolls, so the roll would never end")
     if mods.explode:
         condition = mods.explode.condition or Condition(">=", values[-1])
-        if all(map(condition.matches, values)):
+        if all(map(condition.matches, standing)):
             raise _fail(text, loc, f"{node}: every face explodes, so the roll would never end")
 
 
@@ -149,7 +152,7 @@ def _dice_action(text: str, loc: int, tokens: pp.ParseResults) -> Dice:
     sides: Sides
     if raw_sides in ("%", "F", "f"):
         sides = cast(Sides, raw_sides.upper())
-    elif raw_sides == "3":
+    elif int(raw_sides) == 3:  # d3, d03: the D3 of rule N4
         sides = "3"
     else:
         sides = int(raw_sides)
@@ -252,7 +255,8 @@ def whole_line(body: pp.ParserElement) -> pp.ParserElement:
     """``body``, an optional comment, and nothing else: the shape of every line."""
     line = body + pp.Optional(comment) + pp.StringEnd().set_name("the end of the line")
     line.set_parse_action(_roll_action)
-    return line
+    # Keep tabs as typed: expanded, they would shift error positions and change labels.
+    return line.parse_with_tabs()
 
 
 _generic_line = whole_line(expression)

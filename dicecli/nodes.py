@@ -89,10 +89,17 @@ class Modifiers:
     failure: Condition | None = None
 
     def __str__(self) -> str:
-        parts = [self.reroll, self.explode, self.keep, self.success]
+        # In the order applied, except that a bare "!" followed by a success condition
+        # goes last: "!>=5" would read as the explosion's own condition.
+        explode = self.explode
+        bare_before_success = explode is not None and not explode.condition and self.success
+        first = None if bare_before_success else explode
+        parts = [self.reroll, first, self.keep, self.success]
         text = "".join(str(part) for part in parts if part is not None)
         if self.failure is not None:
             text += "f" + self.failure.bare()
+        if bare_before_success:
+            text += str(explode)
         return text
 
     @property
@@ -126,8 +133,12 @@ class Dice(Expr):
     sides: Sides
     modifiers: Modifiers = NO_MODIFIERS
 
+    def __post_init__(self) -> None:
+        if self.sides == 3:  # a three-sided die is always the D3 of rule N4
+            object.__setattr__(self, "sides", "3")
+
     def __str__(self) -> str:
-        sides = "3" if self.sides == "3" else self.sides
+        sides = self.sides
         count = "" if self.count == 1 else str(self.count)
         return f"{count}d{sides}{self.modifiers}"
 
@@ -162,7 +173,8 @@ class Labelled(Expr):
     label: str
 
     def __str__(self) -> str:
-        return f"{_wrap(self.expr, 9)}[{self.label}]"
+        inner = f"({self.expr})" if isinstance(self.expr, Labelled) else _wrap(self.expr, 9)
+        return f"{inner}[{self.label}]"
 
 
 @dataclass(frozen=True)
