@@ -1,0 +1,561 @@
+"""Hypothesis strategies for the generic dice notation, one per grammar rule.
+
+Three families, each reusable by any test module (``from strategies import ...``):
+
+* **Text** (``*_text``): what a player types, over the whole generic notation of
+  ``dicecli/grammar.py``: dice (``NdM``, ``dM``, ``D``/``d``, ``d%``, ``dF``, ``D3``),
+  their modifiers typed in any order and spelling (``kh kl dh dl k``, ``r``/``ro``,
+  ``! !! !p``, ``>=5 >5 <=5 <5 =5``, ``f1``), groups ``{a, b}kh1``, numbers, ``+ - * /
+  x X ×``, Unicode minus, parentheses, unary minus, ``N% of X``, ``[labels]``, names,
+  a trailing ``# comment`` and optional whitespace between tokens. Every generated line
+  parses. Dice counts and sides stay small, and re-rolls and explosions are kept to
+  forms that end quickly (at most half the standing faces explode, at most three
+  quarters re-roll), so a roll is fast and never meets the roll budget.
+* **Refused text**: :func:`endless_dice_text` (rolls that would never end, which must
+  be refused), :func:`junk_text` (any Unicode) and :func:`near_miss_text` (valid lines
+  with a few characters inserted, deleted or swapped, which is where parsers crash).
+* **Nodes** (``*_nodes``): syntax trees built directly from :mod:`dicecli.nodes`, for
+  the round trip ``parse(str(node)).body == node``.
+
+The valid strategies include the forms that exposed core bugs (fixed in 0f059e6): a
+bare ``!`` beside a success condition (``d6>=5!``), a label on a labelled expression
+(``(d6[a])[b]``), ``d03``, tabs in labels and comments. One ambiguity is the grammar's,
+not a bug: typed ``d6!>=5`` means "explode on >=5", so a bare ``!`` is never typed just
+before a success condition here (it is typed last instead).
+
+The faces of each die kind are written out here (:func:`die_values`) rather than taken
+from :mod:`dicecli.dice`, so the tests check the core against the rules, not against
+itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from itertools import product
+from typing import Literal, TypeVar, cast
+
+from hypothesis import strategies as st
+
+from dicecli.nodes import (
+    BinaryOp,
+    BinaryOpSymbol,
+    CompareOp,
+    Condition,
+    Dice,
+    Explode,
+    ExplodeKind,
+    Expr,
+    Group,
+    Keep,
+    KeepKind,
+    Labelled,
+    Modifiers,
+    Name,
+    Negate,
+    Number,
+    PercentOf,
+    Reroll,
+    Sides,
+)
+
+T = TypeVar("T")
+
+NAMES: dict[str, int] = {"str": 3, "dex": -1, "bonus": 2}
+"""The named values generated text and nodes may use; roll them with ``values=NAMES``."""
+
+SIDES: tuple[Sides, ...] = (1, 2, 4, 6, 8, 10, 12, 20, 100, "%", "F", "3")
+"""Die kinds generated: numbered dice, the percentile die, the fudge die and the D3
+(rule N4; ``Dice(1, 3)`` is the same node as ``Dice(1, "3")``)."""
+
+COMPARE_OPS: tuple[CompareOp, ...] = ("=", "<", "<=", ">", ">=")
+KEEP_KINDS: tuple[KeepKind, ...] = ("kh", "kl", "dh", "dl")
+EXPLODE_KINDS: tuple[ExplodeKind, ...] = ("!", "!!", "!p")
+
+MAX_EXPLODING_SHARE = 0.5  # of the standing faces: explosions end fast
+MAX_REROLLING_SHARE = 0.75  # of the faces, for ``r``: re-rolls end fast
+
+_DICE_START = re.compile(r"\d*[dD](?:\d|%|[fF])")
+_NO_SURROGATES: tuple[Literal["Cs"]] = ("Cs",)  # not encodable: never typed
+_LABEL_ALPHABET = st.characters(exclude_characters="[]", exclude_categories=_NO_SURROGATES)
+_COMMENT_ALPHABET = st.characters(exclude_characters="\n", exclude_categories=_NO_SURROGATES)
+
+
+def die_values(sides: Sides) -> tuple[int, ...]:
+    """The values a die can show, each once, lowest first (rules N1, N4)."""
+    if sides == "%":
+        return tuple(range(1, 101))
+    if sides == "F":
+        return (-1, 0, 1)
+    if sides == "3":
+        return (1, 2, 3)
+    assert isinstance(sides, int)
+    return tuple(range(1, sides + 1))
+
+
+def standing_values(sides: Sides, reroll: Reroll | None) -> tuple[int, ...]:
+    """The values a die can end on after its re-rolls (``r`` re-rolls until it misses)."""
+    values = die_values(sides)
+    if reroll is None or reroll.once:
+        return values
+    return tuple(v for v in values if not reroll.condition.matches(v))
+
+
+def exploding_values(sides: Sides, modifiers: Modifiers) -> tuple[int, ...]:
+    """The standing values that set off an explosion (none without ``!``)."""
+    explode = modifiers.explode
+    if explode is None:
+        return ()
+    condition = explode.condition or Condition("=", die_values(sides)[-1])
+    return tuple(v for v in standing_values(sides, modifiers.reroll) if condition.matches(v))
+
+
+def is_endless(sides: Sides, modifiers: Modifiers) -> bool:
+    """True when a die would re-roll or explode forever."""
+    standing = standing_values(sides, modifiers.reroll)
+    return not standing or len(exploding_values(sides, modifiers)) == len(standing)
+
+
+# --- small pieces -------------------------------------------------------------------
+
+
+@cache
+def spaces(allow: bool = True) -> st.SearchStrategy[str]:
+    """Optional whitespace between tokens."""
+    if not allow:
+        return st.just("")
+    return st.sampled_from(["", "", "", " ", "  ", "\t"])
+
+
+@cache
+def _cased(word: str) -> st.SearchStrategy[str]:
+    """``word`` in any mix of upper and lower case."""
+    return st.sampled_from(
+        sorted({"".join(p) for p in product(*({c.lower(), c.upper()} for c in word))})
+    )
+
+
+@cache
+def condition_for(values: Sequence[int]) -> st.SearchStrategy[Condition]:
+    """A comparison against a die's faces, near its range (never a negative number)."""
+    low, high = max(0, values[0] - 1), values[-1] + 1
+    return st.builds(Condition, st.sampled_from(COMPARE_OPS), st.integers(low, high))
+
+
+@cache
+def condition_text(condition: Condition, bare_allowed: bool) -> st.SearchStrategy[str]:
+    """``>=5``; after ``r``, ``!`` and ``f`` the ``=`` may be left out."""
+    if condition.op == "=" and bare_allowed:
+        return st.sampled_from([str(condition.value), f"={condition.value}"])
+    return st.just(str(condition))
+
+
+@cache
+def keep_for(count: int) -> st.SearchStrategy[Keep]:
+    """Keep/drop of 0 to ``count + 1`` dice or items."""
+    return st.builds(Keep, st.sampled_from(KEEP_KINDS), st.integers(0, count + 1))
+
+
+def _maybe(draw: st.DrawFn, strategy: st.SearchStrategy[T]) -> T | None:
+    """A value from ``strategy``, or None half the time."""
+    return draw(strategy) if draw(st.booleans()) else None
+
+
+def _shuffled(draw: st.DrawFn, items: Sequence[T]) -> list[T]:
+    """``items`` in an order Hypothesis picks (and shrinks towards the original)."""
+    order = list(items)
+    for index in range(len(order) - 1, 0, -1):
+        other = draw(st.integers(0, index))
+        order[index], order[other] = order[other], order[index]
+    return order
+
+
+# --- dice modifiers -----------------------------------------------------------------
+
+
+@cache
+@st.composite
+def reroll_for(draw: st.DrawFn, sides: Sides) -> Reroll:
+    """``r``/``ro`` with a condition; ``r`` only when it ends quickly."""
+    values = die_values(sides)
+    condition = draw(condition_for(values))
+    matching = sum(map(condition.matches, values))
+    once = draw(st.booleans()) or matching > MAX_REROLLING_SHARE * len(values)
+    return Reroll(condition, once)
+
+
+@cache
+@st.composite
+def dice_modifiers(draw: st.DrawFn, sides: Sides, count: int) -> Modifiers:
+    """Modifiers for ``count`` dice of ``sides``, none endless, explosions ending fast."""
+    values = die_values(sides)
+    reroll = _maybe(draw, reroll_for(sides))
+    explode: Explode | None = None
+    if draw(st.booleans()):
+        condition = _maybe(draw, condition_for(values))
+        explode = Explode(draw(st.sampled_from(EXPLODE_KINDS)), condition)
+        trial = Modifiers(reroll=reroll, explode=explode)
+        standing = standing_values(sides, reroll)
+        share = len(exploding_values(sides, trial)) / max(1, len(standing))
+        if is_endless(sides, trial) or share > MAX_EXPLODING_SHARE:
+            explode = None
+    keep = _maybe(draw, keep_for(count))
+    success = _maybe(draw, condition_for(values))
+    failure = _maybe(draw, condition_for(values)) if success is not None else None
+    return Modifiers(reroll, explode, keep, success, failure)
+
+
+@cache
+@st.composite
+def group_modifiers(draw: st.DrawFn, items: int) -> Modifiers:
+    """Group modifiers: keep/drop and success counting only."""
+    keep = _maybe(draw, keep_for(items))
+    success = _maybe(draw, condition_for(range(13)))
+    failure = _maybe(draw, condition_for(range(13))) if success is not None else None
+    return Modifiers(keep=keep, success=success, failure=failure)
+
+
+@lru_cache(maxsize=4096)
+@st.composite
+def modifiers_text(draw: st.DrawFn, modifiers: Modifiers, allow_spaces: bool = True) -> str:
+    """``modifiers`` typed in a random order and spelling."""
+    tokens: list[tuple[str, str]] = []
+    if modifiers.reroll is not None:
+        word = draw(_cased("ro" if modifiers.reroll.once else "r"))
+        tokens.append(("reroll", word + draw(condition_text(modifiers.reroll.condition, True))))
+    if modifiers.explode is not None:
+        explode = modifiers.explode
+        word = draw(_cased(explode.kind))
+        condition = draw(condition_text(explode.condition, True)) if explode.condition else ""
+        tokens.append(("explode", word + condition))
+    if modifiers.keep is not None:
+        keep = modifiers.keep
+        spellings = [keep.kind] + (["k"] if keep.kind == "kh" else [])
+        word = draw(_cased(draw(st.sampled_from(spellings))))
+        number = draw(st.sampled_from(["", "1"])) if keep.count == 1 else str(keep.count)
+        tokens.append(("keep", word + number))
+    if modifiers.success is not None:
+        tokens.append(("success", str(modifiers.success)))
+    if modifiers.failure is not None:
+        condition = draw(condition_text(modifiers.failure, True))
+        tokens.append(("failure", draw(_cased("f")) + condition))
+    order = _shuffled(draw, tokens)
+    # A bare "!" just before ">=5" reads as "explode on >=5": type the "!" last instead.
+    bare = [
+        t
+        for t in order
+        if t[0] == "explode" and modifiers.explode and not modifiers.explode.condition
+    ]
+    if bare:
+        order = [t for t in order if t[0] != "explode"] + bare
+    gaps = [draw(spaces(allow_spaces)) for _ in order]
+    return "".join(gap + text for gap, (_, text) in zip(gaps, order, strict=True))
+
+
+# --- text, one strategy per grammar rule --------------------------------------------
+
+
+@cache
+def sides_text(sides: Sides) -> st.SearchStrategy[str]:
+    """``6``, sometimes ``06``; ``F`` or ``f``; ``%``; ``3`` or ``03`` for the D3."""
+    if sides == "F":
+        return st.sampled_from(["F", "f"])
+    if sides == "%":
+        return st.just("%")
+    return st.sampled_from([str(sides), str(sides), f"0{sides}"])
+
+
+@cache
+@st.composite
+def dice_text(draw: st.DrawFn, explosions: bool = True, modifiers: bool = True) -> str:
+    """One dice term: ``4d6kh3``, ``D%``, ``2dF``, ``D3``, ``3d6r1!>=5f1``."""
+    sides = draw(st.sampled_from(SIDES))
+    count = draw(st.integers(1, 4))
+    count_text = draw(st.sampled_from(["", "1", "01"])) if count == 1 else str(count)
+    with_modifiers = modifiers and draw(st.booleans())
+    mods = draw(dice_modifiers(sides, count)) if with_modifiers else Modifiers()
+    if not explosions and mods.explode is not None:
+        mods = Modifiers(mods.reroll, None, mods.keep, mods.success, mods.failure)
+    letter = draw(st.sampled_from("dD"))
+    return count_text + letter + draw(sides_text(sides)) + draw(modifiers_text(mods))
+
+
+def number_text() -> st.SearchStrategy[str]:
+    """A whole number, sometimes with leading zeros."""
+    plain = st.integers(0, 20).map(str)
+    return st.one_of(plain, plain, plain, st.integers(0, 999).map(lambda n: f"0{n}"))
+
+
+def name_text() -> st.SearchStrategy[str]:
+    """One of :data:`NAMES`, in any case."""
+    return st.sampled_from(sorted(NAMES)).flatmap(_cased)
+
+
+def label_text() -> st.SearchStrategy[str]:
+    """``[fire]``: any text without brackets."""
+    return st.text(_LABEL_ALPHABET, max_size=8).map(lambda label: f"[{label}]")
+
+
+def comment_text() -> st.SearchStrategy[str]:
+    """``# anything`` to the end of the line."""
+    return st.text(_COMMENT_ALPHABET, max_size=12).map(lambda note: "#" + note)
+
+
+def _join(left: str, op: str, right: str, gap_before: str, gap_after: str) -> str:
+    """``left op right`` with the given gaps, widened where tokens would run together."""
+    if op in "xX":
+        if not gap_before and (left[-1].isalpha() or left[-1] == "_"):
+            gap_before = " "
+        word_follows = right[0].isalpha() or right[0] == "_"
+        if not gap_after and word_follows and not _DICE_START.match(right):
+            gap_after = " "
+    return left + gap_before + op + gap_after + right
+
+
+def _needs_gap_after_of(operand: str) -> bool:
+    return operand[0].isalnum() or operand[0] == "_"
+
+
+@dataclass(frozen=True)
+class TextOptions:
+    """What the expression text strategies may generate."""
+
+    names: bool = True
+    explosions: bool = True
+    division: bool = True
+    whitespace: bool = True
+
+
+def _gap(options: TextOptions) -> st.SearchStrategy[str]:
+    return spaces(options.whitespace)
+
+
+@cache
+def operand_pieces(options: TextOptions, depth: int) -> st.SearchStrategy[str]:
+    """A dice term, a number, a name, a group or a parenthesised expression."""
+    dice = dice_text(options.explosions)
+    choices: list[st.SearchStrategy[str]] = [dice, dice, number_text()]
+    if options.names:
+        choices.append(name_text())
+    if depth > 0:
+        choices.append(group_pieces(options, depth - 1))
+        choices.append(parenthesised_pieces(options, depth - 1))
+    return st.one_of(choices)
+
+
+@cache
+@st.composite
+def group_pieces(draw: st.DrawFn, options: TextOptions, depth: int) -> str:
+    """``{2d6, 1d8+1}kh1``."""
+    items = [draw(expression_pieces(options, depth)) for _ in range(draw(st.integers(1, 3)))]
+    separator = "," + draw(_gap(options))
+    mods = draw(modifiers_text(draw(group_modifiers(len(items))), options.whitespace))
+    inner = separator.join(items)
+    return "{" + draw(_gap(options)) + inner + draw(_gap(options)) + "}" + mods
+
+
+@cache
+@st.composite
+def parenthesised_pieces(draw: st.DrawFn, options: TextOptions, depth: int) -> str:
+    """``(1d6 + 2)``."""
+    inner = draw(expression_pieces(options, depth))
+    return f"({draw(_gap(options))}{inner}{draw(_gap(options))})"
+
+
+@cache
+@st.composite
+def atom_pieces(draw: st.DrawFn, options: TextOptions, depth: int) -> str:
+    """An operand with an optional ``[label]``."""
+    operand = draw(operand_pieces(options, depth))
+    if draw(st.integers(0, 3)) == 0:
+        return operand + draw(_gap(options)) + draw(label_text())
+    return operand
+
+
+@cache
+@st.composite
+def unary_pieces(draw: st.DrawFn, options: TextOptions, depth: int) -> str:
+    """``-x``, ``N% of x`` or an atom."""
+    choice = draw(st.integers(0, 9))
+    if choice == 0:
+        minus = draw(st.sampled_from(["-", "\N{MINUS SIGN}"]))
+        return minus + draw(_gap(options)) + draw(unary_pieces(options, depth))
+    if choice == 1:
+        percent = draw(number_text())
+        operand = draw(unary_pieces(options, depth))
+        of = draw(_cased("of"))
+        gap = draw(_gap(options))
+        after = " " if _needs_gap_after_of(operand) and not gap else gap
+        before = draw(_gap(options)) + "%" + draw(_gap(options))
+        return f"{percent}{before}{of}{after}{operand}"
+    return draw(atom_pieces(options, depth))
+
+
+_OPS = {
+    ops: st.sampled_from(ops)
+    for ops in ("*xX\N{MULTIPLICATION SIGN}/", "*xX\N{MULTIPLICATION SIGN}", "+-\N{MINUS SIGN}")
+}
+
+
+@st.composite
+def _chain(draw: st.DrawFn, options: TextOptions, items: st.SearchStrategy[str], ops: str) -> str:
+    first = draw(items)
+    rest = [(draw(_OPS[ops]), draw(items)) for _ in range(draw(st.integers(0, 2)))]
+    if not rest:
+        return first
+    text = first
+    for op, piece in rest:
+        text = _join(text, op, piece, draw(_gap(options)), draw(_gap(options)))
+    return text
+
+
+@cache
+def term_pieces(options: TextOptions, depth: int) -> st.SearchStrategy[str]:
+    """Unary items joined by ``* / x X ×``."""
+    ops = "*xX\N{MULTIPLICATION SIGN}" + ("/" if options.division else "")
+    return _chain(options, unary_pieces(options, depth), ops)
+
+
+@cache
+def expression_pieces(options: TextOptions, depth: int) -> st.SearchStrategy[str]:
+    """Terms joined by ``+ -`` (and the Unicode minus)."""
+    return st.deferred(lambda: _chain(options, term_pieces(options, depth), "+-\N{MINUS SIGN}"))
+
+
+def expression_text(
+    depth: int = 1,
+    *,
+    names: bool = True,
+    explosions: bool = True,
+    division: bool = True,
+    whitespace: bool = True,
+) -> st.SearchStrategy[str]:
+    """A valid generic expression, nested at most ``depth`` groups/parentheses deep.
+
+    With ``names``, it may use :data:`NAMES` (roll with ``values=NAMES``).
+    """
+    options = TextOptions(names, explosions, division, whitespace)
+    return expression_pieces(options, depth)
+
+
+@st.composite
+def line_text(
+    draw: st.DrawFn, depth: int = 1, *, names: bool = True, explosions: bool = True
+) -> str:
+    """A whole line: whitespace, an expression, an optional ``# comment``, whitespace."""
+    body = draw(expression_text(depth, names=names, explosions=explosions))
+    comment = _maybe(draw, comment_text())
+    tail = "" if comment is None else draw(spaces()) + comment
+    return draw(spaces()) + body + tail + draw(spaces())
+
+
+# --- refused and junk text ----------------------------------------------------------
+
+
+@st.composite
+def endless_dice_text(draw: st.DrawFn) -> str:
+    """A dice term whose roll would never end: every face re-rolls (``d6r<7``), every
+    face explodes (``d1!``, ``d6!>=1``), or every face left by the re-rolls explodes
+    (``d6r<6!``). The core must refuse it (a syntax error or the roll budget)."""
+    sides = draw(st.sampled_from(SIDES))
+    values = die_values(sides)
+    count = draw(st.integers(1, 3))
+    high = values[-1]
+    kind = draw(st.sampled_from(["reroll", "explode", "both"]))
+    if kind == "reroll":
+        condition = draw(st.sampled_from([Condition("<", high + 1), Condition("<=", high)]))
+        mods = Modifiers(reroll=Reroll(condition, once=False))
+    elif kind == "explode":
+        every = [Condition("<=", high), Condition("<", high + 1)]
+        every += [Condition(">=", values[0])] if values[0] >= 0 else []
+        condition = draw(st.sampled_from(every))
+        mods = Modifiers(explode=Explode(draw(st.sampled_from(EXPLODE_KINDS)), condition))
+    else:
+        if len(values) == 1:
+            mods = Modifiers(explode=Explode("!", None))
+        else:
+            reroll = Reroll(Condition("<", high), once=False)
+            mods = Modifiers(
+                reroll=reroll, explode=Explode(draw(st.sampled_from(EXPLODE_KINDS)), None)
+            )
+    assert is_endless(sides, mods)
+    return f"{count}d{draw(sides_text(sides))}{draw(modifiers_text(mods, allow_spaces=False))}"
+
+
+def junk_text() -> st.SearchStrategy[str]:
+    """Any text at all, often dice-like."""
+    dice_like = st.text(st.sampled_from("0123456789dDfFkhlropx!<>=%{}()[],+-*/×− #ab\t"))
+    return st.text() | dice_like
+
+
+@st.composite
+def near_miss_text(draw: st.DrawFn) -> str:
+    """A valid line with a few characters inserted, deleted, swapped or repeated."""
+    text = draw(line_text(depth=1))
+    alphabet = "0123456789dDfFkKhlrRop!<>=%{}()[],+-*/xX×−# \tof"
+    for _ in range(draw(st.integers(1, 3))):
+        where = draw(st.integers(0, len(text)))
+        action = draw(st.sampled_from(["insert", "delete", "swap", "repeat"]))
+        if action == "insert":
+            text = text[:where] + draw(st.sampled_from(alphabet)) + text[where:]
+        elif action == "delete" and text:
+            where = min(where, len(text) - 1)
+            text = text[:where] + text[where + 1 :]
+        elif action == "swap" and len(text) > 1:
+            where = min(where, len(text) - 2)
+            text = text[:where] + text[where + 1] + text[where] + text[where + 2 :]
+        else:
+            text = text[:where] + text[where : where + 3] * 2 + text[where + 3 :]
+    return text
+
+
+# --- syntax trees -------------------------------------------------------------------
+
+
+def number_nodes() -> st.SearchStrategy[Number]:
+    return st.builds(Number, st.integers(0, 50))
+
+
+def name_nodes() -> st.SearchStrategy[Name]:
+    return st.sampled_from(sorted(NAMES)).map(Name)
+
+
+@st.composite
+def dice_nodes(draw: st.DrawFn, modifiers: bool = True) -> Dice:
+    """``Dice`` with valid, quickly ending modifiers (none unless ``modifiers``)."""
+    sides = draw(st.sampled_from(SIDES))
+    count = draw(st.integers(1, 4))
+    return Dice(count, sides, draw(dice_modifiers(sides, count)) if modifiers else Modifiers())
+
+
+@st.composite
+def group_nodes(draw: st.DrawFn, items: st.SearchStrategy[Expr]) -> Group:
+    members = tuple(draw(st.lists(items, min_size=1, max_size=3)))
+    return Group(members, draw(group_modifiers(len(members))))
+
+
+def label_strings() -> st.SearchStrategy[str]:
+    """A label as the parser keeps it: stripped."""
+    return st.text(_LABEL_ALPHABET, max_size=8).map(str.strip)
+
+
+def _binary(op: str, left: Expr, right: Expr) -> BinaryOp:
+    return BinaryOp(cast(BinaryOpSymbol, op), left, right)
+
+
+def expr_nodes(max_leaves: int = 8, *, modifiers: bool = True) -> st.SearchStrategy[Expr]:
+    """Any generic expression tree; its dice have no modifiers unless ``modifiers``."""
+    leaves: st.SearchStrategy[Expr] = st.one_of(number_nodes(), name_nodes(), dice_nodes(modifiers))
+
+    def extend(children: st.SearchStrategy[Expr]) -> st.SearchStrategy[Expr]:
+        return st.one_of(
+            st.builds(_binary, st.sampled_from("+-*/"), children, children),
+            st.builds(Negate, children),
+            st.builds(PercentOf, st.integers(0, 200), children),
+            st.builds(Labelled, children, label_strings()),
+            group_nodes(children),
+        )
+
+    return st.recursive(leaves, extend, max_leaves=max_leaves)

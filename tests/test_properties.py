@@ -1,0 +1,686 @@
+"""Properties of the generic roller that must hold for every expression (Hypothesis).
+
+The expressions come from ``tests/strategies.py``. The oracles here are written from
+the rules and ``docs/grammar.md``, not from the core: :func:`bounds` computes the least
+and greatest total an expression can roll by interval arithmetic over its syntax tree,
+and :func:`reference_total` recomputes a total from the dice a roll reports.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, TypeVar
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from strategies import (
+    COMPARE_OPS,
+    NAMES,
+    die_values,
+    endless_dice_text,
+    exploding_values,
+    expr_nodes,
+    junk_text,
+    line_text,
+    near_miss_text,
+    standing_values,
+)
+
+import dicecli
+from dicecli import DiceError, RollLimitError, parse
+from dicecli.dice import Die
+from dicecli.nodes import (
+    BinaryOp,
+    Condition,
+    Dice,
+    Expr,
+    Group,
+    Keep,
+    Labelled,
+    Modifiers,
+    Name,
+    Negate,
+    Number,
+    PercentOf,
+    Roll,
+    Sides,
+)
+from dicecli.results import DieRoll
+from dicecli.systems import KEYWORDS
+
+# Example counts keep the whole file near 20 s: generating a line costs about 15 ms.
+# DICECLI_PROPERTY_SCALE=20 runs twenty times as many, for a deeper hunt.
+_SCALE = float(os.environ.get("DICECLI_PROPERTY_SCALE", "1"))
+_RELAXED: dict[str, Any] = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+MANY = settings(max_examples=int(150 * _SCALE), **_RELAXED)  # cheap examples
+LINES = settings(max_examples=int(60 * _SCALE), **_RELAXED)  # whole generated lines
+FEW = settings(max_examples=int(25 * _SCALE), **_RELAXED)  # each rolls up to the budget
+
+T = TypeVar("T")
+_GAME_WORDS = "0123456789 +-dD,.:=<>#vstnaF" + "".join(map(chr, range(ord("a"), ord("z") + 1)))
+INF = math.inf
+Bound = float  # an int, or +-inf
+
+
+# --- the parser and the roller never crash ------------------------------------------
+
+
+def _attempt(call: Callable[[], T]) -> T | DiceError:
+    """What ``call`` returns, or the :class:`DiceError` it raises (any other error escapes)."""
+    try:
+        return call()
+    except DiceError as error:
+        return error
+
+
+def _roll(text: str, **options: Any) -> dicecli.RollResult | None:
+    """Roll ``text`` with :data:`NAMES`; None when it divided by zero."""
+    outcome = _attempt(lambda: dicecli.roll(text, values=NAMES, **options))
+    if isinstance(outcome, DiceError):
+        assert "division by zero" in outcome.message, outcome.message
+        return None
+    return outcome
+
+
+@LINES
+@given(st.one_of(junk_text(), near_miss_text(), line_text()))
+def test_parse_returns_a_roll_or_raises_dice_error(text: str) -> None:
+    outcome = _attempt(lambda: parse(text))
+    assert isinstance(outcome, (Roll, DiceError))
+    if isinstance(outcome, DiceError):
+        assert outcome.message
+
+
+@LINES
+@given(st.one_of(junk_text(), near_miss_text(), line_text()))
+def test_roll_returns_a_result_or_raises_dice_error(text: str) -> None:
+    outcome = _attempt(lambda: dicecli.roll(text, seed=0))
+    assert isinstance(outcome, (dicecli.RollResult, DiceError))
+    if isinstance(outcome, dicecli.RollResult):
+        assert isinstance(outcome.total, int)
+
+
+@LINES
+@given(
+    st.sampled_from(sorted(KEYWORDS)),
+    st.one_of(junk_text(), near_miss_text(), st.text(st.sampled_from(_GAME_WORDS), max_size=30)),
+)
+def test_game_lines_never_crash(keyword: str, rest: str) -> None:
+    # a line starting with a game keyword goes to that game's grammar and rules
+    text = f"{keyword} {rest}"
+    assert isinstance(_attempt(lambda: parse(text)), (Roll, DiceError))
+    outcome = _attempt(lambda: dicecli.roll(text, seed=0))
+    assert isinstance(outcome, (dicecli.RollResult, DiceError))
+
+
+@LINES
+@given(st.one_of(junk_text(), near_miss_text()))
+def test_syntax_errors_point_inside_the_text(text: str) -> None:
+    outcome = _attempt(lambda: parse(text))
+    if isinstance(outcome, dicecli.DiceSyntaxError):
+        assert outcome.text == text
+        assert outcome.position is not None
+        assert 0 <= outcome.position <= len(text)
+        assert outcome.show().startswith("error: ")
+
+
+@pytest.mark.parametrize("text", ["1/0", "d6/0", "5/(3-3)", "{1, 2}kh1/(d6-d6+0*d4-d6+d6)"])
+def test_division_by_zero_is_a_dice_error(text: str) -> None:
+    # "d6-d6+..." is zero only for some rolls: pin the dice so it is.
+    given = ",".join(["3"] * text.count("d"))
+    with pytest.raises(DiceError, match="division by zero"):
+        dicecli.roll(text, given=given)
+
+
+@MANY
+@given(endless_dice_text())
+def test_endless_rolls_are_refused_by_the_grammar(text: str) -> None:
+    with pytest.raises(dicecli.DiceSyntaxError, match="never end"):
+        parse(text)
+
+
+# --- round trip: canonical text parses back to the same tree ------------------------
+
+
+@LINES
+@given(line_text())
+def test_canonical_text_of_a_parsed_line_parses_back(text: str) -> None:
+    line = parse(text)
+    assert parse(str(line.body)).body == line.body
+    assert parse(str(line)) == line
+    assert str(parse(str(line.body)).body) == str(line.body)  # canonical is a fixed point
+
+
+@MANY
+@given(expr_nodes())
+def test_printed_tree_parses_back_to_the_same_tree(node: Expr) -> None:
+    assert parse(str(node)).body == node
+
+
+# --- totals lie within bounds -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Span:
+    """The totals an expression can reach: ``low <= total <= high`` (ends may be inf)."""
+
+    low: Bound
+    high: Bound
+
+    def __contains__(self, value: Bound) -> bool:
+        return self.low <= value <= self.high
+
+
+def _times(a: Bound, b: Bound) -> Bound:
+    """a * b where 0 * inf is 0: a factor of exactly 0 makes the product 0."""
+    return 0 if a == 0 or b == 0 else a * b
+
+
+def _ceil_div(a: Bound, b: Bound) -> Bound:
+    """a / b rounded up (rule N3), with limits at infinity."""
+    if math.isinf(b):
+        return 0
+    if math.isinf(a):
+        return a if b > 0 else -a
+    return -(-int(a) // int(b))
+
+
+def _spread(values: Sequence[Bound]) -> Span:
+    return Span(min(values), max(values))
+
+
+def _count_kept(keep: Keep | None, units: Span) -> Span:
+    """How many units keep/drop keeps, from how many there are."""
+    if keep is None:
+        return units
+    if keep.kind in ("kh", "kl"):
+        return Span(min(keep.count, units.low), min(keep.count, units.high))
+    return Span(max(0, units.low - keep.count), max(0, units.high - keep.count))
+
+
+def _sum_of(count: Span, each: Span) -> Span:
+    """The sum of ``count`` values each within ``each``."""
+    lows = [_times(c, each.low) for c in (count.low, count.high)]
+    highs = [_times(c, each.high) for c in (count.low, count.high)]
+    return Span(min(lows), max(highs))
+
+
+def _score(value: int, modifiers: Modifiers) -> int:
+    """+1 success, -1 failure, 0 otherwise (docs/grammar.md, modifier order step 4)."""
+    if modifiers.success is not None and modifiers.success.matches(value):
+        return 1
+    if modifiers.failure is not None and modifiers.failure.matches(value):
+        return -1
+    return 0
+
+
+def _scores_over(span: Span, modifiers: Modifiers) -> Span:
+    """The scores values within ``span`` can get: sample every piece of the step function."""
+    conditions = [c for c in (modifiers.success, modifiers.failure) if c is not None]
+    points = {c.value + d for c in conditions for d in (-1, 0, 1)}
+    far = 10**9
+    candidates = [p for p in points if p in span]
+    candidates += [int(end) for end in (span.low, span.high) if not math.isinf(end)]
+    if span.low == -INF:
+        candidates.append(-far)
+    if span.high == INF:
+        candidates.append(far)
+    return _spread([_score(v, modifiers) for v in candidates])
+
+
+def _unit_span(sides: Sides, modifiers: Modifiers) -> tuple[Span, Span]:
+    """(what one unit keep/drop sees can be worth, how many units there are per die)."""
+    standing = standing_values(sides, modifiers.reroll)
+    exploding = exploding_values(sides, modifiers)
+    explode = modifiers.explode
+    if explode is None or not exploding:
+        return _spread(standing), Span(1, 1)
+    if explode.kind == "!":
+        return _spread(standing), Span(1, INF)
+    if explode.kind == "!p":  # added dice are worth one less
+        return Span(min(standing) - 1, max(standing)), Span(1, INF)
+    # "!!": one unit per die: the exploding faces, then one that does not explode
+    last = [v for v in standing if v not in exploding]
+    low = min(last) if min(exploding) >= 0 else -INF
+    return Span(low, INF), Span(1, 1)
+
+
+def _dice_bounds(node: Dice) -> Span:
+    modifiers = node.modifiers
+    each, units_per_die = _unit_span(node.sides, modifiers)
+    units = Span(node.count * units_per_die.low, _times(node.count, units_per_die.high))
+    kept = _count_kept(modifiers.keep, units)
+    if modifiers.success is None:
+        return _sum_of(kept, each)
+    if math.isinf(each.low) or math.isinf(each.high):
+        scores = _scores_over(each, modifiers)
+    else:
+        explode = modifiers.explode
+        values = set(standing_values(node.sides, modifiers.reroll))
+        if explode is not None and explode.kind == "!p" and exploding_values(node.sides, modifiers):
+            values |= {v - 1 for v in values}
+        scores = _spread([_score(v, modifiers) for v in values])
+    return _sum_of(kept, scores)
+
+
+def _choose(spans: list[Span], count: int) -> Span:
+    """Any ``count`` of the items: at least the lowest lows, at most the highest highs."""
+    lows = sorted(s.low for s in spans)[:count]
+    highs = sorted((s.high for s in spans), reverse=True)[:count]
+    return Span(sum(lows), sum(highs))
+
+
+def _choose_ranked(spans: list[Span], count: int, highest: bool) -> Span:
+    """The ``count`` highest (or lowest) items: the k-th highest value lies between the
+    k-th highest low and the k-th highest high."""
+    lows = sorted((s.low for s in spans), reverse=highest)[:count]
+    highs = sorted((s.high for s in spans), reverse=highest)[:count]
+    return Span(sum(lows), sum(highs))
+
+
+def _group_bounds(node: Group, divides: list[Span]) -> Span:
+    items = [bounds(item, divides) for item in node.items]
+    keep = node.modifiers.keep
+    count = int(_count_kept(keep, Span(len(items), len(items))).low)
+    if node.modifiers.success is not None:  # kept by value, then scored: any subset
+        return _choose([_scores_over(item, node.modifiers) for item in items], count)
+    if keep is None:
+        return _choose(items, count)
+    return _choose_ranked(items, count, highest=keep.kind in ("kh", "dl"))
+
+
+def _binary_bounds(node: BinaryOp, divides: list[Span]) -> Span:
+    left, right = bounds(node.left, divides), bounds(node.right, divides)
+    if node.op == "+":
+        return Span(left.low + right.low, left.high + right.high)
+    if node.op == "-":
+        return Span(left.low - right.high, left.high - right.low)
+    if node.op == "*":
+        return _spread(
+            [_times(a, b) for a in (left.low, left.high) for b in (right.low, right.high)]
+        )
+    divides.append(right)
+    divisors = {right.low, right.high, -1, 1} - {0}
+    divisors = {d for d in divisors if d in right}
+    if not divisors:
+        return Span(0, 0)  # always divides by zero
+    if any(math.isinf(a) for a in (left.low, left.high)) and any(map(math.isinf, divisors)):
+        return Span(-INF, INF)
+    return _spread([_ceil_div(a, d) for a in (left.low, left.high) for d in divisors])
+
+
+def bounds(node: Expr, divides: list[Span]) -> Span:
+    """The least and greatest total of ``node``; every divisor's span is put in ``divides``."""
+    if isinstance(node, Number):
+        return Span(node.value, node.value)
+    if isinstance(node, Name):
+        value = NAMES[node.name.casefold()]
+        return Span(value, value)
+    if isinstance(node, Dice):
+        return _dice_bounds(node)
+    if isinstance(node, Group):
+        return _group_bounds(node, divides)
+    if isinstance(node, Labelled):
+        return bounds(node.expr, divides)
+    if isinstance(node, Negate):
+        inner = bounds(node.operand, divides)
+        return Span(-inner.high, -inner.low)
+    if isinstance(node, PercentOf):
+        inner = bounds(node.operand, divides)
+        return Span(*(_ceil_div(_times(node.percent, end), 100) for end in (inner.low, inner.high)))
+    assert isinstance(node, BinaryOp)
+    return _binary_bounds(node, divides)
+
+
+def _check_total_within_bounds(text: str, seed: int) -> Span:
+    body = parse(text).body
+    assert isinstance(body, Expr)
+    divides: list[Span] = []
+    span = bounds(body, divides)
+    result = _roll(text, seed=seed)
+    if result is None:
+        assert any(0 in divisor for divisor in divides)
+        return span
+    assert result.total is not None
+    assert result.total in span, f"{result.total} not in [{span.low}, {span.high}]"
+    return span
+
+
+@LINES
+@given(line_text(explosions=False), st.integers(0, 2**32))
+def test_total_lies_within_bounds(text: str, seed: int) -> None:
+    span = _check_total_within_bounds(text, seed)
+    assert not math.isinf(span.low)
+    assert not math.isinf(span.high)
+
+
+@LINES
+@given(line_text(), st.integers(0, 2**32))
+def test_total_with_explosions_lies_within_bounds(text: str, seed: int) -> None:
+    _check_total_within_bounds(text, seed)
+
+
+@pytest.mark.parametrize(
+    ("text", "low", "high"),
+    [  # the oracle itself, against ranges worked out by hand
+        ("D6+2", 3, 8),  # rule N1
+        ("3D6-3", 0, 15),  # rule N1
+        ("D6x5", 5, 30),  # rule N1
+        ("2D6/2", 1, 6),  # rule N3: 2/2 = 1, 12/2 = 6
+        ("3/2D6", 1, 2),  # rule N3: 3/12 rounds up to 1, 3/2 to 2
+        ("10% of 51", 6, 6),  # rule N3
+        ("D3", 1, 3),  # rule N4
+        ("4d6kh3", 3, 18),
+        ("4d6dl1", 3, 18),
+        ("5dF", -5, 5),
+        ("2d6r<3", 6, 12),
+        ("2d6ro<3", 2, 12),
+        ("4d6>=5f1", -4, 4),
+        ("4d6>=7", 0, 0),
+        ("{d6, d8, 5}kh1", 5, 8),
+        ("-(d6 - d4)*2", -10, 6),
+        ("d6!", 1, INF),
+        ("3d6!kh2", 2, 12),
+        ("d6!!", 1, INF),
+        ("d6!p", 0, INF),  # a true bound, if loose: the least total is 1
+        ("6/(d6-d4)", -6, 6),  # the divisor spans 0: -1 and 1 bound it
+        ("dF!!", -1, INF),
+    ],
+)
+def test_bounds_oracle_matches_hand_worked_ranges(text: str, low: Bound, high: Bound) -> None:
+    body = parse(text).body
+    assert isinstance(body, Expr)
+    assert bounds(body, []) == Span(low, high)
+
+
+# --- seeds, marks, keep counts, die values ------------------------------------------
+
+
+@LINES
+@given(line_text(), st.integers(0, 2**64))
+def test_same_text_and_seed_roll_the_same(text: str, seed: int) -> None:
+    first = _roll(text, seed=seed)
+    again = _roll(text, seed=seed)
+    assert (first and first.as_dict()) == (again and again.as_dict())
+
+
+@LINES
+@given(line_text(), st.integers(0, 2**32))
+def test_discarded_dice_say_why(text: str, seed: int) -> None:
+    result = _roll(text, seed=seed)
+    for die in result.dice if result else ():
+        if not die.kept:
+            assert {"dropped", "rerolled"} & set(die.marks), die
+        if "rerolled" in die.marks or "dropped" in die.marks:
+            assert not die.kept, die
+
+
+_FACE_VALUES: dict[str, dict[str, int]] = {
+    "dF": {"-": -1, "0": 0, "+": 1},
+    "D3": {str(n): (n + 1) // 2 for n in range(1, 7)},  # rule N4
+}
+
+
+@LINES
+@given(line_text(), st.integers(0, 2**32))
+def test_every_die_shows_its_natural_face_and_its_worth(text: str, seed: int) -> None:
+    # rule N5: the natural face is kept beside what the die is worth
+    result = _roll(text, seed=seed)
+    for die in result.dice if result else ():
+        natural = _FACE_VALUES.get(die.die, {}).get(die.face)
+        if natural is None:
+            natural = int(die.face)
+            sides = 100 if die.die == "d%" else int(die.die[1:])
+            assert 1 <= natural <= sides
+        assert die.value == (natural - 1 if "penetrated" in die.marks else natural), die
+
+
+def _worth(die: DieRoll) -> int:
+    assert die.value is not None, die
+    return die.value
+
+
+@st.composite
+def keep_dice_text(draw: st.DrawFn) -> tuple[str, Keep, int]:
+    """``NdS`` with keep/drop and perhaps a re-roll: (text, keep, dice count)."""
+    sides = draw(st.sampled_from([2, 4, 6, 10, 20, "%", "F"]))
+    count = draw(st.integers(1, 8))
+    keep = Keep(draw(st.sampled_from(["kh", "kl", "dh", "dl"])), draw(st.integers(0, count + 2)))
+    endless_free = {2: "r1", "F": "r<0"}.get(sides, "r<2")  # never every face
+    reroll = draw(st.sampled_from(["", "ro1", endless_free]))
+    return f"{count}d{sides}{reroll}{keep}", keep, count
+
+
+@MANY
+@given(keep_dice_text(), st.integers(0, 2**32))
+def test_keep_and_drop_keep_the_right_number_of_the_right_dice(
+    case: tuple[str, Keep, int], seed: int
+) -> None:
+    text, keep, count = case
+    result = dicecli.roll(text, seed=seed)
+    standing = [die for die in result.dice if "rerolled" not in die.marks]
+    assert len(standing) == count
+    kept = [_worth(die) for die in standing if die.kept]
+    dropped = [_worth(die) for die in standing if not die.kept]
+    kept_count = min(keep.count, count)
+    if keep.kind in ("dh", "dl"):
+        kept_count = count - kept_count
+    assert len(kept) == kept_count
+    if kept and dropped:
+        if keep.kind in ("kh", "dl"):
+            assert min(kept) >= max(dropped)
+        else:
+            assert max(kept) <= min(dropped)
+    assert result.total == sum(kept)
+
+
+_COUNTING_SIDES: tuple[Sides, ...] = (6, 10, 20, "F", "3")
+
+
+@st.composite
+def success_dice_text(draw: st.DrawFn) -> tuple[str, Condition, Condition | None]:
+    sides = draw(st.sampled_from(_COUNTING_SIDES))
+    values = die_values(sides)
+    ops = st.sampled_from(COMPARE_OPS)
+    success = Condition(draw(ops), draw(st.integers(max(0, values[0]), values[-1] + 1)))
+    failure = draw(st.none() | st.builds(Condition, ops, st.integers(0, values[-1])))
+    tail = "" if failure is None else f"f{failure}"
+    return f"{draw(st.integers(1, 10))}d{sides}{success}{tail}", success, failure
+
+
+@MANY
+@given(success_dice_text(), st.integers(0, 2**32))
+def test_success_counting_counts_successes_minus_failures(
+    case: tuple[str, Condition, Condition | None], seed: int
+) -> None:
+    text, success, failure = case
+    result = dicecli.roll(text, seed=seed)
+    values = [die.value for die in result.dice]
+    wins = sum(1 for v in values if v is not None and success.matches(v))
+    losses = sum(
+        1
+        for v in values
+        if v is not None and not success.matches(v) and failure and failure.matches(v)
+    )
+    assert result.total == wins - losses
+
+
+# --- given faces replay a seeded roll ----------------------------------------------
+
+
+@LINES
+@given(line_text(), st.integers(0, 2**32))
+def test_given_faces_replay_a_seeded_roll(text: str, seed: int) -> None:
+    seeded = _roll(text, seed=seed)
+    if seeded is None:
+        return
+    faces = ",".join(die.face for die in seeded.dice)
+    replayed = dicecli.roll(text, given=faces, values=NAMES)
+    assert replayed.total == seeded.total
+    assert replayed.dice == seeded.dice
+
+
+# --- a reference evaluator for expressions whose dice have no modifiers --------------
+
+
+def reference_total(node: Expr, dice: Iterator[int]) -> int:
+    """The total of ``node`` with its dice worth ``dice`` in roll order."""
+    if isinstance(node, Number):
+        return node.value
+    if isinstance(node, Name):
+        return NAMES[node.name]
+    if isinstance(node, Dice):
+        return sum(next(dice) for _ in range(node.count))
+    if isinstance(node, Labelled):
+        return reference_total(node.expr, dice)
+    if isinstance(node, Negate):
+        return -reference_total(node.operand, dice)
+    if isinstance(node, PercentOf):
+        return math.ceil(Fraction(node.percent * reference_total(node.operand, dice), 100))
+    if isinstance(node, Group):
+        return reference_group_total(node, [reference_total(item, dice) for item in node.items])
+    assert isinstance(node, BinaryOp)
+    left, right = reference_total(node.left, dice), reference_total(node.right, dice)
+    if node.op == "/":
+        if right == 0:
+            raise ZeroDivisionError
+        return math.ceil(Fraction(left, right))  # rule N3
+    return {"+": left + right, "-": left - right, "*": left * right}[node.op]
+
+
+def reference_group_total(node: Group, values: list[int]) -> int:
+    keep = node.modifiers.keep
+    ranked = sorted(values)
+    if keep is not None:
+        count = min(keep.count, len(ranked))
+        ranked = {
+            "kh": ranked[len(ranked) - count :],
+            "kl": ranked[:count],
+            "dh": ranked[: len(ranked) - count],
+            "dl": ranked[count:],
+        }[keep.kind]
+    if node.modifiers.success is None:
+        return sum(ranked)
+    return sum(_score(v, node.modifiers) for v in ranked)
+
+
+class RecordingSource:
+    """A seeded source that also notes the value of every face it hands out."""
+
+    def __init__(self, seed: int) -> None:
+        self.source = dicecli.RandomSource(seed)
+        self.values: list[int | None] = []
+
+    def draw(self, die: Die) -> int:
+        index = self.source.draw(die)
+        self.values.append(die.faces[index].value)
+        return index
+
+
+@MANY
+@given(expr_nodes(modifiers=False), st.integers(0, 2**32))
+def test_total_matches_a_reference_evaluator(node: Expr, seed: int) -> None:
+    source = RecordingSource(seed)
+    result = _roll(str(node), source=source)
+    dice = iter(v for v in source.values if v is not None)
+    if result is None:
+        with pytest.raises(ZeroDivisionError):
+            reference_total(node, dice)
+        return
+    assert [die.value for die in result.dice] == source.values
+    assert all(die.kept for die in result.dice)
+    assert result.total == reference_total(node, dice)
+    assert next(dice, None) is None  # every die rolled was used, in order
+
+
+# --- the roll budget ----------------------------------------------------------------
+
+
+def test_a_roll_over_the_budget_is_refused_quickly() -> None:
+    started = time.perf_counter()
+    with pytest.raises(RollLimitError):
+        dicecli.roll("5000d6+5001d6")
+    assert time.perf_counter() - started < 1.0
+
+
+@FEW
+@given(st.integers(1, 10_000), st.integers(1, 10_000))
+def test_two_terms_over_the_budget_are_refused(first: int, second: int) -> None:
+    text = f"{first}d6+{second}d6"
+    if first + second <= dicecli.DEFAULT_BUDGET:
+        assert len(dicecli.roll(text, seed=0).dice) == first + second
+    else:
+        with pytest.raises(RollLimitError):
+            dicecli.roll(text, seed=0)
+
+
+@LINES
+@given(line_text(), st.integers(0, 40), st.integers(0, 2**32))
+def test_no_roll_draws_more_dice_than_its_budget(text: str, budget: int, seed: int) -> None:
+    limited = _attempt(lambda: dicecli.roll(text, seed=seed, values=NAMES, budget=budget))
+    unlimited = _roll(text, seed=seed)
+    if isinstance(limited, RollLimitError):
+        assert unlimited is None or len(unlimited.dice) > budget
+    elif isinstance(limited, DiceError):
+        assert "division by zero" in limited.message
+    else:
+        assert len(limited.dice) <= budget
+        assert unlimited is not None
+        assert limited.as_dict() == unlimited.as_dict()  # the budget never changes a roll
+
+
+# --- regressions: core bugs these properties found (fixed in 0f059e6) ---------------
+
+
+@pytest.mark.parametrize("text", ["d6>=5!", "3d6>=4f1!!", "2d10=10!p", "d6!>=5"])
+def test_bare_explosion_beside_a_success_round_trips(text: str) -> None:
+    # was: 'd6>=5!' printed as 'd6!>=5', which reads as "explode on >=5", no success
+    body = parse(text).body
+    assert parse(str(body)).body == body
+
+
+def test_label_on_a_labelled_expression_round_trips() -> None:
+    # was: '(d6[a])[b]' printed as 'd6[a][b]', which does not parse
+    body = parse("(d6[a])[b]").body
+    assert parse(str(body)).body == body
+
+
+def test_d03_is_the_d3() -> None:
+    # rule N4; was: 'd03' a three-sided die printed as 'd3', the D3: a different die
+    assert parse("d03").body == parse("d3").body == Dice(1, "3")
+
+
+def test_reroll_and_explode_that_never_end_are_refused_by_the_grammar() -> None:
+    # was: 'd6r<6!' (every standing face explodes) only stopped by the roll budget
+    with pytest.raises(dicecli.DiceSyntaxError, match="never end"):
+        parse("d6r<6!")
+
+
+def test_error_position_after_a_tab_points_at_the_fault() -> None:
+    # was: pyparsing expanded tabs, so the position ran past the end of the text
+    with pytest.raises(dicecli.DiceSyntaxError) as caught:
+        parse("2d6\t+\t?")
+    assert caught.value.position == 6
+    assert "found '?'" in caught.value.message
+
+
+def test_tabs_in_labels_and_comments_are_kept() -> None:
+    line = parse("d6[a\tb] # c\td")
+    assert line.body == Labelled(Dice(1, 6), "a\tb")
+    assert line.comment == "c\td"
+
+
+def test_a_rerolled_penetrating_die_is_worth_one_less() -> None:
+    # 2 explodes; the added d2 shows 1, is re-rolled (ro1), and the re-roll shows 1.
+    # was: the discarded penetrating die kept its full value
+    result = dicecli.roll("d2ro1!p", given="2,1,1")
+    assert result.total == 2
+    discarded = result.dice[1]
+    assert discarded.marks == ("explosion", "penetrated", "rerolled")
+    assert discarded.value == 0
