@@ -49,13 +49,13 @@ WARM_SECONDS = 0.5
 
 
 def ours(text: str, at_least: int | None) -> Callable[[], object]:
-    from dicecli.odds import odds
+    from dicecli.exact_odds import odds
 
     return lambda: odds(text, at_least=at_least)
 
 
 def ours_uncached(text: str, at_least: int | None) -> Callable[[], object]:
-    from dicecli.odds import odds
+    from dicecli.exact_odds import odds
     from dicecli.probability import clear_caches
 
     def call() -> object:

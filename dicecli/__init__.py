@@ -6,13 +6,14 @@ The public API::
     >>> dicecli.roll("2d6+5", given="3,4").total
     12
 
-``parse`` turns text into a syntax tree, ``roll`` rolls it, ``odds`` (in
-:mod:`dicecli.probability`) gives exact chances. Errors derive from ``DiceError``.
+``parse`` turns text into a syntax tree, ``roll`` rolls it, ``reroll`` rolls a result
+again under rule W5, ``odds`` gives exact chances. Errors derive from ``DiceError``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from dicecli.dice import DEFAULT_BUDGET, DiceSource, GivenSource, RandomSource, Roller
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
@@ -28,6 +29,9 @@ from dicecli.evaluate import roll as _roll_parsed
 from dicecli.grammar import parse
 from dicecli.reroll import reroll as _reroll
 from dicecli.results import RollResult
+
+if TYPE_CHECKING:
+    from dicecli.distribution import Odds
 
 __version__ = "0.1.0"
 
@@ -80,6 +84,24 @@ def reroll(
     return result
 
 
+def odds(
+    text: str,
+    *,
+    values: Mapping[str, int] | None = None,
+    environment: Environment | None = None,
+    at_least: int | None = None,
+    at_most: int | None = None,
+) -> Odds:
+    """The exact chances of one line (:func:`dicecli.exact_odds.odds`), imported on first use
+    so that rolling never pays for the odds engine."""
+    from dicecli.exact_odds import odds as exact_odds
+
+    env = environment or EMPTY_ENVIRONMENT
+    if values:
+        env = Environment({**env.values, **values}, env.rolls, env.settings)
+    return exact_odds(text, env, at_least=at_least, at_most=at_most)
+
+
 __all__ = [
     "DEFAULT_BUDGET",
     "DiceError",
@@ -95,6 +117,7 @@ __all__ = [
     "RuleError",
     "UnknownNameError",
     "__version__",
+    "odds",
     "parse",
     "reroll",
     "roll",

@@ -238,7 +238,7 @@ def odds_command(
     streams = Streams()
     text = " ".join(words or [])
     try:
-        from dicecli.odds import odds
+        from dicecli.exact_odds import odds
 
         result = odds(text, options.environment, at_least=at_least, at_most=at_most)
     except DiceError as error:

@@ -367,7 +367,7 @@ def _save(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
 
 @command("odds", "odds EXPR", "the exact chances of a roll or check, e.g. odds 2d6+3")
 def _odds(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
-    from dicecli.odds import odds
+    from dicecli.exact_odds import odds
 
     text = _needs_argument(invocation, "a roll, e.g. odds 2d6+3")
     try:

@@ -1,4 +1,4 @@
-"""``dicecli.odds``: the odds of a line, game dispatch, and the JSON object."""
+"""``dicecli.exact_odds``: the odds of a line, game dispatch, and the JSON object."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ from typing import Any, ClassVar
 
 import pytest
 
-from dicecli import odds as odds_module
+from dicecli import exact_odds as odds_module
 from dicecli import systems
 from dicecli.distribution import Distribution, Odds
 from dicecli.environment import Environment
 from dicecli.errors import DiceError, DiceSyntaxError, UnknownNameError
+from dicecli.exact_odds import odds, odds_as_dict, probability_object
 from dicecli.grammar import parse
 from dicecli.nodes import Check, Roll
-from dicecli.odds import odds, odds_as_dict, probability_object
 
 
 def test_plain_roll_has_its_distribution_and_mean() -> None:

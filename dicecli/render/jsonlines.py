@@ -21,6 +21,6 @@ class JsonRenderer:
         """Nothing: a JSON stream holds one object per roll and no summary line."""
 
     def odds(self, odds: Odds) -> None:
-        from dicecli.odds import odds_as_dict
+        from dicecli.exact_odds import odds_as_dict
 
         self.write(json.dumps(odds_as_dict(odds), ensure_ascii=False) + "\n")
