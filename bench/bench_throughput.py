@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import dicecli
@@ -25,6 +26,15 @@ from dicecli.evaluate import roll as roll_parsed
 HERE = Path(__file__).parent
 CORPUS = [line.strip() for line in (HERE / "corpus.txt").read_text().splitlines() if line.strip()]
 DICECLI = shutil.which("dicecli", path=str(Path(sys.executable).parent)) or "dicecli"
+
+
+REPEATS = 3
+"""Each rate is the best of this many passes: on a shared machine the best pass is the
+one least disturbed by others."""
+
+
+def best_rate(measure: Callable[[int, list[str]], float], count: int, corpus: list[str]) -> float:
+    return max(measure(count, corpus) for _ in range(REPEATS))
 
 
 def cycle(texts: list[str], count: int) -> list[str]:
@@ -62,7 +72,7 @@ def piped_rate(count: int, corpus: list[str]) -> tuple[float, float]:
         subprocess.run([DICECLI], input=text.encode(), stdout=subprocess.DEVNULL, check=True)
         return time.perf_counter() - start
 
-    whole = min(timed(lines) for _ in range(3))
+    whole = min(timed(lines) for _ in range(REPEATS))
     empty = min(timed("d6\n") for _ in range(5))
     return count / whole, count / max(whole - empty, 1e-9)
 
@@ -100,13 +110,14 @@ def main() -> None:
     print(f"{count:,} rolls per row; rolls per second")
     print(f"{'':52}{'whole corpus':>14}{'d20 subset':>14}{'x d20':>8}")
     subset = d20_parsable()
-    reference = d20_rate(count, subset) if subset else None
+    reference = best_rate(d20_rate, count, subset) if subset else None
     rows: list[tuple[str, float, float | None]] = []
     for name, measure in (
         ("dicecli API (dicecli.roll, parse cached)", api_rate),
         ("dicecli evaluator only (parsed lines)", evaluator_rate),
     ):
-        rows.append((name, measure(count, CORPUS), measure(count, subset) if subset else None))
+        full = best_rate(measure, count, CORPUS)
+        rows.append((name, full, best_rate(measure, count, subset) if subset else None))
     whole, steady = piped_rate(count, CORPUS)
     if subset:
         whole_subset, steady_subset = piped_rate(count, subset)

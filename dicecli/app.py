@@ -104,8 +104,14 @@ class Session:
     def roll_text(self, text: str) -> list[RollResult]:
         """Roll one line ``times`` times; raises DiceError."""
         parsed = parse(text)
-        results = []
         environment = self.options.environment
+        if self.options.times == 1:  # the common case, kept lean for piped batches
+            result = roll(parsed, self.roller, environment, text)
+            self.renderer.result(result)
+            if result.failed:
+                self.failed_checks += 1
+            return [result]
+        results = []
         for count in range(1, self.options.times + 1):
             result = roll(parsed, self.roller, environment, text)
             self.renderer.result(result)

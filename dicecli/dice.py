@@ -112,21 +112,15 @@ FUDGE = Die("dF", (Face("-", -1), Face("0", 0), Face("+", 1)))
 D3 = Die("D3", tuple(Face(str(n), (n + 1) // 2) for n in range(1, 7)))
 """Rule N4: a D6 halved, rounded up. The face is the D6's (the natural roll)."""
 
-_NUMBERED: dict[int, Die] = {6: D6}
+_BY_SIDES: dict[int | str, Die] = {6: D6, "%": PERCENTILE, "F": FUDGE, "3": D3}
 
 
 def die_for_sides(sides: int | str) -> Die:
     """The die a dice term names: ``6`` -> d6, ``"%"``, ``"F"``, ``"3"`` (the D3)."""
-    if sides == "%":
-        return PERCENTILE
-    if sides == "F":
-        return FUDGE
-    if sides == "3":
-        return D3
-    assert isinstance(sides, int)
-    die = _NUMBERED.get(sides)
+    die = _BY_SIDES.get(sides)
     if die is None:
-        die = _NUMBERED[sides] = numbered_die(sides)
+        assert isinstance(sides, int), sides
+        die = _BY_SIDES[sides] = numbered_die(sides)
     return die
 
 
@@ -203,10 +197,6 @@ class Roller:
         self.remaining = budget
         many = getattr(source, "draw_many", None)
         self._draw_many: Callable[[Die, int], list[int]] = many or partial(draw_many, source)
-
-    def start(self) -> None:
-        """Begin a new roll: the budget is per roll."""
-        self.remaining = self.budget
 
     def reserve(self, count: int) -> None:
         """Fail early when ``count`` more dice would overrun the budget."""

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from dicecli import systems
 from dicecli.dice import Die, Roller, die_for_sides
@@ -71,7 +72,7 @@ def ceil_div(numerator: int, denominator: int) -> int:
 
 def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
     """Roll a parsed line: the generic notation here, a game check by its module."""
-    roller.start()
+    roller.remaining = roller.budget  # the budget is per roll
     body = roll.body
     try:
         if isinstance(body, Check):
@@ -80,7 +81,7 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
                 result = replace(result, comment=roll.comment)
             return result
         evaluation = Evaluation(roller, env)
-        total = evaluation.value(body)
+        total = step_of(body)(evaluation)
     except DiceError as error:
         raise error.at(text) from None
     except RecursionError:
@@ -101,11 +102,27 @@ _OPEN, _CLOSE = Text("(", "op"), Text(")", "op")
 _MINUS = Text("-", "op")
 
 
+Step = Callable[["Evaluation"], int]
+"""A node made ready to roll: adds its dice and breakdown to an evaluation and returns
+its value. Built once per node object (parsed lines are cached, so once per distinct
+line) and kept on the node: rolling a line again skips all dispatch on node types."""
+
+
+def step_of(node: Expr) -> Step:
+    """The step that rolls ``node``."""
+    step: Step | None = node.__dict__.get("_step")
+    if step is None:
+        step = _COMPILERS[type(node)](node)
+        node.__dict__["_step"] = step
+    return step
+
+
 class Evaluation:
     """One roll of one expression: collects the dice and the breakdown as it goes.
 
     Game modules use it to roll the generic parts of their forms (distance dice,
-    modifiers) so those show the same way everywhere.
+    modifiers) so those show the same way everywhere. A game gives words of its own a
+    meaning by overriding :meth:`name` (Warhammer's ``artillery``).
     """
 
     def __init__(self, roller: Roller, env: Environment) -> None:
@@ -116,53 +133,11 @@ class Evaluation:
         self._depth = 0
 
     def value(self, node: Expr) -> int:
-        return _EVALUATORS[type(node)](self, node)
+        """Roll ``node``: its value, with its dice and breakdown added here."""
+        return step_of(node)(self)
 
-    def _number(self, node: Number) -> int:
-        self.segments.append(_number_text(node.value))
-        return node.value
-
-    def _binary(self, node: BinaryOp) -> int:
-        level = node.level
-        left = self._wrapped(node.left, level)
-        self.segments.append(_OP_TEXT[node.op])
-        right = self._wrapped(node.right, level + 1)
-        op = node.op
-        if op == "+":
-            return left + right
-        if op == "-":
-            return left - right
-        if op == "*":
-            return left * right
-        if right == 0:
-            raise DiceError(f"division by zero in {node}")
-        return ceil_div(left, right)
-
-    def _wrapped(self, node: Expr, at_least: int) -> int:
-        if binding(node) >= at_least:
-            return self.value(node)
-        self.segments.append(_OPEN)
-        result = self.value(node)
-        self.segments.append(_CLOSE)
-        return result
-
-    def _negate(self, node: Negate) -> int:
-        self.segments.append(_MINUS)
-        return -self._wrapped(node.operand, 8)
-
-    def _percent(self, node: PercentOf) -> int:
-        self.segments.append(Text(f"{node.percent}% of ", "op"))
-        whole = self._wrapped(node.operand, 7)
-        result = ceil_div(node.percent * whole, 100)
-        self.segments.append(Text(f" (={result})", "value"))
-        return result
-
-    def _labelled(self, node: Labelled) -> int:
-        result = self.value(node.expr)
-        self.segments.append(Text(f"[{node.label}]", "label"))
-        return result
-
-    def _name(self, node: Name) -> int:
+    def name(self, node: Name) -> int:
+        """The value of a name: a named number, or a saved roll rolled now."""
         number = self.env.value(node.name)
         if number is not None:
             self.segments.append(Text(f"{node.name}({number})", "label"))
@@ -183,73 +158,191 @@ class Evaluation:
         self._depth -= 1
         return result
 
-    def _dice(self, node: Dice) -> int:
-        die = die_for_sides(node.sides)
-        roller = self.roller
-        roller.reserve(node.count)
-        modifiers = node.modifiers
-        if modifiers.reroll is None and modifiers.explode is None:
-            kept = die.kept_rolls
-            rolled = [kept[index] for index in roller.draw_many(die, node.count)]
-            if modifiers is NO_MODIFIERS:
-                shown = tuple(rolled)
-                self.dice.extend(shown)
-                self.segments.append(DiceShown(shown))
-                return sum([r.value for r in rolled if r.value is not None])
-            units = [(_value(r), [i]) for i, r in enumerate(rolled)]
+
+def _wrapped_step(node: Expr, at_least: int) -> Step:
+    """``node``'s step, in parentheses in the breakdown when it binds less tightly than
+    ``at_least`` (as in the canonical notation)."""
+    inner = step_of(node)
+    if binding(node) >= at_least:
+        return inner
+
+    def wrapped(ev: Evaluation) -> int:
+        ev.segments.append(_OPEN)
+        result = inner(ev)
+        ev.segments.append(_CLOSE)
+        return result
+
+    return wrapped
+
+
+def _compile_number(node: Number) -> Step:
+    value, text = node.value, _number_text(node.value)
+
+    def number(ev: Evaluation) -> int:
+        ev.segments.append(text)
+        return value
+
+    return number
+
+
+_ARITHMETIC: dict[str, Callable[[int, int], int]] = {
+    "+": int.__add__,
+    "-": int.__sub__,
+    "*": int.__mul__,
+}
+
+
+def _compile_binary(node: BinaryOp) -> Step:
+    left = _wrapped_step(node.left, node.level)
+    right = _wrapped_step(node.right, node.level + 1)
+    text = _OP_TEXT[node.op]
+    if node.op == "/":
+
+        def divide(ev: Evaluation) -> int:
+            numerator = left(ev)
+            ev.segments.append(text)
+            denominator = right(ev)
+            if denominator == 0:
+                raise DiceError(f"division by zero in {node}")
+            return ceil_div(numerator, denominator)
+
+        return divide
+    combine = _ARITHMETIC[node.op]
+
+    def arithmetic(ev: Evaluation) -> int:
+        first = left(ev)
+        ev.segments.append(text)
+        return combine(first, right(ev))
+
+    return arithmetic
+
+
+def _compile_negate(node: Negate) -> Step:
+    operand = _wrapped_step(node.operand, 8)
+
+    def negate(ev: Evaluation) -> int:
+        ev.segments.append(_MINUS)
+        return -operand(ev)
+
+    return negate
+
+
+def _compile_percent(node: PercentOf) -> Step:
+    operand = _wrapped_step(node.operand, 7)
+    percent, text = node.percent, Text(f"{node.percent}% of ", "op")
+
+    def percent_of(ev: Evaluation) -> int:
+        ev.segments.append(text)
+        result = ceil_div(percent * operand(ev), 100)
+        ev.segments.append(Text(f" (={result})", "value"))
+        return result
+
+    return percent_of
+
+
+def _compile_labelled(node: Labelled) -> Step:
+    inner, label = step_of(node.expr), Text(f"[{node.label}]", "label")
+
+    def labelled(ev: Evaluation) -> int:
+        result = inner(ev)
+        ev.segments.append(label)
+        return result
+
+    return labelled
+
+
+def _compile_name(node: Name) -> Step:
+    def name(ev: Evaluation) -> int:
+        return ev.name(node)  # looked up at each roll: values change, games add words
+
+    return name
+
+
+def _compile_dice(node: Dice) -> Step:
+    die = die_for_sides(node.sides)
+    count, modifiers, kept = node.count, node.modifiers, die.kept_rolls
+    if modifiers is NO_MODIFIERS:
+
+        def plain_dice(ev: Evaluation) -> int:
+            shown = tuple([kept[index] for index in ev.roller.draw_many(die, count)])
+            ev.dice.extend(shown)
+            ev.segments.append(DiceShown(shown))
+            return sum([_value(roll) for roll in shown])
+
+        return plain_dice
+    per_die = modifiers.reroll is not None or modifiers.explode is not None
+
+    def modified_dice(ev: Evaluation) -> int:
+        roller = ev.roller
+        if per_die:
+            roller.reserve(count)
+            rolled, units = roll_modified_dice(roller, die, count, modifiers)
         else:
-            rolled, units = roll_modified_dice(roller, die, node.count, modifiers)
-        total, rolled = apply_keep_and_count(rolled, units, node.modifiers)
-        self.dice.extend(rolled)
-        self.segments.append(DiceShown(tuple(rolled)))
+            rolled = [kept[index] for index in roller.draw_many(die, count)]
+            units = [(_value(roll), [position]) for position, roll in enumerate(rolled)]
+        total, rolled = apply_keep_and_count(rolled, units, modifiers)
+        ev.dice.extend(rolled)
+        ev.segments.append(DiceShown(tuple(rolled)))
         if modifiers.counts_successes:
-            successes = sum(1 for die in rolled if SUCCESS in die.marks)
-            self.segments.append(Text(_tally(successes, successes - total), "value"))
+            successes = sum(1 for roll in rolled if SUCCESS in roll.marks)
+            ev.segments.append(Text(_tally(successes, successes - total), "value"))
         return total
 
-    def _group(self, node: Group) -> int:
-        items: list[tuple[int, list[int]]] = []
+    return modified_dice
+
+
+def _compile_group(node: Group) -> Step:
+    items = [(step_of(item), isinstance(item, Number)) for item in node.items]
+    modifiers = node.modifiers
+    counting = modifiers.counts_successes
+
+    def group(ev: Evaluation) -> int:
+        segments = ev.segments
+        values: list[Unit] = []
         item_texts: list[int] = []  # where each item's value text sits in the segments
-        self.segments.append(Text("{", "op"))
-        for index, item in enumerate(node.items):
+        segments.append(_GROUP_OPEN)
+        for index, (item, is_number) in enumerate(items):
             if index:
-                self.segments.append(Text(", ", "op"))
-            value = self.value(item)
-            if isinstance(item, Number):  # the value is already shown: no "(=5)"
-                item_texts.append(len(self.segments) - 1)
+                segments.append(_GROUP_COMMA)
+            value = item(ev)
+            if is_number:  # the value is already shown: no "(=5)"
+                item_texts.append(len(segments) - 1)
             else:
-                item_texts.append(len(self.segments))
-                self.segments.append(Text(f" (={value})", "value"))
-            items.append((value, [index]))
-        self.segments.append(Text("}", "op"))
-        kept_items = _kept_units(items, node.modifiers)
+                item_texts.append(len(segments))
+                segments.append(Text(f" (={value})", "value"))
+            values.append((value, [index]))
+        segments.append(_GROUP_CLOSE)
+        kept_items = _kept_units(values, modifiers)
         total = successes = 0
-        for value, (index,) in items:
-            where = item_texts[index]
+        for value, (index,) in values:
             if index not in kept_items:
-                shown = self.segments[where]
+                shown = segments[item_texts[index]]
                 assert isinstance(shown, Text)
-                self.segments[where] = Text(shown.text, "dropped")
-            elif node.modifiers.counts_successes:
-                score = _count_one(value, node.modifiers)
+                segments[item_texts[index]] = Text(shown.text, "dropped")
+            elif counting:
+                score = _count_one(value, modifiers)
                 total += score
                 successes += score > 0
             else:
                 total += value
-        if node.modifiers.counts_successes:
-            self.segments.append(Text(_tally(successes, successes - total), "value"))
+        if counting:
+            segments.append(Text(_tally(successes, successes - total), "value"))
         return total
 
+    return group
 
-_EVALUATORS: dict[type, Callable[[Evaluation, Expr], int]] = {
-    Number: Evaluation._number,  # type: ignore[dict-item]
-    BinaryOp: Evaluation._binary,  # type: ignore[dict-item]
-    Negate: Evaluation._negate,  # type: ignore[dict-item]
-    PercentOf: Evaluation._percent,  # type: ignore[dict-item]
-    Labelled: Evaluation._labelled,  # type: ignore[dict-item]
-    Name: Evaluation._name,  # type: ignore[dict-item]
-    Dice: Evaluation._dice,  # type: ignore[dict-item]
-    Group: Evaluation._group,  # type: ignore[dict-item]
+
+_GROUP_OPEN, _GROUP_COMMA, _GROUP_CLOSE = Text("{", "op"), Text(", ", "op"), Text("}", "op")
+
+_COMPILERS: dict[type, Callable[[Any], Step]] = {
+    Number: _compile_number,
+    BinaryOp: _compile_binary,
+    Negate: _compile_negate,
+    PercentOf: _compile_percent,
+    Labelled: _compile_labelled,
+    Name: _compile_name,
+    Dice: _compile_dice,
+    Group: _compile_group,
 }
 
 _NUMBER_TEXTS: dict[int, Text] = {}

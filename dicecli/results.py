@@ -42,7 +42,7 @@ Role = Literal[
 ]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class DieRoll:
     """One die as it landed.
 
@@ -55,6 +55,17 @@ class DieRoll:
     value: int | None
     kept: bool = True
     marks: tuple[str, ...] = ()
+
+    def __init__(
+        self,
+        die: str,
+        face: str,
+        value: int | None,
+        kept: bool = True,
+        marks: tuple[str, ...] = (),
+    ) -> None:
+        # Built for every marked die: see RollResult.__init__ for why the dict is written.
+        self.__dict__.update(die=die, face=face, value=value, kept=kept, marks=marks)
 
     def as_dict(self) -> dict[str, JSONValue]:
         return {

@@ -22,7 +22,22 @@ def face_text(die: DieRoll) -> str:
     return text
 
 
+_PLAIN_TEXTS: dict[int, tuple[DieRoll, str]] = {}
+"""Text of kept, unmarked dice by identity: those are mostly the few instances each die
+kind shares (``Die.kept_rolls``). The entry holds the die, so its id cannot be reused
+while cached; the cache is emptied when it grows past a bound."""
+
+
 def die_text(die: DieRoll) -> str:
+    if die.kept and not die.marks:
+        cached = _PLAIN_TEXTS.get(id(die))
+        if cached is not None and cached[0] is die:
+            return cached[1]
+        text = face_text(die)
+        if len(_PLAIN_TEXTS) >= 4096:
+            _PLAIN_TEXTS.clear()
+        _PLAIN_TEXTS[id(die)] = (die, text)
+        return text
     text = face_text(die)
     return text if die.kept else f"~{text}~"
 

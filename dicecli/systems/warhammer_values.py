@@ -20,7 +20,7 @@ from dicecli.dice import Die, Roller
 from dicecli.environment import Environment
 from dicecli.errors import RuleError
 from dicecli.evaluate import Evaluation
-from dicecli.nodes import BinaryOp, Expr, Negate, Number, PercentOf
+from dicecli.nodes import BinaryOp, Expr, Name, Negate, Number, PercentOf
 from dicecli.results import DiceShown, Segment, Text
 from dicecli.systems.warhammer_dice import ARTILLERY
 from dicecli.systems.warhammer_nodes import is_artillery
@@ -34,10 +34,10 @@ class WarhammerEvaluation(Evaluation):
         self.misfired = False
         self.artillery_rolled = False
 
-    def value(self, node: Expr) -> int:
+    def name(self, node: Name) -> int:
         if is_artillery(node):
             return self._artillery()
-        return super().value(node)
+        return super().name(node)
 
     def _artillery(self) -> int:
         index = self.roller.draw(ARTILLERY)
