@@ -155,11 +155,23 @@ def check_times(times: int) -> None:
         raise DiceError(f"--times takes 1 to {MAX_TIMES:,}")
 
 
-def run_once(text: str, options: RunOptions, streams: Streams) -> ExitStatus:
-    """``dicecli 2d6+5``: roll one expression (``times`` times)."""
+def open_session(options: RunOptions, streams: Streams) -> Session | None:
+    """A session for ``options``; None, the error reported, when they cannot run."""
     session = Session(options, streams)
     try:
         check_times(options.times)
+    except DiceError as error:
+        session.report(error)
+        return None
+    return session
+
+
+def run_once(text: str, options: RunOptions, streams: Streams) -> ExitStatus:
+    """``dicecli 2d6+5``: roll one expression (``times`` times)."""
+    session = open_session(options, streams)
+    if session is None:
+        return ExitStatus.BAD_INPUT
+    try:
         session.roll_text(text)
     except DiceError as error:
         session.report(error)
@@ -205,11 +217,8 @@ def batches(lines: Iterable[str] | TextIO) -> Iterator[list[str]]:
 def run_lines(lines: Iterable[str], options: RunOptions, streams: Streams) -> ExitStatus:
     """``dicecli < rolls.txt``: one expression per line; a bad line is reported with its
     number and skipped; the exit status is 2 if any line was bad."""
-    session = Session(options, streams)
-    try:
-        check_times(options.times)
-    except DiceError as error:
-        session.report(error)
+    session = open_session(options, streams)
+    if session is None:
         return ExitStatus.BAD_INPUT
     bad = 0
     number = 0

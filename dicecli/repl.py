@@ -25,8 +25,7 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 
 from dicecli import __version__
-from dicecli.app import ExitStatus, RunOptions, Session, Streams, check_times
-from dicecli.errors import DiceError
+from dicecli.app import ExitStatus, RunOptions, Session, Streams, open_session
 from dicecli.repl_commands import completions, current_word
 from dicecli.repl_state import Output, Problem, ReplState, handle_line, render_output, start_state
 
@@ -108,11 +107,8 @@ class ReplCompleter(Completer):
 def run_repl(options: RunOptions, streams: Streams) -> ExitStatus:
     """``dicecli repl``: an interactive session (a script of lines when stdin is not a
     terminal). One dice source for the whole session (``--seed``, ``--given``)."""
-    session = Session(options, streams)
-    try:
-        check_times(options.times)
-    except DiceError as error:
-        session.report(error)
+    session = open_session(options, streams)
+    if session is None:
         return ExitStatus.BAD_INPUT
     state = start_state(session.roller, options.environment, options.times)
     if streams.stdin_is_terminal:
