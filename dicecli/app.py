@@ -89,7 +89,7 @@ class Session:
     ``PYTHONUNBUFFERED`` says, and still answering a line-by-line conversation promptly.
     """
 
-    def __init__(self, options: RunOptions, streams: Streams) -> None:
+    def __init__(self, options: RunOptions, streams: Streams, buffered: bool = True) -> None:
         self.options = options
         self.streams = streams
         self.given = GivenSource.from_text(options.given) if options.given is not None else None
@@ -97,7 +97,8 @@ class Session:
         self.roller = Roller(source)
         self.mode = options.mode(streams)
         self.buffer = io.StringIO()
-        output = streams.stdout if self.mode == "terminal" else self.buffer
+        direct = self.mode == "terminal" or not buffered
+        output = streams.stdout if direct else self.buffer
         self.renderer: Renderer = make_renderer(self.mode, output)
         self.failed_checks = 0
 
@@ -155,9 +156,13 @@ def check_times(times: int) -> None:
         raise DiceError(f"--times takes 1 to {MAX_TIMES:,}")
 
 
-def open_session(options: RunOptions, streams: Streams) -> Session | None:
-    """A session for ``options``; None, the error reported, when they cannot run."""
-    session = Session(options, streams)
+def open_session(
+    options: RunOptions, streams: Streams, buffered: bool = True
+) -> Session | None:
+    """A session for ``options``; None, the error reported, when they cannot run.
+    ``buffered=False`` writes each result at once (the REPL, which interleaves its own
+    messages with results)."""
+    session = Session(options, streams, buffered)
     try:
         check_times(options.times)
     except DiceError as error:

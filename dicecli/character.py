@@ -22,7 +22,6 @@ use a stat of the same file or a value set later.
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -31,7 +30,8 @@ from pathlib import Path
 from dicecli.environment import Environment
 from dicecli.errors import DiceError
 from dicecli.grammar import parse
-from dicecli.nodes import Expr, Name
+from dicecli.naming import name_problem
+from dicecli.nodes import Expr
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -40,7 +40,6 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
 TOP_LEVEL_KEYS = ("name", "description", "stats", "rolls")
-NAME_PATTERN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class CharacterFileError(DiceError):
@@ -125,17 +124,9 @@ class _Checker:
         return table
 
     def name(self, name: str, table: str) -> None:
-        if not NAME_PATTERN.fullmatch(name):
-            raise self.error(
-                f"[{table}] '{name}' is not a name: use letters, digits and _, "
-                "starting with a letter"
-            )
-        try:
-            is_name = isinstance(parse(name).body, Name)
-        except DiceError:
-            is_name = False
-        if not is_name:
-            raise self.error(f"[{table}] '{name}' reads as dice notation: choose another name")
+        problem = name_problem(name)
+        if problem is not None:
+            raise self.error(f"[{table}] {problem}")
 
     def stat(self, name: str, value: object) -> int:
         self.name(name, "stats")

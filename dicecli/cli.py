@@ -119,8 +119,7 @@ def environment_from(
 ) -> Environment:
     """``--character``, then ``--set`` (which wins), ``--setting`` and ``--dice-file`` as
     an :class:`Environment`."""
-    from dicecli.grammar import parse
-    from dicecli.nodes import Number
+    from dicecli.naming import with_named
 
     env = Environment(settings=settings_from(settings, dice_file))
     if character is not None:
@@ -129,18 +128,12 @@ def environment_from(
         env = load_character(character, env)
     for item in sets or []:
         name, equals, value = item.partition("=")
-        name = name.strip()
-        if not equals or not name.isidentifier():
+        if not equals:
             raise DiceError(f"--set takes NAME=VALUE, e.g. --set STR=3 (got '{item}')")
-        body = parse(value).body
-        if isinstance(body, Number):
-            env = env.with_value(name, body.value)
-        else:
-            from dicecli.nodes import Expr
-
-            if not isinstance(body, Expr):
-                raise DiceError(f"--set {name}: a saved roll must be dice notation")
-            env = env.with_roll(name, body)
+        try:
+            env = with_named(env, name.strip(), value)
+        except DiceError as error:
+            raise DiceError(f"--set {item}: {error.message}") from None
     return env
 
 

@@ -107,7 +107,7 @@ class ReplCompleter(Completer):
 def run_repl(options: RunOptions, streams: Streams) -> ExitStatus:
     """``dicecli repl``: an interactive session (a script of lines when stdin is not a
     terminal). One dice source for the whole session (``--seed``, ``--given``)."""
-    session = open_session(options, streams)
+    session = open_session(options, streams, buffered=False)
     if session is None:
         return ExitStatus.BAD_INPUT
     state = start_state(session.roller, options.environment, options.times)

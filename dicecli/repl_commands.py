@@ -15,17 +15,16 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from dicecli import systems
 from dicecli.dice import DiceSource, Die, Roller
-from dicecli.environment import Environment
-from dicecli.errors import DiceError, RuleError, UnknownNameError
-from dicecli.evaluate import Evaluation, roll
+from dicecli.errors import DiceError, RuleError
+from dicecli.evaluate import roll
 from dicecli.grammar import parse
-from dicecli.nodes import BinaryOp, Expr, Group, Labelled, Name, Negate, PercentOf
+from dicecli.naming import constant_value, name_problem, value_expression
 from dicecli.render.text import result_line
 from dicecli.repl_help import TOPICS, help_text
 from dicecli.repl_state import (
@@ -99,7 +98,8 @@ _LET = re.compile(r"(?P<name>[^\s=]+)\s*(?P<equals>=?)\s*(?P<value>.*)", re.DOTA
 def _let(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     argument = _needs_argument(invocation, "NAME = VALUE, e.g. let STR = 3")
     match = _LET.fullmatch(argument)
-    assert match is not None
+    if match is None:
+        raise invocation.syntax("expected a name before '=', e.g. let STR = 3", 0)
     name = match["name"]
     check_new_name(invocation, name, match.start("name"))
     if not match["equals"]:
@@ -109,7 +109,7 @@ def _let(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
         raise invocation.syntax(f"expected a number or a roll after '{name} ='")
     value_at = Invocation(invocation.line, value_text, invocation.offset + match.start("value"))
     try:
-        expr = saved_expression(value_text, state.env)
+        expr = value_expression(value_text, state.env)
         number = constant_value(expr, state.env)
     except DiceError as error:
         raise value_at.error_at(error) from None
@@ -124,69 +124,11 @@ def _let(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
 
 def check_new_name(invocation: Invocation, name: str, at: int) -> None:
     """Refuse names that would not read back as a name at the prompt."""
-    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
-        raise invocation.syntax(
-            f"'{name}' is not a name: use letters, digits and _, starting with a letter", at
-        )
-    folded = name.casefold()
-    if folded in COMMANDS or folded in systems.KEYWORDS:
+    if name.casefold() in COMMANDS or name.casefold() in systems.KEYWORDS:
         raise invocation.syntax(f"'{name}' is a command word: choose another name", at)
-    try:
-        is_name = isinstance(parse(name).body, Name)
-    except DiceError:
-        is_name = False
-    if not is_name:
-        raise invocation.syntax(f"'{name}' reads as dice notation: choose another name", at)
-
-
-def saved_expression(text: str, env: Environment) -> Expr:
-    """The expression of ``let NAME = text``, its names checked against ``env``."""
-    body = parse(text).body
-    if not isinstance(body, Expr):
-        raise DiceError(
-            "a saved roll is dice notation: game lines (alkemy, wfb, age) cannot be saved",
-            text,
-            0,
-        )
-    for name in names_in(body):
-        if env.value(name.name) is None and env.roll(name.name) is None:
-            raise UnknownNameError(f"unknown name '{name.name}': let it first", text, name.position)
-    return body
-
-
-def names_in(expr: Expr) -> Iterator[Name]:
-    """Every :class:`Name` in ``expr``, left to right."""
-    if isinstance(expr, Name):
-        yield expr
-    elif isinstance(expr, BinaryOp):
-        yield from names_in(expr.left)
-        yield from names_in(expr.right)
-    elif isinstance(expr, Group):
-        for item in expr.items:
-            yield from names_in(item)
-    elif isinstance(expr, Labelled):
-        yield from names_in(expr.expr)
-    elif isinstance(expr, Negate | PercentOf):
-        yield from names_in(expr.operand)
-
-
-class _NeedsDiceError(Exception):
-    """Raised by :class:`_NoDice`: the expression rolls dice, so it is a saved roll."""
-
-
-class _NoDice:
-    def draw(self, die: Die) -> int:
-        raise _NeedsDiceError
-
-
-def constant_value(expr: Expr, env: Environment) -> int | None:
-    """The value of ``expr`` when it rolls no dice (``3``, ``-1``, ``STR + 2``), computed
-    now; None when it rolls dice (then it is saved and rolled each time it is used)."""
-    source: DiceSource = _NoDice()
-    try:
-        return Evaluation(Roller(source), env).value(expr)
-    except _NeedsDiceError:
-        return None
+    problem = name_problem(name)
+    if problem is not None:
+        raise invocation.syntax(problem, at)
 
 
 @command("unlet", "unlet NAME", "forget a named value or saved roll")

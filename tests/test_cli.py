@@ -168,3 +168,20 @@ def test_setting_reaches_the_game() -> None:
 def test_bad_setting_is_a_usage_error() -> None:
     code, _ = invoke("--setting", "nokey", "2d6")
     assert code == 2
+
+
+@pytest.mark.parametrize(
+    ("setting", "total"),
+    [("MAG=-1", "-1"), ("MAG=1+2", "3"), ("MAG=\N{MINUS SIGN}2", "-2")],
+)
+def test_set_works_out_values_without_dice(setting: str, total: str) -> None:
+    code, output = invoke("--plain", "--set", setting, "MAG")
+    assert code == 0
+    assert output.split("\t")[0] == total
+
+
+@pytest.mark.parametrize("setting", ["d6=3", "é=3", "wfb=3", "x=y", "x=wfb ld 8"])
+def test_set_refuses_names_and_values_that_cannot_work(setting: str) -> None:
+    done = run("--set", setting, "1")
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"error: --set {setting}: ")

@@ -1,0 +1,99 @@
+"""Named values: which names can be given, and what the text of a value means.
+
+One set of rules for ``--set NAME=VALUE``, the REPL's ``let NAME = VALUE`` and character
+files: a name must read back as a name in a roll (letters, digits and ``_``, not dice
+notation such as ``d6``, not a game keyword); a value without dice (``3``, ``-1``,
+``STR + 2``) is worked out at once into a number, and a value with dice (``1d20+5``) is
+a saved roll, rolled anew each time it is used.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from dicecli import systems
+from dicecli.dice import Die, Roller
+from dicecli.environment import Environment
+from dicecli.errors import DiceError, UnknownNameError
+from dicecli.evaluate import Evaluation
+from dicecli.grammar import parse
+from dicecli.nodes import BinaryOp, Expr, Group, Labelled, Name, Negate, PercentOf
+
+NAME_PATTERN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be given a value, or None when it can."""
+    if not NAME_PATTERN.fullmatch(name):
+        return f"'{name}' is not a name: use letters, digits and _, starting with a letter"
+    if name.casefold() in systems.KEYWORDS:
+        return f"'{name}' is a game keyword: choose another name"
+    try:
+        reads_as_name = isinstance(parse(name).body, Name)
+    except DiceError:
+        reads_as_name = False
+    if not reads_as_name:
+        return f"'{name}' reads as dice notation: choose another name"
+    return None
+
+
+def names_in(expr: Expr) -> Iterator[Name]:
+    """Every :class:`Name` in ``expr``, left to right."""
+    if isinstance(expr, Name):
+        yield expr
+    elif isinstance(expr, BinaryOp):
+        yield from names_in(expr.left)
+        yield from names_in(expr.right)
+    elif isinstance(expr, Group):
+        for item in expr.items:
+            yield from names_in(item)
+    elif isinstance(expr, Labelled):
+        yield from names_in(expr.expr)
+    elif isinstance(expr, Negate | PercentOf):
+        yield from names_in(expr.operand)
+
+
+def value_expression(text: str, env: Environment) -> Expr:
+    """The expression a value's text holds, its names checked against ``env``."""
+    body = parse(text).body
+    if not isinstance(body, Expr):
+        raise DiceError(
+            "a saved roll is dice notation: game lines (alkemy, wfb, age) cannot be saved",
+            text,
+            0,
+        )
+    for name in names_in(body):
+        if env.value(name.name) is None and env.roll(name.name) is None:
+            raise UnknownNameError(
+                f"unknown name '{name.name}': give it a value first", text, name.position
+            )
+    return body
+
+
+class _NeedsDiceError(Exception):
+    """Raised by :class:`_NoDice`: the expression rolls dice, so it is a saved roll."""
+
+
+class _NoDice:
+    def draw(self, die: Die) -> int:
+        raise _NeedsDiceError
+
+
+def constant_value(expr: Expr, env: Environment) -> int | None:
+    """The value of ``expr`` when it rolls no dice (``3``, ``-1``, ``STR + 2``), computed
+    now; None when it rolls dice (then it is saved and rolled each time it is used)."""
+    try:
+        return Evaluation(Roller(_NoDice()), env).value(expr)
+    except _NeedsDiceError:
+        return None
+
+
+def with_named(env: Environment, name: str, text: str) -> Environment:
+    """``env`` with ``name`` given the value ``text`` means (a number or a saved roll)."""
+    problem = name_problem(name)
+    if problem is not None:
+        raise DiceError(problem)
+    expr = value_expression(text, env)
+    number = constant_value(expr, env)
+    return env.with_roll(name, expr) if number is None else env.with_value(name, number)
