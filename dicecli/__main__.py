@@ -30,6 +30,10 @@ def _quiet_broken_pipe() -> None:
     os.dup2(devnull, sys.stdout.fileno())
 
 
+INTERNAL_ERROR = 70
+"""Exit status of a bug in dicecli (EX_SOFTWARE): one line, the traceback with --debug."""
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     try:
@@ -39,6 +43,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except KeyboardInterrupt:
         return 130
+    except Exception as error:
+        if "--debug" in args:
+            raise
+        sys.stderr.write(
+            f"internal error ({type(error).__name__}: {error}); please report it "
+            "(--debug shows the traceback)\n"
+        )
+        return INTERNAL_ERROR
 
 
 def _dispatch(args: list[str]) -> int:

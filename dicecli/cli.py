@@ -7,6 +7,7 @@ Thin by design: it turns options into :class:`~dicecli.app.RunOptions` and calls
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -253,15 +254,21 @@ def repl_command(
     dice_file: DiceFile = None,
     character: Character = None,
     settings: Settings = None,
+    times: Times = 1,
+    json: Json = False,
+    debug: Debug = False,
 ) -> None:
     options = _options(
         seed=seed,
         given=given,
+        times=times,
         plain=plain,
+        json=json,
         sets=sets,
         dice_file=dice_file,
         character=character,
         settings=settings,
+        debug=debug,
     )
     from dicecli.repl import run_repl
 
@@ -292,30 +299,58 @@ def main_callback(
         typer.echo(context.get_help())
 
 
+NEGATIVE_ROLL = re.compile(r"-[\d(dD]")
+"""A word that starts a roll with a minus (``-7/2``, ``-d6+10``), not an option."""
+
+
 def route(args: list[str]) -> list[str]:
-    """``dicecli 2D6+5`` means ``dicecli roll 2D6+5``: put ``roll`` in front of a roll
-    that names no command (options may come first: ``dicecli --seed 3 2d6``)."""
+    """Arguments as the typer app expects them.
+
+    ``dicecli 2D6+5`` means ``dicecli roll 2D6+5``: ``roll`` goes in front of a roll that
+    names no command, and options typed before a command move after it
+    (``dicecli --seed 3 2d6``, ``dicecli --set STR=1 odds ...``). A roll starting with
+    a minus (``dicecli -7/2``) gets ``--`` in front of it, so it is not read as an option.
+    """
+    leading: list[str] = []
     index = 0
     while index < len(args):
         arg = args[index]
-        if arg == "--":
+        if arg == "--" or NEGATIVE_ROLL.match(arg):
             break
         if arg.startswith("-"):
-            index += 2 if arg in OPTIONS_WITH_VALUE else 1
+            width = 2 if arg in OPTIONS_WITH_VALUE else 1
+            leading.extend(args[index : index + width])
+            index += width
             continue
         if arg in COMMANDS:
-            return args
+            return [arg, *leading, *args[index + 1 :]]
         break
-    if index >= len(args) and not any(a not in ("-h", "--help", "--version") for a in args):
+    rest = args[index:]
+    if not rest and all(a in ("-h", "--help", "--version") for a in args):
         return args  # bare `dicecli`, `dicecli --help`, `dicecli --version`
-    return ["roll", *args]
+    if rest and NEGATIVE_ROLL.match(rest[0]):
+        rest = ["--", *rest]
+    return ["roll", *leading, *rest]
 
 
 def run(args: list[str]) -> int:
-    """Run the typer app on ``args``; the exit status."""
+    """Run the typer app on ``args``; the exit status. Usage errors are one line on
+    stderr, like every other error (exit status 2)."""
     try:
-        app(args=route(args), prog_name="dicecli", standalone_mode=True)
-    except SystemExit as done:
-        code = done.code
-        return code if isinstance(code, int) else (0 if code is None else 1)
-    return 0
+        result = app(args=route(args), prog_name="dicecli", standalone_mode=False)
+    except typer.Exit as done:
+        return done.exit_code
+    except USAGE_ERROR as error:
+        command = getattr(getattr(error, "ctx", None), "info_name", None)
+        where = "dicecli" if command in (None, "dicecli") else f"dicecli {command}"
+        format_message = getattr(error, "format_message", None)
+        message = format_message() if callable(format_message) else str(error)
+        sys.stderr.write(f"error: {message} (see {where} --help)\n")
+        return int(ExitStatus.BAD_INPUT)
+    except typer.Abort:
+        return 130
+    return result if isinstance(result, int) else 0
+
+
+USAGE_ERROR: type[Exception] = typer.BadParameter.__bases__[0]
+"""click's UsageError (typer bundles click or depends on it, by version): bad options."""

@@ -26,6 +26,7 @@ from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 
 from dicecli import __version__
 from dicecli.app import ExitStatus, RunOptions, Session, Streams, open_session
+from dicecli.errors import DiceError
 from dicecli.repl_commands import completions, current_word
 from dicecli.repl_state import Output, Problem, ReplState, handle_line, render_output, start_state
 
@@ -127,11 +128,23 @@ def _show(output: Output, session: Session) -> None:
     render_output(output, session.renderer, messages, streams.stderr, mode == "terminal")
 
 
+def _handle(state: ReplState, line: str, debug: bool) -> tuple[ReplState, Output]:
+    """:func:`handle_line`, but a bug costs the line, never the evening's session
+    (with ``--debug`` the traceback is shown instead)."""
+    try:
+        return handle_line(state, line)
+    except Exception as error:
+        if debug:
+            raise
+        message = f"internal error ({type(error).__name__}: {error}); please report it"
+        return state, (Problem(DiceError(message)),)
+
+
 def _script(state: ReplState, session: Session, lines: Iterable[str]) -> int:
     """Handle ``lines`` as if typed; the number of lines that failed."""
     bad = 0
     for line in lines:
-        state, output = handle_line(state, line.rstrip("\r\n"))
+        state, output = _handle(state, line.rstrip("\r\n"), session.options.debug)
         bad += any(isinstance(item, Problem) for item in output)
         _show(output, session)
         if state.finished:
@@ -163,27 +176,8 @@ def _interactive(state: ReplState, session: Session) -> None:
         except EOFError:  # Ctrl-D
             break
         try:
-            current.state, output = handle_line(current.state, line)
+            current.state, output = _handle(current.state, line, session.options.debug)
         except KeyboardInterrupt:
             streams.stderr.write("cancelled\n")
             continue
         _show(output, session)
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Run the REPL with ``--seed N``, ``--given FACES``, ``--plain`` or ``--json``: the
-    REPL's own entry point, for tests and until ``dicecli repl`` is wired in the CLI."""
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="dicecli repl")
-    parser.add_argument("--seed", type=int)
-    parser.add_argument("--given")
-    parser.add_argument("--plain", action="store_true")
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
-    options = RunOptions(seed=args.seed, given=args.given, plain=args.plain, json=args.json)
-    sys.exit(int(run_repl(options, Streams())))
-
-
-if __name__ == "__main__":
-    main()

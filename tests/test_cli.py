@@ -185,3 +185,25 @@ def test_set_refuses_names_and_values_that_cannot_work(setting: str) -> None:
     done = run("--set", setting, "1")
     assert done.returncode == 2
     assert done.stderr.startswith(f"error: --set {setting}: ")
+
+
+def test_a_roll_starting_with_a_minus_is_not_an_option() -> None:
+    done = run("-7/2")
+    assert (done.returncode, done.stdout) == (0, "-3\t-7/2\t-7/2\n")
+
+
+def test_bad_options_are_one_line_with_exit_2() -> None:
+    done = run("--seed", "x", "2d6")
+    assert done.returncode == 2
+    assert done.stderr == (
+        "error: Invalid value for '--seed': 'x' is not a valid int. (see dicecli roll --help)\n"
+    )
+
+
+def test_options_before_a_command_reach_it() -> None:
+    assert route(["--set", "STR=1", "odds", "age STR vs 11"]) == [
+        "odds",
+        "--set",
+        "STR=1",
+        "age STR vs 11",
+    ]
