@@ -156,9 +156,7 @@ def check_times(times: int) -> None:
         raise DiceError(f"--times takes 1 to {MAX_TIMES:,}")
 
 
-def open_session(
-    options: RunOptions, streams: Streams, buffered: bool = True
-) -> Session | None:
+def open_session(options: RunOptions, streams: Streams, buffered: bool = True) -> Session | None:
     """A session for ``options``; None, the error reported, when they cannot run.
     ``buffered=False`` writes each result at once (the REPL, which interleaves its own
     messages with results)."""

@@ -155,3 +155,21 @@ class Odds:
     tables: tuple[tuple[str, Distribution], ...] = ()
     notes: tuple[str, ...] = ()
     estimated: str | None = None
+
+    @property
+    def left_out(self) -> Fraction:
+        """The most probability any of the distributions leaves out (a stated cut-off)."""
+        found = [self.distribution] if self.distribution is not None else []
+        found.extend(table for _, table in self.tables)
+        return max((d.residue for d in found), default=ZERO)
+
+    @property
+    def exact(self) -> bool:
+        return self.estimated is None and self.left_out == 0
+
+    def kind(self) -> str:
+        """``exact``, ``to a precision of …`` or ``estimated: …``, as the output says it."""
+        if self.estimated is not None:
+            return f"estimated: {self.estimated}"
+        left_out = self.left_out
+        return "exact" if left_out == 0 else f"to a precision of {float(left_out):.1e} left out"

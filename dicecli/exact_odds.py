@@ -144,7 +144,7 @@ def odds_as_dict(found: Odds) -> dict[str, JSONValue]:
         data["tables"] = {name: _distribution_object(table) for name, table in found.tables}
     residue = total.residue if total else Fraction(0)
     data["residue"] = probability_object(residue)
-    data["exact"] = found.estimated is None and residue == 0
+    data["exact"] = found.exact
     data["estimated"] = found.estimated
     data["notes"] = list(found.notes)
     return data

@@ -15,7 +15,7 @@ from dicecli.environment import Environment
 from dicecli.errors import RuleError
 from dicecli.evaluate import roll
 from dicecli.grammar import parse
-from dicecli.results import RollResult
+from dicecli.results import REROLL, RollResult
 
 
 def check_rerollable(previous: RollResult) -> None:
@@ -24,6 +24,11 @@ def check_rerollable(previous: RollResult) -> None:
         raise RuleError(
             f"'{previous.input.strip()}' was already re-rolled: no die may be re-rolled "
             "more than once (rule W5)"
+        )
+    if any(REROLL in die.marks for die in previous.dice):
+        raise RuleError(
+            f"'{previous.input.strip()}' already re-rolled a die (r/ro): no die may be "
+            "re-rolled more than once (rule W5)"
         )
     fixed = sorted({die.die for die in previous.dice if die.die in NOT_REROLLABLE})
     if fixed:

@@ -227,3 +227,17 @@ def test_seeded_rolls_repeat() -> None:
     first = dicecli.roll("10d6!kh3 + d%", seed=42)
     again = dicecli.roll("10d6!kh3 + d%", seed=42)
     assert first == again
+
+
+def test_reroll_refuses_a_roll_whose_dice_were_already_rerolled() -> None:
+    # rule W5: no die may be re-rolled more than once, whatever the source
+    first = dicecli.roll("2d6ro1", given="1,3,5")
+    with pytest.raises(dicecli.RuleError, match="rule W5"):
+        dicecli.reroll(first, given="2,4")
+
+
+def test_reroll_rolls_all_the_dice_again_and_the_new_result_stands() -> None:
+    # rule W5: a re-roll of 2D6 re-rolls both dice; the second result stands even if worse
+    first = dicecli.roll("2d6", given="6,6")
+    again = dicecli.reroll(first, given="1,1")
+    assert (again.total, again.reroll) == (2, True)

@@ -61,3 +61,10 @@ def test_plain_group_marks_the_dropped_item() -> None:
 def test_plain_success_tally() -> None:
     result = dicecli.roll("5d10>=7f1", given="7,1,10,3,1")
     assert breakdown_text(result.breakdown) == "[7, 1, 10, 3, 1] (2 successes, 2 failures)"
+
+
+def test_odds_say_when_a_cut_off_leaves_something_out() -> None:
+    from dicecli.render.plain import odds_lines
+
+    assert odds_lines(dicecli.odds("3d6"))[0] == "odds\t3d6\texact"
+    assert odds_lines(dicecli.odds("d6!"))[0].startswith("odds\td6!\tto a precision of ")

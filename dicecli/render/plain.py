@@ -35,8 +35,7 @@ def odds_lines(odds: Odds) -> list[str]:
     ``VALUE<tab>FRACTION<tab>PERCENT<tab>AT_LEAST_PERCENT``."""
     from dicecli.distribution import fraction_text, percent
 
-    kind = f"estimated: {odds.estimated}" if odds.estimated else "exact"
-    lines = [f"odds\t{odds.input.strip()}\t{kind}"]
+    lines = [f"odds\t{odds.input.strip()}\t{odds.kind()}"]
     for name, chance in odds.chances:
         lines.append(f"{name}\t{fraction_text(chance)}\t{percent(chance)}")
     for label, chance in odds.wins:

@@ -68,8 +68,9 @@ class TerminalRenderer:
 
     def odds(self, odds: Odds) -> None:
         console = self.console
-        kind = f"estimated: {odds.estimated}" if odds.estimated else "exact"
-        console.print(RichText.assemble((odds.input.strip(), "bold"), (f"  ({kind})", "dim")))
+        console.print(
+            RichText.assemble((odds.input.strip(), "bold"), (f"  ({odds.kind()})", "dim"))
+        )
         for name, chance in odds.chances:
             console.print(_figure(name, percent(chance), chance))
         for label, chance in odds.wins:
@@ -78,10 +79,7 @@ class TerminalRenderer:
             console.print(_figure(name, f"{float(value):.4f}", value))
         dist = odds.distribution
         if dist is not None:
-            console.print(
-                f"  range {dist.min}..{dist.max}, mean {float(dist.mean()):.4f}, "
-                f"stdev {dist.stdev():.4f}"
-            )
+            console.print(f"  range {dist.min}..{dist.max}, stdev {dist.stdev():.4f}")
             console.print(_histogram(dist.outcomes, "value"))
         for name, table in odds.tables:
             console.print(_histogram(table.outcomes, name))
