@@ -68,3 +68,15 @@ def test_odds_say_when_a_cut_off_leaves_something_out() -> None:
 
     assert odds_lines(dicecli.odds("3d6"))[0] == "odds\t3d6\texact"
     assert odds_lines(dicecli.odds("d6!"))[0].startswith("odds\td6!\tto a precision of ")
+
+
+def test_summary_of_checks_counts_passes_and_sums_no_totals() -> None:
+    # rule W9: Ld 8 passes on 2D6 <= 8
+    results = [dicecli.roll("wfb ld 8", given=faces) for faces in ("1,2", "6,6", "3,3")]
+    assert summary_line(results) == "3 rolls: 2 of 3 passed"
+
+
+def test_summary_counts_rolls_with_no_number_by_verdict() -> None:
+    # rule W1: a MISFIRE has no number
+    results = [dicecli.roll("wfb artillery", given=face) for face in ("MISFIRE", "4")]
+    assert summary_line(results) == "2 rolls: 1 MISFIRE"
