@@ -101,11 +101,16 @@ Debug = Annotated[bool, typer.Option("--debug", help="Show tracebacks of interna
 def settings_from(items: list[str] | None, dice_file: Path | None) -> dict[str, str]:
     """``--setting KEY=VALUE`` items and ``--dice-file`` (the ``alkemy.dice_file``
     setting) as a mapping."""
+    from dicecli.systems import SETTINGS
+
     settings: dict[str, str] = {}
     for item in items or []:
         key, equals, value = item.partition("=")
         if not equals or not key.strip():
             raise DiceError(f"--setting takes KEY=VALUE, e.g. age.max_rolls=200 (got '{item}')")
+        if key.strip() not in SETTINGS:
+            known = ", ".join(SETTINGS)
+            raise DiceError(f"--setting {key.strip()}: no such setting (settings: {known})")
         settings[key.strip()] = value.strip()
     if dice_file is not None:
         settings["alkemy.dice_file"] = str(dice_file)
@@ -222,8 +227,16 @@ def odds_command(
     sets: Sets = None,
     dice_file: DiceFile = None,
     character: Character = None,
+    settings: Settings = None,
 ) -> None:
-    options = _options(plain=plain, json=json, sets=sets, dice_file=dice_file, character=character)
+    options = _options(
+        plain=plain,
+        json=json,
+        sets=sets,
+        dice_file=dice_file,
+        character=character,
+        settings=settings,
+    )
     if not words:
         typer.echo("odds needs a roll, e.g. dicecli odds 2d6+3", err=True)
         _finish(ExitStatus.BAD_INPUT)

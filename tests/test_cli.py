@@ -6,10 +6,12 @@ import json
 import os
 import subprocess
 import sys
+from fractions import Fraction
 
 import pytest
 from typer.testing import CliRunner
 
+import dicecli
 from dicecli.cli import app, route
 
 runner = CliRunner()
@@ -207,3 +209,20 @@ def test_options_before_a_command_reach_it() -> None:
         "STR=1",
         "age STR vs 11",
     ]
+
+
+def test_unknown_setting_is_refused() -> None:
+    done = run("--setting", "warhammer.misfire_onhit=ignore", "wfb scatter artillery")
+    assert done.returncode == 2
+    assert "warhammer.misfire_onhit: no such setting" in done.stderr
+
+
+def test_odds_follow_a_setting() -> None:
+    # rule W3: with the setting, a MISFIRE on a HIT is ignored, so misfires are rarer
+    default = dicecli.odds("wfb scatter artillery").chances
+    code, output = invoke(
+        "odds", "--plain", "--setting", "warhammer.misfire_on_hit=ignore", "wfb scatter artillery"
+    )
+    assert code == 0
+    assert dict(default)["misfire"] == Fraction(1, 6)
+    assert "misfire\t1/9\t" in output

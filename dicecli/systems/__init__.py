@@ -58,6 +58,15 @@ KEYWORDS: dict[str, str] = {
 }
 
 
+# The settings the games read (``--setting KEY=VALUE``), one line each, with what they do.
+SETTINGS: dict[str, str] = {
+    "alkemy.dice_file": "a TOML file of Alkemy dice faces and symbols (also --dice-file)",
+    "age.max_rolls": "most rolls an advanced test makes (default 100)",
+    "age.max_rerolls": "most re-rolls of a fully tied opposed test (default 20)",
+    "warhammer.misfire_on_hit": "'misfire' (default) or 'ignore': a MISFIRE on a HIT",
+}
+
+
 def by_name(name: str) -> GameSystem:
     """The game named ``name``, imported on first use."""
     system: GameSystem = importlib.import_module(SYSTEMS[name]).SYSTEM
