@@ -12,14 +12,15 @@ from __future__ import annotations
 import os
 import sys
 
-_COMMANDS = ("roll", "odds", "repl")
+COMMANDS = ("roll", "odds", "repl")
+"""The commands of the typer app (:mod:`dicecli.cli`), which imports this tuple."""
 
 
 def _plain_roll_words(args: list[str]) -> list[str] | None:
     """The words of a roll that needs no option parsing, else None."""
     if args and args[0] == "roll":
         args = args[1:]
-    if not args or args[0] in _COMMANDS or any(arg.startswith("-") for arg in args):
+    if not args or args[0] in COMMANDS or any(arg.startswith("-") for arg in args):
         return None
     return args
 

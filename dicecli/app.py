@@ -203,7 +203,7 @@ def batches(lines: Iterable[str] | TextIO) -> Iterator[list[str]]:
     except (AttributeError, OSError, ValueError):
         yield list(lines)
         return
-    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    decoder = codecs.getincrementaldecoder("utf-8-sig")(errors="replace")  # drops a BOM
     pending = ""
     while True:
         chunk = os.read(descriptor, READ_SIZE)

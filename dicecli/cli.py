@@ -15,11 +15,11 @@ from typing import Annotated, Optional
 import typer
 
 from dicecli import __version__
+from dicecli.__main__ import COMMANDS
 from dicecli.app import ExitStatus, RunOptions, Streams, run_lines, run_once
 from dicecli.environment import Environment
 from dicecli.errors import DiceError
 
-COMMANDS = ("roll", "odds", "repl")
 OPTIONS_WITH_VALUE = frozenset(
     {
         "--seed",

@@ -96,8 +96,11 @@ class Die:
                 return index
         return None
 
-    def face_names(self) -> str:
+    def face_names(self, most: int = 12) -> str:
+        """The faces a player may type, the first ``most`` of them for a large die."""
         names = list(dict.fromkeys(face.name for face in self.faces))
+        if len(names) > most:
+            return f"{', '.join(names[: most - 2])}, …, {names[-1]}"
         return ", ".join(names)
 
 

@@ -226,3 +226,8 @@ def test_odds_follow_a_setting() -> None:
     assert code == 0
     assert dict(default)["misfire"] == Fraction(1, 6)
     assert "misfire\t1/9\t" in output
+
+
+def test_a_byte_order_mark_on_piped_input_is_dropped() -> None:
+    done = run("--given", "1,2", stdin="\ufeff2d6\n")
+    assert (done.returncode, done.stdout) == (0, "3\t2d6\t[1, 2]\n")

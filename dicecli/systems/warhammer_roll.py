@@ -95,8 +95,7 @@ def resolve_expression(
     segments = list(evaluation.segments)
     outcome = None
     if evaluation.misfired:
-        total = None
-        segments.append(Text(" MISFIRE", "misfire"))
+        total = None  # the die itself shows MISFIRE (marked), and so does the verdict
         outcome = Outcome("MISFIRE", None, (("misfire", True),))
     elif evaluation.artillery_rolled:
         outcome = Outcome("no misfire", None, (("misfire", False),))
@@ -166,10 +165,10 @@ class _Landing:
 
 def _landing(distance: _Distance, hit: bool, bearing: Bearing) -> _Landing:
     if distance.misfired:
-        return _Landing(None, "MISFIRE", (Text(" MISFIRE", "misfire"),))
+        return _Landing(None, "MISFIRE")
     if hit:
         note = f"the HIT's small arrow points {bearing.describe()}"
-        return _Landing(0, "HIT: does not move", (Text(" HIT", "hit"),), (note,))
+        return _Landing(0, "HIT: does not move", (), (note,))
     moved = max(distance.value, 0)
     notes: tuple[str, ...] = ()
     if distance.value < 0:
@@ -190,8 +189,6 @@ def resolve_scatter(check: ScatterRoll, roller: Roller, env: Environment, text: 
         ("clock", bearing.clock),
     ]
     if check.distance is None:
-        if hit:
-            segments.append(Text(" HIT", "hit"))
         verdict = f"HIT (small arrow {bearing.describe()})" if hit else bearing.describe()
         return _result(text, check, None, dice, segments, Outcome(verdict, None, tuple(fields)))
     distance = _roll_distance(check.distance, hit, roller, env)
