@@ -77,6 +77,7 @@ DiceFile = Annotated[
         help="Alkemy dice definitions (TOML) replacing the shipped faces; the yellow and "
         "red faces shipped are an assumption (see docs/alkemy.md).",
         dir_okay=False,
+        exists=True,
     ),
 ]
 Settings = Annotated[
@@ -93,6 +94,7 @@ Character = Annotated[
         "--character",
         help="A character file (TOML): stats such as STR = 3 and saved rolls (docs/repl.md).",
         dir_okay=False,
+        exists=True,
     ),
 ]
 Debug = Annotated[bool, typer.Option("--debug", help="Show tracebacks of internal errors.")]
