@@ -50,8 +50,9 @@ class TerminalRenderer:
         line.append(result.input.strip(), style=theme.INPUT_STYLE)
         line.append(": ")
         line.append_text(breakdown(result))
-        line.append(" = ")
-        line.append(total_text(result), style=theme.TOTAL_STYLE)
+        if result.total is not None:  # a MISFIRE has no number: the verdict says it
+            line.append(" = ")
+            line.append(total_text(result), style=theme.TOTAL_STYLE)
         outcome = result.outcome
         if outcome is not None:
             line.append("  ")
