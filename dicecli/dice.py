@@ -12,6 +12,7 @@ roll that would draw more than ``budget`` dice stops with :class:`RollLimitError
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, partial
@@ -163,7 +164,9 @@ class GivenSource:
 
     @classmethod
     def from_text(cls, text: str) -> GivenSource:
-        """``"3,4,1"`` or ``"3 4 1"``."""
+        """``"3,4,1"`` or ``"3 4 1"``; an empty place (``"3,,4"``) is a typo, refused."""
+        if re.search(r"(^|,)\s*,", text.strip()):
+            raise GivenFacesError(f"--given '{text}' has an empty place between commas")
         return cls(text.replace(",", " ").split())
 
     def draw(self, die: Die) -> int:

@@ -104,7 +104,10 @@ def _modifiers(text: str, found: list[tuple[int, str]], allow_per_die: bool) -> 
         if groups["keep"]:
             kind = groups["keep"].lower()
             kind = "kh" if kind == "k" else kind
-            slot, value = "keep", Keep(cast(KeepKind, kind), int(groups["keep_n"] or 1))
+            count = int(groups["keep_n"] or 1)
+            if count == 0 and kind in ("kh", "kl"):
+                raise _fail(text, loc, f"{kind}0 keeps no dice: keep at least one")
+            slot, value = "keep", Keep(cast(KeepKind, kind), count)
         elif groups["reroll"]:
             reroll = groups["reroll"].lower()
             slot, value = "reroll", Reroll(_condition(groups["reroll_if"]), reroll == "ro")

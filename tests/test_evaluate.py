@@ -241,3 +241,14 @@ def test_reroll_rolls_all_the_dice_again_and_the_new_result_stands() -> None:
     first = dicecli.roll("2d6", given="6,6")
     again = dicecli.reroll(first, given="1,1")
     assert (again.total, again.reroll) == (2, True)
+
+
+@pytest.mark.parametrize("given", ["3,,4", ",3,4"])
+def test_given_with_an_empty_place_is_refused(given: str) -> None:
+    with pytest.raises(GivenFacesError, match="empty place"):
+        dicecli.roll("2d6", given=given)
+
+
+def test_keep_nothing_is_refused() -> None:
+    with pytest.raises(dicecli.DiceSyntaxError, match="kh0 keeps no dice"):
+        dicecli.parse("4d6kh0")

@@ -451,7 +451,9 @@ def keep_dice_text(draw: st.DrawFn) -> tuple[str, Keep, int]:
     """``NdS`` with keep/drop and perhaps a re-roll: (text, keep, dice count)."""
     sides = draw(st.sampled_from([2, 4, 6, 10, 20, "%", "F"]))
     count = draw(st.integers(1, 8))
-    keep = Keep(draw(st.sampled_from(["kh", "kl", "dh", "dl"])), draw(st.integers(0, count + 2)))
+    kind = draw(st.sampled_from(["kh", "kl", "dh", "dl"]))
+    least = 1 if kind in ("kh", "kl") else 0  # kh0 and kl0 keep nothing: refused
+    keep = Keep(kind, draw(st.integers(least, count + 2)))
     endless_free = {2: "r1", "F": "r<0"}.get(sides, "r<2")  # never every face
     reroll = draw(st.sampled_from(["", "ro1", endless_free]))
     return f"{count}d{sides}{reroll}{keep}", keep, count
