@@ -263,11 +263,14 @@ def _compile_dice(node: Dice) -> Step:
     count, modifiers, kept = node.count, node.modifiers, die.kept_rolls
     if modifiers is NO_MODIFIERS:
 
+        values = tuple(_value(roll) for roll in kept)  # numbered dice: every face a number
+
         def plain_dice(ev: Evaluation) -> int:
-            shown = tuple([kept[index] for index in ev.roller.draw_many(die, count)])
+            indexes = ev.roller.draw_many(die, count)
+            shown = tuple([kept[index] for index in indexes])
             ev.dice.extend(shown)
             ev.segments.append(DiceShown(shown))
-            return sum([_value(roll) for roll in shown])
+            return sum([values[index] for index in indexes])
 
         return plain_dice
     per_die = modifiers.reroll is not None or modifiers.explode is not None

@@ -44,7 +44,7 @@ def die_text(die: DieRoll) -> str:
 
 
 def dice_text(dice: Iterable[DieRoll]) -> str:
-    return "[" + ", ".join(die_text(die) for die in dice) + "]"
+    return "[" + ", ".join([die_text(die) for die in dice]) + "]"
 
 
 def breakdown_text(segments: Sequence[Segment]) -> str:
