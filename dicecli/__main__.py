@@ -9,7 +9,6 @@ typer app in :mod:`dicecli.cli`.
 
 from __future__ import annotations
 
-import os
 import sys
 
 COMMANDS = ("roll", "odds", "repl")
@@ -25,12 +24,6 @@ def _plain_roll_words(args: list[str]) -> list[str] | None:
     return args
 
 
-def _quiet_broken_pipe() -> None:
-    """``dicecli ... | head -1``: the reader left; end quietly, as shell tools do."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
-
-
 INTERNAL_ERROR = 70
 """Exit status of a bug in dicecli (EX_SOFTWARE): one line, the traceback with --debug."""
 
@@ -40,7 +33,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return _dispatch(args)
     except BrokenPipeError:
-        _quiet_broken_pipe()
+        from dicecli.app import quiet_broken_pipe
+
+        quiet_broken_pipe()
         return 0
     except KeyboardInterrupt:
         return 130

@@ -160,13 +160,19 @@ def open_session(options: RunOptions, streams: Streams, buffered: bool = True) -
     """A session for ``options``; None, the error reported, when they cannot run.
     ``buffered=False`` writes each result at once (the REPL, which interleaves its own
     messages with results)."""
-    session = Session(options, streams, buffered)
     try:
         check_times(options.times)
-    except DiceError as error:
-        session.report(error)
+        return Session(options, streams, buffered)
+    except DiceError as error:  # a bad --times or --given
+        streams.stderr.write(error.show() + "\n")
         return None
-    return session
+
+
+def quiet_broken_pipe() -> None:
+    """``dicecli ... | head -1``: the reader left. Point stdout at /dev/null so that the
+    interpreter's last flush does not complain, and end quietly, as shell tools do."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 def run_once(text: str, options: RunOptions, streams: Streams) -> ExitStatus:

@@ -7,8 +7,9 @@ Thin by design: it turns options into :class:`~dicecli.app.RunOptions` and calls
 
 from __future__ import annotations
 
-import re
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -16,7 +17,14 @@ import typer
 
 from dicecli import __version__
 from dicecli.__main__ import COMMANDS
-from dicecli.app import ExitStatus, RunOptions, Streams, run_lines, run_once
+from dicecli.app import (
+    ExitStatus,
+    RunOptions,
+    Streams,
+    quiet_broken_pipe,
+    run_lines,
+    run_once,
+)
 from dicecli.environment import Environment
 from dicecli.errors import DiceError
 
@@ -149,6 +157,17 @@ def _finish(status: ExitStatus) -> None:
     raise typer.Exit(int(status))
 
 
+@contextmanager
+def _closed_pipe_ends_quietly() -> Iterator[None]:
+    """A reader that left (``| head -1``) ends the run with status 0; left to the CLI
+    framework, it would be exit status 1, which here means a failed check."""
+    try:
+        yield
+    except BrokenPipeError:
+        quiet_broken_pipe()
+        raise typer.Exit(0) from None
+
+
 def _options(
     *,
     seed: int | None = None,
@@ -201,10 +220,11 @@ def roll_command(
         debug=debug,
     )
     streams = Streams()
-    if words:
-        _finish(run_once(" ".join(words), options, streams))
-    if not streams.stdin_is_terminal:
-        _finish(run_lines(streams.stdin, options, streams))
+    with _closed_pipe_ends_quietly():
+        if words:
+            _finish(run_once(" ".join(words), options, streams))
+        if not streams.stdin_is_terminal:
+            _finish(run_lines(streams.stdin, options, streams))
     typer.echo("Nothing to roll: try `dicecli 2D6+5` or `dicecli --help`.", err=True)
     _finish(ExitStatus.BAD_INPUT)
 
@@ -314,38 +334,42 @@ def main_callback(
         typer.echo(context.get_help())
 
 
-NEGATIVE_ROLL = re.compile(r"-[\d(dD]")
-"""A word that starts a roll with a minus (``-7/2``, ``-d6+10``), not an option."""
+SHORT_FLAGS = frozenset({"-h"})
 
 
 def route(args: list[str]) -> list[str]:
-    """Arguments as the typer app expects them.
+    """Arguments as the typer app expects them: ``COMMAND [OPTIONS] -- [WORDS]``.
 
-    ``dicecli 2D6+5`` means ``dicecli roll 2D6+5``: ``roll`` goes in front of a roll that
-    names no command, and options typed before a command move after it
-    (``dicecli --seed 3 2d6``, ``dicecli --set STR=1 odds ...``). A roll starting with
-    a minus (``dicecli -7/2``) gets ``--`` in front of it, so it is not read as an option.
+    ``dicecli 2D6+5`` means ``dicecli roll 2D6+5``; options may stand anywhere, before
+    or after the command and the roll (``dicecli --seed 3 2d6``, ``dicecli 2d6 --plain``);
+    every other word is part of the roll, even one starting with a minus, so
+    ``dicecli -7/2`` and ``dicecli age -1 vs 9`` need no quoting.
     """
-    leading: list[str] = []
+    command: str | None = None
+    options: list[str] = []
+    words: list[str] = []
     index = 0
     while index < len(args):
         arg = args[index]
-        if arg == "--" or NEGATIVE_ROLL.match(arg):
+        if arg == "--":
+            words.extend(args[index + 1 :])
             break
-        if arg.startswith("-"):
-            width = 2 if arg in OPTIONS_WITH_VALUE else 1
-            leading.extend(args[index : index + width])
-            index += width
+        if arg in OPTIONS_WITH_VALUE:
+            options.extend(args[index : index + 2])
+            index += 2
             continue
-        if arg in COMMANDS:
-            return [arg, *leading, *args[index + 1 :]]
-        break
-    rest = args[index:]
-    if not rest and all(a in ("-h", "--help", "--version") for a in args):
-        return args  # bare `dicecli`, `dicecli --help`, `dicecli --version`
-    if rest and NEGATIVE_ROLL.match(rest[0]):
-        rest = ["--", *rest]
-    return ["roll", *leading, *rest]
+        if arg.startswith("--") or arg in SHORT_FLAGS:
+            options.append(arg)
+        elif command is None and not words and arg in COMMANDS:
+            command = arg
+        else:
+            words.append(arg)
+        index += 1
+    if command is None:
+        if not words and all(option in ("-h", "--help", "--version") for option in options):
+            return options  # bare `dicecli`, `dicecli --help`, `dicecli --version`
+        command = "roll"
+    return [command, *options, *(["--", *words] if words else [])]
 
 
 def run(args: list[str]) -> int:

@@ -262,7 +262,6 @@ def _compile_dice(node: Dice) -> Step:
     die = die_for_sides(node.sides)
     count, modifiers, kept = node.count, node.modifiers, die.kept_rolls
     if modifiers is NO_MODIFIERS:
-
         values = tuple(_value(roll) for roll in kept)  # numbered dice: every face a number
 
         def plain_dice(ev: Evaluation) -> int:

@@ -38,16 +38,22 @@ def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        (["2d6"], ["roll", "2d6"]),
-        (["roll", "2d6"], ["roll", "2d6"]),
-        (["odds", "2d6"], ["odds", "2d6"]),
-        (["--seed", "3", "2d6"], ["roll", "--seed", "3", "2d6"]),
-        (["--given", "odds", "d6"], ["roll", "--given", "odds", "d6"]),
+        (["2d6"], ["roll", "--", "2d6"]),
+        (["roll", "2d6"], ["roll", "--", "2d6"]),
+        (["odds", "2d6"], ["odds", "--", "2d6"]),
+        (["--seed", "3", "2d6"], ["roll", "--seed", "3", "--", "2d6"]),
+        (["2d6", "--plain"], ["roll", "--plain", "--", "2d6"]),
+        (["--given", "odds", "d6"], ["roll", "--given", "odds", "--", "d6"]),
+        (["age", "-1", "vs", "9"], ["roll", "--", "age", "-1", "vs", "9"]),
+        (["-7/2", "--seed", "3"], ["roll", "--seed", "3", "--", "-7/2"]),
+        (["--seed", "3"], ["roll", "--seed", "3"]),
         (["--help"], ["--help"]),
         ([], []),
     ],
 )
-def test_route_puts_roll_in_front_of_a_bare_roll(args: list[str], expected: list[str]) -> None:
+def test_route_puts_the_command_first_and_the_roll_after_dashes(
+    args: list[str], expected: list[str]
+) -> None:
     assert route(args) == expected
 
 
@@ -136,14 +142,22 @@ def test_one_shot_roll_is_plain_when_piped() -> None:
     assert "\x1b" not in done.stdout
 
 
-def test_closed_pipe_ends_quietly() -> None:
-    command = f"{sys.executable} -m dicecli d6 --times 100000 | head -1"
+@pytest.mark.parametrize("args", ["d6 --times 100000", "--plain d6 --times 100000"])
+def test_closed_pipe_ends_quietly_with_status_0(args: str) -> None:
+    # pipefail: the pipeline's status is dicecli's own when it is not 0
+    command = f"set -o pipefail; {sys.executable} -m dicecli {args} | head -1"
     done = subprocess.run(
-        command, shell=True, capture_output=True, text=True, timeout=60, check=False
+        ["bash", "-c", command], capture_output=True, text=True, timeout=60, check=False
     )
     assert done.returncode == 0
     assert len(done.stdout.splitlines()) == 1
     assert done.stderr == ""
+
+
+def test_given_with_a_typo_is_bad_input() -> None:
+    done = run("--given", "3,,4", "2d6")
+    assert done.returncode == 2
+    assert done.stderr == "error: --given '3,,4' has an empty place between commas\n"
 
 
 def test_given_left_over_is_an_error() -> None:
@@ -207,6 +221,7 @@ def test_options_before_a_command_reach_it() -> None:
         "odds",
         "--set",
         "STR=1",
+        "--",
         "age STR vs 11",
     ]
 
