@@ -142,8 +142,7 @@ def odds_as_dict(found: Odds) -> dict[str, JSONValue]:
         ]
     if found.tables:
         data["tables"] = {name: _distribution_object(table) for name, table in found.tables}
-    residue = total.residue if total else Fraction(0)
-    data["residue"] = probability_object(residue)
+    data["residue"] = probability_object(found.left_out)
     data["exact"] = found.exact
     data["estimated"] = found.estimated
     data["notes"] = list(found.notes)

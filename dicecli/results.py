@@ -115,7 +115,7 @@ class Outcome:
     notes: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, JSONValue]:
-        data: dict[str, JSONValue] = {"verdict": self.verdict}
+        data: dict[str, JSONValue] = {"verdict": self.verdict, "passed": self.passed}
         data.update(self.fields)
         if self.notes:
             data["notes"] = list(self.notes)

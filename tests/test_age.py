@@ -214,6 +214,7 @@ def test_json_outcome_fields_of_a_basic_test() -> None:
     result = roll("age STR+2 vs challenging", "2,5,5")
     assert result.as_dict()["outcome"] == {
         "verdict": "success, degree 5, 5 SP",
+        "passed": True,
         "success": True,
         "target": 13,
         "difficulty": "challenging",

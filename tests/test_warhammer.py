@@ -527,6 +527,7 @@ def test_json_outcome_of_a_test() -> None:
     data = dicecli.roll("wfb ld 8", given="1,1").as_dict()
     assert data["outcome"] == {
         "verdict": "pass (2 ≤ 8)",
+        "passed": True,
         "success": True,
         "target": 8,
         "natural": 2,
