@@ -303,10 +303,15 @@ def _compile_group(node: Group) -> Step:
         values: list[Unit] = []
         item_texts: list[int] = []  # where each item's value text sits in the segments
         segments.append(_GROUP_OPEN)
+        dice_of: list[range] = []  # the dice and segments of each item, to mark dropped ones
+        segments_of: list[range] = []
         for index, (item, is_number) in enumerate(items):
             if index:
                 segments.append(_GROUP_COMMA)
+            first_die, first_segment = len(ev.dice), len(segments)
             value = item(ev)
+            dice_of.append(range(first_die, len(ev.dice)))
+            segments_of.append(range(first_segment, len(segments)))
             if is_number:  # the value is already shown: no "(=5)"
                 item_texts.append(len(segments) - 1)
             else:
@@ -321,6 +326,12 @@ def _compile_group(node: Group) -> Step:
                 shown = segments[item_texts[index]]
                 assert isinstance(shown, Text)
                 segments[item_texts[index]] = Text(shown.text, "dropped")
+                for position in dice_of[index]:
+                    ev.dice[position] = _dropped(ev.dice[position])
+                for place in segments_of[index]:
+                    segment = segments[place]
+                    if isinstance(segment, DiceShown):
+                        segments[place] = DiceShown(tuple(map(_dropped, segment.dice)))
             elif counting:
                 score = _count_one(value, modifiers)
                 total += score
@@ -463,6 +474,11 @@ def _kept_units(units: list[Unit], modifiers: Modifiers) -> set[int]:
     if keep.kind == "dh":
         return set(order[: len(order) - count])
     return set(order[count:])
+
+
+def _dropped(roll: DieRoll) -> DieRoll:
+    """``roll`` dropped by keep/drop (a die already not counting stays as it is)."""
+    return _marked(roll, DROPPED, kept=False) if roll.kept else roll
 
 
 def _count_one(value: int, modifiers: Modifiers) -> int:

@@ -252,3 +252,13 @@ def test_given_with_an_empty_place_is_refused(given: str) -> None:
 def test_keep_nothing_is_refused() -> None:
     with pytest.raises(dicecli.DiceSyntaxError, match="kh0 keeps no dice"):
         dicecli.parse("4d6kh0")
+
+
+def test_a_dropped_group_item_drops_its_dice() -> None:
+    result = dicecli.roll("{2d6, 1d8}kh1", given="1,2,5")
+    assert result.total == 5
+    assert faces(result) == [
+        ("1", False, ("dropped",)),
+        ("2", False, ("dropped",)),
+        ("5", True, ()),
+    ]

@@ -55,7 +55,7 @@ def test_summary_line() -> None:
 
 def test_plain_group_marks_the_dropped_item() -> None:
     result = dicecli.roll("{2d6, 1d8}kh1", given="1,2,5")
-    assert breakdown_text(result.breakdown) == "{[1, 2] ~(=3)~, [5] (=5)}"
+    assert breakdown_text(result.breakdown) == "{[~1~, ~2~] ~(=3)~, [5] (=5)}"
 
 
 def test_plain_success_tally() -> None:
