@@ -64,7 +64,8 @@ def value_expression(text: str, env: Environment) -> Expr:
             0,
         )
     for name in names_in(body):
-        if env.value(name.name) is None and env.roll(name.name) is None:
+        known = env.value(name.name) is not None or env.roll(name.name) is not None
+        if not known and name.name.casefold() not in systems.WORDS:
             raise UnknownNameError(
                 f"unknown name '{name.name}': give it a value first", text, name.position
             )
@@ -82,7 +83,10 @@ class _NoDice:
 
 def constant_value(expr: Expr, env: Environment) -> int | None:
     """The value of ``expr`` when it rolls no dice (``3``, ``-1``, ``STR + 2``), computed
-    now; None when it rolls dice (then it is saved and rolled each time it is used)."""
+    now; None when it rolls dice (then it is saved and rolled each time it is used),
+    a game's die included (``artillery``)."""
+    if any(name.name.casefold() in systems.WORDS for name in names_in(expr)):
+        return None
     try:
         return Evaluation(Roller(_NoDice()), env).value(expr)
     except _NeedsDiceError:

@@ -246,3 +246,10 @@ def test_odds_follow_a_setting() -> None:
 def test_a_byte_order_mark_on_piped_input_is_dropped() -> None:
     done = run("--given", "1,2", stdin="\ufeff2d6\n")
     assert (done.returncode, done.stdout) == (0, "3\t2d6\t[1, 2]\n")
+
+
+def test_a_saved_roll_may_hold_a_games_die() -> None:
+    # rule W1: the artillery die inside a saved roll, used in a Warhammer line
+    code, output = invoke("--plain", "--set", "cannon=artillery+1", "--given", "4", "wfb cannon*2")
+    assert code == 0
+    assert output.split("\t")[0] == "10"

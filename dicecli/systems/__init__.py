@@ -58,6 +58,10 @@ KEYWORDS: dict[str, str] = {
 }
 
 
+# Words a game gives a meaning inside its own expressions (``wfb 2D6 + artillery``):
+# they may stand in saved rolls, which then work in that game's lines.
+WORDS: dict[str, str] = {"artillery": "warhammer"}
+
 # The settings the games read (``--setting KEY=VALUE``), one line each, with what they do.
 SETTINGS: dict[str, str] = {
     "alkemy.dice_file": "a TOML file of Alkemy dice faces and symbols (also --dice-file)",
