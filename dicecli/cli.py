@@ -245,13 +245,17 @@ def odds_command(
         typer.Option("--at-most", help="Also give the chance of this total or less."),
     ] = None,
     plain: Plain = False,
-    json: Json = False,
+    json: Annotated[
+        bool, typer.Option("--json", help="One JSON object with every chance (docs/odds.md).")
+    ] = False,
     sets: Sets = None,
     dice_file: DiceFile = None,
     character: Character = None,
     settings: Settings = None,
+    debug: Debug = False,
 ) -> None:
     options = _options(
+        debug=debug,
         plain=plain,
         json=json,
         sets=sets,
@@ -289,7 +293,9 @@ def repl_command(
     dice_file: DiceFile = None,
     character: Character = None,
     settings: Settings = None,
-    times: Times = 1,
+    times: Annotated[
+        int, typer.Option("--times", "-n", help="Roll each line typed this many times.")
+    ] = 1,
     json: Json = False,
     debug: Debug = False,
 ) -> None:

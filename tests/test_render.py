@@ -80,3 +80,10 @@ def test_summary_counts_rolls_with_no_number_by_verdict() -> None:
     # rule W1: a MISFIRE has no number
     results = [dicecli.roll("wfb artillery", given=face) for face in ("MISFIRE", "4")]
     assert summary_line(results) == "2 rolls: 1 MISFIRE"
+
+
+def test_plain_tells_compounded_dice_from_exploded_ones() -> None:
+    compounded = dicecli.roll("d6!!", given="6,6,3")
+    exploded = dicecli.roll("d6!", given="6,6,3")
+    assert breakdown_text(compounded.breakdown) == "[6!, +6!, +3]"
+    assert breakdown_text(exploded.breakdown) == "[6!, 6!, 3]"

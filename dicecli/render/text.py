@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from dicecli.results import EXPLODED, DiceShown, DieRoll, RollResult, Segment
+from dicecli.results import COMPOUNDED, EXPLODED, DiceShown, DieRoll, RollResult, Segment
 
 TOTAL_MISSING = "-"
 """What stands in the total field when a roll has no number (a MISFIRE)."""
@@ -14,12 +14,14 @@ TOTAL_MISSING = "-"
 
 def face_text(die: DieRoll) -> str:
     """``5``; ``5→3`` when the value differs from the face (D3, penetrating dice);
-    ``6!`` for a die that exploded."""
+    ``6!`` for a die that exploded; ``+3`` for a die added into the one before (``!!``)."""
     text = die.face
     if die.value is not None and str(die.value) != die.face and die.face.lstrip("-+").isdigit():
         text = f"{die.face}→{die.value}"
     if EXPLODED in die.marks:
         text += "!"
+    if COMPOUNDED in die.marks:  # added into the die before it (``!!``)
+        text = "+" + text
     return text
 
 
