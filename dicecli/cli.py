@@ -46,7 +46,8 @@ OPTIONS_WITH_VALUE = frozenset(
 app = typer.Typer(
     name="dicecli",
     help="Roll dice for tabletop games: 2D6+5, 4d6kh3, alkemy 8 vs 15, wfb ld 8, "
-    "age STR+2 vs 13. Exact odds with `dicecli odds`.",
+    "age STR+2 vs 13. Exact odds with `dicecli odds`. A roll's options (--seed, --given, "
+    "--times, --set, --plain, --json, ...) are listed by `dicecli roll --help`.",
     add_completion=False,
     no_args_is_help=False,
     context_settings={"help_option_names": ["-h", "--help"]},
