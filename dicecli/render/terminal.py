@@ -90,7 +90,8 @@ class TerminalRenderer:
 
 def _figure(name: str, shown: str, exact: Fraction) -> RichText:
     """``  success: 50.00%  1/2``: the figure bold, the exact fraction dim."""
-    return RichText.assemble(f"  {name}: ", (shown, "bold"), "  ", (fraction_text(exact), "dim"))
+    label = name.replace("_", " ")  # at_least_10 -> at least 10
+    return RichText.assemble(f"  {label}: ", (shown, "bold"), "  ", (fraction_text(exact), "dim"))
 
 
 def _histogram(outcomes: Sequence[tuple[int, Fraction]], heading: str) -> Table:
