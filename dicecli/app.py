@@ -135,14 +135,18 @@ class Session:
         self.streams.stdout.flush()
 
     def finish(self) -> ExitStatus:
-        """After the last roll: flush, and left-over given faces are an error."""
-        self.flush()
+        """After the last roll: left-over given faces are an error, and the rolls not
+        yet written are then dropped, so a script never reads a roll made from a typo'd
+        ``--given``; otherwise flush."""
         if self.given is not None:
             try:
                 self.given.check_all_used()
             except DiceError as error:
+                self.buffer.seek(0)
+                self.buffer.truncate()
                 self.report(error)
                 return ExitStatus.BAD_INPUT
+        self.flush()
         return ExitStatus.CHECK_FAILED if self.failed_checks else ExitStatus.OK
 
     def report(self, error: DiceError, line_number: int | None = None) -> None:

@@ -160,9 +160,10 @@ def test_given_with_a_typo_is_bad_input() -> None:
     assert done.stderr == "error: --given '3,,4' has an empty place between commas\n"
 
 
-def test_given_left_over_is_an_error() -> None:
+def test_given_left_over_is_an_error_and_the_roll_is_not_printed() -> None:
     done = run("--given", "1,2,3", "2d6")
     assert done.returncode == 2
+    assert done.stdout == ""
     assert "too many dice given" in done.stderr
 
 
