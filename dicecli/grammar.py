@@ -17,7 +17,6 @@ grammar slower. Parsed lines are cached by text instead (:func:`parse`).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, cast
 
@@ -284,9 +283,6 @@ def _expected(error: pp.ParseBaseException, text: str) -> str:
 
 def _word(text: str) -> str:
     return text.split()[0] if text.split() else text
-
-
-ParseFunction = Callable[[str], Roll]
 
 
 @lru_cache(maxsize=4096)

@@ -135,6 +135,3 @@ class AgeAdvanced(Check):
 
     def __str__(self) -> str:
         return f"age {self.test} vs {self.target} until {self.threshold}"
-
-
-AgeCheck = AgeRoll | AgeOpposed | AgeAdvanced
