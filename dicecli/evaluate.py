@@ -65,6 +65,26 @@ MAX_NAME_DEPTH = 16
 """How deep saved rolls may refer to other saved rolls (``a = b + 1``)."""
 
 
+def name_meaning(node: Name, env: Environment, depth: int) -> int | Expr:
+    """What a name stands for: a named number, or the expression of a saved roll.
+
+    ``depth`` is how many saved rolls are already being expanded: rolling and the exact
+    odds share the errors for an unknown name and for a saved roll that refers to itself.
+    """
+    number = env.value(node.name)
+    if number is not None:
+        return number
+    saved = env.roll(node.name)
+    if saved is None:
+        raise UnknownNameError(
+            f"unknown name '{node.name}': set it with --set {node.name}=N or let",
+            position=node.position if node.position >= 0 else None,
+        )
+    if depth >= MAX_NAME_DEPTH:
+        raise DiceError(f"'{node.name}' refers to itself, or nests more than {MAX_NAME_DEPTH}")
+    return saved
+
+
 def ceil_div(numerator: int, denominator: int) -> int:
     """Integer division rounding up (rule N3): 7/2 -> 4, -7/2 -> -3."""
     return -(-numerator // denominator)
@@ -138,22 +158,14 @@ class Evaluation:
 
     def name(self, node: Name) -> int:
         """The value of a name: a named number, or a saved roll rolled now."""
-        number = self.env.value(node.name)
-        if number is not None:
-            self.segments.append(Text(f"{node.name}({number})", "label"))
-            return number
-        saved = self.env.roll(node.name)
-        if saved is None:
-            raise UnknownNameError(
-                f"unknown name '{node.name}': set it with --set {node.name}=N or let",
-                position=node.position if node.position >= 0 else None,
-            )
-        if self._depth >= MAX_NAME_DEPTH:
-            raise DiceError(f"'{node.name}' refers to itself, or nests more than {MAX_NAME_DEPTH}")
+        meaning = name_meaning(node, self.env, self._depth)
+        if isinstance(meaning, int):
+            self.segments.append(Text(f"{node.name}({meaning})", "label"))
+            return meaning
         self._depth += 1
         self.segments.append(Text(f"{node.name}:", "label"))
         self.segments.append(_OPEN)
-        result = self.value(saved)
+        result = self.value(meaning)
         self.segments.append(_CLOSE)
         self._depth -= 1
         return result
@@ -333,7 +345,7 @@ def _compile_group(node: Group) -> Step:
                     if isinstance(segment, DiceShown):
                         segments[place] = DiceShown(tuple(map(_dropped, segment.dice)))
             elif counting:
-                score = _count_one(value, modifiers)
+                score = count_one(value, modifiers)
                 total += score
                 successes += score > 0
             else:
@@ -481,7 +493,7 @@ def _dropped(roll: DieRoll) -> DieRoll:
     return _marked(roll, DROPPED, kept=False) if roll.kept else roll
 
 
-def _count_one(value: int, modifiers: Modifiers) -> int:
+def count_one(value: int, modifiers: Modifiers) -> int:
     """+1 for a success, -1 for a failure, 0 otherwise (step 4)."""
     if modifiers.success is not None and modifiers.success.matches(value):
         return 1
@@ -503,7 +515,7 @@ def apply_keep_and_count(
                 rolled[position] = _marked(rolled[position], DROPPED, kept=False)
             continue
         if counting:
-            score = _count_one(value, modifiers)
+            score = count_one(value, modifiers)
             total += score
             if score:
                 mark = SUCCESS if score > 0 else FAILURE

@@ -33,8 +33,8 @@ from functools import lru_cache
 from dicecli.dice import die_for_sides
 from dicecli.distribution import Distribution
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
-from dicecli.errors import DiceError, UnknownNameError
-from dicecli.evaluate import MAX_NAME_DEPTH, ceil_div
+from dicecli.errors import DiceError
+from dicecli.evaluate import ceil_div, count_one, name_meaning
 from dicecli.nodes import (
     BinaryOp,
     Condition,
@@ -198,20 +198,12 @@ class _Weigher:
         return combine(left, right, ceil_div, what)
 
     def _name(self, node: Name) -> Weights:
-        number = self.env.value(node.name)
-        if number is not None:
-            return Weights.constant(number)
-        saved = self.env.roll(node.name)
-        if saved is None:
-            raise UnknownNameError(
-                f"unknown name '{node.name}': set it with --set {node.name}=N or let",
-                position=node.position if node.position >= 0 else None,
-            )
-        if self.depth >= MAX_NAME_DEPTH:
-            raise DiceError(f"'{node.name}' refers to itself, or nests more than {MAX_NAME_DEPTH}")
+        meaning = name_meaning(node, self.env, self.depth)
+        if isinstance(meaning, int):
+            return Weights.constant(meaning)
         self.depth += 1
         try:
-            return self.weights(saved)
+            return self.weights(meaning)
         finally:
             self.depth -= 1
 
@@ -240,16 +232,11 @@ def _chance_words(chance: Fraction) -> str:
 
 def _score(modifiers: Modifiers) -> Score:
     """What a kept unit adds to the total (step 4 of the evaluator)."""
-    success, failure = modifiers.success, modifiers.failure
-    if success is None and failure is None:
+    if not modifiers.counts_successes:
         return _identity
 
     def count(value: int) -> int:
-        if success is not None and success.matches(value):
-            return 1
-        if failure is not None and failure.matches(value):
-            return -1
-        return 0
+        return count_one(value, modifiers)
 
     return count
 

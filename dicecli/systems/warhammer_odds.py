@@ -27,7 +27,7 @@ from dicecli.dice import D6, Die
 from dicecli.distribution import Distribution, Odds
 from dicecli.environment import Environment
 from dicecli.errors import DiceError, RuleError
-from dicecli.evaluate import MAX_NAME_DEPTH, ceil_div
+from dicecli.evaluate import MAX_NAME_DEPTH, ceil_div, name_meaning
 from dicecli.nodes import BinaryOp, Expr, Group, Labelled, Name, Negate, PercentOf
 from dicecli.systems.warhammer_dice import ARTILLERY, SCATTER, scatter_bearing, scatter_is_hit
 from dicecli.systems.warhammer_nodes import (
@@ -135,10 +135,8 @@ class ExactValues:
         return dict(found.outcomes)
 
     def _saved(self, node: Name) -> Outcomes:
-        saved = self.env.roll(node.name)
-        assert saved is not None  # a name mentions the artillery die only through a roll
-        if self._depth >= MAX_NAME_DEPTH:
-            raise DiceError(f"'{node.name}' refers to itself, or nests more than {MAX_NAME_DEPTH}")
+        saved = name_meaning(node, self.env, self._depth)
+        assert not isinstance(saved, int)  # the artillery die is only in a saved roll
         self._depth += 1
         outcomes = self.of(saved)
         self._depth -= 1
