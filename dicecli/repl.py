@@ -123,7 +123,7 @@ def run_repl(options: RunOptions, streams: Streams) -> ExitStatus:
 def _show(output: Output, session: Session) -> None:
     """Render ``output``; with ``--json`` messages go to stderr, so stdout stays JSON."""
     streams = session.streams
-    mode = session.options.mode(streams)
+    mode = session.mode
     messages = streams.stderr if mode == "json" else streams.stdout
     render_output(output, session.renderer, messages, streams.stderr, mode == "terminal")
 
@@ -162,7 +162,7 @@ def _interactive(state: ReplState, session: Session) -> None:
         complete_while_typing=False,
         auto_suggest=AutoSuggestFromHistory(),
     )
-    if session.options.mode(streams) != "json":
+    if session.mode != "json":
         streams.stdout.write(BANNER + "\n")
     if why:
         streams.stderr.write(why + "\n")
