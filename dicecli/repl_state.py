@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, TextIO
 
+from dicecli.app import is_roll_line
 from dicecli.dice import Roller
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
@@ -155,7 +156,7 @@ def handle_line(state: ReplState, line: str) -> tuple[ReplState, Output]:
     from dicecli.repl_commands import find_command
 
     state = replace(state, prefill="")
-    if not line.strip() or line.strip().startswith("#"):
+    if not is_roll_line(line):
         return state, ()
     word, invocation = split_command(line)
     command = find_command(word)
