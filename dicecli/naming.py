@@ -18,7 +18,7 @@ from dicecli.environment import Environment
 from dicecli.errors import DiceError, UnknownNameError
 from dicecli.evaluate import Evaluation
 from dicecli.grammar import parse
-from dicecli.nodes import BinaryOp, Expr, Group, Labelled, Name, Negate, PercentOf
+from dicecli.nodes import Expr, Name, children
 
 NAME_PATTERN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -42,16 +42,8 @@ def names_in(expr: Expr) -> Iterator[Name]:
     """Every :class:`Name` in ``expr``, left to right."""
     if isinstance(expr, Name):
         yield expr
-    elif isinstance(expr, BinaryOp):
-        yield from names_in(expr.left)
-        yield from names_in(expr.right)
-    elif isinstance(expr, Group):
-        for item in expr.items:
-            yield from names_in(item)
-    elif isinstance(expr, Labelled):
-        yield from names_in(expr.expr)
-    elif isinstance(expr, Negate | PercentOf):
-        yield from names_in(expr.operand)
+    for child in children(expr):
+        yield from names_in(child)
 
 
 def value_expression(text: str, env: Environment) -> Expr:

@@ -230,6 +230,19 @@ def _wrap(expr: Expr, at_least: int) -> str:
     return str(expr) if binding(expr) >= at_least else f"({expr})"
 
 
+def children(expr: Expr) -> tuple[Expr, ...]:
+    """The expressions directly inside ``expr`` (none for numbers, dice and names)."""
+    if isinstance(expr, BinaryOp):
+        return (expr.left, expr.right)
+    if isinstance(expr, Negate | PercentOf):
+        return (expr.operand,)
+    if isinstance(expr, Labelled):
+        return (expr.expr,)
+    if isinstance(expr, Group):
+        return expr.items
+    return ()
+
+
 class Check:
     """Base of a game system's top-level forms (``alkemy 8 vs 15`` ...).
 

@@ -28,7 +28,7 @@ from dicecli.distribution import Distribution, Odds
 from dicecli.environment import Environment
 from dicecli.errors import DiceError, RuleError
 from dicecli.evaluate import MAX_NAME_DEPTH, ceil_div, name_meaning
-from dicecli.nodes import BinaryOp, Expr, Group, Labelled, Name, Negate, PercentOf
+from dicecli.nodes import BinaryOp, Expr, Labelled, Name, Negate, PercentOf, children
 from dicecli.systems.warhammer_dice import ARTILLERY, SCATTER, scatter_bearing, scatter_is_hit
 from dicecli.systems.warhammer_nodes import (
     Allocate,
@@ -153,19 +153,7 @@ class ExactValues:
                 return False
             saved = self.env.roll(expr.name)
             return saved is not None and self._mentions_artillery(saved, depth + 1)
-        return any(self._mentions_artillery(child, depth) for child in _children(expr))
-
-
-def _children(expr: Expr) -> tuple[Expr, ...]:
-    if isinstance(expr, BinaryOp):
-        return (expr.left, expr.right)
-    if isinstance(expr, (Negate, PercentOf)):
-        return (expr.operand,)
-    if isinstance(expr, Labelled):
-        return (expr.expr,)
-    if isinstance(expr, Group):
-        return expr.items
-    return ()
+        return any(self._mentions_artillery(child, depth) for child in children(expr))
 
 
 def residue_of(outcomes: Outcomes) -> Fraction:
