@@ -48,6 +48,7 @@ from dicecli.nodes import (
     Number,
     PercentOf,
     Reroll,
+    children,
 )
 from dicecli.probability_counts import (
     Counts,
@@ -138,15 +139,7 @@ def _is_closed(expr: Expr) -> bool:
     """True when ``expr`` names nothing, so its distribution depends on it alone."""
     if isinstance(expr, Name):
         return False
-    if isinstance(expr, BinaryOp):
-        return _is_closed(expr.left) and _is_closed(expr.right)
-    if isinstance(expr, Negate | PercentOf):
-        return _is_closed(expr.operand)
-    if isinstance(expr, Labelled):
-        return _is_closed(expr.expr)
-    if isinstance(expr, Group):
-        return all(_is_closed(item) for item in expr.items)
-    return True
+    return all(_is_closed(child) for child in children(expr))
 
 
 class _Weigher:

@@ -42,6 +42,7 @@ from dicecli.nodes import (
     PercentOf,
     Reroll,
     Sides,
+    children,
 )
 from dicecli.probability import distribution
 from dicecli.probability_counts import OddsTooBigError
@@ -414,16 +415,7 @@ def expressions() -> st.SearchStrategy[Expr]:
 def dice_terms_in(expr: Expr) -> list[Dice]:
     if isinstance(expr, Dice):
         return [expr]
-    children: list[Expr] = []
-    if isinstance(expr, BinaryOp):
-        children = [expr.left, expr.right]
-    elif isinstance(expr, Negate | PercentOf):
-        children = [expr.operand]
-    elif isinstance(expr, Labelled):
-        children = [expr.expr]
-    elif isinstance(expr, Group):
-        children = list(expr.items)
-    return [term for child in children for term in dice_terms_in(child)]
+    return [term for child in children(expr) for term in dice_terms_in(child)]
 
 
 def brute_plan(expr: Expr) -> tuple[int, int]:
