@@ -36,6 +36,14 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 
 
+def _with_values(environment: Environment | None, values: Mapping[str, int] | None) -> Environment:
+    """``environment`` (or none) with ``values`` added: the API's keyword arguments."""
+    env = environment or EMPTY_ENVIRONMENT
+    if values:
+        env = Environment({**env.values, **values}, env.rolls, env.settings)
+    return env
+
+
 def roll(
     text: str,
     *,
@@ -52,9 +60,7 @@ def roll(
     all of which must be used), else from a generator seeded with ``seed`` (from the
     operating system when None). ``values`` sets named numbers (``{"STR": 3}``).
     """
-    env = environment or EMPTY_ENVIRONMENT
-    if values:
-        env = Environment({**env.values, **values}, env.rolls, env.settings)
+    env = _with_values(environment, values)
     given_source = GivenSource.from_text(given) if given is not None else None
     dice_source: DiceSource = source or given_source or RandomSource(seed)
     result = _roll_parsed(parse(text), Roller(dice_source, budget), env, text)
@@ -96,9 +102,7 @@ def odds(
     so that rolling never pays for the odds engine."""
     from dicecli.exact_odds import odds as exact_odds
 
-    env = environment or EMPTY_ENVIRONMENT
-    if values:
-        env = Environment({**env.values, **values}, env.rolls, env.settings)
+    env = _with_values(environment, values)
     return exact_odds(text, env, at_least=at_least, at_most=at_most)
 
 
