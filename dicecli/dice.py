@@ -25,6 +25,9 @@ DEFAULT_BUDGET = 10_000
 """Most dice one roll may draw: generous for any table, small enough to answer at once."""
 
 
+MAX_SHARED_VARIANTS = 4096
+"""Most marked or discarded :class:`DieRoll` variants one die kind keeps for sharing."""
+
 NOT_REROLLABLE: set[str] = set()
 """Names of the dice built with ``rerollable=False``; a re-roll of a result holding one is
 refused (:func:`dicecli.reroll`)."""
@@ -67,11 +70,23 @@ class Die:
         immutable, and sharing keeps rolling fast)."""
         return tuple(DieRoll(self.name, f.name, f.value) for f in self.faces)
 
+    @cached_property
+    def _variants(self) -> dict[tuple[int, bool, tuple[str, ...]], DieRoll]:
+        return {}
+
     def roll_of(self, index: int, kept: bool = True, marks: tuple[str, ...] = ()) -> DieRoll:
+        """The :class:`DieRoll` of face ``index``, kept or not, with ``marks``. Results
+        are immutable, so each variant is built once and shared (up to a bound)."""
         if kept and not marks:
             return self.kept_rolls[index]
-        face = self.faces[index]
-        return DieRoll(self.name, face.name, face.value, kept, marks)
+        key = (index, kept, marks)
+        roll = self._variants.get(key)
+        if roll is None:
+            face = self.faces[index]
+            roll = DieRoll(self.name, face.name, face.value, kept, marks)
+            if len(self._variants) < MAX_SHARED_VARIANTS:
+                self._variants[key] = roll
+        return roll
 
     @cached_property
     def _by_spelling(self) -> dict[str, int]:

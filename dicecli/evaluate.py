@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from dicecli import systems
@@ -34,6 +35,7 @@ from dicecli.nodes import (
     Dice,
     Expr,
     Group,
+    Keep,
     Labelled,
     Modifiers,
     Name,
@@ -272,37 +274,86 @@ def _compile_name(node: Name) -> Step:
 
 def _compile_dice(node: Dice) -> Step:
     die = die_for_sides(node.sides)
-    count, modifiers, kept = node.count, node.modifiers, die.kept_rolls
+    modifiers = node.modifiers
     if modifiers is NO_MODIFIERS:
-        values = tuple(_value(roll) for roll in kept)  # numbered dice: every face a number
+        return _plain_dice_step(die, node.count)
+    if modifiers.reroll is None and modifiers.explode is None:
+        return _face_decided_step(die, node.count, modifiers)
+    return _rolled_one_by_one_step(die, node.count, modifiers)
 
-        def plain_dice(ev: Evaluation) -> int:
-            indexes = ev.roller.draw_many(die, count)
-            shown = tuple([kept[index] for index in indexes])
-            ev.dice.extend(shown)
-            ev.segments.append(DiceShown(shown))
-            return sum([values[index] for index in indexes])
 
-        return plain_dice
-    per_die = modifiers.reroll is not None or modifiers.explode is not None
+def _plain_dice_step(die: Die, count: int) -> Step:
+    kept = die.kept_rolls
+    values = tuple(_value(roll) for roll in kept)  # numbered dice: every face a number
 
-    def modified_dice(ev: Evaluation) -> int:
-        roller = ev.roller
-        if per_die:
-            roller.reserve(count)
-            rolled, units = roll_modified_dice(roller, die, count, modifiers)
+    def plain_dice(ev: Evaluation) -> int:
+        indexes = ev.roller.draw_many(die, count)
+        shown = tuple([kept[index] for index in indexes])
+        ev.dice.extend(shown)
+        ev.segments.append(DiceShown(shown))
+        return sum([values[index] for index in indexes])
+
+    return plain_dice
+
+
+_SCORE_MARKS: dict[int, tuple[str, ...]] = {1: (SUCCESS,), -1: (FAILURE,), 0: ()}
+
+
+def _face_decided_step(die: Die, count: int, modifiers: Modifiers) -> Step:
+    """Keep/drop and counting without re-rolls or explosions: each die is one unit and
+    what it shows, scores and is worth follows from its face alone, so all of that is
+    worked out here, once per face, and a roll only looks it up."""
+    faces = range(len(die.faces))
+    values = tuple(_value(die.kept_rolls[index]) for index in faces)
+    counting = modifiers.counts_successes
+    scores = tuple(count_one(value, modifiers) for value in values) if counting else values
+    standing = die.kept_rolls
+    if counting:
+        standing = tuple(die.roll_of(index, True, _SCORE_MARKS[scores[index]]) for index in faces)
+    dropped = tuple(die.roll_of(index, False, (DROPPED,)) for index in faces)
+    keep = modifiers.keep
+
+    def face_decided_dice(ev: Evaluation) -> int:
+        indexes = ev.roller.draw_many(die, count)
+        if keep is None:
+            shown = tuple([standing[index] for index in indexes])
+            counted = indexes
         else:
-            rolled = [kept[index] for index in roller.draw_many(die, count)]
-            units = [(_value(roll), [position]) for position, roll in enumerate(rolled)]
+            kept = kept_positions([values[index] for index in indexes], keep)
+            shown = tuple(
+                [
+                    standing[index] if position in kept else dropped[index]
+                    for position, index in enumerate(indexes)
+                ]
+            )
+            counted = [indexes[position] for position in kept]
+        ev.dice.extend(shown)
+        ev.segments.append(DiceShown(shown))
+        total = sum([scores[index] for index in counted])
+        if counting:
+            successes = sum([scores[index] > 0 for index in counted])
+            ev.segments.append(_tally(successes, successes - total))
+        return total
+
+    return face_decided_dice
+
+
+def _rolled_one_by_one_step(die: Die, count: int, modifiers: Modifiers) -> Step:
+    """Re-rolls or explosions: each die is rolled in turn, as the rules go."""
+
+    def rolled_one_by_one(ev: Evaluation) -> int:
+        roller = ev.roller
+        roller.reserve(count)
+        rolled, units = roll_modified_dice(roller, die, count, modifiers)
         total, rolled = apply_keep_and_count(rolled, units, modifiers)
         ev.dice.extend(rolled)
         ev.segments.append(DiceShown(tuple(rolled)))
         if modifiers.counts_successes:
             successes = sum(1 for roll in rolled if SUCCESS in roll.marks)
-            ev.segments.append(Text(_tally(successes, successes - total), "value"))
+            ev.segments.append(_tally(successes, successes - total))
         return total
 
-    return modified_dice
+    return rolled_one_by_one
 
 
 def _compile_group(node: Group) -> Step:
@@ -351,7 +402,7 @@ def _compile_group(node: Group) -> Step:
             else:
                 total += value
         if counting:
-            segments.append(Text(_tally(successes, successes - total), "value"))
+            segments.append(_tally(successes, successes - total))
         return total
 
     return group
@@ -382,12 +433,13 @@ def _number_text(value: int) -> Text:
     return text
 
 
-def _tally(successes: int, failures: int) -> str:
+@lru_cache(maxsize=1024)
+def _tally(successes: int, failures: int) -> Text:
     """`` (3 successes, 1 failure)``: what the counted total is made of."""
     text = f" ({successes} success{'' if successes == 1 else 'es'}"
     if failures:
         text += f", {failures} failure{'' if failures == 1 else 's'}"
-    return text + ")"
+    return Text(text + ")", "value")
 
 
 def _value(roll: DieRoll) -> int:
@@ -445,24 +497,27 @@ def _roll_one(
     """Roll one die into ``rolled`` with its re-rolls: the position of the die standing
     and its natural value. Conditions read natural values; a penetrating die's
     ``penalty`` only lowers what each of its faces is worth, re-rolled ones included."""
-
-    def landed(index: int, kept: bool, these: tuple[str, ...]) -> tuple[DieRoll, int]:
-        roll = die.roll_of(index, kept, these)
-        natural = _value(roll)
-        if penalty:
-            roll = DieRoll(roll.die, roll.face, natural - penalty, kept, these)
-        return roll, natural
-
-    roll, natural = landed(roller.draw(die), True, marks)
+    index = roller.draw(die)
+    natural = _value(die.kept_rolls[index])
+    these = marks
     if reroll is not None:
         condition = reroll.condition
         while condition.matches(natural):
-            rolled.append(DieRoll(roll.die, roll.face, roll.value, False, (*roll.marks, REROLLED)))
-            roll, natural = landed(roller.draw(die), True, (*marks, REROLL))
+            rolled.append(_landed(die, index, False, (*these, REROLLED), penalty))
+            index = roller.draw(die)
+            natural = _value(die.kept_rolls[index])
+            these = (*marks, REROLL)
             if reroll.once:
                 break
-    rolled.append(roll)
+    rolled.append(_landed(die, index, True, these, penalty))
     return len(rolled) - 1, natural
+
+
+def _landed(die: Die, index: int, kept: bool, marks: tuple[str, ...], penalty: int) -> DieRoll:
+    roll = die.roll_of(index, kept, marks)
+    if penalty:
+        return DieRoll(roll.die, roll.face, _value(roll) - penalty, kept, marks)
+    return roll
 
 
 def _marked(roll: DieRoll, mark: str, kept: bool | None = None) -> DieRoll:
@@ -473,11 +528,15 @@ def _marked(roll: DieRoll, mark: str, kept: bool | None = None) -> DieRoll:
 
 def _kept_units(units: list[Unit], modifiers: Modifiers) -> set[int]:
     """Indexes (into ``units``) of the units that keep/drop keeps (step 3)."""
-    keep = modifiers.keep
-    every = set(range(len(units)))
-    if keep is None:
-        return every
-    order = sorted(every, key=lambda i: (units[i][0], i))
+    if modifiers.keep is None:
+        return set(range(len(units)))
+    return kept_positions([value for value, _ in units], modifiers.keep)
+
+
+def kept_positions(values: list[int], keep: Keep) -> set[int]:
+    """Positions (into ``values``) that ``keep`` keeps; equal values rank by position,
+    the later one higher."""
+    order = sorted(range(len(values)), key=values.__getitem__)  # stable: ties by position
     count = min(keep.count, len(order))
     if keep.kind == "kh":
         return set(order[len(order) - count :])

@@ -25,24 +25,23 @@ def face_text(die: DieRoll) -> str:
     return text
 
 
-_PLAIN_TEXTS: dict[int, tuple[DieRoll, str]] = {}
-"""Text of kept, unmarked dice by identity: those are mostly the few instances each die
-kind shares (``Die.kept_rolls``). The entry holds the die, so its id cannot be reused
-while cached; the cache is emptied when it grows past a bound."""
+_DIE_TEXTS: dict[int, tuple[DieRoll, str]] = {}
+"""Text of dice by identity: most dice are the few instances each die kind shares for
+a face, kept or not, with its marks (``Die.roll_of``). An entry holds its die, so the id
+cannot be reused while cached; the cache is emptied when it grows past a bound."""
 
 
 def die_text(die: DieRoll) -> str:
-    if die.kept and not die.marks:
-        cached = _PLAIN_TEXTS.get(id(die))
-        if cached is not None and cached[0] is die:
-            return cached[1]
-        text = face_text(die)
-        if len(_PLAIN_TEXTS) >= 4096:
-            _PLAIN_TEXTS.clear()
-        _PLAIN_TEXTS[id(die)] = (die, text)
-        return text
+    cached = _DIE_TEXTS.get(id(die))
+    if cached is not None and cached[0] is die:
+        return cached[1]
     text = face_text(die)
-    return text if die.kept else f"~{text}~"
+    if not die.kept:
+        text = f"~{text}~"
+    if len(_DIE_TEXTS) >= 4096:
+        _DIE_TEXTS.clear()
+    _DIE_TEXTS[id(die)] = (die, text)
+    return text
 
 
 def dice_text(dice: Iterable[DieRoll]) -> str:
