@@ -22,7 +22,6 @@ from dicecli.errors import DiceError
 from dicecli.evaluate import roll
 from dicecli.grammar import parse
 from dicecli.render import Mode, Renderer, make_renderer
-from dicecli.results import RollResult
 
 MAX_TIMES = 100_000
 """Most rolls ``--times`` may ask for in one go."""
@@ -100,30 +99,33 @@ class Session:
         direct = self.mode == "terminal" or not buffered
         output = streams.stdout if direct else self.buffer
         self.renderer: Renderer = make_renderer(self.mode, output)
+        self.write_result = self.renderer.result
+        self.environment = options.environment
         self.failed_checks = 0
 
-    def roll_text(self, text: str) -> list[RollResult]:
-        """Roll one line ``times`` times; raises DiceError."""
+    def roll_text(self, text: str) -> None:
+        """Roll one line ``times`` times and write each result; raises DiceError."""
+        if self.options.times != 1:
+            self._roll_times(text)
+            return
+        result = roll(parse(text), self.roller, self.environment, text)  # lean: piped lines
+        self.write_result(result)
+        if result.failed:
+            self.failed_checks += 1
+
+    def _roll_times(self, text: str) -> None:
         parsed = parse(text)
-        environment = self.options.environment
-        if self.options.times == 1:  # the common case, kept lean for piped batches
-            result = roll(parsed, self.roller, environment, text)
-            self.renderer.result(result)
-            if result.failed:
-                self.failed_checks += 1
-            return [result]
         results = []
         for count in range(1, self.options.times + 1):
-            result = roll(parsed, self.roller, environment, text)
-            self.renderer.result(result)
+            result = roll(parsed, self.roller, self.environment, text)
+            self.write_result(result)
             if result.failed:
                 self.failed_checks += 1
             results.append(result)
             if count % FLUSH_EVERY == 0:
                 self.flush()
-        if self.options.times > 1 and self.mode == "terminal":
+        if self.mode == "terminal":
             self.renderer.summary(results)
-        return results
 
     def flush(self) -> None:
         """Write what the buffer holds."""
@@ -195,7 +197,7 @@ def run_once(text: str, options: RunOptions, streams: Streams) -> ExitStatus:
 def is_roll_line(line: str) -> bool:
     """Blank lines and ``#`` comment lines of a piped script are skipped."""
     stripped = line.strip()
-    return bool(stripped) and not stripped.startswith("#")
+    return stripped != "" and stripped[0] != "#"
 
 
 READ_SIZE = 1 << 16
@@ -235,13 +237,14 @@ def run_lines(lines: Iterable[str], options: RunOptions, streams: Streams) -> Ex
         return ExitStatus.BAD_INPUT
     bad = 0
     number = 0
+    roll_text = session.roll_text
     for batch in batches(lines):
         for line in batch:
             number += 1
             if not is_roll_line(line):
                 continue
             try:
-                session.roll_text(line.rstrip("\r\n"))
+                roll_text(line.rstrip("\r\n"))
             except DiceError as error:
                 bad += 1
                 session.report(error, number)

@@ -286,6 +286,17 @@ def _plain_dice_step(die: Die, count: int) -> Step:
     kept = die.kept_rolls
     values = tuple(_value(roll) for roll in kept)  # numbered dice: every face a number
 
+    if count == 1:  # the most common term (d20, 1d8): no lists to build
+
+        def one_die(ev: Evaluation) -> int:
+            index = ev.roller.draw(die)
+            shown = (kept[index],)
+            ev.dice.append(shown[0])
+            ev.segments.append(DiceShown(shown))
+            return values[index]
+
+        return one_die
+
     def plain_dice(ev: Evaluation) -> int:
         indexes = ev.roller.draw_many(die, count)
         shown = tuple([kept[index] for index in indexes])

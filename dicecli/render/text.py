@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from dicecli.results import COMPOUNDED, EXPLODED, DiceShown, DieRoll, RollResult, Segment
+from dicecli.results import COMPOUNDED, EXPLODED, DieRoll, RollResult, Segment, Text
 
 TOTAL_MISSING = "-"
 """What stands in the total field when a roll has no number (a MISFIRE)."""
@@ -25,40 +25,43 @@ def face_text(die: DieRoll) -> str:
     return text
 
 
-_DIE_TEXTS: dict[int, tuple[DieRoll, str]] = {}
+_DIE_TEXTS: dict[int, str] = {}
 """Text of dice by identity: most dice are the few instances each die kind shares for
-a face, kept or not, with its marks (``Die.roll_of``). An entry holds its die, so the id
-cannot be reused while cached; the cache is emptied when it grows past a bound."""
+a face, kept or not, with its marks (``Die.roll_of``)."""
+_HELD: list[DieRoll] = []
+"""The dice whose text is cached, held so that their ids stay theirs; both are emptied
+when they grow past a bound."""
 
 
 def die_text(die: DieRoll) -> str:
-    cached = _DIE_TEXTS.get(id(die))
-    if cached is not None and cached[0] is die:
-        return cached[1]
-    text = face_text(die)
-    if not die.kept:
-        text = f"~{text}~"
-    if len(_DIE_TEXTS) >= 4096:
-        _DIE_TEXTS.clear()
-    _DIE_TEXTS[id(die)] = (die, text)
+    text = _DIE_TEXTS.get(id(die))
+    if text is None:
+        text = face_text(die) if die.kept else f"~{face_text(die)}~"
+        if len(_HELD) >= 4096:
+            _DIE_TEXTS.clear()
+            _HELD.clear()
+        _HELD.append(die)
+        _DIE_TEXTS[id(die)] = text
     return text
 
 
 def dice_text(dice: Iterable[DieRoll]) -> str:
-    return "[" + ", ".join([die_text(die) for die in dice]) + "]"
+    cached = _DIE_TEXTS.get  # a hit costs no call of die_text: every roll shows dice
+    return "[" + ", ".join([cached(id(die)) or die_text(die) for die in dice]) + "]"
 
 
 def breakdown_text(segments: Sequence[Segment]) -> str:
     parts: list[str] = []
     for segment in segments:
-        if isinstance(segment, DiceShown):
-            parts.append(dice_text(segment.dice))
-        elif segment.role == "dropped":
-            text = segment.text
-            stripped = text.lstrip()
-            parts.append(f"{text[: len(text) - len(stripped)]}~{stripped}~")
+        if isinstance(segment, Text):
+            if segment.role == "dropped":
+                text = segment.text
+                stripped = text.lstrip()
+                parts.append(f"{text[: len(text) - len(stripped)]}~{stripped}~")
+            else:
+                parts.append(segment.text)
         else:
-            parts.append(segment.text)
+            parts.append(dice_text(segment.dice))
     return "".join(parts)
 
 
@@ -76,7 +79,8 @@ def result_line(result: RollResult) -> str:
             detail += " (" + "; ".join(outcome.notes) + ")"
     if result.comment:
         detail += f" # {result.comment}"
-    return f"{total_text(result)}\t{result.input.strip()}\t{detail}"
+    total = TOTAL_MISSING if result.total is None else result.total
+    return f"{total}\t{result.input.strip()}\t{detail}"
 
 
 def summary_line(results: Sequence[RollResult]) -> str:
