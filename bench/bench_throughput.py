@@ -15,8 +15,9 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
+
+from bench_startup import compile_package
 
 import dicecli
 from dicecli.dice import RandomSource, Roller
@@ -28,13 +29,10 @@ CORPUS = [line.strip() for line in (HERE / "corpus.txt").read_text().splitlines(
 DICECLI = shutil.which("dicecli", path=str(Path(sys.executable).parent)) or "dicecli"
 
 
-REPEATS = 3
-"""Each rate is the best of this many passes: on a shared machine the best pass is the
-one least disturbed by others."""
-
-
-def best_rate(measure: Callable[[int, list[str]], float], count: int, corpus: list[str]) -> float:
-    return max(measure(count, corpus) for _ in range(REPEATS))
+ROUNDS = 3
+"""Every measurement runs once per round, all of them interleaved, and a rate is the
+best of its rounds: on a shared machine load comes and goes, and interleaving lets it
+hit dicecli and the d20 reference alike."""
 
 
 def cycle(texts: list[str], count: int) -> list[str]:
@@ -72,8 +70,8 @@ def piped_rate(count: int, corpus: list[str]) -> tuple[float, float]:
         subprocess.run([DICECLI], input=text.encode(), stdout=subprocess.DEVNULL, check=True)
         return time.perf_counter() - start
 
-    whole = min(timed(lines) for _ in range(REPEATS))
-    empty = min(timed("d6\n") for _ in range(5))
+    whole = timed(lines)
+    empty = min(timed("d6\n") for _ in range(3))
     return count / whole, count / max(whole - empty, 1e-9)
 
 
@@ -103,38 +101,56 @@ def d20_rate(count: int, corpus: list[str]) -> float:
     return count / (time.perf_counter() - start)
 
 
+IN_PROCESS = {
+    "dicecli API (dicecli.roll, parse cached)": api_rate,
+    "dicecli evaluator only (parsed lines)": evaluator_rate,
+}
+PIPED_WHOLE = "dicecli piped stdin, whole process"
+PIPED_STEADY = "dicecli piped stdin, minus start-up"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rolls", type=int, default=100_000)
     count = parser.parse_args().rolls
-    print(f"{count:,} rolls per row; rolls per second")
-    print(f"{'':52}{'whole corpus':>14}{'d20 subset':>14}{'x d20':>8}")
+    compile_package()
     subset = d20_parsable()
-    reference = best_rate(d20_rate, count, subset) if subset else None
-    rows: list[tuple[str, float, float | None]] = []
-    for name, measure in (
-        ("dicecli API (dicecli.roll, parse cached)", api_rate),
-        ("dicecli evaluator only (parsed lines)", evaluator_rate),
-    ):
-        full = best_rate(measure, count, CORPUS)
-        rows.append((name, full, best_rate(measure, count, subset) if subset else None))
-    whole, steady = piped_rate(count, CORPUS)
-    if subset:
-        whole_subset, steady_subset = piped_rate(count, subset)
-    rows.append(("dicecli piped stdin, whole process", whole, whole_subset if subset else None))
-    rows.append(("dicecli piped stdin, minus start-up", steady, steady_subset if subset else None))
-    for name, full, part in rows:
+    corpora = {"whole corpus": CORPUS, "d20 subset": subset or []}
+    best: dict[tuple[str, str], float] = {}
+
+    def keep_best(row: str, corpus: str, rate: float) -> None:
+        best[row, corpus] = max(best.get((row, corpus), 0.0), rate)
+
+    for _ in range(ROUNDS):
+        if subset:
+            keep_best("d20", "d20 subset", d20_rate(count, subset))
+        for corpus_name, corpus in corpora.items():
+            if not corpus:
+                continue
+            for row, measure in IN_PROCESS.items():
+                keep_best(row, corpus_name, measure(count, corpus))
+            whole, steady = piped_rate(count, corpus)
+            keep_best(PIPED_WHOLE, corpus_name, whole)
+            keep_best(PIPED_STEADY, corpus_name, steady)
+    report(count, best, len(subset or []))
+
+
+def report(count: int, best: dict[tuple[str, str], float], subset_size: int) -> None:
+    print(f"{count:,} rolls per row, best of {ROUNDS} interleaved rounds; rolls per second")
+    print(f"{'':52}{'whole corpus':>14}{'d20 subset':>14}{'x d20':>8}")
+    reference = best.get(("d20", "d20 subset"))
+    for row in (*IN_PROCESS, PIPED_WHOLE, PIPED_STEADY):
+        part = best.get((row, "d20 subset"))
         part_text = f"{part:14,.0f}" if part is not None else f"{'-':>14}"
         ratio = f"{part / reference:7.2f}x" if part is not None and reference else ""
-        print(f"{name:52}{full:14,.0f}{part_text}{ratio}")
-    if subset is None or reference is None:
+        print(f"{row:52}{best[row, 'whole corpus']:14,.0f}{part_text}{ratio}")
+    if reference is None:
         print("d20 not installed: pip install -r bench/requirements.txt for the reference")
         return
-    print(
-        f"{f'd20 in-process, parse cache ({len(subset)} of {len(CORPUS)} lines parse)':52}"
-        f"{'-':>14}{reference:14,.0f}{1:7.2f}x"
-    )
-    print(f"target: piped stdin >= 2x d20 in-process: {whole_subset / reference:.2f}x")
+    name = f"d20 in-process, parse cache ({subset_size} of {len(CORPUS)} lines parse)"
+    print(f"{name:52}{'-':>14}{reference:14,.0f}{1:7.2f}x")
+    ratio = best[PIPED_WHOLE, "d20 subset"] / reference
+    print(f"target: piped stdin >= 2x d20 in-process: {ratio:.2f}x")
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ Checks of a game system (``alkemy 8 vs 15``) are handed to that game's module.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -33,6 +33,7 @@ from dicecli.nodes import (
     Check,
     Condition,
     Dice,
+    ExplodeKind,
     Expr,
     Group,
     Keep,
@@ -42,7 +43,6 @@ from dicecli.nodes import (
     Negate,
     Number,
     PercentOf,
-    Reroll,
     Roll,
     binding,
 )
@@ -322,22 +322,22 @@ def _face_decided_step(die: Die, count: int, modifiers: Modifiers) -> Step:
     if counting:
         standing = tuple(die.roll_of(index, True, _SCORE_MARKS[scores[index]]) for index in faces)
     dropped = tuple(die.roll_of(index, False, (DROPPED,)) for index in faces)
-    keep = modifiers.keep
+    kept = kept_slice(modifiers.keep, count) if modifiers.keep is not None else None
 
     def face_decided_dice(ev: Evaluation) -> int:
         indexes = ev.roller.draw_many(die, count)
-        if keep is None:
+        if kept is None:
             shown = tuple([standing[index] for index in indexes])
             counted = indexes
         else:
-            kept = kept_positions([values[index] for index in indexes], keep)
-            shown = tuple(
-                [
-                    standing[index] if position in kept else dropped[index]
-                    for position, index in enumerate(indexes)
-                ]
-            )
-            counted = [indexes[position] for position in kept]
+            drawn = [values[index] for index in indexes]
+            marked = [dropped[index] for index in indexes]
+            counted = []
+            for position in sorted(range(count), key=drawn.__getitem__)[kept]:
+                index = indexes[position]
+                marked[position] = standing[index]
+                counted.append(index)
+            shown = tuple(marked)
         ev.dice.extend(shown)
         ev.segments.append(DiceShown(shown))
         total = sum([scores[index] for index in counted])
@@ -351,11 +351,12 @@ def _face_decided_step(die: Die, count: int, modifiers: Modifiers) -> Step:
 
 def _rolled_one_by_one_step(die: Die, count: int, modifiers: Modifiers) -> Step:
     """Re-rolls or explosions: each die is rolled in turn, as the rules go."""
+    rules = OneByOne.of(die, modifiers)
 
     def rolled_one_by_one(ev: Evaluation) -> int:
         roller = ev.roller
         roller.reserve(count)
-        rolled, units = roll_modified_dice(roller, die, count, modifiers)
+        rolled, units = roll_modified_dice(roller, rules, count)
         total, rolled = apply_keep_and_count(rolled, units, modifiers)
         ev.dice.extend(rolled)
         ev.segments.append(DiceShown(tuple(rolled)))
@@ -463,29 +464,57 @@ Unit = tuple[int, list[int]]
 the dice it is made of."""
 
 
+@dataclass(frozen=True)
+class OneByOne:
+    """A die's re-roll and explosion rules (steps 1 and 2), as sets of natural values,
+    worked out once per dice term."""
+
+    die: Die
+    values: tuple[int, ...]  # the value of each face, by index
+    rerolled_on: frozenset[int]
+    reroll_once: bool
+    exploding_on: frozenset[int]
+    explode_kind: ExplodeKind | None
+
+    @classmethod
+    def of(cls, die: Die, modifiers: Modifiers) -> OneByOne:
+        values = tuple(_value(roll) for roll in die.kept_rolls)
+
+        def matching(condition: Condition) -> frozenset[int]:
+            return frozenset(value for value in values if condition.matches(value))
+
+        reroll, explode = modifiers.reroll, modifiers.explode
+        exploding_on: frozenset[int] = frozenset()
+        if explode is not None:
+            exploding_on = matching(explode.condition or Condition("=", die.values[-1]))
+        return cls(
+            die,
+            values,
+            matching(reroll.condition) if reroll is not None else frozenset(),
+            reroll is not None and reroll.once,
+            exploding_on,
+            explode.kind if explode is not None else None,
+        )
+
+
 def roll_modified_dice(
-    roller: Roller, die: Die, count: int, modifiers: Modifiers
+    roller: Roller, rules: OneByOne, count: int
 ) -> tuple[list[DieRoll], list[Unit]]:
     """Roll ``count`` dice with re-rolls and explosions (steps 1 and 2)."""
     rolled: list[DieRoll] = []
     units: list[Unit] = []
-    reroll = modifiers.reroll
-    explode = modifiers.explode
-    explode_if = None
-    if explode is not None:
-        explode_if = explode.condition or Condition("=", die.values[-1])
+    kind = rules.explode_kind
     for _ in range(count):
-        position, natural = _roll_one(roller, die, reroll, rolled, (), 0)
+        position, natural = _roll_one(roller, rules, rolled, (), 0)
         unit = [position]
         total = natural
-        while explode_if is not None and explode is not None and explode_if.matches(natural):
+        while natural in rules.exploding_on:
             rolled[position] = _marked(rolled[position], EXPLODED)
-            kind = explode.kind
             marks: tuple[str, ...] = (COMPOUNDED,) if kind == "!!" else (EXPLOSION,)
             penalty = 0
             if kind == "!p":
                 marks, penalty = (EXPLOSION, PENETRATED), 1
-            position, natural = _roll_one(roller, die, reroll, rolled, marks, penalty)
+            position, natural = _roll_one(roller, rules, rolled, marks, penalty)
             if kind == "!!":
                 unit.append(position)
                 total += natural
@@ -499,8 +528,7 @@ def roll_modified_dice(
 
 def _roll_one(
     roller: Roller,
-    die: Die,
-    reroll: Reroll | None,
+    rules: OneByOne,
     rolled: list[DieRoll],
     marks: tuple[str, ...],
     penalty: int,
@@ -508,18 +536,17 @@ def _roll_one(
     """Roll one die into ``rolled`` with its re-rolls: the position of the die standing
     and its natural value. Conditions read natural values; a penetrating die's
     ``penalty`` only lowers what each of its faces is worth, re-rolled ones included."""
+    die, values, rerolled_on = rules.die, rules.values, rules.rerolled_on
     index = roller.draw(die)
-    natural = _value(die.kept_rolls[index])
+    natural = values[index]
     these = marks
-    if reroll is not None:
-        condition = reroll.condition
-        while condition.matches(natural):
-            rolled.append(_landed(die, index, False, (*these, REROLLED), penalty))
-            index = roller.draw(die)
-            natural = _value(die.kept_rolls[index])
-            these = (*marks, REROLL)
-            if reroll.once:
-                break
+    while natural in rerolled_on:
+        rolled.append(_landed(die, index, False, (*these, REROLLED), penalty))
+        index = roller.draw(die)
+        natural = values[index]
+        these = (*marks, REROLL)
+        if rules.reroll_once:
+            break
     rolled.append(_landed(die, index, True, these, penalty))
     return len(rolled) - 1, natural
 
@@ -545,17 +572,22 @@ def _kept_units(units: list[Unit], modifiers: Modifiers) -> set[int]:
 
 
 def kept_positions(values: list[int], keep: Keep) -> set[int]:
-    """Positions (into ``values``) that ``keep`` keeps; equal values rank by position,
-    the later one higher."""
-    order = sorted(range(len(values)), key=values.__getitem__)  # stable: ties by position
-    count = min(keep.count, len(order))
+    """Positions (into ``values``) that ``keep`` keeps."""
+    order = sorted(range(len(values)), key=values.__getitem__)
+    return set(order[kept_slice(keep, len(values))])
+
+
+def kept_slice(keep: Keep, count: int) -> slice:
+    """What ``keep`` keeps of ``count`` values ranked lowest first; the sort is stable,
+    so equal values rank by position, the later one higher."""
+    number = min(keep.count, count)
     if keep.kind == "kh":
-        return set(order[len(order) - count :])
+        return slice(count - number, None)
     if keep.kind == "kl":
-        return set(order[:count])
+        return slice(0, number)
     if keep.kind == "dh":
-        return set(order[: len(order) - count])
-    return set(order[count:])
+        return slice(0, count - number)
+    return slice(number, None)
 
 
 def _dropped(roll: DieRoll) -> DieRoll:

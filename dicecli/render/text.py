@@ -4,7 +4,7 @@ REPL's history. No colour: a die that does not count is wrapped in tildes (``~1~
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from dicecli.results import COMPOUNDED, EXPLODED, DieRoll, RollResult, Segment, Text
 
@@ -45,8 +45,10 @@ def die_text(die: DieRoll) -> str:
     return text
 
 
-def dice_text(dice: Iterable[DieRoll]) -> str:
+def dice_text(dice: Sequence[DieRoll]) -> str:
     cached = _DIE_TEXTS.get  # a hit costs no call of die_text: every roll shows dice
+    if len(dice) == 1:  # the most common term (d20): no list to build
+        return "[" + (cached(id(dice[0])) or die_text(dice[0])) + "]"
     return "[" + ", ".join([cached(id(die)) or die_text(die) for die in dice]) + "]"
 
 
