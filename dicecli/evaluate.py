@@ -298,11 +298,15 @@ def _plain_dice_step(die: Die, count: int) -> Step:
         return one_die
 
     def plain_dice(ev: Evaluation) -> int:
-        indexes = ev.roller.draw_many(die, count)
-        shown = tuple([kept[index] for index in indexes])
+        rolled = []
+        total = 0
+        for index in ev.roller.draw_many(die, count):  # a loop: cheaper than comprehensions
+            rolled.append(kept[index])
+            total += values[index]
+        shown = tuple(rolled)
         ev.dice.extend(shown)
         ev.segments.append(DiceShown(shown))
-        return sum([values[index] for index in indexes])
+        return total
 
     return plain_dice
 
@@ -326,23 +330,29 @@ def _face_decided_step(die: Die, count: int, modifiers: Modifiers) -> Step:
 
     def face_decided_dice(ev: Evaluation) -> int:
         indexes = ev.roller.draw_many(die, count)
+        marked: list[DieRoll] = []
+        total = successes = 0
         if kept is None:
-            shown = tuple([standing[index] for index in indexes])
-            counted = indexes
+            for index in indexes:  # loops, not comprehensions: cheaper for a few dice
+                marked.append(standing[index])
+                score = scores[index]
+                total += score
+                successes += score > 0
         else:
-            drawn = [values[index] for index in indexes]
-            marked = [dropped[index] for index in indexes]
-            counted = []
+            drawn = []
+            for index in indexes:
+                drawn.append(values[index])
+                marked.append(dropped[index])
             for position in sorted(range(count), key=drawn.__getitem__)[kept]:
                 index = indexes[position]
                 marked[position] = standing[index]
-                counted.append(index)
-            shown = tuple(marked)
+                score = scores[index]
+                total += score
+                successes += score > 0
+        shown = tuple(marked)
         ev.dice.extend(shown)
         ev.segments.append(DiceShown(shown))
-        total = sum([scores[index] for index in counted])
         if counting:
-            successes = sum([scores[index] > 0 for index in counted])
             ev.segments.append(_tally(successes, successes - total))
         return total
 
