@@ -110,7 +110,7 @@ class Session:
             return
         result = roll(parse(text), self.roller, self.environment, text)  # lean: piped lines
         self.write_result(result)
-        if result.failed:
+        if result.outcome is not None and result.failed:  # plain rolls never fail
             self.failed_checks += 1
 
     def _roll_times(self, text: str) -> None:

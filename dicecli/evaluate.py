@@ -18,6 +18,7 @@ Checks of a game system (``alkemy 8 vs 15``) are handed to that game's module.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -103,7 +104,7 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
                 result = replace(result, comment=roll.comment)
             return result
         evaluation = Evaluation(roller, env)
-        total = step_of(body)(evaluation)
+        total = (body.__dict__.get("_step") or step_of(body))(evaluation)
     except DiceError as error:
         raise error.at(text) from None
     except RecursionError:
@@ -200,9 +201,9 @@ def _compile_number(node: Number) -> Step:
 
 
 _ARITHMETIC: dict[str, Callable[[int, int], int]] = {
-    "+": int.__add__,
-    "-": int.__sub__,
-    "*": int.__mul__,
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
 }
 
 
@@ -222,6 +223,15 @@ def _compile_binary(node: BinaryOp) -> Step:
 
         return divide
     combine = _ARITHMETIC[node.op]
+    if type(node.right) is Number:  # the common ``2d6+5``: the constant needs no step
+        constant, constant_text = node.right.value, _number_text(node.right.value)
+
+        def with_constant(ev: Evaluation) -> int:
+            first = left(ev)
+            ev.segments.extend((text, constant_text))
+            return combine(first, constant)
+
+        return with_constant
 
     def arithmetic(ev: Evaluation) -> int:
         first = left(ev)
