@@ -289,7 +289,7 @@ def _compile_dice(node: Dice) -> Step:
         return _plain_dice_step(die, node.count)
     if modifiers.reroll is None and modifiers.explode is None:
         return _face_decided_step(die, node.count, modifiers)
-    return _rolled_one_by_one_step(die, node.count, modifiers)
+    return rolled_one_by_one_step(die, node.count, modifiers)
 
 
 def _plain_dice_step(die: Die, count: int) -> Step:
@@ -369,7 +369,7 @@ def _face_decided_step(die: Die, count: int, modifiers: Modifiers) -> Step:
     return face_decided_dice
 
 
-def _rolled_one_by_one_step(die: Die, count: int, modifiers: Modifiers) -> Step:
+def rolled_one_by_one_step(die: Die, count: int, modifiers: Modifiers) -> Step:
     """Re-rolls or explosions: each die is rolled in turn, as the rules go."""
     rules = OneByOne.of(die, modifiers)
 
