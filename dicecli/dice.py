@@ -20,7 +20,7 @@ from math import floor
 from typing import Protocol
 
 from dicecli.errors import GivenFacesError, RollLimitError
-from dicecli.results import DieRoll
+from dicecli.results import DiceShown, DieRoll
 
 DEFAULT_BUDGET = 10_000
 """Most dice one roll may draw: generous for any table, small enough to answer at once."""
@@ -70,6 +70,12 @@ class Die:
         """A kept, unmarked :class:`DieRoll` per face, built once and shared (they are
         immutable, and sharing keeps rolling fast)."""
         return tuple(DieRoll(self.name, f.name, f.value) for f in self.faces)
+
+    @cached_property
+    def shown_alone(self) -> tuple[DiceShown, ...]:
+        """Each face's kept roll shown on its own (a ``d20`` term), built once and
+        shared like :attr:`kept_rolls`."""
+        return tuple(DiceShown((roll,)) for roll in self.kept_rolls)
 
     @cached_property
     def _variants(self) -> dict[tuple[int, bool, tuple[str, ...]], DieRoll]:

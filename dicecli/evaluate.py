@@ -297,12 +297,12 @@ def _plain_dice_step(die: Die, count: int) -> Step:
     values = tuple(_value(roll) for roll in kept)  # numbered dice: every face a number
 
     if count == 1:  # the most common term (d20, 1d8): no lists to build
+        alone = die.shown_alone
 
         def one_die(ev: Evaluation) -> int:
             index = ev.roller.draw(die)
-            shown = (kept[index],)
-            ev.dice.append(shown[0])
-            ev.segments.append(DiceShown(shown))
+            ev.dice.append(kept[index])
+            ev.segments.append(alone[index])
             return values[index]
 
         return one_die
