@@ -104,7 +104,7 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
                 result = replace(result, comment=roll.comment)
             return result
         evaluation = Evaluation(roller, env)
-        total = (body.__dict__.get("_step") or step_of(body))(evaluation)
+        total = step_of(body)(evaluation)
     except DiceError as error:
         raise error.at(text) from None
     except RecursionError:
@@ -331,10 +331,11 @@ def _face_decided_step(die: Die, count: int, modifiers: Modifiers) -> Step:
     faces = range(len(die.faces))
     values = tuple(_value(die.kept_rolls[index]) for index in faces)
     counting = modifiers.counts_successes
-    scores = tuple(count_one(value, modifiers) for value in values) if counting else values
+    # what a kept die adds to the total: its score (+1, -1, 0) when counting, else its value
+    worth = tuple(count_one(value, modifiers) for value in values) if counting else values
     standing = die.kept_rolls
     if counting:
-        standing = tuple(die.roll_of(index, True, _SCORE_MARKS[scores[index]]) for index in faces)
+        standing = tuple(die.roll_of(index, True, _SCORE_MARKS[worth[index]]) for index in faces)
     dropped = tuple(die.roll_of(index, False, (DROPPED,)) for index in faces)
     kept = kept_slice(modifiers.keep, count) if modifiers.keep is not None else None
 
@@ -345,9 +346,8 @@ def _face_decided_step(die: Die, count: int, modifiers: Modifiers) -> Step:
         if kept is None:
             for index in indexes:  # loops, not comprehensions: cheaper for a few dice
                 marked.append(standing[index])
-                score = scores[index]
-                total += score
-                successes += score > 0
+                total += worth[index]
+                successes += worth[index] > 0
         else:
             drawn = []
             for index in indexes:
@@ -356,9 +356,8 @@ def _face_decided_step(die: Die, count: int, modifiers: Modifiers) -> Step:
             for position in sorted(range(count), key=drawn.__getitem__)[kept]:
                 index = indexes[position]
                 marked[position] = standing[index]
-                score = scores[index]
-                total += score
-                successes += score > 0
+                total += worth[index]
+                successes += worth[index] > 0
         shown = tuple(marked)
         ev.dice.extend(shown)
         ev.segments.append(DiceShown(shown))
