@@ -15,6 +15,7 @@ Game systems add their own node types (subclasses of :class:`Check`) in their mo
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import ClassVar, Literal
 
 CompareOp = Literal["=", "<", "<=", ">", ">="]
@@ -259,14 +260,10 @@ class Roll:
     body: Expr | Check
     comment: str | None = None
 
-    @property
+    @cached_property
     def canonical(self) -> str:
         """The body in canonical notation, computed once (rolls read it every time)."""
-        text: str | None = self.__dict__.get("_canonical")
-        if text is None:
-            text = str(self.body)
-            self.__dict__["_canonical"] = text
-        return text
+        return str(self.body)
 
     def __str__(self) -> str:
         text = self.canonical
