@@ -35,7 +35,7 @@ CORPUS = [line.strip() for line in (HERE / "corpus.txt").read_text().splitlines(
 DICECLI = shutil.which("dicecli", path=str(Path(sys.executable).parent)) or "dicecli"
 
 
-ROUNDS = 3
+ROUNDS = 5
 """Every measurement runs once per round, all of them interleaved, and a rate is the
 best of its rounds: on a shared machine load comes and goes, and interleaving lets it
 hit dicecli and the d20 reference alike."""
