@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 from math import floor
-from typing import Protocol
+from typing import Protocol, cast
 
 from dicecli.errors import GivenFacesError, RollLimitError
 from dicecli.results import DiceShown, DieRoll
@@ -70,6 +70,14 @@ class Die:
         """A kept, unmarked :class:`DieRoll` per face, built once and shared (they are
         immutable, and sharing keeps rolling fast)."""
         return tuple(DieRoll(self.name, f.name, f.value) for f in self.faces)
+
+    @cached_property
+    def face_values(self) -> tuple[int, ...]:
+        """Each face's value, by index, for dice whose faces are all numbers."""
+        values = tuple(face.value for face in self.faces)
+        if None in values:
+            raise ValueError(f"{self.name} has faces without numbers")
+        return cast(tuple[int, ...], values)
 
     @cached_property
     def shown_alone(self) -> tuple[DiceShown, ...]:
@@ -139,6 +147,11 @@ D3 = Die("D3", tuple(Face(str(n), (n + 1) // 2) for n in range(1, 7)))
 """Rule N4: a D6 halved, rounded up. The face is the D6's (the natural roll)."""
 
 _BY_SIDES: dict[int | str, Die] = {6: D6, "%": PERCENTILE, "F": FUDGE, "3": D3}
+for _sides in (2, 4, 8, 10, 12, 20, 100):
+    _BY_SIDES[_sides] = numbered_die(_sides)
+_KEPT_DICE = len(_BY_SIDES) + 32
+"""The dice kept for reuse: the usual ones, and the last few other sizes. A die of
+10,000 faces weighs megabytes once rolled, so odd sizes are not all kept forever."""
 
 
 def die_for_sides(sides: int | str) -> Die:
@@ -146,6 +159,8 @@ def die_for_sides(sides: int | str) -> Die:
     die = _BY_SIDES.get(sides)
     if die is None:
         assert isinstance(sides, int), sides
+        if len(_BY_SIDES) >= _KEPT_DICE:
+            del _BY_SIDES[next(reversed(_BY_SIDES))]  # the newest odd size makes way
         die = _BY_SIDES[sides] = numbered_die(sides)
     return die
 

@@ -282,21 +282,26 @@ def _compile_name(node: Name) -> Step:
     return name
 
 
+TABLED_FACES = 100
+"""Dice with at most this many faces get per-face tables (shared segments, keep/count
+outcomes); a d10000 term rolls without them rather than build 10,000 of each."""
+
+
 def _compile_dice(node: Dice) -> Step:
     die = die_for_sides(node.sides)
     modifiers = node.modifiers
     if modifiers is NO_MODIFIERS:
         return _plain_dice_step(die, node.count)
-    if modifiers.reroll is None and modifiers.explode is None:
+    small = len(die.faces) <= TABLED_FACES
+    if modifiers.reroll is None and modifiers.explode is None and small:
         return _face_decided_step(die, node.count, modifiers)
     return rolled_one_by_one_step(die, node.count, modifiers)
 
 
 def _plain_dice_step(die: Die, count: int) -> Step:
-    kept = die.kept_rolls
-    values = tuple(_value(roll) for roll in kept)  # numbered dice: every face a number
+    kept, values = die.kept_rolls, die.face_values
 
-    if count == 1:  # the most common term (d20, 1d8): no lists to build
+    if count == 1 and len(die.faces) <= TABLED_FACES:  # d20, 1d8: no lists to build
         alone = die.shown_alone
 
         def one_die(ev: Evaluation) -> int:
@@ -328,8 +333,7 @@ def _face_decided_step(die: Die, count: int, modifiers: Modifiers) -> Step:
     """Keep/drop and counting without re-rolls or explosions: each die is one unit and
     what it shows, scores and is worth follows from its face alone, so all of that is
     worked out here, once per face, and a roll only looks it up."""
-    faces = range(len(die.faces))
-    values = tuple(_value(die.kept_rolls[index]) for index in faces)
+    faces, values = range(len(die.faces)), die.face_values
     counting = modifiers.counts_successes
     # what a kept die adds to the total: its score (+1, -1, 0) when counting, else its value
     worth = tuple(count_one(value, modifiers) for value in values) if counting else values
@@ -485,35 +489,50 @@ the dice it is made of."""
 
 @dataclass(frozen=True)
 class OneByOne:
-    """A die's re-roll and explosion rules (steps 1 and 2), as sets of natural values,
-    worked out once per dice term."""
+    """A die's re-roll and explosion rules (steps 1 and 2), worked out once per dice
+    term: the natural values each applies to, as ranges (conditions compare numbers)."""
 
     die: Die
     values: tuple[int, ...]  # the value of each face, by index
-    rerolled_on: frozenset[int]
+    rerolled_on: range
     reroll_once: bool
-    exploding_on: frozenset[int]
+    exploding_on: range
     explode_kind: ExplodeKind | None
 
     @classmethod
     def of(cls, die: Die, modifiers: Modifiers) -> OneByOne:
-        values = tuple(_value(roll) for roll in die.kept_rolls)
-
-        def matching(condition: Condition) -> frozenset[int]:
-            return frozenset(value for value in values if condition.matches(value))
-
         reroll, explode = modifiers.reroll, modifiers.explode
-        exploding_on: frozenset[int] = frozenset()
+        nothing = range(0)
+        exploding_on = nothing
         if explode is not None:
-            exploding_on = matching(explode.condition or Condition("=", die.values[-1]))
+            condition = explode.condition or Condition("=", die.values[-1])
+            exploding_on = values_matching(condition)
         return cls(
             die,
-            values,
-            matching(reroll.condition) if reroll is not None else frozenset(),
+            die.face_values,
+            values_matching(reroll.condition) if reroll is not None else nothing,
             reroll is not None and reroll.once,
             exploding_on,
             explode.kind if explode is not None else None,
         )
+
+
+def values_matching(condition: Condition) -> range:
+    """The integers ``condition`` holds for: ``>=5`` -> 5, 6, 7 ... (up to a bound no die
+    reaches); ``=3`` -> 3 alone."""
+    value, op = condition.value, condition.op
+    if op == "=":
+        return range(value, value + 1)
+    if op == ">=":
+        return range(value, _BEYOND_EVERY_DIE)
+    if op == ">":
+        return range(value + 1, _BEYOND_EVERY_DIE)
+    if op == "<=":
+        return range(-_BEYOND_EVERY_DIE, value + 1)
+    return range(-_BEYOND_EVERY_DIE, value)
+
+
+_BEYOND_EVERY_DIE = 10**9  # faces are capped far below (grammar.MAX_SIDES)
 
 
 def roll_modified_dice(

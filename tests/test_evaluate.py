@@ -6,6 +6,7 @@ import pytest
 
 import dicecli
 from dicecli import DiceError, GivenFacesError, RollLimitError, UnknownNameError
+from dicecli.dice import die_for_sides
 from dicecli.results import DiceShown, Text
 
 
@@ -262,3 +263,14 @@ def test_a_dropped_group_item_drops_its_dice() -> None:
         ("2", False, ("dropped",)),
         ("5", True, ()),
     ]
+
+
+def test_large_dice_keep_and_count_without_per_face_tables() -> None:
+    """Per-face tables are for small dice: a keep/count term on a d10000 must not build
+    (and keep, with the parsed line) an entry for each of its 10,000 faces."""
+    die = die_for_sides(10000)
+    result = dicecli.roll("3d10000kh1>=5000f10", given="7000,20,9000")
+    assert result.total == 1
+    assert [d.kept for d in result.dice] == [False, False, True]
+    assert "shown_alone" not in die.__dict__
+    assert len(die.__dict__.get("_variants", {})) <= 3

@@ -37,9 +37,10 @@ import dicecli
 from dicecli import DiceError, RollLimitError, parse
 from dicecli.dice import Die, RandomSource, Roller, die_for_sides
 from dicecli.environment import EMPTY_ENVIRONMENT
-from dicecli.evaluate import Evaluation, rolled_one_by_one_step, step_of
+from dicecli.evaluate import Evaluation, rolled_one_by_one_step, step_of, values_matching
 from dicecli.nodes import (
     BinaryOp,
+    CompareOp,
     Condition,
     Dice,
     Expr,
@@ -725,3 +726,13 @@ def test_a_rerolled_penetrating_die_is_worth_one_less() -> None:
     discarded = result.dice[1]
     assert discarded.marks == ("explosion", "penetrated", "rerolled")
     assert discarded.value == 0
+
+
+@MANY
+@given(st.sampled_from(COMPARE_OPS), st.integers(-5, 120), st.integers(-10, 130))
+def test_values_matching_a_condition_are_the_values_it_holds_for(
+    op: CompareOp, value: int, number: int
+) -> None:
+    """Re-roll and explosion conditions are checked as ranges (OneByOne)."""
+    condition = Condition(op, value)
+    assert (number in values_matching(condition)) == condition.matches(number)
