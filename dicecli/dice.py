@@ -147,11 +147,12 @@ D3 = Die("D3", tuple(Face(str(n), (n + 1) // 2) for n in range(1, 7)))
 """Rule N4: a D6 halved, rounded up. The face is the D6's (the natural roll)."""
 
 _BY_SIDES: dict[int | str, Die] = {6: D6, "%": PERCENTILE, "F": FUDGE, "3": D3}
-for _sides in (2, 4, 8, 10, 12, 20, 100):
-    _BY_SIDES[_sides] = numbered_die(_sides)
-_KEPT_DICE = len(_BY_SIDES) + 32
-"""The dice kept for reuse: the usual ones, and the last few other sizes. A die of
-10,000 faces weighs megabytes once rolled, so odd sizes are not all kept forever."""
+"""The usual dice, built on first use and kept."""
+_USUAL_SIDES = frozenset({2, 4, 6, 8, 10, 12, 20, 100})
+_OTHER_SIDES: dict[int, Die] = {}
+"""The last few other sizes: a die of 10,000 faces weighs megabytes once rolled, so odd
+sizes are not all kept forever."""
+MAX_OTHER_SIDES = 32
 
 
 def die_for_sides(sides: int | str) -> Die:
@@ -159,9 +160,15 @@ def die_for_sides(sides: int | str) -> Die:
     die = _BY_SIDES.get(sides)
     if die is None:
         assert isinstance(sides, int), sides
-        if len(_BY_SIDES) >= _KEPT_DICE:
-            del _BY_SIDES[next(reversed(_BY_SIDES))]  # the newest odd size makes way
-        die = _BY_SIDES[sides] = numbered_die(sides)
+        die = _OTHER_SIDES.get(sides)
+        if die is None:
+            die = numbered_die(sides)
+            if sides in _USUAL_SIDES:
+                _BY_SIDES[sides] = die
+            else:
+                if len(_OTHER_SIDES) >= MAX_OTHER_SIDES:
+                    del _OTHER_SIDES[next(iter(_OTHER_SIDES))]  # the oldest makes way
+                _OTHER_SIDES[sides] = die
     return die
 
 
