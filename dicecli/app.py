@@ -35,6 +35,8 @@ class ExitStatus(IntEnum):
 
 @dataclass
 class Streams:
+    """The program's standard streams, and whether each is a terminal."""
+
     stdin: TextIO = field(default_factory=lambda: sys.stdin)
     stdout: TextIO = field(default_factory=lambda: sys.stdout)
     stderr: TextIO = field(default_factory=lambda: sys.stderr)

@@ -21,6 +21,8 @@ def _folded(mapping: Mapping[str, object]) -> dict[str, object]:
 
 @dataclass(frozen=True)
 class Environment:
+    """Named numbers (``--set STR=3``), saved rolls (``let``) and game settings."""
+
     values: Mapping[str, int] = field(default_factory=dict)
     rolls: Mapping[str, Expr] = field(default_factory=dict)
     settings: Mapping[str, str] = field(default_factory=dict)

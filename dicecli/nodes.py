@@ -54,6 +54,8 @@ class Condition:
 
 @dataclass(frozen=True)
 class Keep:
+    """Keep or drop the highest or lowest ``count`` dice: ``kh3``, ``kl1``, ``dh1``, ``dl1``."""
+
     kind: KeepKind
     count: int
 
@@ -63,6 +65,8 @@ class Keep:
 
 @dataclass(frozen=True)
 class Reroll:
+    """Re-roll a die while ``condition`` holds (``r1``), or once (``ro1``)."""
+
     condition: Condition
     once: bool
 
@@ -72,6 +76,8 @@ class Reroll:
 
 @dataclass(frozen=True)
 class Explode:
+    """Roll another die on ``condition``: ``!`` adds it, ``!!`` compounds it, ``!p`` penetrates."""
+
     kind: ExplodeKind
     condition: Condition | None  # None: the die's highest face
 
@@ -119,6 +125,8 @@ class Expr:
 
 @dataclass(frozen=True)
 class Number(Expr):
+    """An integer constant: ``5``."""
+
     value: int
 
     def __str__(self) -> str:
@@ -180,6 +188,8 @@ class Labelled(Expr):
 
 @dataclass(frozen=True)
 class Negate(Expr):
+    """Unary minus: ``-d6``."""
+
     operand: Expr
     precedence: ClassVar[int] = 7
 
