@@ -477,11 +477,6 @@ def _tally(successes: int, failures: int) -> Text:
     return Text(text + ")", "value")
 
 
-def _value(roll: DieRoll) -> int:
-    assert roll.value is not None, f"{roll.die} has faces without numbers"
-    return roll.value
-
-
 Unit = tuple[int, list[int]]
 """One value that keep/drop sees (a die, or a compounded die), and the positions of
 the dice it is made of."""
@@ -493,7 +488,6 @@ class OneByOne:
     term: the natural values each applies to, as ranges (conditions compare numbers)."""
 
     die: Die
-    values: tuple[int, ...]  # the value of each face, by index
     rerolled_on: range
     reroll_once: bool
     exploding_on: range
@@ -509,7 +503,6 @@ class OneByOne:
             exploding_on = values_matching(condition)
         return cls(
             die,
-            die.face_values,
             values_matching(reroll.condition) if reroll is not None else nothing,
             reroll is not None and reroll.once,
             exploding_on,
@@ -574,7 +567,8 @@ def _roll_one(
     """Roll one die into ``rolled`` with its re-rolls: the position of the die standing
     and its natural value. Conditions read natural values; a penetrating die's
     ``penalty`` only lowers what each of its faces is worth, re-rolled ones included."""
-    die, values, rerolled_on = rules.die, rules.values, rules.rerolled_on
+    die, rerolled_on = rules.die, rules.rerolled_on
+    values = die.face_values
     index = roller.draw(die)
     natural = values[index]
     these = marks
@@ -592,7 +586,7 @@ def _roll_one(
 def _landed(die: Die, index: int, kept: bool, marks: tuple[str, ...], penalty: int) -> DieRoll:
     roll = die.roll_of(index, kept, marks)
     if penalty:
-        return DieRoll(roll.die, roll.face, _value(roll) - penalty, kept, marks)
+        return DieRoll(roll.die, roll.face, die.face_values[index] - penalty, kept, marks)
     return roll
 
 

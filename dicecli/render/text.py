@@ -84,8 +84,7 @@ def result_line(result: RollResult) -> str:
             detail += " (" + "; ".join(outcome.notes) + ")"
     if result.comment:
         detail += f" # {result.comment}"
-    total = TOTAL_MISSING if result.total is None else result.total
-    return f"{total}\t{result.input.strip()}\t{detail}"
+    return f"{total_text(result)}\t{result.input.strip()}\t{detail}"
 
 
 def summary_line(results: Sequence[RollResult]) -> str:
