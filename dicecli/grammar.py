@@ -11,7 +11,9 @@ for this grammar alone. Game grammars reuse :data:`expression`, :data:`integer` 
 
 Each dice term is one ``Regex`` token and all of its modifiers another: measured, that
 halves parse time against a token per symbol. Packrat parsing is off: it made this
-grammar slower. Parsed lines are cached by text instead (:func:`parse`).
+grammar slower. Parsed lines are cached by text instead (:func:`parse`). Parse actions
+take pyparsing's full ``(text, loc, tokens)``: given fewer, pyparsing works out how many
+on the first call by catching a TypeError and reading the traceback, at every start.
 """
 
 from __future__ import annotations
@@ -69,7 +71,7 @@ def _fail(text: str, loc: int, message: str) -> pp.ParseFatalException:
 
 
 integer = pp.Regex(r"\d+").set_name("a number")
-integer.set_parse_action(lambda t: int(t[0]))
+integer.set_parse_action(lambda s, loc, t: int(t[0]))
 
 _DICE_RE = re.compile(r"(?P<count>\d*)[dD](?P<sides>\d+|%|[fF])")
 _MODIFIER_RE = re.compile(
@@ -189,24 +191,26 @@ name = pp.Regex(r"[A-Za-z_][A-Za-z0-9_]*").set_name("a name")
 name.set_parse_action(lambda s, loc, t: Name(t[0], loc))
 
 number = integer.copy().set_name("a number")
-number.set_parse_action(lambda t: Number(int(t[0])))
+number.set_parse_action(lambda s, loc, t: Number(int(t[0])))
 
 _parenthesised = pp.Suppress("(") + expression + pp.Suppress(")").set_name("')'")
 _operand = (dice_term | group_term | number | _parenthesised | name).set_name(
     "a number, dice such as 2d6, '(' or a name"
 )
 _label = pp.Regex(r"\[(?P<label>[^\]\[]*)\]").set_name("a [label]")
-_label.set_parse_action(lambda t: t["label"].strip())
+_label.set_parse_action(lambda s, loc, t: t["label"].strip())
 atom = (_operand + pp.Optional(_label)).set_name(_operand.name)
-atom.set_parse_action(lambda t: Labelled(t[0], t[1]) if len(t) == 2 else t[0])
+atom.set_parse_action(lambda s, loc, t: Labelled(t[0], t[1]) if len(t) == 2 else t[0])
 
 unary: pp.Forward = pp.Forward()
 _percent_of = pp.Regex(r"(?P<percent>\d+)\s*%\s*(?i:of)\b").set_name("'N% of'")
-_minus = pp.Regex("[-\N{MINUS SIGN}]").set_name("'-'")
+# Signs as literals, not a regex class: a class mixing ASCII with the minus sign U+2212
+# makes ``re`` build a 64k-character bitmap at every start (about 2.5M instructions).
+_minus = (pp.Literal("-") | pp.Literal("\N{MINUS SIGN}")).set_name("'-'")
 unary <<= ((_percent_of + unary) | (_minus + unary) | atom).set_name(_operand.name)
 
 
-def _unary_action(tokens: pp.ParseResults) -> Expr:
+def _unary_action(text: str, loc: int, tokens: pp.ParseResults) -> Expr:
     if len(tokens) == 1:
         return cast(Expr, tokens[0])
     head, operand = tokens[0], tokens[1]
@@ -218,7 +222,7 @@ def _unary_action(tokens: pp.ParseResults) -> Expr:
 unary.set_parse_action(_unary_action)
 
 _mul_op = pp.Regex(r"[*×/]|[xX](?![A-Za-z_])|[xX](?=[dD][\d%fF])").set_name("'*' or '/'")
-_add_op = pp.Regex("[-+\N{MINUS SIGN}]").set_name("'+' or '-'")
+_add_op = (pp.Literal("+") | _minus).set_name("'+' or '-'")
 _SYMBOLS: dict[str, BinaryOpSymbol] = {
     "*": "*",
     "x": "*",
@@ -231,7 +235,7 @@ _SYMBOLS: dict[str, BinaryOpSymbol] = {
 }
 
 
-def _fold(tokens: pp.ParseResults) -> Expr:
+def _fold(text: str, loc: int, tokens: pp.ParseResults) -> Expr:
     result = cast(Expr, tokens[0])
     for index in range(1, len(tokens), 2):
         result = BinaryOp(_SYMBOLS[tokens[index]], result, tokens[index + 1])
@@ -244,10 +248,10 @@ expression <<= term + pp.ZeroOrMore(_add_op - term)
 expression.set_parse_action(_fold)
 
 comment = pp.Regex(r"#(?P<comment>.*)").set_name("a # comment")
-comment.set_parse_action(lambda t: t["comment"].strip())
+comment.set_parse_action(lambda s, loc, t: t["comment"].strip())
 
 
-def _roll_action(tokens: pp.ParseResults) -> Roll:
+def _roll_action(text: str, loc: int, tokens: pp.ParseResults) -> Roll:
     body = cast("Expr | Check", tokens[0])
     note = cast(str, tokens[1]) if len(tokens) > 1 else None
     return Roll(body, note or None)
