@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dicecli import systems
 from dicecli.dice import Die, Roller, die_for_sides
@@ -32,12 +32,9 @@ from dicecli.nodes import (
     NO_MODIFIERS,
     BinaryOp,
     Check,
-    Condition,
     Dice,
-    ExplodeKind,
     Expr,
     Group,
-    Keep,
     Labelled,
     Modifiers,
     Name,
@@ -48,14 +45,8 @@ from dicecli.nodes import (
     binding,
 )
 from dicecli.results import (
-    COMPOUNDED,
     DROPPED,
-    EXPLODED,
-    EXPLOSION,
     FAILURE,
-    PENETRATED,
-    REROLL,
-    REROLLED,
     SUCCESS,
     DiceShown,
     DieRoll,
@@ -63,6 +54,9 @@ from dicecli.results import (
     Segment,
     Text,
 )
+
+if TYPE_CHECKING:
+    from dicecli.modifier_nodes import Keep
 
 MAX_NAME_DEPTH = 16
 """How deep saved rolls may refer to other saved rolls (``a = b + 1``)."""
@@ -374,6 +368,8 @@ def _face_decided_step(die: Die, count: int, modifiers: Modifiers) -> Step:
 
 def rolled_one_by_one_step(die: Die, count: int, modifiers: Modifiers) -> Step:
     """Re-rolls or explosions: each die is rolled in turn, as the rules go."""
+    from dicecli.reroll_explode import OneByOne, roll_modified_dice  # imported on first use
+
     rules = OneByOne.of(die, modifiers)
 
     def rolled_one_by_one(ev: Evaluation) -> int:
@@ -482,120 +478,6 @@ Unit = tuple[int, list[int]]
 the dice it is made of."""
 
 
-@dataclass(frozen=True)
-class OneByOne:
-    """A die's re-roll and explosion rules (steps 1 and 2), worked out once per dice
-    term: the natural values each applies to, as ranges (conditions compare numbers)."""
-
-    die: Die
-    rerolled_on: range
-    reroll_once: bool
-    exploding_on: range
-    explode_kind: ExplodeKind | None
-
-    @classmethod
-    def of(cls, die: Die, modifiers: Modifiers) -> OneByOne:
-        reroll, explode = modifiers.reroll, modifiers.explode
-        nothing = range(0)
-        exploding_on = nothing
-        if explode is not None:
-            condition = explode.condition or Condition("=", die.values[-1])
-            exploding_on = values_matching(condition)
-        return cls(
-            die,
-            values_matching(reroll.condition) if reroll is not None else nothing,
-            reroll is not None and reroll.once,
-            exploding_on,
-            explode.kind if explode is not None else None,
-        )
-
-
-def values_matching(condition: Condition) -> range:
-    """The integers ``condition`` holds for: ``>=5`` -> 5, 6, 7 ... (up to a bound no die
-    reaches); ``=3`` -> 3 alone."""
-    value, op = condition.value, condition.op
-    if op == "=":
-        return range(value, value + 1)
-    if op == ">=":
-        return range(value, _BEYOND_EVERY_DIE)
-    if op == ">":
-        return range(value + 1, _BEYOND_EVERY_DIE)
-    if op == "<=":
-        return range(-_BEYOND_EVERY_DIE, value + 1)
-    return range(-_BEYOND_EVERY_DIE, value)
-
-
-_BEYOND_EVERY_DIE = 10**9  # faces are capped far below (grammar.MAX_SIDES)
-
-
-def roll_modified_dice(
-    roller: Roller, rules: OneByOne, count: int
-) -> tuple[list[DieRoll], list[Unit]]:
-    """Roll ``count`` dice with re-rolls and explosions (steps 1 and 2)."""
-    rolled: list[DieRoll] = []
-    units: list[Unit] = []
-    kind = rules.explode_kind
-    for _ in range(count):
-        position, natural = _roll_one(roller, rules, rolled, (), 0)
-        unit = [position]
-        total = natural
-        while natural in rules.exploding_on:
-            rolled[position] = _marked(rolled[position], EXPLODED)
-            marks: tuple[str, ...] = (COMPOUNDED,) if kind == "!!" else (EXPLOSION,)
-            penalty = 0
-            if kind == "!p":
-                marks, penalty = (EXPLOSION, PENETRATED), 1
-            position, natural = _roll_one(roller, rules, rolled, marks, penalty)
-            if kind == "!!":
-                unit.append(position)
-                total += natural
-            else:
-                units.append((total, unit))
-                unit = [position]
-                total = natural - penalty
-        units.append((total, unit))
-    return rolled, units
-
-
-def _roll_one(
-    roller: Roller,
-    rules: OneByOne,
-    rolled: list[DieRoll],
-    marks: tuple[str, ...],
-    penalty: int,
-) -> tuple[int, int]:
-    """Roll one die into ``rolled`` with its re-rolls: the position of the die standing
-    and its natural value. Conditions read natural values; a penetrating die's
-    ``penalty`` only lowers what each of its faces is worth, re-rolled ones included."""
-    die, rerolled_on = rules.die, rules.rerolled_on
-    values = die.face_values
-    index = roller.draw(die)
-    natural = values[index]
-    these = marks
-    while natural in rerolled_on:
-        rolled.append(_landed(die, index, False, (*these, REROLLED), penalty))
-        index = roller.draw(die)
-        natural = values[index]
-        these = (*marks, REROLL)
-        if rules.reroll_once:
-            break
-    rolled.append(_landed(die, index, True, these, penalty))
-    return len(rolled) - 1, natural
-
-
-def _landed(die: Die, index: int, kept: bool, marks: tuple[str, ...], penalty: int) -> DieRoll:
-    roll = die.roll_of(index, kept, marks)
-    if penalty:
-        return DieRoll(roll.die, roll.face, die.face_values[index] - penalty, kept, marks)
-    return roll
-
-
-def _marked(roll: DieRoll, mark: str, kept: bool | None = None) -> DieRoll:
-    return DieRoll(
-        roll.die, roll.face, roll.value, roll.kept if kept is None else kept, (*roll.marks, mark)
-    )
-
-
 def _kept_units(units: list[Unit], modifiers: Modifiers) -> set[int]:
     """Indexes (into ``units``) of the units that keep/drop keeps (step 3)."""
     if modifiers.keep is None:
@@ -624,7 +506,7 @@ def kept_slice(keep: Keep, count: int) -> slice:
 
 def _dropped(roll: DieRoll) -> DieRoll:
     """``roll`` dropped by keep/drop (a die already not counting stays as it is)."""
-    return _marked(roll, DROPPED, kept=False) if roll.kept else roll
+    return roll.marked(DROPPED, kept=False) if roll.kept else roll
 
 
 def count_one(value: int, modifiers: Modifiers) -> int:
@@ -646,7 +528,7 @@ def apply_keep_and_count(
     for index, (value, positions) in enumerate(units):
         if index not in kept:
             for position in positions:
-                rolled[position] = _marked(rolled[position], DROPPED, kept=False)
+                rolled[position] = rolled[position].marked(DROPPED, kept=False)
             continue
         if counting:
             score = count_one(value, modifiers)
@@ -654,7 +536,7 @@ def apply_keep_and_count(
             if score:
                 mark = SUCCESS if score > 0 else FAILURE
                 for position in positions:
-                    rolled[position] = _marked(rolled[position], mark)
+                    rolled[position] = rolled[position].marked(mark)
         else:
             total += value
     return total, rolled

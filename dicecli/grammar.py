@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import pyparsing as pp
 
@@ -32,25 +32,29 @@ from dicecli.nodes import (
     BinaryOp,
     BinaryOpSymbol,
     Check,
-    CompareOp,
-    Condition,
     Dice,
-    Explode,
-    ExplodeKind,
     Expr,
     Group,
-    Keep,
-    KeepKind,
     Labelled,
     Modifiers,
     Name,
     Negate,
     Number,
     PercentOf,
-    Reroll,
     Roll,
     Sides,
 )
+
+if TYPE_CHECKING:
+    from dicecli.modifier_nodes import (
+        CompareOp,
+        Condition,
+        Explode,
+        ExplodeKind,
+        Keep,
+        KeepKind,
+        Reroll,
+    )
 
 MAX_DICE_COUNT = 10_000  # the roll budget (dice.DEFAULT_BUDGET); larger is refused at once
 MAX_SIDES = 10_000  # every face is built once; d10000 takes milliseconds, d1000000 seconds
@@ -87,6 +91,8 @@ _modifier_token.set_parse_action(lambda s, loc, t: (loc, t[0]))
 
 
 def _condition(text: str) -> Condition:
+    from dicecli.modifier_nodes import Condition  # first used here: see modifier_nodes
+
     for op in (">=", "<=", ">", "<", "="):
         if text.startswith(op):
             compare: CompareOp = op
@@ -96,6 +102,10 @@ def _condition(text: str) -> Condition:
 
 def _modifiers(text: str, found: list[tuple[int, str]], allow_per_die: bool) -> Modifiers:
     """Fold the modifier tokens of one term into :class:`Modifiers`, refusing repeats."""
+    if not found:
+        return NO_MODIFIERS
+    from dicecli.modifier_nodes import Explode, Keep, Reroll  # created on first use
+
     values: dict[str, Any] = {}
     value: Keep | Reroll | Explode | Condition
     for loc, token in found:
@@ -108,7 +118,7 @@ def _modifiers(text: str, found: list[tuple[int, str]], allow_per_die: bool) -> 
             count = int(groups["keep_n"] or 1)
             if count == 0 and kind in ("kh", "kl"):
                 raise _fail(text, loc, f"{kind}0 keeps no dice: keep at least one")
-            slot, value = "keep", Keep(cast(KeepKind, kind), count)
+            slot, value = "keep", Keep(cast("KeepKind", kind), count)
         elif groups["reroll"]:
             reroll = groups["reroll"].lower()
             slot, value = "reroll", Reroll(_condition(groups["reroll_if"]), reroll == "ro")
@@ -116,7 +126,7 @@ def _modifiers(text: str, found: list[tuple[int, str]], allow_per_die: bool) -> 
             condition = _condition(groups["explode_if"]) if groups["explode_if"] else None
             slot, value = (
                 "explode",
-                Explode(cast(ExplodeKind, groups["explode"].lower()), condition),
+                Explode(cast("ExplodeKind", groups["explode"].lower()), condition),
             )
         elif groups["success"]:
             slot, value = "success", _condition(groups["success"])
@@ -130,7 +140,7 @@ def _modifiers(text: str, found: list[tuple[int, str]], allow_per_die: bool) -> 
     if "failure" in values and "success" not in values:
         loc = found[-1][0]
         raise _fail(text, loc, "f counts failures beside successes: add one such as >=5")
-    return Modifiers(**values) if values else NO_MODIFIERS
+    return Modifiers(**values)
 
 
 def _check_endless(text: str, loc: int, node: Dice) -> None:
@@ -143,6 +153,8 @@ def _check_endless(text: str, loc: int, node: Dice) -> None:
         if not standing:
             raise _fail(text, loc, f"{node}: every face re-rolls, so the roll would never end")
     if mods.explode:
+        from dicecli.modifier_nodes import Condition
+
         condition = mods.explode.condition or Condition(">=", values[-1])
         if all(map(condition.matches, standing)):
             raise _fail(text, loc, f"{node}: every face explodes, so the roll would never end")

@@ -9,80 +9,23 @@ always applied in one fixed order (see ``docs/grammar.md``, "Modifier order"):
 3. keep/drop (``kh kl dh dl``) over every die standing,
 4. count successes (``>=5`` ...) and failures (``f1``) among the kept dice.
 
-Game systems add their own node types (subclasses of :class:`Check`) in their modules.
+The parts of modifiers (:class:`~dicecli.modifier_nodes.Condition`, ``Keep``,
+``Reroll``, ``Explode``) are in :mod:`dicecli.modifier_nodes`, created only when a line
+has a modifier. Game systems add their own node types (subclasses of :class:`Check`) in
+their modules.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
-CompareOp = Literal["=", "<", "<=", ">", ">="]
-KeepKind = Literal["kh", "kl", "dh", "dl"]
-ExplodeKind = Literal["!", "!!", "!p"]
+if TYPE_CHECKING:
+    from dicecli.modifier_nodes import Condition, Explode, Keep, Reroll
+
 BinaryOpSymbol = Literal["+", "-", "*", "/"]
 Sides = int | Literal["%", "F", "3"]
-
-
-@dataclass(frozen=True)
-class Condition:
-    """A comparison against a die's face value: ``>=5``, ``<3``, ``=1``."""
-
-    op: CompareOp
-    value: int
-
-    def matches(self, number: int) -> bool:
-        op = self.op
-        if op == "=":
-            return number == self.value
-        if op == ">=":
-            return number >= self.value
-        if op == "<=":
-            return number <= self.value
-        if op == ">":
-            return number > self.value
-        return number < self.value
-
-    def __str__(self) -> str:
-        return f"{self.op}{self.value}"
-
-    def bare(self) -> str:
-        """Spelling after ``r``, ``!`` and ``f``, where ``=`` may be left out."""
-        return str(self.value) if self.op == "=" else str(self)
-
-
-@dataclass(frozen=True)
-class Keep:
-    """Keep or drop the highest or lowest ``count`` dice: ``kh3``, ``kl1``, ``dh1``, ``dl1``."""
-
-    kind: KeepKind
-    count: int
-
-    def __str__(self) -> str:
-        return f"{self.kind}{self.count}"
-
-
-@dataclass(frozen=True)
-class Reroll:
-    """Re-roll a die while ``condition`` holds (``r1``), or once (``ro1``)."""
-
-    condition: Condition
-    once: bool
-
-    def __str__(self) -> str:
-        return f"{'ro' if self.once else 'r'}{self.condition.bare()}"
-
-
-@dataclass(frozen=True)
-class Explode:
-    """Roll another die on ``condition``: ``!`` adds it, ``!!`` compounds it, ``!p`` penetrates."""
-
-    kind: ExplodeKind
-    condition: Condition | None  # None: the die's highest face
-
-    def __str__(self) -> str:
-        return self.kind + (self.condition.bare() if self.condition else "")
 
 
 @dataclass(frozen=True)

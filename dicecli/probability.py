@@ -35,9 +35,9 @@ from dicecli.distribution import Distribution
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
 from dicecli.evaluate import ceil_div, count_one, name_meaning
+from dicecli.modifier_nodes import Condition, Reroll
 from dicecli.nodes import (
     BinaryOp,
-    Condition,
     Dice,
     Expr,
     Group,
@@ -47,7 +47,6 @@ from dicecli.nodes import (
     Negate,
     Number,
     PercentOf,
-    Reroll,
     children,
 )
 from dicecli.probability_counts import (

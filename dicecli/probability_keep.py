@@ -32,7 +32,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from dicecli.nodes import Keep
+from dicecli.modifier_nodes import Keep
 from dicecli.probability_counts import (
     MAX_PACKED_BYTES,
     Counts,

@@ -67,6 +67,16 @@ class DieRoll:
         # Built for every marked die: see RollResult.__init__ for why the dict is written.
         self.__dict__.update(die=die, face=face, value=value, kept=kept, marks=marks)
 
+    def marked(self, *marks: str, kept: bool | None = None) -> DieRoll:
+        """This die with ``marks`` added, and kept or not if ``kept`` says so."""
+        return DieRoll(
+            self.die,
+            self.face,
+            self.value,
+            self.kept if kept is None else kept,
+            (*self.marks, *marks),
+        )
+
     def as_dict(self) -> dict[str, JSONValue]:
         return {
             "die": self.die,

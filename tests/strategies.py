@@ -39,25 +39,27 @@ from typing import Literal, TypeVar, cast
 
 from hypothesis import strategies as st
 
+from dicecli.modifier_nodes import (
+    CompareOp,
+    Condition,
+    Explode,
+    ExplodeKind,
+    Keep,
+    KeepKind,
+    Reroll,
+)
 from dicecli.nodes import (
     BinaryOp,
     BinaryOpSymbol,
-    CompareOp,
-    Condition,
     Dice,
-    Explode,
-    ExplodeKind,
     Expr,
     Group,
-    Keep,
-    KeepKind,
     Labelled,
     Modifiers,
     Name,
     Negate,
     Number,
     PercentOf,
-    Reroll,
     Sides,
 )
 

@@ -5,20 +5,17 @@ from __future__ import annotations
 import pytest
 
 from dicecli import DiceSyntaxError, parse
+from dicecli.modifier_nodes import Condition, Explode, Keep, Reroll
 from dicecli.nodes import (
     BinaryOp,
-    Condition,
     Dice,
-    Explode,
     Group,
-    Keep,
     Labelled,
     Modifiers,
     Name,
     Negate,
     Number,
     PercentOf,
-    Reroll,
 )
 
 

@@ -23,24 +23,26 @@ from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError, DiceSyntaxError
 from dicecli.evaluate import Evaluation
 from dicecli.grammar import parse
+from dicecli.modifier_nodes import (
+    CompareOp,
+    Condition,
+    Explode,
+    ExplodeKind,
+    Keep,
+    KeepKind,
+    Reroll,
+)
 from dicecli.nodes import (
     BinaryOp,
     BinaryOpSymbol,
-    CompareOp,
-    Condition,
     Dice,
-    Explode,
-    ExplodeKind,
     Expr,
     Group,
-    Keep,
-    KeepKind,
     Labelled,
     Modifiers,
     Negate,
     Number,
     PercentOf,
-    Reroll,
     Sides,
     children,
 )

@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dicecli.grammar import parse
-from dicecli.nodes import Condition, Dice, Expr, Group, Keep, KeepKind, Modifiers, Reroll
+from dicecli.modifier_nodes import Condition, Keep, KeepKind, Reroll
+from dicecli.nodes import Dice, Expr, Group, Modifiers
 from dicecli.probability import clear_caches, distribution
 from dicecli.probability_counts import OddsTooBigError, convolve, power
 from dicecli.probability_keep import Score, Tracker, keep_identical, kept_end

@@ -37,15 +37,13 @@ import dicecli
 from dicecli import DiceError, RollLimitError, parse
 from dicecli.dice import Die, RandomSource, Roller, die_for_sides
 from dicecli.environment import EMPTY_ENVIRONMENT
-from dicecli.evaluate import Evaluation, rolled_one_by_one_step, step_of, values_matching
+from dicecli.evaluate import Evaluation, rolled_one_by_one_step, step_of
+from dicecli.modifier_nodes import CompareOp, Condition, Keep
 from dicecli.nodes import (
     BinaryOp,
-    CompareOp,
-    Condition,
     Dice,
     Expr,
     Group,
-    Keep,
     Labelled,
     Modifiers,
     Name,
@@ -55,6 +53,7 @@ from dicecli.nodes import (
     Roll,
     Sides,
 )
+from dicecli.reroll_explode import values_matching
 from dicecli.results import DieRoll
 from dicecli.systems import KEYWORDS
 

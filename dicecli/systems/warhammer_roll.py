@@ -78,12 +78,6 @@ def _result(
     return RollResult(text, str(check), total, tuple(dice), tuple(breakdown), outcome)
 
 
-def _marked(roll: DieRoll, *marks: str, kept: bool | None = None) -> DieRoll:
-    return DieRoll(
-        roll.die, roll.face, roll.value, roll.kept if kept is None else kept, (*roll.marks, *marks)
-    )
-
-
 # ----------------------------------------------------------------- expressions (W1, N3)
 
 
@@ -116,7 +110,7 @@ def misfire_on_hit(env: Environment) -> bool:
 def _ignored_on_hit(roll: DieRoll, misfire_counts: bool) -> DieRoll:
     if misfire_counts and is_misfire_face(roll.die, roll.face):
         return roll
-    return _marked(roll, IGNORED, kept=False)
+    return roll.marked(IGNORED, kept=False)
 
 
 def _ignore_segments(segments: list[Segment], misfire_counts: bool) -> list[Segment]:
@@ -314,7 +308,7 @@ def _rolloff_round(
     segments: list[Segment] = []
     for position, (player, roll) in enumerate(zip(active, rolls, strict=True)):
         if tied and player in highest:
-            roll = _marked(roll, REROLLED, kept=False)
+            roll = roll.marked(REROLLED, kept=False)
         dice.append(roll)
         if position:
             segments.append(Text(", ", "op"))
@@ -366,7 +360,7 @@ def resolve_allocate(check: Allocate, roller: Roller, env: Environment, text: st
         number = plan.number([roll.value or 0 for roll in rolls])
         chosen = plan.candidate(number)
         if chosen is None:
-            rolls = [_marked(roll, REROLLED, kept=False) for roll in rolls]
+            rolls = [roll.marked(REROLLED, kept=False) for roll in rolls]
         dice += rolls
         if rounds:
             segments.append(_SEPARATOR)
