@@ -133,6 +133,53 @@ def test_piped_lines_without_options_take_the_fast_path() -> None:
     assert [line.split("\t")[0] for line in done.stdout.splitlines()] == ["1", "3"]
 
 
+def modules_loaded_by(*args: str) -> set[str]:
+    """The modules a fresh ``dicecli ARGS`` process has imported when it ends."""
+    code = (
+        "import sys\nfrom dicecli.__main__ import main\n"
+        f"status = main({list(args)!r})\n"
+        "print(status, *sorted(sys.modules), file=sys.stderr)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    status, *modules = done.stderr.split()
+    assert status == "0", done.stderr
+    return set(modules)
+
+
+# What start-up pays for (the benchmark in bench/bench_startup.py): a plain roll must not
+# import the CLI framework, the terminal renderer, the REPL, the games, the odds engine or
+# the modules of modifiers it does not use. Checked by module, not by timing.
+HEAVY_FOR_A_PLAIN_ROLL = (
+    "typer",
+    "click",
+    "pydantic",
+    "rich",
+    "prompt_toolkit",
+    "dicecli.cli",
+    "dicecli.systems.alkemy",
+    "dicecli.systems.warhammer",
+    "dicecli.systems.age",
+    "dicecli.exact_odds",
+    "dicecli.probability",
+    "dicecli.modifier_nodes",
+    "dicecli.reroll_explode",
+)
+
+
+def test_a_plain_roll_imports_nothing_it_does_not_use() -> None:
+    loaded = modules_loaded_by("2D6+5")
+    assert "pyparsing" in loaded
+    assert loaded.isdisjoint(HEAVY_FOR_A_PLAIN_ROLL)
+
+
+def test_modifiers_bring_their_modules_on_first_use() -> None:
+    loaded = modules_loaded_by("4d6r1kh3")
+    assert {"dicecli.modifier_nodes", "dicecli.reroll_explode"} <= loaded
+    assert "typer" not in loaded
+
+
 def test_one_shot_roll_is_plain_when_piped() -> None:
     done = run("2D6+5")
     assert done.returncode == 0
