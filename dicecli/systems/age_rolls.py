@@ -24,13 +24,13 @@ from dataclasses import dataclass
 from dicecli.dice import D6, Die, Face, Roller
 from dicecli.environment import Environment
 from dicecli.errors import RuleError
+from dicecli.outcome import Outcome
 from dicecli.results import (
     REROLL,
     REROLLED,
     DiceShown,
     DieRoll,
     JSONValue,
-    Outcome,
     RollResult,
     Segment,
     Text,

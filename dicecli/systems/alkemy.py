@@ -27,6 +27,7 @@ from dicecli.distribution import Odds
 from dicecli.environment import Environment
 from dicecli.errors import RollLimitError
 from dicecli.nodes import Check
+from dicecli.outcome import Outcome
 from dicecli.results import (
     DROPPED,
     REROLL,
@@ -34,7 +35,6 @@ from dicecli.results import (
     DiceShown,
     DieRoll,
     JSONValue,
-    Outcome,
     RollResult,
     Segment,
     Text,

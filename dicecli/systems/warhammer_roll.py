@@ -15,6 +15,7 @@ from dicecli.dice import D6, Roller
 from dicecli.environment import Environment
 from dicecli.errors import RuleError
 from dicecli.nodes import Expr
+from dicecli.outcome import Outcome
 from dicecli.results import (
     IGNORED,
     REROLL,
@@ -22,7 +23,6 @@ from dicecli.results import (
     DiceShown,
     DieRoll,
     JSONValue,
-    Outcome,
     RollResult,
     Segment,
     Text,
