@@ -141,12 +141,16 @@ def numbered_die(sides: int) -> Die:
 
 
 D6 = numbered_die(6)
-PERCENTILE = Die("d%", tuple(Face(str(n), n) for n in range(1, 101)))
-FUDGE = Die("dF", (Face("-", -1), Face("0", 0), Face("+", 1)))
-D3 = Die("D3", tuple(Face(str(n), (n + 1) // 2) for n in range(1, 7)))
-"""Rule N4: a D6 halved, rounded up. The face is the D6's (the natural roll)."""
 
-_BY_SIDES: dict[int | str, Die] = {6: D6, "%": PERCENTILE, "F": FUDGE, "3": D3}
+_SPECIAL_DICE: dict[str, Callable[[], Die]] = {
+    "%": lambda: Die("d%", tuple(Face(str(n), n) for n in range(1, 101))),
+    "F": lambda: Die("dF", (Face("-", -1), Face("0", 0), Face("+", 1))),
+    # Rule N4: a D6 halved, rounded up. The face is the D6's (the natural roll).
+    "3": lambda: Die("D3", tuple(Face(str(n), (n + 1) // 2) for n in range(1, 7))),
+}
+"""How to build ``d%``, ``dF`` and the ``D3``, on first use (a d% is 100 faces to build)."""
+
+_BY_SIDES: dict[int | str, Die] = {6: D6}
 """The usual dice, built on first use and kept."""
 _USUAL_SIDES = frozenset({2, 4, 6, 8, 10, 12, 20, 100})
 _OTHER_SIDES: dict[int, Die] = {}
@@ -158,6 +162,8 @@ MAX_OTHER_SIDES = 32
 def die_for_sides(sides: int | str) -> Die:
     """The die a dice term names: ``6`` -> d6, ``"%"``, ``"F"``, ``"3"`` (the D3)."""
     die = _BY_SIDES.get(sides)
+    if die is None and isinstance(sides, str):
+        die = _BY_SIDES[sides] = _SPECIAL_DICE[sides]()
     if die is None:
         assert isinstance(sides, int), sides
         die = _OTHER_SIDES.get(sides)
