@@ -161,6 +161,7 @@ HEAVY_FOR_A_PLAIN_ROLL = (
     "dicecli.systems.alkemy",
     "dicecli.systems.warhammer",
     "dicecli.systems.age",
+    "dicecli.outcome",
     "dicecli.exact_odds",
     "dicecli.probability",
     "dicecli.modifier_nodes",
