@@ -49,6 +49,8 @@ def main(argv: list[str] | None = None) -> int:
             "(--debug shows the traceback)\n"
         )
         return INTERNAL_ERROR
+    finally:
+        gc.enable()  # on already, unless the imports failed
 
 
 def _dispatch(args: list[str]) -> int:

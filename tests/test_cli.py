@@ -181,6 +181,20 @@ def test_modifiers_bring_their_modules_on_first_use() -> None:
     assert "typer" not in loaded
 
 
+@pytest.mark.parametrize("args", [["2D6+5"], ["2d6+"], ["--seed", "1", "d6"]])
+def test_the_garbage_collector_is_on_again_after_start_up(args: list[str]) -> None:
+    """main() pauses the collector for its imports only (see dicecli/__main__.py)."""
+    code = (
+        "import gc\nfrom dicecli.__main__ import main\n"
+        f"main({args!r})\n"
+        "print(gc.isenabled(), gc.get_freeze_count() > 0)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.stdout.split()[-2:] == ["True", "True"]
+
+
 def test_one_shot_roll_is_plain_when_piped() -> None:
     done = run("2D6+5")
     assert done.returncode == 0
