@@ -5,6 +5,7 @@ The evaluator (:mod:`dicecli.evaluate`) imports this module for the first such t
 meets, so lines without them never create :class:`OneByOne` (a frozen dataclass: about
 3M instructions, 1 ms, on Python 3.11, paid at every start that imports it). Keep/drop
 and counting (steps 3 and 4) stay in the evaluator, shared with every dice term.
+(:mod:`dicecli.reroll` is another thing: re-rolling a whole result, rule W5.)
 """
 
 from __future__ import annotations

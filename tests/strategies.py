@@ -14,8 +14,8 @@ Three families, each reusable by any test module (``from strategies import ...``
 * **Refused text**: :func:`endless_dice_text` (rolls that would never end, which must
   be refused), :func:`junk_text` (any Unicode) and :func:`near_miss_text` (valid lines
   with a few characters inserted, deleted or swapped, which is where parsers crash).
-* **Nodes** (``*_nodes``): syntax trees built directly from :mod:`dicecli.nodes`, for
-  the round trip ``parse(str(node)).body == node``.
+* **Nodes** (``*_nodes``): syntax trees built directly from :mod:`dicecli.nodes` and
+  :mod:`dicecli.modifier_nodes`, for the round trip ``parse(str(node)).body == node``.
 
 The valid strategies include the forms that exposed core bugs (fixed in 0f059e6): a
 bare ``!`` beside a success condition (``d6>=5!``), a label on a labelled expression

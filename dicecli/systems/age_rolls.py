@@ -286,10 +286,7 @@ def _discard(dice: list[DieRoll], entries: list[_Entry], tied: list[int]) -> Non
     for entry in entries:
         if entry.side in tied:
             for position in range(entry.first_die, entry.first_die + 3):
-                old = dice[position]
-                dice[position] = DieRoll(
-                    old.die, old.face, old.value, False, (*old.marks, REROLLED)
-                )
+                dice[position] = dice[position].marked(REROLLED, kept=False)
 
 
 def _opposed_segments(
