@@ -49,3 +49,11 @@ class RuleError(DiceError):
 
 class UnknownNameError(DiceError):
     """A name in the expression has no value."""
+
+    @classmethod
+    def unset(cls, name: str, position: int) -> UnknownNameError:
+        """``name`` has neither a value nor a saved roll; ``position`` is -1 if unknown."""
+        return cls(
+            f"unknown name '{name}': set it with --set {name}=N or let",
+            position=position if position >= 0 else None,
+        )

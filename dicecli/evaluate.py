@@ -73,10 +73,7 @@ def name_meaning(node: Name, env: Environment, depth: int) -> int | Expr:
         return number
     saved = env.roll(node.name)
     if saved is None:
-        raise UnknownNameError(
-            f"unknown name '{node.name}': set it with --set {node.name}=N or let",
-            position=node.position if node.position >= 0 else None,
-        )
+        raise UnknownNameError.unset(node.name, node.position)
     if depth >= MAX_NAME_DEPTH:
         raise DiceError(f"'{node.name}' refers to itself, or nests more than {MAX_NAME_DEPTH}")
     return saved

@@ -30,10 +30,7 @@ def look_up(value: int | Name, env: Environment) -> int:
         return value
     number = env.value(value.name)
     if number is None:
-        raise UnknownNameError(
-            f"unknown name '{value.name}': set it with --set {value.name}=N or let",
-            position=value.position if value.position >= 0 else None,
-        )
+        raise UnknownNameError.unset(value.name, value.position)
     return number
 
 
