@@ -91,7 +91,7 @@ _modifier_token.set_parse_action(lambda s, loc, t: (loc, t[0]))
 
 
 def _condition(text: str) -> Condition:
-    from dicecli.modifier_nodes import Condition  # first used here: see modifier_nodes
+    from dicecli.modifier_nodes import Condition  # imported on first use, as below
 
     for op in (">=", "<=", ">", "<", "="):
         if text.startswith(op):
@@ -104,7 +104,7 @@ def _modifiers(text: str, found: list[tuple[int, str]], allow_per_die: bool) -> 
     """Fold the modifier tokens of one term into :class:`Modifiers`, refusing repeats."""
     if not found:
         return NO_MODIFIERS
-    from dicecli.modifier_nodes import Explode, Keep, Reroll  # created on first use
+    from dicecli.modifier_nodes import Explode, Keep, Reroll  # on first use: see that module
 
     values: dict[str, Any] = {}
     value: Keep | Reroll | Explode | Condition
