@@ -49,14 +49,14 @@ WARM_SECONDS = 0.5
 
 
 def ours(text: str, at_least: int | None) -> Callable[[], object]:
-    from dicecli.exact_odds import odds
+    from dicecli.probability.engine.report import odds
 
     return lambda: odds(text, at_least=at_least)
 
 
 def ours_uncached(text: str, at_least: int | None) -> Callable[[], object]:
-    from dicecli.exact_odds import odds
-    from dicecli.probability import clear_caches
+    from dicecli.probability.engine.engine import clear_caches
+    from dicecli.probability.engine.report import odds
 
     def call() -> object:
         clear_caches()  # the parse cache stays: icepool parses no text either
@@ -86,7 +86,7 @@ def cold_once(side: str, name: str) -> float:
     _, text, at_least, source = _question(name)
     call = theirs(source) if side == "icepool" else ours(text, at_least)
     if side != "icepool":  # build the grammar (a one-time ~2 ms of pyparsing) off the clock
-        from dicecli.grammar import parse
+        from dicecli.notation.grammar import parse
 
         parse("1d2")
         if side == "engine":  # and parse this very line: time the odds engine alone

@@ -26,9 +26,9 @@ from pathlib import Path
 from bench_startup import compile_package
 
 import dicecli
-from dicecli.dice import RandomSource, Roller
 from dicecli.environment import EMPTY_ENVIRONMENT
-from dicecli.evaluate import roll as roll_parsed
+from dicecli.rolling.dice import RandomSource, Roller
+from dicecli.rolling.evaluate import roll as roll_parsed
 
 HERE = Path(__file__).parent
 CORPUS = [line.strip() for line in (HERE / "corpus.txt").read_text().splitlines() if line.strip()]

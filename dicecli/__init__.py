@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from dicecli.dice import DEFAULT_BUDGET, DiceSource, GivenSource, RandomSource, Roller
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import (
     DiceError,
@@ -25,13 +24,14 @@ from dicecli.errors import (
     RuleError,
     UnknownNameError,
 )
-from dicecli.evaluate import roll as _roll_parsed
-from dicecli.grammar import parse
-from dicecli.reroll import reroll as _reroll
+from dicecli.notation.grammar import parse
 from dicecli.results import RollResult
+from dicecli.rolling.dice import DEFAULT_BUDGET, DiceSource, GivenSource, RandomSource, Roller
+from dicecli.rolling.evaluate import roll as _roll_parsed
+from dicecli.rolling.reroll_result import reroll as _reroll
 
 if TYPE_CHECKING:
-    from dicecli.distribution import Odds
+    from dicecli.probability.distribution import Odds
 
 __version__ = "0.1.0"
 
@@ -98,9 +98,9 @@ def odds(
     at_least: int | None = None,
     at_most: int | None = None,
 ) -> Odds:
-    """The exact chances of one line (:func:`dicecli.exact_odds.odds`), imported on first use
-    so that rolling never pays for the odds engine."""
-    from dicecli.exact_odds import odds as exact_odds
+    """The exact chances of one line (:func:`dicecli.probability.report.odds`), imported
+    on first use so that rolling never pays for the odds engine."""
+    from dicecli.probability.report import odds as exact_odds
 
     env = _with_values(environment, values)
     return exact_odds(text, env, at_least=at_least, at_most=at_most)

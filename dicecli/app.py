@@ -19,12 +19,12 @@ from collections.abc import Iterable, Iterator
 from enum import IntEnum
 from typing import NamedTuple, TextIO
 
-from dicecli.dice import DiceSource, GivenSource, RandomSource, Roller
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
-from dicecli.evaluate import roll
-from dicecli.grammar import parse
+from dicecli.notation.grammar import parse
 from dicecli.render import Mode, Renderer, make_renderer
+from dicecli.rolling.dice import DiceSource, GivenSource, RandomSource, Roller
+from dicecli.rolling.evaluate import roll
 
 MAX_TIMES = 100_000
 """Most rolls ``--times`` may ask for in one go."""

@@ -29,9 +29,9 @@ from pathlib import Path
 
 from dicecli.environment import Environment
 from dicecli.errors import DiceError
-from dicecli.grammar import parse
 from dicecli.naming import name_problem
-from dicecli.nodes import Expr
+from dicecli.notation.grammar import parse
+from dicecli.notation.nodes import Expr
 
 if sys.version_info >= (3, 11):
     import tomllib

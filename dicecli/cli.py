@@ -272,7 +272,7 @@ def odds_command(
     streams = Streams()
     text = " ".join(words or [])
     try:
-        from dicecli.exact_odds import odds
+        from dicecli.probability.report import odds
 
         result = odds(text, options.environment, at_least=at_least, at_most=at_most)
     except DiceError as error:
@@ -312,7 +312,7 @@ def repl_command(
         settings=settings,
         debug=debug,
     )
-    from dicecli.repl import run_repl
+    from dicecli.repl.prompt import run_repl
 
     _finish(run_repl(options, Streams()))
 
@@ -335,7 +335,7 @@ def main_callback(
     if context.invoked_subcommand is None:
         streams = Streams()
         if streams.stdin_is_terminal and streams.stdout_is_terminal:
-            from dicecli.repl import run_repl
+            from dicecli.repl.prompt import run_repl
 
             _finish(run_repl(RunOptions(), streams))
         typer.echo(context.get_help())

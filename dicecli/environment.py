@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
-from dicecli.nodes import Expr
+from dicecli.notation.nodes import Expr
 
 
 def _folded(mapping: Mapping[str, object]) -> dict[str, object]:

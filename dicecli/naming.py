@@ -13,12 +13,12 @@ import re
 from collections.abc import Iterator
 
 from dicecli import systems
-from dicecli.dice import Die, Roller
 from dicecli.environment import Environment
 from dicecli.errors import DiceError, UnknownNameError
-from dicecli.evaluate import Evaluation
-from dicecli.grammar import parse
-from dicecli.nodes import Expr, Name, children
+from dicecli.notation.grammar import parse
+from dicecli.notation.nodes import Expr, Name, children
+from dicecli.rolling.dice import Die, Roller
+from dicecli.rolling.evaluate import Evaluation
 
 NAME_PATTERN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 

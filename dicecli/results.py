@@ -1,19 +1,15 @@
 """What was rolled: frozen result types shared by every game and every renderer.
 
 A :class:`RollResult` keeps every die rolled, in roll order, discarded ones included
-(``kept=False``), a presentation-neutral *breakdown* (text segments with semantic
-roles, and groups of dice) and, for checks, an :class:`~dicecli.outcome.Outcome` (in its
-own module, which only the games import). Renderers decide how a role looks; game
-modules decide what to say. That split is why adding a game never touches a renderer.
-"""
+(``kept=False``), a presentation-neutral *breakdown* (text segments with semantic roles,
+and groups of dice) and, for checks, an :class:`Outcome`. Renderers decide how a role
+looks; game modules decide what to say. That split is why adding a game never touches a
+renderer."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
-
-if TYPE_CHECKING:
-    from dicecli.outcome import Outcome
+from typing import Literal
 
 JSONValue = str | int | float | bool | None | list["JSONValue"] | dict[str, "JSONValue"]
 
@@ -111,6 +107,28 @@ class DiceShown:
 
 
 Segment = Text | DiceShown
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The verdict of a check and its facts.
+
+    ``passed`` drives the exit status (False: 1) and the colour; None when the roll is
+    not pass/fail (a scatter roll, a roll-off). ``fields`` become the JSON ``outcome``
+    object, in order.
+    """
+
+    verdict: str
+    passed: bool | None
+    fields: tuple[tuple[str, JSONValue], ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, JSONValue]:
+        data: dict[str, JSONValue] = {"verdict": self.verdict, "passed": self.passed}
+        data.update(self.fields)
+        if self.notes:
+            data["notes"] = list(self.notes)
+        return data
 
 
 @dataclass(frozen=True, init=False)

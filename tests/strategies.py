@@ -14,8 +14,8 @@ Three families, each reusable by any test module (``from strategies import ...``
 * **Refused text**: :func:`endless_dice_text` (rolls that would never end, which must
   be refused), :func:`junk_text` (any Unicode) and :func:`near_miss_text` (valid lines
   with a few characters inserted, deleted or swapped, which is where parsers crash).
-* **Nodes** (``*_nodes``): syntax trees built directly from :mod:`dicecli.nodes` and
-  :mod:`dicecli.modifier_nodes`, for the round trip ``parse(str(node)).body == node``.
+* **Nodes** (``*_nodes``): syntax trees built directly from :mod:`dicecli.notation.nodes` and
+  :mod:`dicecli.notation.nodes`, for the round trip ``parse(str(node)).body == node``.
 
 The valid strategies include the forms that exposed core bugs (fixed in 0f059e6): a
 bare ``!`` beside a success condition (``d6>=5!``), a label on a labelled expression
@@ -24,7 +24,7 @@ not a bug: typed ``d6!>=5`` means "explode on >=5", so a bare ``!`` is never typ
 before a success condition here (it is typed last instead).
 
 The faces of each die kind are written out here (:func:`die_values`) rather than taken
-from :mod:`dicecli.dice`, so the tests check the core against the rules, not against
+from :mod:`dicecli.rolling.dice`, so the tests check the core against the rules, not against
 itself.
 """
 
@@ -39,27 +39,25 @@ from typing import Literal, TypeVar, cast
 
 from hypothesis import strategies as st
 
-from dicecli.modifier_nodes import (
-    CompareOp,
-    Condition,
-    Explode,
-    ExplodeKind,
-    Keep,
-    KeepKind,
-    Reroll,
-)
-from dicecli.nodes import (
+from dicecli.notation.nodes import (
     BinaryOp,
     BinaryOpSymbol,
+    CompareOp,
+    Condition,
     Dice,
+    Explode,
+    ExplodeKind,
     Expr,
     Group,
+    Keep,
+    KeepKind,
     Labelled,
     Modifiers,
     Name,
     Negate,
     Number,
     PercentOf,
+    Reroll,
     Sides,
 )
 

@@ -10,8 +10,8 @@ import dicecli
 from dicecli.character import CharacterFileError, load_character, read_character
 from dicecli.environment import Environment
 from dicecli.errors import DiceError
-from dicecli.grammar import parse
-from dicecli.nodes import Dice
+from dicecli.notation.grammar import parse
+from dicecli.notation.nodes import Dice
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "character.toml"
 

@@ -161,11 +161,8 @@ HEAVY_FOR_A_PLAIN_ROLL = (
     "dicecli.systems.alkemy",
     "dicecli.systems.warhammer",
     "dicecli.systems.age",
-    "dicecli.outcome",
-    "dicecli.exact_odds",
     "dicecli.probability",
-    "dicecli.modifier_nodes",
-    "dicecli.reroll_explode",
+    "dicecli.rolling.rerolls_and_explosions",
 )
 
 
@@ -177,7 +174,7 @@ def test_a_plain_roll_imports_nothing_it_does_not_use() -> None:
 
 def test_modifiers_bring_their_modules_on_first_use() -> None:
     loaded = modules_loaded_by("4d6r1kh3")
-    assert {"dicecli.modifier_nodes", "dicecli.reroll_explode"} <= loaded
+    assert "dicecli.rolling.rerolls_and_explosions" in loaded
     assert "typer" not in loaded
 
 

@@ -35,15 +35,15 @@ from strategies import (
 
 import dicecli
 from dicecli import DiceError, RollLimitError, parse
-from dicecli.dice import Die, RandomSource, Roller, die_for_sides
 from dicecli.environment import EMPTY_ENVIRONMENT
-from dicecli.evaluate import Evaluation, rolled_one_by_one_step, step_of
-from dicecli.modifier_nodes import CompareOp, Condition, Keep
-from dicecli.nodes import (
+from dicecli.notation.nodes import (
     BinaryOp,
+    CompareOp,
+    Condition,
     Dice,
     Expr,
     Group,
+    Keep,
     Labelled,
     Modifiers,
     Name,
@@ -53,8 +53,10 @@ from dicecli.nodes import (
     Roll,
     Sides,
 )
-from dicecli.reroll_explode import values_matching
 from dicecli.results import DieRoll
+from dicecli.rolling.dice import Die, RandomSource, Roller, die_for_sides
+from dicecli.rolling.evaluate import Evaluation, rolled_one_by_one_step, step_of
+from dicecli.rolling.rerolls_and_explosions import values_matching
 from dicecli.systems import KEYWORDS
 
 # Example counts keep the whole file near 20 s: generating a line costs about 15 ms.

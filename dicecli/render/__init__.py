@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal, Protocol, TextIO
 
 if TYPE_CHECKING:
-    from dicecli.distribution import Odds
+    from dicecli.probability.distribution import Odds
     from dicecli.results import RollResult
 
 Mode = Literal["terminal", "plain", "json"]

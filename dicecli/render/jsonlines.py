@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import TextIO
 
-from dicecli.distribution import Odds
+from dicecli.probability.distribution import Odds
 from dicecli.results import RollResult
 
 
@@ -21,6 +21,6 @@ class JsonRenderer:
         """Nothing: a JSON stream holds one object per roll and no summary line."""
 
     def odds(self, odds: Odds) -> None:
-        from dicecli.exact_odds import odds_as_dict
+        from dicecli.probability.report import odds_as_dict
 
         self.write(json.dumps(odds_as_dict(odds), ensure_ascii=False) + "\n")

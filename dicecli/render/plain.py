@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, TextIO
 from dicecli.render.text import result_line, summary_line
 
 if TYPE_CHECKING:
-    from dicecli.distribution import Odds
+    from dicecli.probability.distribution import Odds
     from dicecli.results import RollResult
 
 
@@ -33,7 +33,7 @@ class PlainRenderer:
 def odds_lines(odds: Odds) -> list[str]:
     """``NAME<tab>FRACTION<tab>PERCENT`` lines, then the distribution as
     ``VALUE<tab>FRACTION<tab>PERCENT<tab>AT_LEAST_PERCENT``."""
-    from dicecli.distribution import fraction_text, percent
+    from dicecli.probability.distribution import fraction_text, percent
 
     lines = [f"odds\t{odds.input.strip()}\t{odds.kind()}"]
     for name, chance in odds.chances:

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text as RichText
 
-from dicecli.distribution import Odds, fraction_text, percent
+from dicecli.probability.distribution import Odds, fraction_text, percent
 from dicecli.render import theme
 from dicecli.render.text import face_text, summary_line, total_text
 from dicecli.results import DiceShown, DieRoll, RollResult

@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     import pyparsing as pp
 
-    from dicecli.dice import Roller
-    from dicecli.distribution import Odds
     from dicecli.environment import Environment
-    from dicecli.nodes import Check
+    from dicecli.notation.nodes import Check
+    from dicecli.probability.distribution import Odds
     from dicecli.results import RollResult
+    from dicecli.rolling.dice import Roller
 
 
 class GameSystem(Protocol):
@@ -29,8 +29,9 @@ class GameSystem(Protocol):
 
     def line_grammar(self) -> pp.ParserElement:
         """The grammar of a whole line of this game (built with
-        :func:`dicecli.grammar.whole_line`), producing a :class:`~dicecli.nodes.Roll`
-        whose body is this game's :class:`~dicecli.nodes.Check`."""
+        :func:`dicecli.notation.grammar.whole_line`), producing a
+        :class:`~dicecli.notation.nodes.Roll` whose body is this game's
+        :class:`~dicecli.notation.nodes.Check`."""
         ...
 
     def resolve(self, check: Check, roller: Roller, env: Environment, text: str) -> RollResult:
@@ -45,9 +46,9 @@ class GameSystem(Protocol):
 
 # One line per game: its name (``Check.system``) -> its module, and its keywords.
 SYSTEMS: dict[str, str] = {
-    "alkemy": "dicecli.systems.alkemy",
-    "warhammer": "dicecli.systems.warhammer",
-    "age": "dicecli.systems.age",
+    "alkemy": "dicecli.systems.alkemy.roll",
+    "warhammer": "dicecli.systems.warhammer.system",
+    "age": "dicecli.systems.age.system",
 }
 KEYWORDS: dict[str, str] = {
     "alkemy": "alkemy",

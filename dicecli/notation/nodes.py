@@ -1,0 +1,281 @@
+"""The syntax tree: frozen dataclasses for what was typed, nothing rolled.
+
+``str(node)`` gives the canonical notation back, which parses to an equal node. Dice
+modifiers are stored by kind, not by the order they were typed in, because they are
+always applied in one fixed order (see ``docs/grammar.md``, "Modifier order"):
+
+1. re-roll (``r``/``ro``) each die as it is rolled,
+2. explode (``!``, ``!!``, ``!p``) the die that stands after re-rolls,
+3. keep/drop (``kh kl dh dl``) over every die standing,
+4. count successes (``>=5`` ...) and failures (``f1``) among the kept dice.
+
+Game systems add their own node types (subclasses of :class:`Check`) in their
+packages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import ClassVar, Literal
+
+CompareOp = Literal["=", "<", "<=", ">", ">="]
+KeepKind = Literal["kh", "kl", "dh", "dl"]
+ExplodeKind = Literal["!", "!!", "!p"]
+BinaryOpSymbol = Literal["+", "-", "*", "/"]
+Sides = int | Literal["%", "F", "3"]
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A comparison against a die's face value: ``>=5``, ``<3``, ``=1``."""
+
+    op: CompareOp
+    value: int
+
+    def matches(self, number: int) -> bool:
+        op = self.op
+        if op == "=":
+            return number == self.value
+        if op == ">=":
+            return number >= self.value
+        if op == "<=":
+            return number <= self.value
+        if op == ">":
+            return number > self.value
+        return number < self.value
+
+    def __str__(self) -> str:
+        return f"{self.op}{self.value}"
+
+    def bare(self) -> str:
+        """Spelling after ``r``, ``!`` and ``f``, where ``=`` may be left out."""
+        return str(self.value) if self.op == "=" else str(self)
+
+
+@dataclass(frozen=True)
+class Keep:
+    """Keep or drop the highest or lowest ``count`` dice: ``kh3``, ``kl1``, ``dh1``, ``dl1``."""
+
+    kind: KeepKind
+    count: int
+
+    def __str__(self) -> str:
+        return f"{self.kind}{self.count}"
+
+
+@dataclass(frozen=True)
+class Reroll:
+    """Re-roll a die while ``condition`` holds (``r1``), or once (``ro1``)."""
+
+    condition: Condition
+    once: bool
+
+    def __str__(self) -> str:
+        return f"{'ro' if self.once else 'r'}{self.condition.bare()}"
+
+
+@dataclass(frozen=True)
+class Explode:
+    """Roll another die on ``condition``: ``!`` adds it, ``!!`` compounds it, ``!p`` penetrates."""
+
+    kind: ExplodeKind
+    condition: Condition | None  # None: the die's highest face
+
+    def __str__(self) -> str:
+        return self.kind + (self.condition.bare() if self.condition else "")
+
+
+@dataclass(frozen=True)
+class Modifiers:
+    """The modifiers of one dice term or group, by kind."""
+
+    reroll: Reroll | None = None
+    explode: Explode | None = None
+    keep: Keep | None = None
+    success: Condition | None = None
+    failure: Condition | None = None
+
+    def __str__(self) -> str:
+        # In the order applied, except that a bare "!" followed by a success condition
+        # goes last: "!>=5" would read as the explosion's own condition.
+        explode = self.explode
+        bare_before_success = explode is not None and not explode.condition and self.success
+        first = None if bare_before_success else explode
+        parts = [self.reroll, first, self.keep, self.success]
+        text = "".join(str(part) for part in parts if part is not None)
+        if self.failure is not None:
+            text += "f" + self.failure.bare()
+        if bare_before_success:
+            text += str(explode)
+        return text
+
+    @property
+    def counts_successes(self) -> bool:
+        return self.success is not None or self.failure is not None
+
+
+NO_MODIFIERS = Modifiers()
+
+
+class Expr:
+    """Base of the arithmetic nodes."""
+
+    precedence: ClassVar[int] = 9
+
+
+@dataclass(frozen=True)
+class Number(Expr):
+    """An integer constant: ``5``."""
+
+    value: int
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+@dataclass(frozen=True)
+class Dice(Expr):
+    """``NdS`` with its modifiers. ``sides`` is a number, ``"%"``, ``"F"`` or ``"3"``
+    (the D3 of rule N4: a D6 halved, rounded up)."""
+
+    count: int
+    sides: Sides
+    modifiers: Modifiers = NO_MODIFIERS
+
+    def __post_init__(self) -> None:
+        if self.sides == 3:  # a three-sided die is always the D3 of rule N4
+            object.__setattr__(self, "sides", "3")
+
+    def __str__(self) -> str:
+        sides = self.sides
+        count = "" if self.count == 1 else str(self.count)
+        return f"{count}d{sides}{self.modifiers}"
+
+
+@dataclass(frozen=True)
+class Group(Expr):
+    """``{2d6, 1d8}kh1``: each item is one value; modifiers act on the items."""
+
+    items: tuple[Expr, ...]
+    modifiers: Modifiers = NO_MODIFIERS
+
+    def __str__(self) -> str:
+        return "{" + ", ".join(str(item) for item in self.items) + "}" + str(self.modifiers)
+
+
+@dataclass(frozen=True)
+class Name(Expr):
+    """A named value (``STR``) or saved roll (``attack``), resolved when rolled."""
+
+    name: str
+    position: int = field(default=-1, compare=False)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class Labelled(Expr):
+    """``2d6[fire]``: a term with a label shown beside its dice."""
+
+    expr: Expr
+    label: str
+
+    def __str__(self) -> str:
+        inner = f"({self.expr})" if isinstance(self.expr, Labelled) else _wrap(self.expr, 9)
+        return f"{inner}[{self.label}]"
+
+
+@dataclass(frozen=True)
+class Negate(Expr):
+    """Unary minus: ``-d6``."""
+
+    operand: Expr
+    precedence: ClassVar[int] = 7
+
+    def __str__(self) -> str:
+        return f"-{_wrap(self.operand, 8)}"
+
+
+@dataclass(frozen=True)
+class PercentOf(Expr):
+    """``10% of 51``: the percentage of a value, rounded up (rule N3)."""
+
+    percent: int
+    operand: Expr
+    precedence: ClassVar[int] = 7
+
+    def __str__(self) -> str:
+        return f"{self.percent}% of {_wrap(self.operand, 7)}"
+
+
+_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
+
+
+@dataclass(frozen=True)
+class BinaryOp(Expr):
+    """Left-associative arithmetic. ``/`` rounds up (rule N3)."""
+
+    op: BinaryOpSymbol
+    left: Expr
+    right: Expr
+
+    @property
+    def level(self) -> int:
+        return _PRECEDENCE[self.op]
+
+    def __str__(self) -> str:
+        level = self.level
+        spaced = level == 1
+        symbol = f" {self.op} " if spaced else self.op
+        return f"{_wrap(self.left, level)}{symbol}{_wrap(self.right, level + 1)}"
+
+
+def binding(expr: Expr) -> int:
+    """How tightly ``expr`` binds: 1 for ``+ -``, 2 for ``* /``, 7 unary, 9 atoms."""
+    return expr.level if isinstance(expr, BinaryOp) else expr.precedence
+
+
+def _wrap(expr: Expr, at_least: int) -> str:
+    """``expr`` as text, in parentheses when it binds less tightly than ``at_least``."""
+    return str(expr) if binding(expr) >= at_least else f"({expr})"
+
+
+def children(expr: Expr) -> tuple[Expr, ...]:
+    """The expressions directly inside ``expr`` (none for numbers, dice and names)."""
+    if isinstance(expr, BinaryOp):
+        return (expr.left, expr.right)
+    if isinstance(expr, Negate | PercentOf):
+        return (expr.operand,)
+    if isinstance(expr, Labelled):
+        return (expr.expr,)
+    if isinstance(expr, Group):
+        return expr.items
+    return ()
+
+
+class Check:
+    """Base of a game system's top-level forms (``alkemy 8 vs 15`` ...).
+
+    ``system`` names the entry in :mod:`dicecli.systems` that resolves it.
+    """
+
+    system: ClassVar[str]
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One line typed by the user: an expression or a game check, and a comment."""
+
+    body: Expr | Check
+    comment: str | None = None
+
+    @cached_property
+    def canonical(self) -> str:
+        """The body in canonical notation, computed once (rolls read it every time)."""
+        return str(self.body)
+
+    def __str__(self) -> str:
+        text = self.canonical
+        return f"{text} # {self.comment}" if self.comment else text

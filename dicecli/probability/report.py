@@ -1,0 +1,152 @@
+"""``dicecli odds``: the exact chances of one line, and their JSON form.
+
+:func:`odds` parses a line. A game check is handed to its game module
+(``SYSTEM.odds``); the generic notation goes to :mod:`dicecli.probability.engine`. The answer
+is an :class:`~dicecli.probability.distribution.Odds`; :func:`odds_as_dict` turns it into the JSON
+object documented in ``docs/odds.md``, where every probability is an exact fraction and
+its float: ``{"fraction": "7/12", "float": 0.5833333333333334}``.
+
+Named chances of plain rolls: ``at_least_N`` (the total is N or more) and
+``at_most_N`` (N or less), when asked for. Named expectations: ``mean``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+
+from dicecli import systems
+from dicecli.environment import EMPTY_ENVIRONMENT, Environment
+from dicecli.errors import DiceError
+from dicecli.notation.grammar import parse
+from dicecli.notation.nodes import Check, Expr
+from dicecli.probability.distribution import Distribution, Odds
+from dicecli.probability.engine import PRECISION, analyse
+from dicecli.results import JSONValue
+
+
+def odds(
+    text: str,
+    env: Environment | None = None,
+    at_least: int | None = None,
+    at_most: int | None = None,
+) -> Odds:
+    """The exact odds of one line; ``at_least``/``at_most`` add the chance that the
+    total is at least/at most that number."""
+    env = env or EMPTY_ENVIRONMENT
+    body = parse(text).body
+    try:
+        if isinstance(body, Check):
+            found = systems.by_name(body.system).odds(body, env, text)
+        else:
+            found = _plain_odds(body, env, text)
+        return _with_bounds(found, at_least, at_most)
+    except DiceError as error:
+        raise error.at(text) from None
+    except RecursionError:
+        raise DiceError("too deeply nested", text, 0) from None
+
+
+def _plain_odds(body: Expr, env: Environment, text: str) -> Odds:
+    found = analyse(body, env)
+    return Odds(
+        input=text,
+        expression=str(body),
+        distribution=found.distribution,
+        expectations=(("mean", found.mean),),
+        notes=(*found.notes, *_residue_notes(found.distribution)),
+    )
+
+
+def _residue_notes(found: Distribution) -> tuple[str, ...]:
+    if found.exact:
+        return ()
+    left_out = float(found.residue)
+    return (
+        f"computed to a precision of {float(PRECISION):.0e} per dice term: the chance "
+        f"left out is {left_out:.2g}, so any chance shown may be up to that much higher; "
+        "the mean and spread are those of the totals computed",
+    )
+
+
+def _with_bounds(found: Odds, at_least: int | None, at_most: int | None) -> Odds:
+    if at_least is None and at_most is None:
+        return found
+    total = found.distribution
+    if total is None:
+        raise DiceError("this roll has no total, so 'at least'/'at most' do not apply")
+    chances = list(found.chances)
+    if at_least is not None:
+        chances.append((f"at_least_{at_least}", total.at_least(at_least)))
+    if at_most is not None:
+        chances.append((f"at_most_{at_most}", total.at_most(at_most)))
+    return replace(found, chances=tuple(chances))
+
+
+# --- JSON ---------------------------------------------------------------------------
+
+RESERVED = frozenset(
+    (
+        "input",
+        "expression",
+        "distribution",
+        "mean",
+        "min",
+        "max",
+        "stdev",
+        "win",
+        "tables",
+        "notes",
+        "exact",
+        "estimated",
+        "residue",
+    )
+)
+"""Top-level keys of the JSON object that a named chance or expectation cannot take."""
+
+
+def probability_object(value: Fraction) -> dict[str, JSONValue]:
+    """``Fraction(7, 12)`` -> ``{"fraction": "7/12", "float": 0.5833333333333334}``."""
+    return {"fraction": str(value), "float": float(value)}
+
+
+def _distribution_object(found: Distribution) -> dict[str, JSONValue]:
+    return {str(value): probability_object(chance) for value, chance in found.outcomes}
+
+
+def _named_key(name: str) -> str:
+    return f"chance_{name}" if name in RESERVED else name
+
+
+def odds_as_dict(found: Odds) -> dict[str, JSONValue]:
+    """The JSON object of one line's odds (schema in ``docs/odds.md``)."""
+    total = found.distribution
+    data: dict[str, JSONValue] = {"input": found.input, "expression": found.expression}
+    data["distribution"] = _distribution_object(total) if total else None
+    expectations = dict(found.expectations)
+    mean = expectations.pop("mean", None)
+    if mean is None and total is not None:
+        mean = total.mean()
+    data["mean"] = probability_object(mean) if mean is not None else None
+    data["min"] = total.min if total else None
+    data["max"] = total.max if total else None
+    data["stdev"] = total.stdev() if total else None
+    for name, chance in found.chances:
+        data[_named_key(name)] = probability_object(chance)
+    for name, expected in expectations.items():
+        data[_named_key(name)] = probability_object(expected)
+    if found.wins:
+        data["win"] = [
+            {"label": label, "probability": probability_object(chance)}
+            for label, chance in found.wins
+        ]
+    if found.tables:
+        data["tables"] = {name: _distribution_object(table) for name, table in found.tables}
+    data["residue"] = probability_object(found.left_out)
+    data["exact"] = found.exact
+    data["estimated"] = found.estimated
+    data["notes"] = list(found.notes)
+    return data
+
+
+__all__ = ["odds", "odds_as_dict", "probability_object"]

@@ -1,0 +1,183 @@
+"""The interactive REPL: a prompt_toolkit loop around :func:`dicecli.repl.state.handle_line`.
+
+This module only does what needs a terminal: the prompt, line editing, the history file,
+tab completion and Ctrl-C / Ctrl-D. What a line means lives in
+:mod:`dicecli.repl.state` and :mod:`dicecli.repl.commands`, tested without a terminal.
+prompt_toolkit (about 120 ms to import) is imported here only, and this module is
+imported only for ``dicecli repl``, so a plain roll never pays for it.
+
+When stdin is not a terminal (``dicecli repl < evening.txt``), the lines are read
+without prompt_toolkit and handled the same way: a script of REPL lines.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import replace
+from pathlib import Path
+
+from prompt_toolkit import PromptSession
+from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion, PathCompleter
+from prompt_toolkit.document import Document
+from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+
+from dicecli import __version__
+from dicecli.app import ExitStatus, RunOptions, Session, Streams, open_session
+from dicecli.errors import DiceError
+from dicecli.repl.commands import completions, current_word
+from dicecli.repl.state import Output, Problem, ReplState, handle_line, render_output, start_state
+
+PROMPT = "dice> "
+BANNER = (
+    f"dicecli {__version__}: type a roll (2d6+5, alkemy 8 vs 15, wfb ld 8, age STR+2 vs 13), "
+    "help, or Ctrl-D to leave."
+)
+PATH_COMMANDS = ("load", "save")
+
+
+def history_path(
+    environ: Mapping[str, str] | None = None,
+    platform: str | None = None,
+    home: Path | None = None,
+) -> Path:
+    """Where the line history is kept: the platform's per-user state folder, never the
+    current folder. Linux and others: ``$XDG_STATE_HOME/dicecli/history`` (default
+    ``~/.local/state``); macOS: ``~/Library/Application Support/dicecli/history``;
+    Windows: ``%LOCALAPPDATA%\\dicecli\\history``."""
+    environ = os.environ if environ is None else environ
+    platform = sys.platform if platform is None else platform
+    home = Path.home() if home is None else home
+    if platform == "win32":
+        base = Path(environ.get("LOCALAPPDATA") or home / "AppData" / "Local")
+    elif platform == "darwin":
+        base = home / "Library" / "Application Support"
+    else:
+        state_home = environ.get("XDG_STATE_HOME", "")
+        # The XDG spec: a relative path is invalid and must be ignored.
+        base = Path(state_home) if os.path.isabs(state_home) else home / ".local" / "state"
+    return base / "dicecli" / "history"
+
+
+def open_history(path: Path) -> tuple[History, str | None]:
+    """The history file, its folder created; in memory (and why) when it cannot be."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch(exist_ok=True)
+    except OSError as error:
+        why = f"history not saved: cannot use {path} ({error.strerror or error})"
+        return InMemoryHistory(), why
+    return FileHistory(str(path)), None
+
+
+class _Current:
+    """The state of the running session, for the completer to read."""
+
+    def __init__(self, state: ReplState) -> None:
+        self.state = state
+
+
+class ReplCompleter(Completer):
+    """Words from :func:`dicecli.repl.commands.completions`; paths after load/save."""
+
+    def __init__(self, current: _Current) -> None:
+        self.current = current
+        self.paths = PathCompleter(expanduser=True)
+
+    def get_completions(
+        self, document: Document, complete_event: CompleteEvent
+    ) -> Iterator[Completion]:
+        before = document.text_before_cursor
+        words = before.split()
+        if (
+            words
+            and words[0].casefold() in PATH_COMMANDS
+            and (len(words) > 1 or before[-1:] == " ")
+        ):
+            argument = before.lstrip()[len(words[0]) :].lstrip()
+            path_document = Document(argument, len(argument))
+            yield from self.paths.get_completions(path_document, complete_event)
+            return
+        start = -len(current_word(before))
+        for word in completions(self.current.state, before):
+            yield Completion(word, start_position=start)
+
+
+def run_repl(options: RunOptions, streams: Streams) -> ExitStatus:
+    """``dicecli repl``: an interactive session (a script of lines when stdin is not a
+    terminal). One dice source for the whole session (``--seed``, ``--given``)."""
+    session = open_session(options, streams, buffered=False)
+    if session is None:
+        return ExitStatus.BAD_INPUT
+    state = start_state(session.roller, options.environment, options.times)
+    if streams.stdin_is_terminal:
+        _interactive(state, session)
+        return session.finish()
+    bad = _script(state, session, streams.stdin)
+    status = session.finish()
+    return ExitStatus.BAD_INPUT if bad else status
+
+
+def _show(output: Output, session: Session) -> None:
+    """Render ``output``; with ``--json`` messages go to stderr, so stdout stays JSON."""
+    streams = session.streams
+    mode = session.mode
+    messages = streams.stderr if mode == "json" else streams.stdout
+    render_output(output, session.renderer, messages, streams.stderr, mode == "terminal")
+
+
+def _handle(state: ReplState, line: str, debug: bool) -> tuple[ReplState, Output]:
+    """:func:`handle_line`, but a bug costs the line, never the evening's session
+    (with ``--debug`` the traceback is shown instead)."""
+    try:
+        return handle_line(state, line)
+    except Exception as error:
+        if debug:
+            raise
+        message = f"internal error ({type(error).__name__}: {error}); please report it"
+        return state, (Problem(DiceError(message)),)
+
+
+def _script(state: ReplState, session: Session, lines: Iterable[str]) -> int:
+    """Handle ``lines`` as if typed; the number of lines that failed."""
+    bad = 0
+    for line in lines:
+        state, output = _handle(state, line.rstrip("\r\n"), session.options.debug)
+        bad += any(isinstance(item, Problem) for item in output)
+        _show(output, session)
+        if state.finished:
+            break
+    return bad
+
+
+def _interactive(state: ReplState, session: Session) -> None:
+    streams = session.streams
+    history, why = open_history(history_path())
+    current = _Current(state)
+    prompt: PromptSession[str] = PromptSession(
+        history=history,
+        completer=ReplCompleter(current),
+        complete_while_typing=False,
+        auto_suggest=AutoSuggestFromHistory(),
+    )
+    if session.mode != "json":
+        streams.stdout.write(BANNER + "\n")
+    if why:
+        streams.stderr.write(why + "\n")
+    streams.stdout.flush()
+    while not current.state.finished:
+        try:
+            line = prompt.prompt(PROMPT, default=current.state.prefill)
+        except KeyboardInterrupt:  # Ctrl-C: drop the line, keep the session
+            current.state = replace(current.state, prefill="")
+            continue
+        except EOFError:  # Ctrl-D
+            break
+        try:
+            current.state, output = _handle(current.state, line, session.options.debug)
+        except KeyboardInterrupt:
+            streams.stderr.write("cancelled\n")
+            continue
+        _show(output, session)

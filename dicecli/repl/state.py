@@ -1,0 +1,212 @@
+"""The REPL's logic, without a terminal: ``handle_line(state, line) -> (state, output)``.
+
+:class:`ReplState` is frozen: each line gives a new state (the named values, the last
+roll, the session's rolls, the text to put back at the prompt after an error). It holds
+the session's one :class:`~dicecli.rolling.dice.Roller` by reference, which is the only thing a
+line changes in place: rolls must draw from one stream so that ``--seed`` reproduces a
+whole evening and ``--given`` faces are used in order across lines.
+
+``handle_line`` never prints. It returns *output items* (:class:`Rolled`,
+:class:`Summary`, :class:`OddsShown`, :class:`Message`, :class:`Problem`) that
+:func:`render_output` writes with the same renderers as one-shot mode. That keeps the
+whole REPL testable with plain strings; :mod:`dicecli.repl.prompt` only adds prompt_toolkit
+(line editing, history, completion) around it. Meta-commands (``let``, ``again``,
+``reroll`` ...) live in a registry in :mod:`dicecli.repl.commands`; a line whose first
+word is not one of them is rolled like a one-shot roll.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import TYPE_CHECKING, TextIO
+
+from dicecli.app import is_roll_line
+from dicecli.environment import EMPTY_ENVIRONMENT, Environment
+from dicecli.errors import DiceError
+from dicecli.notation.grammar import parse
+from dicecli.results import RollResult
+from dicecli.rolling.dice import Roller
+from dicecli.rolling.evaluate import roll
+
+if TYPE_CHECKING:
+    from dicecli.probability.distribution import Odds
+    from dicecli.render import Renderer
+
+
+@dataclass(frozen=True)
+class ReplState:
+    """Everything a REPL session knows between two lines."""
+
+    roller: Roller = field(compare=False)
+    env: Environment = EMPTY_ENVIRONMENT
+    times: int = 1
+    last: RollResult | None = None
+    rolls: tuple[RollResult, ...] = ()
+    """Every roll of the session, in order (``history``, ``save``)."""
+    spellings: Mapping[str, str] = field(default_factory=dict)
+    """Casefolded name -> the name as the user typed it (``vars``, completion)."""
+    prefill: str = ""
+    """Text to put at the next prompt: the line that failed, so it can be fixed."""
+    finished: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "spellings", MappingProxyType(dict(self.spellings)))
+
+    def spelled(self, name: str) -> str:
+        return self.spellings.get(name.casefold(), name)
+
+    def names(self) -> tuple[str, ...]:
+        """The user's names (values and saved rolls), as typed, sorted."""
+        folded = [*self.env.values, *self.env.rolls]
+        return tuple(sorted((self.spelled(name) for name in folded), key=str.casefold))
+
+    def with_names(self, env: Environment, *typed: str) -> ReplState:
+        """A state with ``env``, remembering how ``typed`` names were spelled."""
+        spellings = {**self.spellings, **{name.casefold(): name for name in typed}}
+        return replace(self, env=env, spellings=spellings)
+
+    def with_rolled(self, *results: RollResult) -> ReplState:
+        return replace(self, last=results[-1], rolls=(*self.rolls, *results))
+
+
+def start_state(roller: Roller, env: Environment = EMPTY_ENVIRONMENT, times: int = 1) -> ReplState:
+    return ReplState(roller=roller, env=env, times=times)
+
+
+# Output items: what a line produced, rendered by render_output.
+
+
+@dataclass(frozen=True)
+class Rolled:
+    result: RollResult
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Several rolls of one line (``--times``)."""
+
+    results: tuple[RollResult, ...]
+
+
+@dataclass(frozen=True)
+class OddsShown:
+    odds: Odds
+
+
+@dataclass(frozen=True)
+class Message:
+    text: str
+
+
+@dataclass(frozen=True)
+class Problem:
+    error: DiceError
+
+
+OutputItem = Rolled | Summary | OddsShown | Message | Problem
+Output = tuple[OutputItem, ...]
+
+
+# Lines.
+
+_COMMAND_LINE = re.compile(r"\s*(?P<word>\S+)\s*(?P<argument>.*?)\s*$", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Invocation:
+    """A meta-command line: the whole line, the argument text and where it starts."""
+
+    line: str
+    argument: str
+    offset: int
+
+    def error_at(self, error: DiceError) -> DiceError:
+        """``error``, raised about the argument text, pointing into the whole line."""
+        if error.text is not None and error.text != self.argument:
+            return error
+        position = None if error.position is None else self.offset + error.position
+        return type(error)(error.message, self.line, position)
+
+    def syntax(self, message: str, at: int | None = None) -> DiceError:
+        """An error pointing at ``at`` in the argument (its end when None)."""
+        from dicecli.errors import DiceSyntaxError
+
+        where = len(self.argument) if at is None else at
+        return DiceSyntaxError(message, self.line, self.offset + where)
+
+
+def split_command(line: str) -> tuple[str, Invocation]:
+    """The first word of ``line`` (casefolded) and the rest as an :class:`Invocation`."""
+    match = _COMMAND_LINE.match(line)
+    if match is None:
+        return "", Invocation(line, "", len(line))
+    return match["word"].casefold(), Invocation(line, match["argument"], match.start("argument"))
+
+
+def handle_line(state: ReplState, line: str) -> tuple[ReplState, Output]:
+    """One line typed at the prompt: a meta-command, a roll, or nothing.
+
+    An empty line and a ``#`` comment do nothing. A :class:`DiceError` becomes a
+    :class:`Problem`; when it points into the line (a syntax error, an unknown name),
+    the line is kept in ``prefill`` for the next prompt.
+    """
+    from dicecli.repl.commands import find_command
+
+    state = replace(state, prefill="")
+    if not is_roll_line(line):
+        return state, ()
+    word, invocation = split_command(line)
+    command = find_command(word)
+    try:
+        if command is not None:
+            return command.run(state, invocation)
+        return roll_line(state, line)
+    except DiceError as error:
+        return failed(state, line, error)
+
+
+def failed(state: ReplState, line: str, error: DiceError) -> tuple[ReplState, Output]:
+    prefill = line.strip() if error.position is not None and error.text is not None else ""
+    return replace(state, prefill=prefill), (Problem(error),)
+
+
+def roll_line(state: ReplState, line: str) -> tuple[ReplState, Output]:
+    """Roll ``line`` as one-shot mode would (``times`` times)."""
+    parsed = parse(line)
+    results = tuple(roll(parsed, state.roller, state.env, line) for _ in range(state.times))
+    output: list[OutputItem] = [Rolled(result) for result in results]
+    if len(results) > 1:
+        output.append(Summary(results))
+    return state.with_rolled(*results), tuple(output)
+
+
+# Rendering.
+
+
+def render_output(
+    output: Sequence[OutputItem],
+    renderer: Renderer,
+    messages: TextIO,
+    stderr: TextIO,
+    summaries: bool = True,
+) -> None:
+    """Write ``output``: rolls and odds with ``renderer``, messages to ``messages``,
+    errors (with their caret) to ``stderr``. ``summaries``: show ``--times`` summaries
+    (one-shot mode shows them on a terminal only)."""
+    for item in output:
+        if isinstance(item, Rolled):
+            renderer.result(item.result)
+        elif isinstance(item, Summary):
+            if summaries:
+                renderer.summary(item.results)
+        elif isinstance(item, OddsShown):
+            renderer.odds(item.odds)
+        elif isinstance(item, Message):
+            messages.write(item.text.rstrip("\n") + "\n")
+        else:
+            stderr.write(item.error.show() + "\n")
+    messages.flush()
+    stderr.flush()

@@ -1,0 +1,543 @@
+"""Syntax tree + dice -> :class:`~dicecli.results.RollResult`, for the generic notation.
+
+Every die drawn is kept in the result, in roll order, with its marks; dice that do not
+count stay with ``kept=False``. The modifiers of a dice term apply in one fixed order
+(documented in ``docs/grammar.md``):
+
+1. **re-roll** each die as it lands: ``r`` while the condition holds, ``ro`` once;
+2. **explode** the die that stands: ``!`` adds a die, ``!!`` adds it into the same die,
+   ``!p`` adds a die worth one less; every added die is re-rolled and explodes in turn;
+3. **keep/drop** over the dice standing (a compounded die counts as one);
+4. **count** successes and failures among the kept dice: the total is successes minus
+   failures.
+
+Arithmetic is on integers; ``/`` and ``N% of`` round up (rule N3).
+
+Checks of a game system (``alkemy 8 vs 15``) are handed to that game's module.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from dataclasses import replace
+from functools import lru_cache
+from typing import Any
+
+from dicecli import systems
+from dicecli.environment import Environment
+from dicecli.errors import DiceError, RollLimitError, UnknownNameError
+from dicecli.notation.nodes import (
+    NO_MODIFIERS,
+    BinaryOp,
+    Check,
+    Dice,
+    Expr,
+    Group,
+    Keep,
+    Labelled,
+    Modifiers,
+    Name,
+    Negate,
+    Number,
+    PercentOf,
+    Roll,
+    binding,
+)
+from dicecli.results import (
+    DROPPED,
+    FAILURE,
+    SUCCESS,
+    DiceShown,
+    DieRoll,
+    RollResult,
+    Segment,
+    Text,
+)
+from dicecli.rolling.dice import Die, Roller, die_for_sides
+
+MAX_NAME_DEPTH = 16
+"""How deep saved rolls may refer to other saved rolls (``a = b + 1``)."""
+
+
+def name_meaning(node: Name, env: Environment, depth: int) -> int | Expr:
+    """What a name stands for: a named number, or the expression of a saved roll.
+
+    ``depth`` is how many saved rolls are already being expanded: rolling and the exact
+    odds share the errors for an unknown name and for a saved roll that refers to itself.
+    """
+    number = env.value(node.name)
+    if number is not None:
+        return number
+    saved = env.roll(node.name)
+    if saved is None:
+        raise UnknownNameError.unset(node.name, node.position)
+    if depth >= MAX_NAME_DEPTH:
+        raise DiceError(f"'{node.name}' refers to itself, or nests more than {MAX_NAME_DEPTH}")
+    return saved
+
+
+def ceil_div(numerator: int, denominator: int) -> int:
+    """Integer division rounding up (rule N3): 7/2 -> 4, -7/2 -> -3."""
+    return -(-numerator // denominator)
+
+
+def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
+    """Roll a parsed line: the generic notation here, a game check by its module."""
+    roller.remaining = roller.budget  # the budget is per roll
+    body = roll.body
+    try:
+        if isinstance(body, Check):
+            result = systems.by_name(body.system).resolve(body, roller, env, text)
+            if roll.comment is not None and result.comment is None:
+                result = replace(result, comment=roll.comment)
+            return result
+        evaluation = Evaluation(roller, env)
+        total = step_of(body)(evaluation)
+    except DiceError as error:
+        raise error.at(text) from None
+    except RecursionError:
+        raise DiceError("too deeply nested", text, 0) from None
+    return RollResult(
+        text,
+        roll.canonical,
+        total,
+        tuple(evaluation.dice),
+        tuple(evaluation.segments),
+        None,
+        roll.comment,
+    )
+
+
+_OP_TEXT = {op: Text(f" {op} " if op in "+-" else op, "op") for op in "+-*/"}
+_OPEN, _CLOSE = Text("(", "op"), Text(")", "op")
+_MINUS = Text("-", "op")
+
+
+Step = Callable[["Evaluation"], int]
+"""A node made ready to roll: adds its dice and breakdown to an evaluation and returns
+its value. Built once per node object (parsed lines are cached, so once per distinct
+line) and kept on the node: rolling a line again skips all dispatch on node types."""
+
+
+def step_of(node: Expr) -> Step:
+    """The step that rolls ``node``."""
+    step: Step | None = node.__dict__.get("_step")
+    if step is None:
+        step = _COMPILERS[type(node)](node)
+        node.__dict__["_step"] = step
+    return step
+
+
+class Evaluation:
+    """One roll of one expression: collects the dice and the breakdown as it goes.
+
+    Game modules use it to roll the generic parts of their forms (distance dice,
+    modifiers) so those show the same way everywhere. A game gives words of its own a
+    meaning by overriding :meth:`name` (Warhammer's ``artillery``).
+    """
+
+    def __init__(self, roller: Roller, env: Environment) -> None:
+        self.roller = roller
+        self.env = env
+        self.dice: list[DieRoll] = []
+        self.segments: list[Segment] = []
+        self._depth = 0
+
+    def value(self, node: Expr) -> int:
+        """Roll ``node``: its value, with its dice and breakdown added here."""
+        return step_of(node)(self)
+
+    def name(self, node: Name) -> int:
+        """The value of a name: a named number, or a saved roll rolled now."""
+        meaning = name_meaning(node, self.env, self._depth)
+        if isinstance(meaning, int):
+            self.segments.append(Text(f"{node.name}({meaning})", "label"))
+            return meaning
+        self._depth += 1
+        self.segments.append(Text(f"{node.name}:", "label"))
+        self.segments.append(_OPEN)
+        result = self.value(meaning)
+        self.segments.append(_CLOSE)
+        self._depth -= 1
+        return result
+
+
+def _wrapped_step(node: Expr, at_least: int) -> Step:
+    """``node``'s step, in parentheses in the breakdown when it binds less tightly than
+    ``at_least`` (as in the canonical notation)."""
+    inner = step_of(node)
+    if binding(node) >= at_least:
+        return inner
+
+    def wrapped(ev: Evaluation) -> int:
+        ev.segments.append(_OPEN)
+        result = inner(ev)
+        ev.segments.append(_CLOSE)
+        return result
+
+    return wrapped
+
+
+def _compile_number(node: Number) -> Step:
+    value, text = node.value, _number_text(node.value)
+
+    def number(ev: Evaluation) -> int:
+        ev.segments.append(text)
+        return value
+
+    return number
+
+
+_ARITHMETIC: dict[str, Callable[[int, int], int]] = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+}
+
+
+def _compile_binary(node: BinaryOp) -> Step:
+    left = _wrapped_step(node.left, node.level)
+    right = _wrapped_step(node.right, node.level + 1)
+    text = _OP_TEXT[node.op]
+    if node.op == "/":
+
+        def divide(ev: Evaluation) -> int:
+            numerator = left(ev)
+            ev.segments.append(text)
+            denominator = right(ev)
+            if denominator == 0:
+                raise DiceError(f"division by zero in {node}")
+            return ceil_div(numerator, denominator)
+
+        return divide
+    combine = _ARITHMETIC[node.op]
+    if type(node.right) is Number:  # the common ``2d6+5``: the constant needs no step
+        constant, constant_text = node.right.value, _number_text(node.right.value)
+
+        def with_constant(ev: Evaluation) -> int:
+            first = left(ev)
+            ev.segments.extend((text, constant_text))
+            return combine(first, constant)
+
+        return with_constant
+
+    def arithmetic(ev: Evaluation) -> int:
+        first = left(ev)
+        ev.segments.append(text)
+        return combine(first, right(ev))
+
+    return arithmetic
+
+
+def _compile_negate(node: Negate) -> Step:
+    operand = _wrapped_step(node.operand, 8)
+
+    def negate(ev: Evaluation) -> int:
+        ev.segments.append(_MINUS)
+        return -operand(ev)
+
+    return negate
+
+
+def _compile_percent(node: PercentOf) -> Step:
+    operand = _wrapped_step(node.operand, 7)
+    percent, text = node.percent, Text(f"{node.percent}% of ", "op")
+
+    def percent_of(ev: Evaluation) -> int:
+        ev.segments.append(text)
+        result = ceil_div(percent * operand(ev), 100)
+        ev.segments.append(Text(f" (={result})", "value"))
+        return result
+
+    return percent_of
+
+
+def _compile_labelled(node: Labelled) -> Step:
+    inner, label = step_of(node.expr), Text(f"[{node.label}]", "label")
+
+    def labelled(ev: Evaluation) -> int:
+        result = inner(ev)
+        ev.segments.append(label)
+        return result
+
+    return labelled
+
+
+def _compile_name(node: Name) -> Step:
+    def name(ev: Evaluation) -> int:
+        return ev.name(node)  # looked up at each roll: values change, games add words
+
+    return name
+
+
+TABLED_FACES = 100
+"""Dice with at most this many faces get per-face tables (shared segments, keep/count
+outcomes); a d10000 term rolls without them rather than build 10,000 of each."""
+
+
+def _compile_dice(node: Dice) -> Step:
+    die = die_for_sides(node.sides)
+    modifiers = node.modifiers
+    if modifiers is NO_MODIFIERS:
+        return _plain_dice_step(die, node.count)
+    small = len(die.faces) <= TABLED_FACES
+    if modifiers.reroll is None and modifiers.explode is None and small:
+        return _face_decided_step(die, node.count, modifiers)
+    return rolled_one_by_one_step(die, node.count, modifiers)
+
+
+def _plain_dice_step(die: Die, count: int) -> Step:
+    kept, values = die.kept_rolls, die.face_values
+
+    if count == 1 and len(die.faces) <= TABLED_FACES:  # d20, 1d8: no lists to build
+        alone = die.shown_alone
+
+        def one_die(ev: Evaluation) -> int:
+            index = ev.roller.draw(die)
+            ev.dice.append(kept[index])
+            ev.segments.append(alone[index])
+            return values[index]
+
+        return one_die
+
+    def plain_dice(ev: Evaluation) -> int:
+        rolled = []
+        total = 0
+        for index in ev.roller.draw_many(die, count):  # a loop: cheaper than comprehensions
+            rolled.append(kept[index])
+            total += values[index]
+        shown = tuple(rolled)
+        ev.dice.extend(shown)
+        ev.segments.append(DiceShown(shown))
+        return total
+
+    return plain_dice
+
+
+_SCORE_MARKS: dict[int, tuple[str, ...]] = {1: (SUCCESS,), -1: (FAILURE,), 0: ()}
+
+
+def _face_decided_step(die: Die, count: int, modifiers: Modifiers) -> Step:
+    """Keep/drop and counting without re-rolls or explosions: each die is one unit and
+    what it shows, scores and is worth follows from its face alone, so all of that is
+    worked out here, once per face, and a roll only looks it up."""
+    faces, values = range(len(die.faces)), die.face_values
+    counting = modifiers.counts_successes
+    # what a kept die adds to the total: its score (+1, -1, 0) when counting, else its value
+    worth = tuple(count_one(value, modifiers) for value in values) if counting else values
+    standing = die.kept_rolls
+    if counting:
+        standing = tuple(die.roll_of(index, True, _SCORE_MARKS[worth[index]]) for index in faces)
+    dropped = tuple(die.roll_of(index, False, (DROPPED,)) for index in faces)
+    kept = kept_slice(modifiers.keep, count) if modifiers.keep is not None else None
+
+    def face_decided_dice(ev: Evaluation) -> int:
+        indexes = ev.roller.draw_many(die, count)
+        marked: list[DieRoll] = []
+        total = successes = 0
+        if kept is None:
+            for index in indexes:  # loops, not comprehensions: cheaper for a few dice
+                marked.append(standing[index])
+                total += worth[index]
+                successes += worth[index] > 0
+        else:
+            drawn = []
+            for index in indexes:
+                drawn.append(values[index])
+                marked.append(dropped[index])
+            for position in sorted(range(count), key=drawn.__getitem__)[kept]:
+                index = indexes[position]
+                marked[position] = standing[index]
+                total += worth[index]
+                successes += worth[index] > 0
+        shown = tuple(marked)
+        ev.dice.extend(shown)
+        ev.segments.append(DiceShown(shown))
+        if counting:
+            ev.segments.append(_tally(successes, successes - total))
+        return total
+
+    return face_decided_dice
+
+
+def rolled_one_by_one_step(die: Die, count: int, modifiers: Modifiers) -> Step:
+    """Re-rolls or explosions: each die is rolled in turn, as the rules go."""
+    from dicecli.rolling.rerolls_and_explosions import (  # imported on first use
+        OneByOne,
+        roll_modified_dice,
+    )
+
+    rules = OneByOne.of(die, modifiers)
+
+    def rolled_one_by_one(ev: Evaluation) -> int:
+        roller = ev.roller
+        roller.reserve(count)
+        rolled, units = roll_modified_dice(roller, rules, count)
+        total, rolled = apply_keep_and_count(rolled, units, modifiers)
+        ev.dice.extend(rolled)
+        ev.segments.append(DiceShown(tuple(rolled)))
+        if modifiers.counts_successes:
+            successes = sum(1 for roll in rolled if SUCCESS in roll.marks)
+            ev.segments.append(_tally(successes, successes - total))
+        return total
+
+    return rolled_one_by_one
+
+
+def _compile_group(node: Group) -> Step:
+    items = [(step_of(item), isinstance(item, Number)) for item in node.items]
+    modifiers = node.modifiers
+    counting = modifiers.counts_successes
+
+    def group(ev: Evaluation) -> int:
+        segments = ev.segments
+        values: list[Unit] = []
+        item_texts: list[int] = []  # where each item's value text sits in the segments
+        segments.append(_GROUP_OPEN)
+        dice_of: list[range] = []  # the dice and segments of each item, to mark dropped ones
+        segments_of: list[range] = []
+        for index, (item, is_number) in enumerate(items):
+            if index:
+                segments.append(_GROUP_COMMA)
+            first_die, first_segment = len(ev.dice), len(segments)
+            value = item(ev)
+            dice_of.append(range(first_die, len(ev.dice)))
+            segments_of.append(range(first_segment, len(segments)))
+            if is_number:  # the value is already shown: no "(=5)"
+                item_texts.append(len(segments) - 1)
+            else:
+                item_texts.append(len(segments))
+                segments.append(Text(f" (={value})", "value"))
+            values.append((value, [index]))
+        segments.append(_GROUP_CLOSE)
+        kept_items = _kept_units(values, modifiers)
+        total = successes = 0
+        for value, (index,) in values:
+            if index not in kept_items:
+                shown = segments[item_texts[index]]
+                assert isinstance(shown, Text)
+                segments[item_texts[index]] = Text(shown.text, "dropped")
+                for position in dice_of[index]:
+                    ev.dice[position] = _dropped(ev.dice[position])
+                for place in segments_of[index]:
+                    segment = segments[place]
+                    if isinstance(segment, DiceShown):
+                        segments[place] = DiceShown(tuple(map(_dropped, segment.dice)))
+            elif counting:
+                score = count_one(value, modifiers)
+                total += score
+                successes += score > 0
+            else:
+                total += value
+        if counting:
+            segments.append(_tally(successes, successes - total))
+        return total
+
+    return group
+
+
+_GROUP_OPEN, _GROUP_COMMA, _GROUP_CLOSE = Text("{", "op"), Text(", ", "op"), Text("}", "op")
+
+_COMPILERS: dict[type, Callable[[Any], Step]] = {
+    Number: _compile_number,
+    BinaryOp: _compile_binary,
+    Negate: _compile_negate,
+    PercentOf: _compile_percent,
+    Labelled: _compile_labelled,
+    Name: _compile_name,
+    Dice: _compile_dice,
+    Group: _compile_group,
+}
+
+_NUMBER_TEXTS: dict[int, Text] = {}
+
+
+def _number_text(value: int) -> Text:
+    text = _NUMBER_TEXTS.get(value)
+    if text is None:
+        text = Text(str(value), "number")
+        if len(_NUMBER_TEXTS) < 1024:
+            _NUMBER_TEXTS[value] = text
+    return text
+
+
+@lru_cache(maxsize=1024)
+def _tally(successes: int, failures: int) -> Text:
+    """`` (3 successes, 1 failure)``: what the counted total is made of."""
+    text = f" ({successes} success{'' if successes == 1 else 'es'}"
+    if failures:
+        text += f", {failures} failure{'' if failures == 1 else 's'}"
+    return Text(text + ")", "value")
+
+
+Unit = tuple[int, list[int]]
+"""One value that keep/drop sees (a die, or a compounded die), and the positions of
+the dice it is made of."""
+
+
+def _kept_units(units: list[Unit], modifiers: Modifiers) -> set[int]:
+    """Indexes (into ``units``) of the units that keep/drop keeps (step 3)."""
+    if modifiers.keep is None:
+        return set(range(len(units)))
+    return kept_positions([value for value, _ in units], modifiers.keep)
+
+
+def kept_positions(values: list[int], keep: Keep) -> set[int]:
+    """Positions (into ``values``) that ``keep`` keeps."""
+    order = sorted(range(len(values)), key=values.__getitem__)
+    return set(order[kept_slice(keep, len(values))])
+
+
+def kept_slice(keep: Keep, count: int) -> slice:
+    """What ``keep`` keeps of ``count`` values ranked lowest first; the sort is stable,
+    so equal values rank by position, the later one higher."""
+    number = min(keep.count, count)
+    if keep.kind == "kh":
+        return slice(count - number, None)
+    if keep.kind == "kl":
+        return slice(0, number)
+    if keep.kind == "dh":
+        return slice(0, count - number)
+    return slice(number, None)
+
+
+def _dropped(roll: DieRoll) -> DieRoll:
+    """``roll`` dropped by keep/drop (a die already not counting stays as it is)."""
+    return roll.marked(DROPPED, kept=False) if roll.kept else roll
+
+
+def count_one(value: int, modifiers: Modifiers) -> int:
+    """+1 for a success, -1 for a failure, 0 otherwise (step 4)."""
+    if modifiers.success is not None and modifiers.success.matches(value):
+        return 1
+    if modifiers.failure is not None and modifiers.failure.matches(value):
+        return -1
+    return 0
+
+
+def apply_keep_and_count(
+    rolled: list[DieRoll], units: list[Unit], modifiers: Modifiers
+) -> tuple[int, list[DieRoll]]:
+    """Keep/drop and count (steps 3 and 4): the total, and the dice marked."""
+    kept = _kept_units(units, modifiers)
+    counting = modifiers.counts_successes
+    total = 0
+    for index, (value, positions) in enumerate(units):
+        if index not in kept:
+            for position in positions:
+                rolled[position] = rolled[position].marked(DROPPED, kept=False)
+            continue
+        if counting:
+            score = count_one(value, modifiers)
+            total += score
+            if score:
+                mark = SUCCESS if score > 0 else FAILURE
+                for position in positions:
+                    rolled[position] = rolled[position].marked(mark)
+        else:
+            total += value
+    return total, rolled
+
+
+__all__ = ["Evaluation", "RollLimitError", "ceil_div", "roll"]

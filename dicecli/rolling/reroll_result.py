@@ -1,0 +1,43 @@
+"""Re-rolling a roll that was already made (rule W5, W4).
+
+Under the Warhammer rule, which dicecli applies to every re-roll: the whole roll is
+rolled again (all of a 2D6's dice), the new result stands even if worse, no die is
+re-rolled twice, and dice that rules forbid re-rolling (the artillery and scatter dice,
+rule W4: ``Die(rerollable=False)``) refuse.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from dicecli.environment import Environment
+from dicecli.errors import RuleError
+from dicecli.notation.grammar import parse
+from dicecli.results import REROLL, RollResult
+from dicecli.rolling.dice import NOT_REROLLABLE, Roller
+from dicecli.rolling.evaluate import roll
+
+
+def check_rerollable(previous: RollResult) -> None:
+    """Raise :class:`RuleError` when ``previous`` may not be re-rolled."""
+    if previous.reroll:
+        raise RuleError(
+            f"'{previous.input.strip()}' was already re-rolled: no die may be re-rolled "
+            "more than once (rule W5)"
+        )
+    if any(REROLL in die.marks for die in previous.dice):
+        raise RuleError(
+            f"'{previous.input.strip()}' already re-rolled a die (r/ro): no die may be "
+            "re-rolled more than once (rule W5)"
+        )
+    fixed = sorted({die.die for die in previous.dice if die.die in NOT_REROLLABLE})
+    if fixed:
+        names = " and ".join(f"the {name} die" for name in fixed)
+        raise RuleError(f"{names} may not be re-rolled unless a rule says so (rule W4)")
+
+
+def reroll(previous: RollResult, roller: Roller, env: Environment) -> RollResult:
+    """Roll ``previous`` again, all its dice; the new result stands (rule W5)."""
+    check_rerollable(previous)
+    result = roll(parse(previous.input), roller, env, previous.input)
+    return replace(result, reroll=True)

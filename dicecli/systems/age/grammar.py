@@ -1,0 +1,214 @@
+"""The grammar of an ``age`` line (pyparsing), building :mod:`age_nodes` nodes.
+
+::
+
+    line     = "age" test [ "vs" ( target [ "until" threshold ] | opposed ) ]
+    opposed  = "age" test { "vs" "age" test }
+    test     = ( ability | signed-number ) { ("+" | "-") ( number | "focus" ) }
+    target   = number | routine | easy | average | challenging | hard | formidable
+             | imposing | nigh-impossible | "nigh impossible"
+    threshold = number | easy | average | challenging | hard | formidable
+
+Words are case-insensitive. A second ``+focus`` is refused (rule G1: only one focus
+counts), so is ``-focus``, an ``until`` without a target number, and an opposed test
+with more than :data:`MAX_SIDES` sides.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import cast
+
+import pyparsing as pp
+
+from dicecli.notation.grammar import integer, keyword, whole_line
+from dicecli.systems.age.nodes import (
+    ABILITIES,
+    DIFFICULTIES,
+    THRESHOLDS,
+    AgeAdvanced,
+    AgeOpposed,
+    AgeRoll,
+    AgeTest,
+    Target,
+)
+
+MAX_SIDES = 12
+"""Most sides one opposed test may have: a crowded table, still one readable line."""
+
+_SPELLING_TO_ABILITY: dict[str, str] = {}
+for _abbreviation, _names in ABILITIES.items():
+    _SPELLING_TO_ABILITY[_abbreviation.casefold()] = _abbreviation
+    for _name in _names:
+        _SPELLING_TO_ABILITY[_name.casefold()] = _abbreviation
+
+
+def _word_regex(words: list[str]) -> str:
+    """Any of ``words`` (longest first), case-insensitive, not the start of a longer
+    word."""
+    ordered = sorted(words, key=len, reverse=True)
+    return r"(?i)(?:" + "|".join(ordered) + r")(?!\w)"
+
+
+def _fail(text: str, loc: int, message: str) -> pp.ParseFatalException:
+    return pp.ParseFatalException(text, loc, message)
+
+
+@dataclass(frozen=True)
+class _Focus:
+    """A ``+focus`` as parsed, with where it was typed (for the error on a second one)."""
+
+    loc: int
+    negative: bool
+
+
+@dataclass(frozen=True)
+class _Until:
+    """The threshold after ``until``, told apart from the target number."""
+
+    threshold: Target
+
+
+_ability_names = sorted(_SPELLING_TO_ABILITY)
+ability = pp.Regex(_word_regex(_ability_names)).set_name(
+    "an ability (" + ", ".join(ABILITIES) + ") or a number"
+)
+ability.set_parse_action(lambda t: _SPELLING_TO_ABILITY[t[0].casefold()])
+
+signed_number = pp.Regex("[-\N{MINUS SIGN}]?\\d+").set_name("a number")
+signed_number.set_parse_action(lambda t: int(t[0].replace("\N{MINUS SIGN}", "-")))
+
+_sign = pp.Regex("[-+\N{MINUS SIGN}]").set_name("'+' or '-'")
+_focus_word = keyword("focus")
+_amount = (_focus_word | integer).set_name("a number or 'focus'")
+_term = _sign - _amount
+
+
+def _term_action(text: str, loc: int, tokens: pp.ParseResults) -> int | _Focus:
+    negative = tokens[0] != "+"
+    amount = tokens[1]
+    if isinstance(amount, int):
+        return -amount if negative else amount
+    return _Focus(loc, negative)
+
+
+_term.set_parse_action(_term_action)
+
+
+def _test_action(text: str, loc: int, tokens: pp.ParseResults) -> AgeTest:
+    head = tokens[0]
+    modifiers: list[int] = []
+    focus: _Focus | None = None
+    for token in tokens[1:]:
+        if isinstance(token, int):
+            modifiers.append(token)
+            continue
+        token = cast(_Focus, token)
+        if token.negative:
+            raise _fail(text, token.loc, "a focus adds +2: write +focus")
+        if focus is not None:
+            raise _fail(text, token.loc, "a second +focus: only one focus counts (rule G1)")
+        focus = token
+    if isinstance(head, int):
+        return AgeTest(None, head, tuple(modifiers), focus is not None)
+    return AgeTest(cast(str, head), 0, tuple(modifiers), focus is not None)
+
+
+_ability_or_number = (ability | signed_number).set_name(ability.name)
+test = (_ability_or_number + pp.ZeroOrMore(_term)).set_name(ability.name)
+test.set_parse_action(_test_action)
+
+
+def _named(table: dict[str, int], text: str, loc: int, tokens: pp.ParseResults) -> Target:
+    name = re.sub(r"[-\s]+", "-", tokens[0].casefold())
+    return Target(table[name], name)
+
+
+def _named_regex(table: dict[str, int]) -> str:
+    return _word_regex([name.replace("-", r"[-\s]+") for name in table])
+
+
+_difficulty_names = ", ".join(DIFFICULTIES)
+named_difficulty = pp.Regex(_named_regex(DIFFICULTIES)).set_name("a difficulty")
+named_difficulty.set_parse_action(lambda s, loc, t: _named(DIFFICULTIES, s, loc, t))
+target_number = integer.copy().set_parse_action(lambda t: Target(int(t[0])))
+target = (named_difficulty | target_number).set_name(
+    f"a target number or a difficulty ({_difficulty_names})"
+)
+
+named_threshold = pp.Regex(_named_regex(THRESHOLDS)).set_name("a threshold")
+named_threshold.set_parse_action(lambda s, loc, t: _named(THRESHOLDS, s, loc, t))
+threshold_number = integer.copy()
+
+
+def _threshold_number(text: str, loc: int, tokens: pp.ParseResults) -> Target:
+    value = int(tokens[0])
+    if value < 1:
+        raise _fail(text, loc, "an advanced test needs a threshold of at least 1")
+    return Target(value)
+
+
+threshold_number.set_parse_action(_threshold_number)
+threshold = (named_threshold | threshold_number).set_name(
+    "a threshold (a number, or " + ", ".join(THRESHOLDS) + ")"
+)
+threshold.add_parse_action(lambda t: _Until(t[0]))
+
+_age = keyword("age")
+_vs = keyword("vs")
+_until = keyword("until")
+
+
+def _misplaced_until(message: str) -> pp.ParserElement:
+    """An ``until`` where none may stand, refused with ``message``."""
+    element = _until.copy()
+
+    def refuse(text: str, loc: int, tokens: pp.ParseResults) -> None:
+        raise _fail(text, loc, message)
+
+    return element.set_parse_action(refuse)
+
+
+_against_target = target + pp.Optional(_until - threshold)
+_opposed_tail = (
+    _age.suppress()
+    - test
+    + pp.ZeroOrMore(_vs.suppress() - _age.suppress() - test)
+    + pp.Optional(
+        _misplaced_until("an advanced test rolls against a target number, not an opposed test")
+    )
+)
+_body = (
+    _age.suppress()
+    - test
+    + pp.Optional(
+        _vs.suppress()
+        - (_opposed_tail | _against_target).set_name(
+            "a target number, a difficulty or 'age' (an opposed test)"
+        )
+        | _misplaced_until("an advanced test needs a target: age 3 vs 13 until 15")
+    )
+)
+
+
+def _body_action(
+    text: str, loc: int, tokens: pp.ParseResults
+) -> AgeRoll | AgeOpposed | AgeAdvanced:
+    parts = list(tokens)
+    tests = [part for part in parts if isinstance(part, AgeTest)]
+    if len(tests) > 1:
+        if len(tests) > MAX_SIDES:
+            raise _fail(text, loc, f"an opposed test may have at most {MAX_SIDES} sides")
+        return AgeOpposed(tuple(tests))
+    targets = [part for part in parts if isinstance(part, Target)]
+    untils = [part for part in parts if isinstance(part, _Until)]
+    if untils:
+        return AgeAdvanced(tests[0], targets[0], untils[0].threshold)
+    return AgeRoll(tests[0], targets[0] if targets else None)
+
+
+_body.set_parse_action(_body_action)
+
+LINE: pp.ParserElement = whole_line(_body)
+"""A whole ``age`` line, with an optional ``# comment``."""

@@ -1,0 +1,235 @@
+"""The Alkemy dice: one six-sided die per health-state colour, read from TOML files.
+
+The faces come from ``dicecli/data/alkemy_dice.toml`` (shipped; white 1-6, and the
+yellow and red layouts that rule A9 flags as an assumption). A player's own dice file
+replaces any colour's faces and may add a symbol (sword, axe, mace) to each face. Which
+file: the ``alkemy.dice_file`` setting (``--dice-file``), else the per-user file
+``$XDG_CONFIG_HOME/dicecli/alkemy-dice.toml`` (``~/.config/...`` by default) when it
+exists, else only the shipped file. Colours a custom file leaves out keep the shipped
+faces. A bad file is a :class:`DiceFileError` naming the file and the fault.
+
+Faces are named by their number (``"4"``), or ``"4-sword"`` when the face bears a
+symbol; ``--given`` accepts the number (the first face with that number), the full name,
+``4sword`` or ``4s`` (the symbol's initial).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal, cast
+
+from dicecli.environment import Environment
+from dicecli.errors import DiceError
+from dicecli.rolling.dice import Die, Face
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    # mypy checks this branch (python_version 3.10); tomli may be absent where it runs.
+    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+
+Colour = Literal["white", "yellow", "red"]
+COLOURS: tuple[Colour, ...] = ("white", "yellow", "red")
+SYMBOLS = ("sword", "axe", "mace")
+SIDES = 6
+SETTING = "alkemy.dice_file"
+USER_FILE = Path("dicecli") / "alkemy-dice.toml"
+_COLOUR_KEYS = ("faces", "symbols", "assumption", "note")
+_TOP_LEVEL_KEYS = ("description",)
+
+
+class DiceFileError(DiceError):
+    """An Alkemy dice file that cannot be read or does not describe six-sided dice."""
+
+
+@dataclass(frozen=True)
+class ColourDice:
+    """The die of one colour, the symbol on each face (None: not known) and whether its
+    layout is an assumption (rule A9)."""
+
+    colour: Colour
+    die: Die
+    values: tuple[int, ...]  # the number on each face, in face order
+    symbols: tuple[str, ...] | None
+    assumed: bool
+    source: str
+
+    def symbol(self, index: int) -> str | None:
+        return None if self.symbols is None else self.symbols[index]
+
+    def describe(self) -> str:
+        return ",".join(str(value) for value in self.values)
+
+
+@dataclass(frozen=True)
+class DiceSet:
+    """The dice of every colour."""
+
+    white: ColourDice
+    yellow: ColourDice
+    red: ColourDice
+
+    def __getitem__(self, colour: Colour) -> ColourDice:
+        return cast(ColourDice, getattr(self, colour))
+
+
+def build_colour(
+    colour: Colour,
+    values: tuple[int, ...],
+    symbols: tuple[str, ...] | None,
+    assumed: bool,
+    source: str,
+) -> ColourDice:
+    """The :class:`Die` ``alkemy-<colour>`` with a face per value (and symbol)."""
+    faces: list[Face] = []
+    aliases: list[tuple[int, str]] = []
+    for index, value in enumerate(values):
+        if symbols is None:
+            faces.append(Face(str(value), value))
+            continue
+        symbol = symbols[index]
+        faces.append(Face(f"{value}-{symbol}", value))
+        aliases += [(index, f"{value}{symbol}"), (index, f"{value}{symbol[0]}")]
+    die = Die(f"alkemy-{colour}", tuple(faces), tuple(aliases))
+    return ColourDice(colour, die, values, symbols, assumed, source)
+
+
+# -- reading and checking a file ----------------------------------------------------------
+
+
+def _problem(source: str, message: str) -> DiceFileError:
+    return DiceFileError(f"alkemy dice file {source}: {message}")
+
+
+def _faces(source: str, colour: str, raw: object) -> tuple[int, ...]:
+    if not isinstance(raw, list) or len(raw) != SIDES:
+        raise _problem(source, f"[{colour}] faces: give {SIDES} whole numbers, one per face")
+    for value in raw:
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise _problem(source, f"[{colour}] faces: {value!r} is not a whole number >= 0")
+    return tuple(raw)
+
+
+def _symbols(source: str, colour: str, raw: object) -> tuple[str, ...]:
+    if not isinstance(raw, list) or len(raw) != SIDES:
+        raise _problem(source, f"[{colour}] symbols: give {SIDES} symbols, one per face")
+    symbols: list[str] = []
+    for symbol in raw:
+        name = symbol.strip().casefold() if isinstance(symbol, str) else None
+        if name not in SYMBOLS:
+            raise _problem(
+                source,
+                f"[{colour}] symbols: {symbol!r} is not a symbol ({', '.join(SYMBOLS)})",
+            )
+        symbols.append(name)
+    return tuple(symbols)
+
+
+def _colour(source: str, colour: Colour, table: object, fallback: ColourDice | None) -> ColourDice:
+    if not isinstance(table, dict):
+        raise _problem(source, f"[{colour}] must be a table such as [{colour}] faces = [...]")
+    for key in table:
+        if key not in _COLOUR_KEYS:
+            raise _problem(
+                source, f"[{colour}]: unknown key '{key}' (keys: {', '.join(_COLOUR_KEYS)})"
+            )
+    if "faces" in table:
+        values, assumed_by_default = _faces(source, colour, table["faces"]), False
+    elif fallback is not None:
+        values, assumed_by_default = fallback.values, fallback.assumed
+    else:
+        raise _problem(source, f"[{colour}] has no faces")
+    symbols = _symbols(source, colour, table["symbols"]) if "symbols" in table else None
+    assumed = table.get("assumption", assumed_by_default)
+    if not isinstance(assumed, bool):
+        raise _problem(source, f"[{colour}] assumption: write true or false")
+    if not isinstance(table.get("note", ""), str):
+        raise _problem(source, f"[{colour}] note: write a string")
+    return build_colour(colour, values, symbols, assumed, source)
+
+
+def parse_dice_file(
+    text: str, source: str, base: DiceSet | None, require_all: bool = False
+) -> DiceSet:
+    """The dice a file's ``text`` describes; colours it leaves out come from ``base``."""
+    try:
+        data: dict[str, Any] = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise _problem(source, f"not valid TOML: {error}") from None
+    for key in data:
+        if key not in COLOURS and key not in _TOP_LEVEL_KEYS:
+            raise _problem(source, f"unknown colour '{key}' (colours: {', '.join(COLOURS)})")
+    colours: dict[str, ColourDice] = {}
+    for colour in COLOURS:
+        fallback = base[colour] if base is not None else None
+        if colour in data:
+            colours[colour] = _colour(source, colour, data[colour], fallback)
+        elif fallback is not None and not require_all:
+            colours[colour] = fallback
+        else:
+            raise _problem(source, f"no [{colour}] dice")
+    return DiceSet(**colours)
+
+
+# -- where the dice come from -------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def shipped_dice() -> DiceSet:
+    """The dice in ``dicecli/data/alkemy_dice.toml``."""
+    resource = resources.files("dicecli.systems.alkemy") / "dice.toml"
+    return parse_dice_file(resource.read_text("utf-8"), "(shipped)", None, require_all=True)
+
+
+def user_dice_file(environ: Mapping[str, str] = os.environ) -> Path | None:
+    """``$XDG_CONFIG_HOME/dicecli/alkemy-dice.toml``, or under ``~/.config``; None when
+    the home directory is unknown."""
+    return _user_dice_file(environ.get("XDG_CONFIG_HOME", ""), environ.get("HOME", ""))
+
+
+@lru_cache(maxsize=4)
+def _user_dice_file(config: str, home: str) -> Path | None:
+    if config and Path(config).is_absolute():
+        return Path(config) / USER_FILE
+    try:
+        return Path.home() / ".config" / USER_FILE
+    except RuntimeError:
+        return None
+
+
+def dice_file_for(env: Environment) -> Path | None:
+    """The custom dice file in force: the setting, else the per-user file if it exists."""
+    setting = env.setting(SETTING)
+    if setting:
+        return Path(setting).expanduser()
+    user = user_dice_file()
+    return user if user is not None and os.path.isfile(user) else None
+
+
+def dice_for(env: Environment) -> DiceSet:
+    """The dice to roll with ``env``: a custom file over the shipped dice."""
+    path = dice_file_for(env)
+    if path is None:
+        return shipped_dice()
+    try:
+        stat = path.stat()
+    except OSError as error:
+        raise _problem(str(path), f"cannot read it: {error.strerror or error}") from None
+    return _custom_dice(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=16)
+def _custom_dice(path: str, mtime_ns: int, size: int) -> DiceSet:
+    """A custom file's dice, read again only when the file changes (mtime or size)."""
+    try:
+        text = Path(path).read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
+        raise _problem(path, f"cannot read it: {reason or error}") from None
+    return parse_dice_file(text, path, shipped_dice())

@@ -1,0 +1,396 @@
+"""Exact odds of the Warhammer forms, by enumeration and convolution (no sampling).
+
+Expressions: :class:`ExactValues` computes the distribution of a generic expression that
+may hold the artillery die, with MISFIRE as its own outcome (``None``). Parts without
+the artillery die are the core's
+(:func:`dicecli.probability.engine.distribution_and_notes`); around the artillery die it
+combines outcome pairs for ``+ - * /`` (``/`` rounding up, rule N3), ``N% of``, labels
+and saved rolls.
+
+Where a misfire is possible, the ``distribution`` of an
+:class:`~dicecli.probability.distribution.Odds` holds the numeric outcomes with their
+unconditional chances, so it sums to ``1 - P(misfire)``; the misfire chance is in
+``chances``. (Its mean is then the mean of the rolls that did not misfire.)
+
+Roll-offs (rule W6) are solved exactly for a round of ``k`` players: P(win) = P(unique
+highest) + sum over ties of P(tie) x P(win the tie's roll-off), where the all-tied case
+repeats the same roll-off, giving a geometric series.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from math import comb
+
+from dicecli.environment import Environment
+from dicecli.errors import DiceError, RuleError
+from dicecli.notation.nodes import BinaryOp, Expr, Labelled, Name, Negate, PercentOf, children
+from dicecli.probability import engine as probability
+from dicecli.probability.distribution import Distribution, Odds
+from dicecli.rolling.dice import D6, Die
+from dicecli.rolling.evaluate import MAX_NAME_DEPTH, ceil_div, name_meaning
+from dicecli.systems.warhammer.dice import ARTILLERY, SCATTER, scatter_bearing, scatter_is_hit
+from dicecli.systems.warhammer.expressions import fixed_value
+from dicecli.systems.warhammer.nodes import (
+    Allocate,
+    BreakTest,
+    CharacteristicTest,
+    LeadershipTest,
+    RollOff,
+    ScatterRoll,
+    WarhammerCheck,
+    WarhammerRoll,
+    is_artillery,
+)
+from dicecli.systems.warhammer.roll import misfire_on_hit
+from dicecli.systems.warhammer.rules import (
+    D6_SIDES,
+    AllocationPlan,
+    characteristic_verdict,
+    leadership_verdict,
+)
+
+ZERO, ONE = Fraction(0), Fraction(1)
+Outcomes = dict[int | None, Fraction]
+"""Value -> probability; the value ``None`` is a MISFIRE."""
+
+
+def _die_outcomes(die: Die) -> Outcomes:
+    share = Fraction(1, len(die.faces))
+    outcomes: Outcomes = {}
+    for face in die.faces:
+        outcomes[face.value] = outcomes.get(face.value, ZERO) + share
+    return outcomes
+
+
+def _combine(left: Outcomes, right: Outcomes, function: Callable[[int, int], int]) -> Outcomes:
+    """``function`` of two independent outcomes; a misfire on either side is a misfire."""
+    result: Outcomes = {}
+    for a, p in left.items():
+        for b, q in right.items():
+            key = None if a is None or b is None else function(a, b)
+            result[key] = result.get(key, ZERO) + p * q
+    return result
+
+
+def _mapped(outcomes: Outcomes, function: Callable[[int], int]) -> Outcomes:
+    result: Outcomes = {}
+    for a, p in outcomes.items():
+        key = None if a is None else function(a)
+        result[key] = result.get(key, ZERO) + p
+    return result
+
+
+def _divide(a: int, b: int) -> int:
+    if b == 0:
+        raise DiceError("division by zero is possible: no exact odds")
+    return ceil_div(a, b)
+
+
+_OPERATIONS: dict[str, Callable[[int, int], int]] = {
+    "+": int.__add__,
+    "-": int.__sub__,
+    "*": int.__mul__,
+    "/": _divide,
+}
+
+
+class ExactValues:
+    """The exact outcomes of one expression, with the artillery die.
+
+    Parts without the artillery die go to the core (:mod:`dicecli.probability.engine`), so
+    modified dice and groups get the same odds as anywhere else; this class only walks
+    the arithmetic around the artillery die. ``notes`` collects the core's notes (a
+    cut-off of exploding dice), ``residue`` the probability such a cut-off left out.
+    """
+
+    def __init__(self, env: Environment) -> None:
+        self.env = env
+        self.artillery = False
+        self.notes: list[str] = []
+        self._depth = 0
+
+    def of(self, expr: Expr) -> Outcomes:
+        if not self._mentions_artillery(expr):
+            return self._core(expr)
+        if is_artillery(expr):
+            self.artillery = True
+            return _die_outcomes(ARTILLERY)
+        if isinstance(expr, BinaryOp):
+            return _combine(self.of(expr.left), self.of(expr.right), _OPERATIONS[expr.op])
+        if isinstance(expr, Negate):
+            return _mapped(self.of(expr.operand), int.__neg__)
+        if isinstance(expr, PercentOf):
+            percent = expr.percent
+            return _mapped(self.of(expr.operand), lambda a: ceil_div(percent * a, 100))
+        if isinstance(expr, Labelled):
+            return self.of(expr.expr)
+        if isinstance(expr, Name):
+            return self._saved(expr)
+        raise RuleError(f"no exact odds for the artillery die inside {expr}")
+
+    def _core(self, expr: Expr) -> Outcomes:
+        found, notes = probability.distribution_and_notes(expr, self.env)
+        self.notes.extend(note for note in notes if note not in self.notes)
+        return dict(found.outcomes)
+
+    def _saved(self, node: Name) -> Outcomes:
+        saved = name_meaning(node, self.env, self._depth)
+        assert not isinstance(saved, int)  # the artillery die is only in a saved roll
+        self._depth += 1
+        outcomes = self.of(saved)
+        self._depth -= 1
+        return outcomes
+
+    def _mentions_artillery(self, expr: Expr, depth: int = 0) -> bool:
+        """True when ``expr`` rolls the artillery die, directly or in a saved roll."""
+        if is_artillery(expr):
+            return True
+        if depth > MAX_NAME_DEPTH:
+            return False  # the core reports the loop
+        if isinstance(expr, Name):
+            if self.env.value(expr.name) is not None:
+                return False
+            saved = self.env.roll(expr.name)
+            return saved is not None and self._mentions_artillery(saved, depth + 1)
+        return any(self._mentions_artillery(child, depth) for child in children(expr))
+
+
+def residue_of(outcomes: Outcomes) -> Fraction:
+    """The probability a cut-off left out (outcomes sum to ``1 - residue``)."""
+    return ONE - sum(outcomes.values(), ZERO)
+
+
+def numbers_only(outcomes: Outcomes) -> Distribution:
+    """The numeric outcomes with their unconditional chances (misfires left out, and
+    any cut-off of the core as the residue)."""
+    numbers = {k: p for k, p in outcomes.items() if k is not None}
+    return Distribution.from_probabilities(numbers, residue_of(outcomes))
+
+
+_MISFIRE_NOTE = "the distribution leaves out misfires; it sums to 1 - P(misfire)"
+
+
+def expression_odds(check: WarhammerRoll, env: Environment, text: str) -> Odds:
+    values = ExactValues(env)
+    outcomes = values.of(check.expr)
+    notes = tuple(values.notes)
+    if not values.artillery:
+        return Odds(text, str(check), numbers_only(outcomes), notes=notes)
+    misfire = outcomes.get(None, ZERO)
+    return Odds(
+        text,
+        str(check),
+        numbers_only(outcomes),
+        (("misfire", misfire),),
+        notes=(_MISFIRE_NOTE, *notes),
+    )
+
+
+# --------------------------------------------------------------------------- scatter
+
+
+def scatter_hit_chance() -> Fraction:
+    """P(HIT), counted on the die's faces (rule W2: 1/3)."""
+    hits = sum(1 for index in range(len(SCATTER.faces)) if scatter_is_hit(index))
+    return Fraction(hits, len(SCATTER.faces))
+
+
+def bearing_chances() -> dict[int, Fraction]:
+    """P(each bearing in degrees), counted on the scatter die's faces."""
+    chances: dict[int, Fraction] = {}
+    for index in range(len(SCATTER.faces)):
+        degrees = scatter_bearing(index).degrees
+        chances[degrees] = chances.get(degrees, ZERO) + Fraction(1, len(SCATTER.faces))
+    return chances
+
+
+def _bearing_note() -> str:
+    chances = set(bearing_chances().values())
+    each = chances.pop() if len(chances) == 1 else None
+    assert each is not None, "the scatter die's directions are equally likely"
+    return f"bearing: {len(bearing_chances())} clock directions, each {each} (also on a HIT)"
+
+
+def scatter_odds(check: ScatterRoll, env: Environment, text: str) -> Odds:
+    hit = scatter_hit_chance()
+    bearing = _bearing_note()
+    chances: list[tuple[str, Fraction]] = [("hit", hit), ("arrow", ONE - hit)]
+    if check.distance is None:
+        return Odds(text, str(check), chances=tuple(chances), notes=(bearing,))
+    values = ExactValues(env)
+    dice = values.of(check.distance)
+    dice_misfire = dice.get(None, ZERO)
+    counts_on_hit = misfire_on_hit(env)
+    misfire = dice_misfire if counts_on_hit else (ONE - hit) * dice_misfire
+    moved: dict[int, Fraction] = {0: hit * (ONE - dice_misfire) if counts_on_hit else hit}
+    for value, p in dice.items():
+        if value is not None:
+            distance = max(value, 0)
+            moved[distance] = moved.get(distance, ZERO) + (ONE - hit) * p
+    residue = ONE - misfire - sum(moved.values(), ZERO)
+    if values.artillery:
+        chances.append(("misfire", misfire))
+    notes = [
+        "the distribution is the distance moved, a HIT counted as 0",
+        '"distance dice" is what the distance dice show, used when an arrow shows',
+    ]
+    if values.artillery:
+        notes.append(_MISFIRE_NOTE)
+    return Odds(
+        text,
+        str(check),
+        Distribution.from_probabilities(moved, residue),
+        tuple(chances),
+        tables=(("distance dice", numbers_only(dice)),),
+        notes=(*notes, bearing, *values.notes),
+    )
+
+
+# ------------------------------------------------------------------------------ tests
+
+
+def _d6_values() -> list[int]:
+    return [face.value for face in D6.faces if face.value is not None]
+
+
+def _test_odds(
+    check: WarhammerCheck, text: str, target: int, natural: Distribution, passes: Fraction
+) -> Odds:
+    return Odds(
+        text,
+        str(check),
+        natural,
+        (("success", passes),),
+        notes=(f"target {target}; the distribution is the natural roll",),
+    )
+
+
+def characteristic_chance(target: int) -> Fraction:
+    """P(pass) of rule W8, by enumerating the D6."""
+    faces = _d6_values()
+    passes = sum(1 for face in faces if characteristic_verdict(face, target).passed)
+    return Fraction(passes, len(faces))
+
+
+def leadership_chance(target: int) -> Fraction:
+    """P(pass) of rules W9/W10, by enumerating the 36 pairs of 2D6."""
+    faces = _d6_values()
+    pairs = [(a, b) for a in faces for b in faces]
+    passes = sum(1 for a, b in pairs if leadership_verdict(a, b, target).passed)
+    return Fraction(passes, len(pairs))
+
+
+def characteristic_odds(check: CharacteristicTest, env: Environment, text: str) -> Odds:
+    target = fixed_value(check.values, env, "a characteristic").value
+    natural = Distribution.uniform(_d6_values())
+    return _test_odds(check, text, target, natural, characteristic_chance(target))
+
+
+_TWO_D6 = Distribution.uniform(a + b for a in range(1, 7) for b in range(1, 7))
+
+
+def leadership_odds(check: LeadershipTest, env: Environment, text: str) -> Odds:
+    target = fixed_value(check.values, env, "a Leadership value").value
+    return _test_odds(check, text, target, _TWO_D6, leadership_chance(target))
+
+
+def break_odds(check: BreakTest, env: Environment, text: str) -> Odds:
+    leadership = fixed_value(check.values, env, "a Leadership value").value
+    lost_by = fixed_value((check.lost_by,), env, "a combat result").value
+    if lost_by < 0:
+        raise RuleError(f"a combat result lost by {lost_by}? give 0 or more")
+    target = leadership - lost_by
+    return _test_odds(check, text, target, _TWO_D6, leadership_chance(target))
+
+
+# -------------------------------------------------------------------------- roll-off
+
+
+def _round_chances(players: int) -> tuple[Fraction, dict[int, Fraction]]:
+    """For one player in a round of ``players`` D6s: P(they alone are highest), and for
+    each tie size m >= 2, P(they are highest together with exactly m - 1 others).
+
+    Counted on integers out of 6**players: the player shows ``value``, the m - 1 others
+    tied with them show it too, the rest show less (``value - 1`` faces each)."""
+    outcomes = D6_SIDES**players
+    alone = sum((value - 1) ** (players - 1) for value in range(1, D6_SIDES + 1))
+    tied = {
+        size: Fraction(
+            comb(players - 1, size - 1)
+            * sum((value - 1) ** (players - size) for value in range(1, D6_SIDES + 1)),
+            outcomes,
+        )
+        for size in range(2, players + 1)
+    }
+    return Fraction(alone, outcomes), tied
+
+
+def rolloff_win_chance(players: int) -> Fraction:
+    """P(a given player wins a roll-off of ``players``), solved exactly (rule W6)."""
+    wins: dict[int, Fraction] = {1: ONE}
+    for count in range(2, players + 1):
+        alone, tied = _round_chances(count)
+        decided = alone + sum((tied[m] * wins[m] for m in range(2, count)), ZERO)
+        wins[count] = decided / (ONE - tied[count])
+    return wins[players]
+
+
+def rolloff_expected_rounds(players: int) -> Fraction:
+    """The expected number of rounds (ties re-rolled until one player is highest)."""
+    rounds: dict[int, Fraction] = {1: ZERO}
+    for count in range(2, players + 1):
+        outcomes = D6_SIDES**count
+        top_tie = {
+            size: Fraction(
+                comb(count, size)
+                * sum((value - 1) ** (count - size) for value in range(1, D6_SIDES + 1)),
+                outcomes,
+            )
+            for size in range(2, count + 1)
+        }
+        known = ONE + sum((top_tie[m] * rounds[m] for m in range(2, count)), ZERO)
+        rounds[count] = known / (ONE - top_tie[count])
+    return rounds[players]
+
+
+def rolloff_odds(check: RollOff, env: Environment, text: str) -> Odds:
+    players = check.players
+    chance = rolloff_win_chance(players.count)
+    wins = tuple(
+        (players.names[i] if players.names else f"player {i + 1}", chance)
+        for i in range(players.count)
+    )
+    expected = (("rounds", rolloff_expected_rounds(players.count)),)
+    return Odds(text, str(check), wins=wins, expectations=expected)
+
+
+# ------------------------------------------------------------------------ allocation
+
+
+def allocate_odds(check: Allocate, env: Environment, text: str) -> Odds:
+    plan = AllocationPlan.for_candidates(check.candidates.count)
+    shares = {c: plan.share(c) for c in range(1, plan.candidates + 1)}
+    distribution = Distribution.from_counts(shares)
+    dice = Fraction(plan.dice * plan.outcomes, plan.accepted)
+    names = check.candidates.names
+    wins = tuple((name, distribution.as_dict()[i + 1]) for i, name in enumerate(names))
+    return Odds(text, str(check), distribution, wins=wins, expectations=(("dice rolled", dice),))
+
+
+OddsFunction = Callable[..., Odds]
+
+ODDS: dict[type, OddsFunction] = {
+    WarhammerRoll: expression_odds,
+    ScatterRoll: scatter_odds,
+    CharacteristicTest: characteristic_odds,
+    LeadershipTest: leadership_odds,
+    BreakTest: break_odds,
+    RollOff: rolloff_odds,
+    Allocate: allocate_odds,
+}
+
+
+def odds(check: WarhammerCheck, env: Environment, text: str) -> Odds:
+    return ODDS[type(check)](check, env, text)

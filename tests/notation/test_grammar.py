@@ -1,0 +1,148 @@
+"""The grammar: what parses to what, canonical spelling, and error messages."""
+
+from __future__ import annotations
+
+import pytest
+
+from dicecli import DiceSyntaxError, parse
+from dicecli.notation.nodes import (
+    BinaryOp,
+    Condition,
+    Dice,
+    Explode,
+    Group,
+    Keep,
+    Labelled,
+    Modifiers,
+    Name,
+    Negate,
+    Number,
+    PercentOf,
+    Reroll,
+)
+
+
+def body(text: str) -> object:
+    return parse(text).body
+
+
+@pytest.mark.parametrize(
+    ("text", "node"),
+    [
+        ("2D6", Dice(2, 6)),  # rule N1
+        ("d6", Dice(1, 6)),
+        ("D20", Dice(1, 20)),
+        ("d%", Dice(1, "%")),
+        ("4dF", Dice(4, "F")),
+        ("D3", Dice(1, "3")),  # rule N4
+        ("2D6+5", BinaryOp("+", Dice(2, 6), Number(5))),  # rule N2
+        ("D6-2", BinaryOp("-", Dice(1, 6), Number(2))),
+        ("D6x5", BinaryOp("*", Dice(1, 6), Number(5))),  # rule N2
+        ("D6*5", BinaryOp("*", Dice(1, 6), Number(5))),
+        ("D6×5", BinaryOp("*", Dice(1, 6), Number(5))),
+        ("2D6/2", BinaryOp("/", Dice(2, 6), Number(2))),  # rule N3
+        ("10% of 51", PercentOf(10, Number(51))),  # rule N3
+        ("-d6", Negate(Dice(1, 6))),
+        ("4d6kh3", Dice(4, 6, Modifiers(keep=Keep("kh", 3)))),
+        ("4d6 k3", Dice(4, 6, Modifiers(keep=Keep("kh", 3)))),
+        ("4d6dl1", Dice(4, 6, Modifiers(keep=Keep("dl", 1)))),
+        ("2d20KL1", Dice(2, 20, Modifiers(keep=Keep("kl", 1)))),
+        ("4d6r1", Dice(4, 6, Modifiers(reroll=Reroll(Condition("=", 1), once=False)))),
+        ("4d6ro<3", Dice(4, 6, Modifiers(reroll=Reroll(Condition("<", 3), once=True)))),
+        ("d6!", Dice(1, 6, Modifiers(explode=Explode("!", None)))),
+        ("d6!!", Dice(1, 6, Modifiers(explode=Explode("!!", None)))),
+        ("d6!p", Dice(1, 6, Modifiers(explode=Explode("!p", None)))),
+        ("d10!>=9", Dice(1, 10, Modifiers(explode=Explode("!", Condition(">=", 9))))),
+        (
+            "10d10>=7f1",
+            Dice(10, 10, Modifiers(success=Condition(">=", 7), failure=Condition("=", 1))),
+        ),
+        ("6d6>4", Dice(6, 6, Modifiers(success=Condition(">", 4)))),
+        ("{2d6, 1d8}kh1", Group((Dice(2, 6), Dice(1, 8)), Modifiers(keep=Keep("kh", 1)))),
+        ("2d6[fire]", Labelled(Dice(2, 6), "fire")),
+        ("STR + 2", BinaryOp("+", Name("STR"), Number(2))),
+    ],
+)
+def test_parses_to(text: str, node: object) -> None:
+    assert body(text) == node
+
+
+def test_modifiers_apply_in_fixed_order_whatever_order_typed() -> None:
+    assert body("4d6kh3r1") == body("4d6r1kh3")
+    assert str(body("4d6kh3r1")) == "4d6r1kh3"
+
+
+def test_precedence_and_associativity() -> None:
+    assert body("1 + 2 * 3") == BinaryOp("+", Number(1), BinaryOp("*", Number(2), Number(3)))
+    assert body("8 - 2 - 1") == BinaryOp("-", BinaryOp("-", Number(8), Number(2)), Number(1))
+    assert body("(1 + 2) * 3") == BinaryOp("*", BinaryOp("+", Number(1), Number(2)), Number(3))
+
+
+def test_comment_is_kept_apart_from_the_roll() -> None:
+    roll = parse("2d6 + 1 # sword")
+    assert roll.comment == "sword"
+    assert roll.body == BinaryOp("+", Dice(2, 6), Number(1))
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("2D6+5", "2d6 + 5"),
+        ("1d6", "d6"),
+        ("D6x5", "d6*5"),
+        ("(2d6+1)*2", "(2d6 + 1)*2"),
+        ("2*(3*4)", "2*(3*4)"),
+        ("8-(2-1)", "8 - (2 - 1)"),
+        ("-(d6+1)", "-(d6 + 1)"),
+        ("10% of (2d6+3)", "10% of (2d6 + 3)"),
+        ("4D6KH3", "4d6kh3"),
+        ("d10!>=9", "d10!>=9"),
+        ("4d6r=1", "4d6r1"),
+        ("(d6+1)[fire]", "(d6 + 1)[fire]"),
+        ("{ 2d6 ,1d8 } kh1", "{2d6, d8}kh1"),
+        ("10d10>=7f1", "10d10>=7f1"),
+    ],
+)
+def test_canonical_spelling_parses_back(text: str, canonical: str) -> None:
+    node = body(text)
+    assert str(node) == canonical
+    assert body(canonical) == node
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "position"),
+    [
+        ("2d6+", "expected a number, dice such as 2d6, '(' or a name at the end", 4),
+        ("2d6 foo", "unexpected 'foo'", 4),
+        ("(2d6", "expected ')' at the end", 4),
+        ("0d6", "roll at least one die", 0),
+        ("d0", "a die needs 1 to 10,000 sides", 0),
+        ("d10001", "a die needs 1 to 10,000 sides", 0),
+        ("d6r<7", "d6r<7: every face re-rolls, so the roll would never end", 0),
+        ("d1!", "d1!: every face explodes, so the roll would never end", 0),
+        ("2d6kh1kh2", "a second keep modifier: write one keep per dice term", 6),
+        ("2d6f1", "f counts failures beside successes: add one such as >=5", 3),
+        ("{d6}!", "a group cannot explode: put it on the dice inside the group", 4),
+        ("1000000000d6", "roll limit: one roll may use at most 10,000 dice", 0),
+        ("   ", "nothing to roll", 3),
+    ],
+)
+def test_syntax_errors_say_what_and_where(text: str, message: str, position: int) -> None:
+    with pytest.raises(DiceSyntaxError) as caught:
+        parse(text)
+    assert caught.value.message == message
+    assert caught.value.position == position
+
+
+def test_error_shows_the_input_with_a_caret() -> None:
+    with pytest.raises(DiceSyntaxError) as caught:
+        parse("2d6 + + 3")
+    assert caught.value.show() == (
+        "error: expected a number, dice such as 2d6, '(' or a name, found '+'\n"
+        "  2d6 + + 3\n"
+        "        ^"
+    )
+
+
+def test_parse_is_cached_by_text() -> None:
+    assert parse("3d6+1") is parse("3d6+1")

@@ -1,0 +1,201 @@
+"""The fast algorithms of the odds engine against slow, obvious ones, on cases too big
+for the evaluator-driven brute force of ``test_probability.py``."""
+
+from __future__ import annotations
+
+import itertools
+import time
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dicecli.notation.grammar import parse
+from dicecli.notation.nodes import Condition, Dice, Expr, Group, Keep, KeepKind, Modifiers, Reroll
+from dicecli.probability.engine import clear_caches, distribution
+from dicecli.probability.keep import Score, Tracker, keep_identical, kept_end
+from dicecli.probability.weights import OddsTooBigError, convolve, power
+
+KEEPS: list[KeepKind] = ["kh", "kl", "dh", "dl"]
+
+
+def expr_of(text: str) -> Expr:
+    body = parse(text).body
+    assert isinstance(body, Expr)
+    return body
+
+
+# --- convolution --------------------------------------------------------------------
+
+
+def naive_convolve(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
+    result: dict[int, int] = {}
+    for x, p in a.items():
+        for y, q in b.items():
+            result[x + y] = result.get(x + y, 0) + p * q
+    return result
+
+
+weights = st.dictionaries(st.integers(-30, 30), st.integers(1, 10**6), min_size=1, max_size=40)
+
+
+@given(weights, weights)
+def test_convolve_matches_the_obvious_double_loop(a: dict[int, int], b: dict[int, int]) -> None:
+    assert convolve(a, b) == naive_convolve(a, b)
+
+
+@settings(max_examples=50)
+@given(weights, st.integers(0, 12))
+def test_power_matches_repeated_convolution(a: dict[int, int], times: int) -> None:
+    expected: dict[int, int] = {0: 1}
+    for _ in range(times):
+        expected = naive_convolve(expected, a)
+    assert power(a, times) == expected
+
+
+def test_sparse_weights_take_the_pairwise_path() -> None:
+    a = {0: 1, 10**6: 1}
+    assert convolve(a, a) == {0: 1, 10**6: 2, 2 * 10**6: 1}
+
+
+# --- keep/drop over identical dice --------------------------------------------------
+
+
+def enumerate_keep(
+    unit: dict[int, int], units: int, keep_highest: bool, kept: int, score: Score
+) -> dict[int, int]:
+    """Every ordered outcome of ``units`` dice, sorted, kept, scored: the slow truth."""
+    result: dict[int, int] = {}
+    for faces in itertools.product(unit, repeat=units):
+        ordered = sorted(faces, reverse=keep_highest)
+        total = sum(score(v) for v in ordered[:kept])
+        ways = 1
+        for face in faces:
+            ways *= unit[face]
+        result[total] = result.get(total, 0) + ways
+    return result
+
+
+def counting(value: int) -> int:
+    return 1 if value >= 4 else -1 if value == 1 else 0
+
+
+@settings(max_examples=200)
+@given(
+    st.dictionaries(st.integers(-3, 8), st.integers(1, 9), min_size=1, max_size=5),
+    st.integers(1, 5),
+    st.booleans(),
+    st.integers(0, 5),
+    st.booleans(),
+)
+def test_keep_identical_matches_enumeration(
+    unit: dict[int, int], units: int, keep_highest: bool, kept: int, count: bool
+) -> None:
+    kept = min(kept, units)
+    score: Score = counting if count else (lambda value: value)
+    found = keep_identical(unit, units, keep_highest, kept, score, "test")
+    expected = enumerate_keep(unit, units, keep_highest, kept, score)
+    assert {k: v for k, v in found.items() if v} == expected
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.integers(1, 8),
+    st.sampled_from([2, 4, 6, 10, 12, "F", "3"]),
+    st.sampled_from(KEEPS),
+    st.integers(0, 9),
+    st.none() | st.builds(Condition, st.sampled_from(["=", ">=", "<"]), st.integers(0, 12)),
+    st.none()
+    | st.builds(Reroll, st.builds(Condition, st.just("<"), st.integers(0, 3)), st.just(True)),
+)
+def test_dice_and_a_group_of_the_same_dice_agree(
+    count: int,
+    sides: int | str,
+    kind: KeepKind,
+    keep: int,
+    success: Condition | None,
+    reroll: Reroll | None,
+) -> None:
+    # Dice use the identical-dice walk; a group of single dice the tuple tracker.
+    one = Dice(1, sides, Modifiers(reroll=reroll))  # type: ignore[arg-type]
+    many = Dice(count, sides, Modifiers(reroll=reroll, keep=Keep(kind, keep), success=success))  # type: ignore[arg-type]
+    group = Group((one,) * count, Modifiers(keep=Keep(kind, keep), success=success))
+    assert distribution(many) == distribution(group)
+
+
+def test_kept_end_of_each_kind() -> None:
+    assert kept_end(Keep("kh", 3), 4) == (True, 3)
+    assert kept_end(Keep("kl", 5), 4) == (False, 4)
+    assert kept_end(Keep("dh", 1), 4) == (False, 3)
+    assert kept_end(Keep("dl", 9), 4) == (True, 0)
+
+
+def test_tracker_keeps_the_highest() -> None:
+    tracker = Tracker.for_keep(Keep("kh", 2), lambda v: v)
+    held: tuple[int, ...] = ()
+    for value in (3, 6, 1, 5):
+        held = tracker.absorb(held, value)
+    assert held == (5, 6)
+    assert tracker.gain(6) == 0  # the kept side's score is read from the tuple
+    assert tracker.final(held, 0) == 11
+
+
+def test_tracker_drops_the_lowest_from_a_running_total() -> None:
+    tracker = Tracker.for_keep(Keep("dl", 1), lambda v: v)
+    held: tuple[int, ...] = ()
+    running = 0
+    for value in (3, 6, 1, 5):
+        held = tracker.absorb(held, value)
+        running += tracker.gain(value)
+    assert (held, running) == ((1,), 15)
+    assert tracker.final(held, running) == 14
+
+
+def test_tracker_of_the_other_side() -> None:
+    tracker = Tracker.for_keep(Keep("kh", 9), lambda v: v).other_side(10)
+    assert (tracker.capacity, tracker.high, tracker.tracks_kept) == (1, False, False)
+    tracker = Tracker.for_keep(Keep("dh", 12), lambda v: v).other_side(10)
+    assert (tracker.capacity, tracker.high, tracker.tracks_kept) == (0, False, True)
+
+
+def test_keep_on_ten_d10_keep_three_pinned() -> None:
+    # The chance that 10d10kh3 totals 30: at least three tens among ten dice.
+    no_more_than_two = sum(
+        Fraction(1, 10) ** k * Fraction(9, 10) ** (10 - k) * _comb(10, k) for k in range(3)
+    )
+    assert distribution(expr_of("10d10kh3")).as_dict()[30] == 1 - no_more_than_two
+
+
+def _comb(n: int, k: int) -> int:
+    import math
+
+    return math.comb(n, k)
+
+
+# --- speed and limits ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text", ["3d6", "4d6kl2", "4d6kh3", "10d10kh3", "20d6", "100d6", "100d6kh50"]
+)
+def test_interactive_speed(text: str) -> None:
+    clear_caches()
+    start = time.perf_counter()
+    distribution(expr_of(text))
+    assert time.perf_counter() - start < 0.5  # measured: a few ms; generous for slow CI
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1000d6",  # 1.6 MiB of exact numbers
+        "{100d6, 100d6, 100d6}kh2",
+        "d6! * d6! * d6! * d6! * d6!",
+        "d10000 * d10000",
+        "5000d2!",
+    ],
+)
+def test_too_big_forms_are_refused_clearly(text: str) -> None:
+    with pytest.raises(OddsTooBigError, match="exactly here"):
+        distribution(expr_of(text))

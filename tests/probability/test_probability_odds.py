@@ -1,0 +1,166 @@
+"""``dicecli.probability.report``: the odds of a line, game dispatch, and the JSON object."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, ClassVar
+
+import pytest
+
+from dicecli import systems
+from dicecli.environment import Environment
+from dicecli.errors import DiceError, DiceSyntaxError, UnknownNameError
+from dicecli.notation.grammar import parse
+from dicecli.notation.nodes import Check, Roll
+from dicecli.probability import report as odds_module
+from dicecli.probability.distribution import Distribution, Odds
+from dicecli.probability.report import odds, odds_as_dict, probability_object
+
+
+def test_plain_roll_has_its_distribution_and_mean() -> None:
+    found = odds("2d6")
+    assert found.input == "2d6"
+    assert found.distribution is not None
+    assert found.distribution.as_dict()[7] == Fraction(1, 6)
+    assert found.expectations == (("mean", Fraction(7)),)
+    assert found.estimated is None
+    assert found.notes == ()
+
+
+def test_at_least_and_at_most() -> None:
+    found = odds("2d6+8", at_least=15, at_most=11)
+    # 2d6 + 8 >= 15 needs 7 or more on 2d6: 21 of 36; <= 11 needs 3 or less: 3 of 36.
+    assert dict(found.chances) == {
+        "at_least_15": Fraction(7, 12),
+        "at_most_11": Fraction(1, 12),
+    }
+
+
+def test_named_values_and_saved_rolls() -> None:
+    env = Environment(values={"STR": 3}, rolls={"hit": parse("d20 + STR").body})  # type: ignore[dict-item]
+    found = odds("hit", env, at_least=23)
+    assert dict(found.chances)["at_least_23"] == Fraction(1, 20)
+
+
+def test_errors_point_into_the_text() -> None:
+    with pytest.raises(UnknownNameError) as caught:
+        odds("d20 + DEX")
+    assert caught.value.text == "d20 + DEX"
+    assert caught.value.position == 6
+    with pytest.raises(DiceError, match="divides by zero") as division:
+        odds("d6 / (d2 - 1)")
+    assert division.value.text == "d6 / (d2 - 1)"
+    with pytest.raises(DiceSyntaxError):
+        odds("2d")
+
+
+def test_explosions_are_cut_and_say_so() -> None:
+    found = odds("d6!")
+    assert found.distribution is not None
+    assert 0 < found.distribution.residue < Fraction(1, 10**12)
+    assert any("precision of 1e-12" in note for note in found.notes)
+    data = odds_as_dict(found)
+    assert data["exact"] is False
+    residue = data["residue"]
+    assert isinstance(residue, dict)
+    assert 0 < Fraction(str(residue["fraction"])) < Fraction(1, 10**12)
+
+
+@dataclass(frozen=True)
+class _FakeCheck(Check):
+    system: ClassVar[str] = "fake"
+
+
+class _FakeSystem:
+    name = "fake"
+    keywords = ("fake",)
+
+    def odds(self, check: Check, env: Environment, text: str) -> Odds:
+        return Odds(
+            input=text,
+            expression="fake",
+            chances=(("success", Fraction(1, 2)),),
+            distribution=Distribution.uniform(range(1, 7)),
+        )
+
+
+def test_a_check_is_handed_to_its_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(odds_module, "parse", lambda text: Roll(_FakeCheck()))
+    monkeypatch.setattr(systems, "by_name", lambda name: _FakeSystem())
+    found = odds("fake check", at_least=5)
+    assert dict(found.chances) == {"success": Fraction(1, 2), "at_least_5": Fraction(1, 3)}
+
+
+# --- JSON ----------------------------------------------------------------------------
+
+
+def test_probability_object() -> None:
+    assert probability_object(Fraction(7, 12)) == {
+        "fraction": "7/12",
+        "float": pytest.approx(0.5833, abs=1e-4),
+    }
+
+
+def test_json_of_a_plain_roll() -> None:
+    data = odds_as_dict(odds("2d6+8", at_least=15))
+    assert json.loads(json.dumps(data)) == data  # plain JSON types only
+    assert data["input"] == "2d6+8"
+    assert data["expression"] == "2d6 + 8"
+    distribution = data["distribution"]
+    assert isinstance(distribution, dict)
+    assert distribution["15"] == {"fraction": "1/6", "float": 1 / 6}
+    assert len(distribution) == 11
+    assert data["mean"] == {"fraction": "15", "float": 15.0}
+    assert (data["min"], data["max"]) == (10, 20)
+    assert data["stdev"] == pytest.approx((35 / 6) ** 0.5)
+    assert data["at_least_15"] == {"fraction": "7/12", "float": 7 / 12}
+    assert data["exact"] is True
+    assert data["estimated"] is None
+    assert data["notes"] == []
+    assert data["residue"] == {"fraction": "0", "float": 0.0}
+
+
+def test_json_of_a_game_check_with_wins_and_tables() -> None:
+    found = Odds(
+        input="age STR vs DEX",
+        expression="age STR vs DEX",
+        chances=(("success", Fraction(1, 2)), ("stunt", Fraction(2, 9)), ("mean", Fraction(1))),
+        wins=(("STR", Fraction(11, 20)), ("DEX", Fraction(9, 20))),
+        expectations=(("stunt_points", Fraction(7, 9)),),
+        tables=(("degree", Distribution.uniform(range(1, 7))),),
+        notes=("an assumption",),
+    )
+    data: dict[str, Any] = odds_as_dict(found)
+    assert json.loads(json.dumps(data)) == data
+    assert data["success"]["fraction"] == "1/2"
+    assert data["stunt"]["fraction"] == "2/9"
+    assert data["chance_mean"]["fraction"] == "1"  # a chance may not take a reserved key
+    assert data["stunt_points"]["fraction"] == "7/9"
+    assert data["win"] == [
+        {"label": "STR", "probability": {"fraction": "11/20", "float": 0.55}},
+        {"label": "DEX", "probability": {"fraction": "9/20", "float": 0.45}},
+    ]
+    assert data["tables"]["degree"]["6"]["fraction"] == "1/6"
+    assert data["distribution"] is None
+    assert data["mean"] is None
+    assert data["min"] is None
+    assert data["notes"] == ["an assumption"]
+    assert data["exact"] is True
+
+
+def test_json_of_an_estimate_is_not_exact() -> None:
+    found = Odds(input="x", expression="x", estimated="sampled 100,000 rolls, +/- 0.3%")
+    data = odds_as_dict(found)
+    assert data["exact"] is False
+    assert data["estimated"] == "sampled 100,000 rolls, +/- 0.3%"
+
+
+def test_distribution_and_notes_for_game_modules() -> None:
+    from dicecli.probability.engine import distribution_and_notes
+
+    body = parse("d6! + 1").body
+    found, notes = distribution_and_notes(body)  # type: ignore[arg-type]
+    assert found.min == 2
+    assert notes == ("d6!: explosions followed up to 15 extra dice per die",)

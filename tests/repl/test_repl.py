@@ -1,0 +1,526 @@
+"""The REPL's logic without a terminal: handle_line(state, line) -> (state, output).
+
+Dice come from given faces, so every expected total below is worked out by hand from
+those faces and the rules cited.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import dicecli
+from dicecli.environment import Environment
+from dicecli.errors import DiceError, DiceSyntaxError, RuleError, UnknownNameError
+from dicecli.notation.nodes import BinaryOp, Dice, Number
+from dicecli.repl.commands import ReplaySource, find_command
+from dicecli.repl.state import (
+    Message,
+    OddsShown,
+    Output,
+    Problem,
+    ReplState,
+    Rolled,
+    Summary,
+    handle_line,
+    start_state,
+)
+from dicecli.results import RollResult
+from dicecli.rolling.dice import DiceSource, GivenSource, RandomSource, Roller
+
+
+def session(faces: str | None = None, env: Environment | None = None, times: int = 1) -> ReplState:
+    source: DiceSource = GivenSource.from_text(faces) if faces is not None else RandomSource(7)
+    return start_state(Roller(source), env or Environment(), times)
+
+
+def run(state: ReplState, *lines: str) -> tuple[ReplState, Output]:
+    """Handle ``lines`` in turn; the last state and the last line's output."""
+    output: Output = ()
+    for line in lines:
+        state, output = handle_line(state, line)
+    return state, output
+
+
+def rolled(output: Output) -> RollResult:
+    assert len(output) == 1, output
+    item = output[0]
+    assert isinstance(item, Rolled), item
+    return item.result
+
+
+def problem(output: Output) -> DiceError:
+    assert len(output) == 1, output
+    item = output[0]
+    assert isinstance(item, Problem), item
+    return item.error
+
+
+def message(output: Output) -> str:
+    assert len(output) == 1, output
+    item = output[0]
+    assert isinstance(item, Message), item
+    return item.text
+
+
+def faces(result: RollResult) -> list[str]:
+    return [die.face for die in result.dice]
+
+
+# Rolling lines.
+
+
+def test_a_roll_is_rolled_as_in_one_shot_mode() -> None:
+    state, output = run(session("3,4"), "2d6+5")
+    result = rolled(output)
+    assert result == dicecli.roll("2d6+5", given="3,4")
+    assert result.total == 12  # rule N1, N2: 3 + 4 + 5
+    assert state.last == result
+    assert state.rolls == (result,)
+
+
+def test_game_lines_are_rolled_by_their_game() -> None:
+    # rule W9: Ld 8, 2D6 = 3 + 4 = 7 <= 8 passes
+    result = rolled(run(session("3,4"), "wfb ld 8")[1])
+    assert result.outcome is not None
+    assert result.outcome.passed is True
+
+
+def test_one_roller_serves_the_whole_session() -> None:
+    state, first = run(session("1,2,3"), "d6")
+    state, second = run(state, "d6")
+    state, third = run(state, "d6")
+    assert [rolled(o).total for o in (first, second, third)] == [1, 2, 3]
+
+
+def test_a_seeded_session_repeats() -> None:
+    def evening() -> list[int | None]:
+        state = start_state(Roller(RandomSource(42)))
+        totals = []
+        for line in ("2d6", "d20", "4d6kh3", "again"):
+            state, output = handle_line(state, line)
+            totals.append(rolled(output).total)
+        return totals
+
+    assert evening() == evening()
+
+
+def test_times_rolls_each_line_that_many_times_with_a_summary() -> None:
+    state, output = run(session("1,2,3", times=3), "d6")
+    assert [item.result.total for item in output if isinstance(item, Rolled)] == [1, 2, 3]
+    assert isinstance(output[-1], Summary)
+    assert len(state.rolls) == 3
+
+
+@pytest.mark.parametrize("line", ["", "   ", "# just a note"])
+def test_empty_lines_and_comments_do_nothing(line: str) -> None:
+    state = session("")
+    new_state, output = handle_line(state, line)
+    assert output == ()
+    assert new_state == state
+
+
+# Errors, and the line kept for fixing.
+
+
+def test_a_syntax_error_keeps_the_line_for_the_next_prompt() -> None:
+    state, output = run(session(), "2d6+")
+    error = problem(output)
+    assert isinstance(error, DiceSyntaxError)
+    assert error.text == "2d6+"
+    assert error.position == 4
+    assert error.show().endswith("  2d6+\n      ^")
+    assert state.prefill == "2d6+"
+
+
+def test_the_kept_line_is_dropped_after_the_next_line() -> None:
+    state, _ = run(session("3"), "2d6+", "d6")
+    assert state.prefill == ""
+
+
+def test_an_unknown_name_keeps_the_line() -> None:
+    state, output = run(session(), "d20 + prof")
+    error = problem(output)
+    assert isinstance(error, UnknownNameError)
+    assert error.position == 6
+    assert state.prefill == "d20 + prof"
+
+
+def test_a_refusal_that_points_nowhere_does_not_keep_the_line() -> None:
+    # rule W4: the artillery die may not be re-rolled
+    state, output = run(session("4"), "wfb artillery", "reroll")
+    assert isinstance(problem(output), RuleError)
+    assert state.prefill == ""
+
+
+# let, unlet, vars.
+
+
+@pytest.mark.parametrize(
+    ("line", "name", "value"),
+    [
+        ("let STR = 3", "STR", 3),
+        ("let STR=3", "str", 3),
+        ("LET Dex = 2", "DEX", 2),
+        ("let MAG = -1", "MAG", -1),
+        ("let half = 7/2", "half", 4),  # rule N3: division rounds up
+    ],
+)
+def test_let_names_a_number(line: str, name: str, value: int) -> None:
+    state, output = run(session(), line)
+    assert state.env.value(name) == value
+    assert message(output).endswith(f"= {value}")
+
+
+def test_let_without_dice_is_computed_now_from_other_values() -> None:
+    state, _output = run(session(), "let STR = 3", "let bonus = STR + 2", "let STR = 10")
+    assert state.env.value("bonus") == 5
+
+
+def test_let_with_dice_saves_a_roll_rolled_anew_each_time() -> None:
+    state, output = run(session("7,12"), "let attack = 1d20+5")
+    assert state.env.roll("attack") == BinaryOp("+", Dice(1, 20), Number(5))
+    assert "saved roll" in message(output)
+    state, first = run(state, "attack")
+    state, second = run(state, "attack")
+    assert [rolled(first).total, rolled(second).total] == [12, 17]
+
+
+def test_a_saved_roll_may_use_a_value() -> None:
+    _state, output = run(session("2,5"), "let STR = 3", "let damage = 2d6+STR", "damage")
+    assert rolled(output).total == 10
+
+
+def test_age_uses_a_let_ability() -> None:
+    # rules G1, G2: 3D6 = 4 + 3 + 2 = 9, + STR 3 + 2 = 14 >= 13: success
+    _state, output = run(session("4,3,2"), "let STR = 3", "age STR+2 vs 13")
+    result = rolled(output)
+    assert result.total == 14
+    assert result.outcome is not None
+    assert result.outcome.passed is True
+
+
+def test_let_replaces_a_saved_roll_with_a_number() -> None:
+    state, _ = run(session(), "let a = 1d6", "let a = 3")
+    assert state.env.value("a") == 3
+    assert state.env.roll("a") is None
+
+
+@pytest.mark.parametrize(
+    ("line", "position", "says"),
+    [
+        ("let d6 = 3", 4, "reads as dice"),
+        ("let help = 3", 4, "command word"),
+        ("let wfb = 3", 4, "command word"),
+        ("let 3x = 1", 4, "not a name"),
+        ("let x 3", 5, "expected '='"),
+        ("let x =", 7, "expected a number or a roll"),
+        ("let", 3, "expected NAME = VALUE"),
+        ("let y = foo+1", 8, "unknown name 'foo'"),
+        ("let y = 2d6+", 12, "expected"),
+        ("let y = age STR vs 13", 8, "game lines"),
+    ],
+)
+def test_let_errors_point_into_the_line(line: str, position: int, says: str) -> None:
+    state, output = run(session(), line)
+    error = problem(output)
+    assert says in error.message
+    assert error.text == line
+    assert error.position == position
+    assert state.prefill == line
+
+
+def test_unlet_forgets_a_name() -> None:
+    state, output = run(session(), "let STR = 3", "unlet str")
+    assert state.env.value("STR") is None
+    assert message(output) == "forgot STR"
+
+
+def test_unlet_of_an_unknown_name_is_an_error() -> None:
+    assert "no name 'x'" in problem(run(session(), "unlet x")[1]).message
+
+
+def test_vars_lists_values_then_saved_rolls_as_typed() -> None:
+    _state, output = run(session(), "let Str = 3", "let attack = d20+5", "let Dex = 1", "vars")
+    assert message(output).splitlines() == [
+        "  Dex = 1",
+        "  Str = 3",
+        "  attack = d20 + 5  (saved roll)",
+    ]
+
+
+def test_vars_with_no_names() -> None:
+    assert "no names yet" in message(run(session(), "vars")[1])
+
+
+def test_names_given_at_start_are_kept() -> None:
+    state = session("5", Environment(values={"STR": 2}))
+    assert rolled(run(state, "d6+STR")[1]).total == 7
+
+
+# load.
+
+
+def test_load_reads_a_character_file(tmp_path: Path) -> None:
+    sheet = tmp_path / "hero.toml"
+    sheet.write_text('name = "Hero"\n[stats]\nSTR = 3\n[rolls]\nattack = "1d20+5"\n')
+    state, output = run(session("10"), f"load {sheet}")
+    assert message(output) == "loaded Hero: STR, attack"
+    assert state.env.value("STR") == 3
+    assert rolled(run(state, "attack")[1]).total == 15
+
+
+def test_load_of_the_example_character() -> None:
+    example = Path(__file__).parents[2] / "examples" / "character.toml"
+    # rule W9: Ld 8 from the sheet; 2D6 = 6 + 3 = 9 > 8 fails
+    _state, output = run(session("6,3"), f"load {example}", "wfb ld Ld")
+    result = rolled(output)
+    assert result.outcome is not None
+    assert result.outcome.passed is False
+
+
+def test_load_of_a_bad_file_is_an_error(tmp_path: Path) -> None:
+    missing = tmp_path / "nobody.toml"
+    error = problem(run(session(), f"load {missing}")[1])
+    assert "no such file" in error.message
+
+
+# again and reroll.
+
+
+@pytest.mark.parametrize("word", ["again", "!!", "AGAIN"])
+def test_again_rolls_the_last_line_anew(word: str) -> None:
+    state, output = run(session("3,4,6,6"), "2d6+1", word)
+    result = rolled(output)
+    assert result.input == "2d6+1"
+    assert result.total == 13
+    assert not result.reroll
+    assert len(state.rolls) == 2
+
+
+def test_again_with_nothing_rolled() -> None:
+    state, output = run(session(), "again")
+    assert "nothing rolled yet" in problem(output).message
+    assert state.prefill == ""
+
+
+def test_again_takes_no_argument() -> None:
+    assert "takes nothing" in problem(run(session("1"), "d6", "again 3")[1]).message
+
+
+def test_reroll_rolls_all_the_dice_again_and_the_new_result_stands() -> None:
+    # rule W5: the second result stands even if worse; all of a 2D6's dice are re-rolled
+    state, output = run(session("6,6,1,2"), "2d6", "reroll")
+    result = rolled(output)
+    assert result.total == 3
+    assert result.reroll
+    assert faces(result) == ["1", "2"]
+    assert state.last == result
+    assert [r.total for r in state.rolls] == [12, 3]
+
+
+def test_reroll_twice_is_refused() -> None:
+    # rule W5: no die may be re-rolled more than once
+    error = problem(run(session("6,6,1,2"), "2d6", "reroll", "reroll")[1])
+    assert isinstance(error, RuleError)
+    assert "W5" in error.message
+
+
+@pytest.mark.parametrize(("line", "dice"), [("wfb artillery", "4"), ("wfb scatter 2d6", "HIT,3,4")])
+def test_reroll_refuses_artillery_and_scatter_dice(line: str, dice: str) -> None:
+    # rule W4
+    error = problem(run(session(dice), line, "reroll")[1])
+    assert isinstance(error, RuleError)
+    assert "W4" in error.message
+
+
+def test_reroll_with_nothing_rolled() -> None:
+    assert "nothing rolled yet" in problem(run(session(), "reroll")[1]).message
+
+
+# keep: Alkemy bonus dice chosen after seeing them.
+
+
+def test_keep_reresolves_the_last_alkemy_roll_with_the_same_dice() -> None:
+    # rule A4: 1 bonus die, rolled 1, 6, 5; by default the best two, 6 + 5 + 8 = 19
+    state, output = run(session("1,6,5"), "alkemy 8 +1 bonus vs 15")
+    assert rolled(output).total == 19
+    # keeping the 1st and 2nd: 1 + 6 + 8 = 15 >= 15, a success (rule A1)
+    state, output = run(state, "keep 1 2")
+    result = rolled(output)
+    assert faces(result) == ["1", "6", "5"]
+    assert [die.kept for die in result.dice] == [True, True, False]
+    assert result.total == 15
+    assert result.outcome is not None
+    assert result.outcome.passed is True
+    # the choice replaces the roll in the session: it is the same roll
+    assert len(state.rolls) == 1
+    assert state.last == result
+
+
+def test_keep_may_choose_again_and_accepts_a_comma() -> None:
+    # rule A4: keeping 1st and 3rd of 1, 6, 5: 1 + 5 + 8 = 14 < 15, a failure
+    _state, output = run(session("1,6,5"), "alkemy 8 +1 bonus vs 15", "keep 1 2", "keep 1,3")
+    result = rolled(output)
+    assert result.total == 14
+    assert result.outcome is not None
+    assert result.outcome.passed is False
+
+
+def test_keep_goes_to_the_side_with_bonus_dice_in_an_opposed_test() -> None:
+    # side 1: 1 + 2 + 5 = 8; side 2 rolls 3, 4, 5 and keeps the 1st and 3rd: 3 + 5 + 5 = 13
+    _state, output = run(session("1,2,3,4,5"), "alkemy 5 vs alkemy 5 +1 bonus", "keep 1 3")
+    result = rolled(output)
+    assert result.total == 13
+    assert "keep 1,3" in result.input
+
+
+@pytest.mark.parametrize(
+    ("lines", "says"),
+    [
+        (("2d6",), "no bonus dice"),
+        (("alkemy 8 vs 15",), "no bonus dice"),
+        (("alkemy 8 +1 penalty vs 15",), "no bonus dice"),
+        (("alkemy 5 vs alkemy 5 +1 bonus",), "no side 3"),
+    ],
+)
+def test_keep_refuses_a_roll_without_bonus_dice(lines: tuple[str, ...], says: str) -> None:
+    state = session("1,2,3,4,5")
+    for line in lines:
+        state, _ = handle_line(state, line)
+    side = " on 3" if "no side" in says else ""
+    assert says in problem(run(state, f"keep 1 2{side}")[1]).message
+
+
+def test_keep_of_a_die_not_rolled_points_at_the_choice() -> None:
+    # rule A4: one bonus die gives 3 dice; there is no 4th
+    state, output = run(session("1,6,5"), "alkemy 8 +1 bonus vs 15", "keep 1 4")
+    error = problem(output)
+    assert error.text == "keep 1 4"
+    assert error.position == 5
+    assert state.prefill == "keep 1 4"
+
+
+def test_keep_needs_two_positions() -> None:
+    assert "two dice positions" in problem(run(session(), "keep one")[1]).message
+
+
+def test_replayed_faces_run_on_into_the_session_dice() -> None:
+    previous = dicecli.roll("2d6", given="2,5")
+    replay = ReplaySource(previous.dice, GivenSource(["4"]))
+    d6 = dicecli.rolling.dice.D6
+    assert [replay.draw(d6) for _ in range(3)] == [1, 4, 3]  # face indexes of 2, 5, 4
+
+
+# history and save.
+
+
+def test_history_lists_the_rolls_with_their_results() -> None:
+    _state, output = run(session("3,4,5"), "2d6+1", "d6 # torch", "history")
+    assert message(output).splitlines() == [
+        "1  8\t2d6+1\t[3, 4] + 1",
+        "2  5\td6 # torch\t[5] # torch",
+    ]
+
+
+def test_history_when_nothing_was_rolled() -> None:
+    assert message(run(session(), "history")[1]) == "no rolls yet"
+
+
+def test_save_writes_the_rolls_as_json_lines(tmp_path: Path) -> None:
+    path = tmp_path / "evening.jsonl"
+    state, output = run(session("3,4,5"), "2d6+1", "d6", f"save {path}")
+    assert message(output) == f"saved 2 rolls to {path}"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line) for line in lines] == [r.as_dict() for r in state.rolls]
+    assert json.loads(lines[0])["total"] == 8
+
+
+def test_save_to_a_folder_is_an_error(tmp_path: Path) -> None:
+    assert "cannot write" in problem(run(session(), f"save {tmp_path}")[1]).message
+
+
+# odds, help, quit.
+
+
+def test_odds_gives_exact_odds() -> None:
+    _state, output = run(session(), "odds 2d6")
+    assert len(output) == 1
+    item = output[0]
+    assert isinstance(item, OddsShown)
+    assert item.odds.distribution is not None
+    assert dict(item.odds.distribution.outcomes)[7] == pytest.approx(1 / 6)
+
+
+def test_odds_uses_the_session_names() -> None:
+    # rule G9: age STR+2 vs 13 with STR 0 means 3D6 >= 11: P = 1/2
+    _state, output = run(session(), "let STR = 0", "odds age STR+2 vs 13")
+    item = output[0]
+    assert isinstance(item, OddsShown)
+    assert ("success", 1 / 2) in [(name, float(p)) for name, p in item.odds.chances]
+
+
+def test_odds_errors_point_into_the_whole_line() -> None:
+    _state, output = run(session(), "odds 2d6+")
+    error = problem(output)
+    assert error.text == "odds 2d6+"
+    assert error.position == 9
+
+
+@pytest.mark.parametrize("line", ["help", "?", "help repl", "HELP"])
+def test_help_lists_every_command(line: str) -> None:
+    text = message(run(session(), line)[1])
+    for word in ("let", "unlet", "vars", "load", "again", "reroll", "keep", "history"):
+        assert f"\n  {word} " in text
+    for word in ("save", "odds", "help", "quit"):
+        assert f"\n  {word} " in text
+
+
+@pytest.mark.parametrize(
+    ("topic", "example"),
+    [
+        ("notation", "4d6kh3"),
+        ("alkemy", "alkemy 8 +1 bonus vs 15"),
+        ("wfb", "wfb ld 8"),
+        ("age", "age STR+2 vs 13"),
+        ("odds", "odds 2d6+3"),
+    ],
+)
+def test_help_topics(topic: str, example: str) -> None:
+    assert example in message(run(session(), f"help {topic}")[1])
+
+
+def test_help_on_an_unknown_topic() -> None:
+    assert "no help on 'dragons'" in problem(run(session(), "help dragons")[1]).message
+
+
+@pytest.mark.parametrize("word", ["quit", "exit", "Quit"])
+def test_quit_finishes_the_session(word: str) -> None:
+    state, output = run(session(), word)
+    assert state.finished
+    assert output == ()
+
+
+def test_commands_are_found_in_any_case_and_by_alias() -> None:
+    assert find_command("AGAIN") is find_command("!!")
+    assert find_command("exit") is find_command("quit")
+    assert find_command("2d6") is None
+
+
+# Whatever is typed, the REPL answers: no line raises.
+
+_LINE_CHARACTERS = "0123456789dDkhlr!f+-*/x(){},[]#%<>= adegkmvswbtlyepu"
+
+
+@settings(deadline=None, max_examples=300)
+@given(st.text(alphabet=_LINE_CHARACTERS, max_size=24) | st.text(max_size=24))
+def test_no_line_raises(line: str) -> None:
+    words = line.split()
+    if words and words[0].casefold() in ("save", "load", "odds"):
+        return  # files and exact odds of huge rolls are tested above
+    _state, output = handle_line(session(), line)
+    assert all(isinstance(item, Rolled | Summary | Message | Problem) for item in output)
