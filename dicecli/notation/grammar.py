@@ -50,7 +50,7 @@ from dicecli.notation.nodes import (
     Roll,
     Sides,
 )
-from dicecli.rolling.dice import die_for_sides
+from dicecli.notation.semantics import endless_roll
 
 MAX_DICE_COUNT = 10_000  # the roll budget (dice.DEFAULT_BUDGET); larger is refused at once
 MAX_SIDES = 10_000  # every face is built once; d10000 takes milliseconds, d1000000 seconds
@@ -135,21 +135,6 @@ def _modifiers(text: str, found: list[tuple[int, str]], allow_per_die: bool) -> 
     return Modifiers(**values)
 
 
-def _check_endless(text: str, loc: int, node: Dice) -> None:
-    """Refuse modifiers that would roll forever: ``d6r<7``, ``d1!``, ``d6r<6!``."""
-    values = die_for_sides(node.sides).values
-    mods = node.modifiers
-    standing = values
-    if mods.reroll and not mods.reroll.once:
-        standing = tuple(v for v in values if not mods.reroll.condition.matches(v))
-        if not standing:
-            raise _fail(text, loc, f"{node}: every face re-rolls, so the roll would never end")
-    if mods.explode:
-        condition = mods.explode.condition or Condition(">=", values[-1])
-        if all(map(condition.matches, standing)):
-            raise _fail(text, loc, f"{node}: every face explodes, so the roll would never end")
-
-
 def _dice_action(text: str, loc: int, tokens: pp.ParseResults) -> Dice:
     match = _DICE_RE.match(text, loc)
     assert match is not None
@@ -169,7 +154,9 @@ def _dice_action(text: str, loc: int, tokens: pp.ParseResults) -> Dice:
     if count > MAX_DICE_COUNT:
         raise _fail(text, loc, f"roll limit: one roll may use at most {MAX_DICE_COUNT:,} dice")
     node = Dice(count, sides, _modifiers(text, list(tokens[1:]), allow_per_die=True))
-    _check_endless(text, loc, node)
+    endless = endless_roll(node)
+    if endless is not None:
+        raise _fail(text, loc, endless)
     return node
 
 

@@ -47,6 +47,7 @@ from dicecli.notation.nodes import (
     Reroll,
     children,
 )
+from dicecli.notation.semantics import ceil_div, count_one, name_meaning, percent_of
 from dicecli.probability.distribution import Distribution
 from dicecli.probability.keep import (
     Chain,
@@ -72,7 +73,6 @@ from dicecli.probability.weights import (
     scaled,
 )
 from dicecli.rolling.dice import die_for_sides
-from dicecli.rolling.evaluate import ceil_div, count_one, name_meaning
 
 PRECISION = Fraction(1, 10**12)
 """Most probability one dice term's cut-off of explosions may leave out."""
@@ -162,7 +162,7 @@ class _Weigher:
         if isinstance(node, PercentOf):
             inner = self.weights(node.operand)
             percent = node.percent
-            counts = mapped(inner.counts, lambda whole: ceil_div(percent * whole, 100))
+            counts = mapped(inner.counts, lambda whole: percent_of(percent, whole))
             return Weights(counts, inner.denominator, inner.notes)
         if isinstance(node, Labelled):
             return self.weights(node.expr)

@@ -26,7 +26,7 @@ from typing import Any
 
 from dicecli import systems
 from dicecli.environment import Environment
-from dicecli.errors import DiceError, RollLimitError, UnknownNameError
+from dicecli.errors import DiceError, RollLimitError
 from dicecli.notation.nodes import (
     NO_MODIFIERS,
     BinaryOp,
@@ -34,7 +34,6 @@ from dicecli.notation.nodes import (
     Dice,
     Expr,
     Group,
-    Keep,
     Labelled,
     Modifiers,
     Name,
@@ -43,6 +42,14 @@ from dicecli.notation.nodes import (
     PercentOf,
     Roll,
     binding,
+)
+from dicecli.notation.semantics import (
+    ceil_div,
+    count_one,
+    kept_positions,
+    kept_slice,
+    name_meaning,
+    percent_of,
 )
 from dicecli.results import (
     DROPPED,
@@ -55,31 +62,6 @@ from dicecli.results import (
     Text,
 )
 from dicecli.rolling.dice import Die, Roller, die_for_sides
-
-MAX_NAME_DEPTH = 16
-"""How deep saved rolls may refer to other saved rolls (``a = b + 1``)."""
-
-
-def name_meaning(node: Name, env: Environment, depth: int) -> int | Expr:
-    """What a name stands for: a named number, or the expression of a saved roll.
-
-    ``depth`` is how many saved rolls are already being expanded: rolling and the exact
-    odds share the errors for an unknown name and for a saved roll that refers to itself.
-    """
-    number = env.value(node.name)
-    if number is not None:
-        return number
-    saved = env.roll(node.name)
-    if saved is None:
-        raise UnknownNameError.unset(node.name, node.position)
-    if depth >= MAX_NAME_DEPTH:
-        raise DiceError(f"'{node.name}' refers to itself, or nests more than {MAX_NAME_DEPTH}")
-    return saved
-
-
-def ceil_div(numerator: int, denominator: int) -> int:
-    """Integer division rounding up (rule N3): 7/2 -> 4, -7/2 -> -3."""
-    return -(-numerator // denominator)
 
 
 def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
@@ -244,13 +226,13 @@ def _compile_percent(node: PercentOf) -> Step:
     operand = _wrapped_step(node.operand, 7)
     percent, text = node.percent, Text(f"{node.percent}% of ", "op")
 
-    def percent_of(ev: Evaluation) -> int:
+    def percentage(ev: Evaluation) -> int:
         ev.segments.append(text)
-        result = ceil_div(percent * operand(ev), 100)
+        result = percent_of(percent, operand(ev))
         ev.segments.append(Text(f" (={result})", "value"))
         return result
 
-    return percent_of
+    return percentage
 
 
 def _compile_labelled(node: Labelled) -> Step:
@@ -483,37 +465,9 @@ def _kept_units(units: list[Unit], modifiers: Modifiers) -> set[int]:
     return kept_positions([value for value, _ in units], modifiers.keep)
 
 
-def kept_positions(values: list[int], keep: Keep) -> set[int]:
-    """Positions (into ``values``) that ``keep`` keeps."""
-    order = sorted(range(len(values)), key=values.__getitem__)
-    return set(order[kept_slice(keep, len(values))])
-
-
-def kept_slice(keep: Keep, count: int) -> slice:
-    """What ``keep`` keeps of ``count`` values ranked lowest first; the sort is stable,
-    so equal values rank by position, the later one higher."""
-    number = min(keep.count, count)
-    if keep.kind == "kh":
-        return slice(count - number, None)
-    if keep.kind == "kl":
-        return slice(0, number)
-    if keep.kind == "dh":
-        return slice(0, count - number)
-    return slice(number, None)
-
-
 def _dropped(roll: DieRoll) -> DieRoll:
     """``roll`` dropped by keep/drop (a die already not counting stays as it is)."""
     return roll.marked(DROPPED, kept=False) if roll.kept else roll
-
-
-def count_one(value: int, modifiers: Modifiers) -> int:
-    """+1 for a success, -1 for a failure, 0 otherwise (step 4)."""
-    if modifiers.success is not None and modifiers.success.matches(value):
-        return 1
-    if modifiers.failure is not None and modifiers.failure.matches(value):
-        return -1
-    return 0
 
 
 def apply_keep_and_count(
@@ -540,4 +494,4 @@ def apply_keep_and_count(
     return total, rolled
 
 
-__all__ = ["Evaluation", "RollLimitError", "ceil_div", "roll"]
+__all__ = ["Evaluation", "RollLimitError", "roll"]

@@ -26,10 +26,10 @@ from math import comb
 from dicecli.environment import Environment
 from dicecli.errors import DiceError, RuleError
 from dicecli.notation.nodes import BinaryOp, Expr, Labelled, Name, Negate, PercentOf, children
+from dicecli.notation.semantics import MAX_NAME_DEPTH, ceil_div, name_meaning, percent_of
 from dicecli.probability import engine as probability
 from dicecli.probability.distribution import Distribution, Odds
 from dicecli.rolling.dice import D6, Die
-from dicecli.rolling.evaluate import MAX_NAME_DEPTH, ceil_div, name_meaning
 from dicecli.systems.warhammer.dice import ARTILLERY, SCATTER, scatter_bearing, scatter_is_hit
 from dicecli.systems.warhammer.expressions import fixed_value
 from dicecli.systems.warhammer.nodes import (
@@ -123,7 +123,7 @@ class ExactValues:
             return _mapped(self.of(expr.operand), int.__neg__)
         if isinstance(expr, PercentOf):
             percent = expr.percent
-            return _mapped(self.of(expr.operand), lambda a: ceil_div(percent * a, 100))
+            return _mapped(self.of(expr.operand), lambda a: percent_of(percent, a))
         if isinstance(expr, Labelled):
             return self.of(expr.expr)
         if isinstance(expr, Name):
