@@ -12,8 +12,11 @@ from __future__ import annotations
 import gc
 import sys
 
+from dicecli.status import ExitStatus
+
 COMMANDS = ("roll", "odds", "repl")
-"""The commands of the typer app (:mod:`dicecli.cli`), which imports this tuple."""
+"""The commands of the typer app (:mod:`dicecli.cli`): a word here is a command, not a
+roll (a test checks the two lists agree)."""
 
 
 def _plain_roll_words(args: list[str]) -> list[str] | None:
@@ -23,10 +26,6 @@ def _plain_roll_words(args: list[str]) -> list[str] | None:
     if not args or args[0] in COMMANDS or any(arg.startswith("-") for arg in args):
         return None
     return args
-
-
-INTERNAL_ERROR = 70
-"""Exit status of a bug in dicecli (EX_SOFTWARE): one line, the traceback with --debug."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,9 +41,9 @@ def main(argv: list[str] | None = None) -> int:
         from dicecli.app import quiet_broken_pipe
 
         quiet_broken_pipe()
-        return 0
+        return ExitStatus.OK
     except KeyboardInterrupt:
-        return 130
+        return ExitStatus.INTERRUPTED
     except Exception as error:
         if "--debug" in args:
             raise
@@ -52,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
             f"internal error ({type(error).__name__}: {error}); please report it "
             "(--debug shows the traceback)\n"
         )
-        return INTERNAL_ERROR
+        return ExitStatus.INTERNAL_ERROR
 
 
 def _dispatch(args: list[str]) -> int:

@@ -16,7 +16,6 @@ import io
 import os
 import sys
 from collections.abc import Iterable, Iterator
-from enum import IntEnum
 from typing import NamedTuple, TextIO
 
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
@@ -25,15 +24,10 @@ from dicecli.notation.grammar import parse
 from dicecli.render import Mode, Renderer, make_renderer
 from dicecli.rolling.dice import DiceSource, GivenSource, RandomSource, Roller
 from dicecli.rolling.evaluate import roll
+from dicecli.status import ExitStatus
 
 MAX_TIMES = 100_000
 """Most rolls ``--times`` may ask for in one go."""
-
-
-class ExitStatus(IntEnum):
-    OK = 0
-    CHECK_FAILED = 1
-    BAD_INPUT = 2
 
 
 class Streams:

@@ -1,24 +1,30 @@
 """The typer command line: options, help, and the ``roll`` / ``odds`` / ``repl`` commands.
 
 Thin by design: it turns options into :class:`~dicecli.app.RunOptions` and calls
-:mod:`dicecli.app`. A plain roll with no options never comes here: the entry point
-(:mod:`dicecli.__main__`) rolls it without importing typer, to start fast.
+:mod:`dicecli.app`. The options the commands share are declared once
+(:data:`SHARED_OPTIONS`); each game's options (``--dice-file``) come from its
+declaration in the registry, and the words the router treats as options taking a
+value are read from the commands' parameters. A plain roll with no options never comes
+here: the entry point (:mod:`dicecli.__main__`) rolls it without importing typer, to
+start fast.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 import sys
-from collections.abc import Iterator
+import typing
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
+from typer.models import OptionInfo
 
 from dicecli import __version__
-from dicecli.__main__ import COMMANDS
 from dicecli.app import (
-    ExitStatus,
     RunOptions,
     Streams,
     quiet_broken_pipe,
@@ -27,27 +33,20 @@ from dicecli.app import (
 )
 from dicecli.environment import Environment
 from dicecli.errors import DiceError
+from dicecli.status import ExitStatus
+from dicecli.systems import registry
 
-OPTIONS_WITH_VALUE = frozenset(
-    {
-        "--seed",
-        "--given",
-        "--times",
-        "-n",
-        "--set",
-        "--setting",
-        "--dice-file",
-        "--character",
-        "--at-least",
-        "--at-most",
-    }
-)
+
+def _examples() -> str:
+    """``2D6+5, 4d6kh3`` and an example line of each game."""
+    return ", ".join(("2D6+5", "4d6kh3", *(game.example for game in registry.games())))
+
 
 app = typer.Typer(
     name="dicecli",
-    help="Roll dice for tabletop games: 2D6+5, 4d6kh3, alkemy 8 vs 15, wfb ld 8, "
-    "age STR+2 vs 13. Exact odds with `dicecli odds`. A roll's options (--seed, --given, "
-    "--times, --set, --plain, --json, ...) are listed by `dicecli roll --help`.",
+    help=f"Roll dice for tabletop games: {_examples()}. Exact odds with `dicecli odds`. "
+    "A roll's options (--seed, --given, --times, --set, --plain, --json, ...) are listed "
+    "by `dicecli roll --help`.",
     add_completion=False,
     no_args_is_help=False,
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -79,16 +78,6 @@ Sets = Annotated[
         show_default=False,
     ),
 ]
-DiceFile = Annotated[
-    Optional[Path],  # noqa: UP045
-    typer.Option(
-        "--dice-file",
-        help="Alkemy dice definitions (TOML) replacing the shipped faces; the yellow and "
-        "red faces shipped are an assumption (see docs/alkemy.md).",
-        dir_okay=False,
-        exists=True,
-    ),
-]
 Settings = Annotated[
     Optional[list[str]],  # noqa: UP045
     typer.Option(
@@ -108,37 +97,96 @@ Character = Annotated[
 ]
 Debug = Annotated[bool, typer.Option("--debug", help="Show tracebacks of internal errors.")]
 
+SHARED_OPTIONS: dict[str, tuple[Any, Any]] = {
+    "seed": (Seed, None),
+    "given": (Given, None),
+    "times": (Times, 1),
+    "plain": (Plain, False),
+    "json": (Json, False),
+    "sets": (Sets, None),
+    "character": (Character, None),
+    "settings": (Settings, None),
+    "debug": (Debug, False),
+}
+"""The options the commands share, declared once: parameter name -> (annotated type,
+default). A command names those it takes with :func:`with_options`; a parameter it
+declares itself (``odds --json`` has its own help) wins."""
 
-def settings_from(items: list[str] | None, dice_file: Path | None) -> dict[str, str]:
-    """``--setting KEY=VALUE`` items and ``--dice-file`` (the ``alkemy.dice_file``
-    setting) as a mapping."""
-    from dicecli.systems import SETTINGS
 
+def _game_option(option: registry.CliOption) -> tuple[Any, Any]:
+    """A game's option (``--dice-file``) as an annotated parameter type and default."""
+    if option.kind == "file":
+        declared = typer.Option(option.flag, help=option.help, dir_okay=False, exists=True)
+        return Annotated[Optional[Path], declared], None  # noqa: UP045
+    return Annotated[Optional[str], typer.Option(option.flag, help=option.help)], None  # noqa: UP045
+
+
+def game_options() -> list[registry.CliOption]:
+    """Every game's command-line options, in game order."""
+    return [option for game in registry.games() for option in game.options]
+
+
+def with_options(*names: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """Give a command the shared options ``names`` and every game's options, after its
+    own parameters (``debug`` last). The command receives them as keyword arguments."""
+
+    def decorate(command: Callable[..., None]) -> Callable[..., None]:
+        signature = inspect.signature(command, eval_str=True)
+        own = [p for p in signature.parameters.values() if p.kind is not p.VAR_KEYWORD]
+        taken = {p.name for p in own}
+        added = {n: SHARED_OPTIONS[n] for n in names if n != "debug" and n not in taken}
+        added.update((o.parameter, _game_option(o)) for o in game_options())
+        if "debug" in names:
+            added["debug"] = SHARED_OPTIONS["debug"]
+        parameters = own + [
+            inspect.Parameter(
+                name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=kind
+            )
+            for name, (kind, default) in added.items()
+        ]
+
+        @functools.wraps(command)
+        def with_shared(**values: Any) -> None:
+            command(**values)
+
+        with_shared.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+        with_shared.__annotations__ = {p.name: p.annotation for p in parameters}
+        return with_shared
+
+    return decorate
+
+
+def settings_from(items: list[str] | None, options: Mapping[str, Any]) -> dict[str, str]:
+    """``--setting KEY=VALUE`` items, then the games' own options (``--dice-file`` sets
+    ``alkemy.dice_file``), as a mapping."""
+    known_settings = registry.settings()
     settings: dict[str, str] = {}
     for item in items or []:
         key, equals, value = item.partition("=")
         if not equals or not key.strip():
             raise DiceError(f"--setting takes KEY=VALUE, e.g. age.max_rolls=200 (got '{item}')")
-        if key.strip() not in SETTINGS:
-            known = ", ".join(SETTINGS)
+        if key.strip() not in known_settings:
+            known = ", ".join(known_settings)
             raise DiceError(f"--setting {key.strip()}: no such setting (settings: {known})")
         settings[key.strip()] = value.strip()
-    if dice_file is not None:
-        settings["alkemy.dice_file"] = str(dice_file)
+    for option in game_options():
+        given = options.get(option.parameter)
+        if given is not None:
+            settings[option.setting] = str(given)
     return settings
 
 
 def environment_from(
     sets: list[str] | None,
-    dice_file: Path | None,
     character: Path | None = None,
     settings: list[str] | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> Environment:
-    """``--character``, then ``--set`` (which wins), ``--setting`` and ``--dice-file`` as
-    an :class:`Environment`."""
+    """``--character``, then ``--set`` (which wins), ``--setting`` and the games' options
+    as an :class:`Environment`."""
     from dicecli.naming import with_named
 
-    env = Environment(settings=settings_from(settings, dice_file))
+    env = Environment(settings=settings_from(settings, options or {}))
     if character is not None:
         from dicecli.character import load_character
 
@@ -177,13 +225,13 @@ def _options(
     plain: bool = False,
     json: bool = False,
     sets: list[str] | None = None,
-    dice_file: Path | None = None,
     character: Path | None = None,
     settings: list[str] | None = None,
     debug: bool = False,
+    **game_options: Any,
 ) -> RunOptions:
     try:
-        env = environment_from(sets, dice_file, character, settings)
+        env = environment_from(sets, character, settings, game_options)
     except DiceError as error:
         sys.stderr.write(error.show() + "\n")
         raise typer.Exit(int(ExitStatus.BAD_INPUT)) from None
@@ -195,31 +243,9 @@ def _options(
     help="Roll dice: `dicecli roll 2D6+5`, or just `dicecli 2D6+5`. "
     "With no roll and a pipe on stdin, roll each line of stdin.",
 )
-def roll_command(
-    words: Words = None,
-    seed: Seed = None,
-    given: Given = None,
-    times: Times = 1,
-    plain: Plain = False,
-    json: Json = False,
-    sets: Sets = None,
-    dice_file: DiceFile = None,
-    character: Character = None,
-    settings: Settings = None,
-    debug: Debug = False,
-) -> None:
-    options = _options(
-        seed=seed,
-        given=given,
-        times=times,
-        plain=plain,
-        json=json,
-        sets=sets,
-        dice_file=dice_file,
-        character=character,
-        settings=settings,
-        debug=debug,
-    )
+@with_options("seed", "given", "times", "plain", "json", "sets", "character", "settings", "debug")
+def roll_command(words: Words = None, **shared: Any) -> None:
+    options = _options(**shared)
     streams = Streams()
     with _closed_pipe_ends_quietly():
         if words:
@@ -235,6 +261,7 @@ def roll_command(
     help="Exact chances of a roll or check, computed, not sampled: "
     '`dicecli odds 2d6+3 --at-least 10`, `dicecli odds "wfb ld 8"`.',
 )
+@with_options("plain", "json", "sets", "character", "settings", "debug")
 def odds_command(
     words: Words = None,
     at_least: Annotated[
@@ -245,25 +272,12 @@ def odds_command(
         Optional[int],  # noqa: UP045
         typer.Option("--at-most", help="Also give the chance of this total or less."),
     ] = None,
-    plain: Plain = False,
     json: Annotated[
         bool, typer.Option("--json", help="One JSON object with every chance (docs/odds.md).")
     ] = False,
-    sets: Sets = None,
-    dice_file: DiceFile = None,
-    character: Character = None,
-    settings: Settings = None,
-    debug: Debug = False,
+    **shared: Any,
 ) -> None:
-    options = _options(
-        debug=debug,
-        plain=plain,
-        json=json,
-        sets=sets,
-        dice_file=dice_file,
-        character=character,
-        settings=settings,
-    )
+    options = _options(json=json, **shared)
     if not words:
         typer.echo("odds needs a roll, e.g. dicecli odds 2d6+3", err=True)
         _finish(ExitStatus.BAD_INPUT)
@@ -286,32 +300,14 @@ def odds_command(
     help="The interactive session (also `dicecli` alone at a terminal): history, "
     "completion, let/vars, again, reroll, odds, help. See docs/repl.md.",
 )
+@with_options("seed", "given", "plain", "json", "sets", "character", "settings", "debug")
 def repl_command(
-    seed: Seed = None,
-    given: Given = None,
-    plain: Plain = False,
-    sets: Sets = None,
-    dice_file: DiceFile = None,
-    character: Character = None,
-    settings: Settings = None,
     times: Annotated[
         int, typer.Option("--times", "-n", help="Roll each line typed this many times.")
     ] = 1,
-    json: Json = False,
-    debug: Debug = False,
+    **shared: Any,
 ) -> None:
-    options = _options(
-        seed=seed,
-        given=given,
-        times=times,
-        plain=plain,
-        json=json,
-        sets=sets,
-        dice_file=dice_file,
-        character=character,
-        settings=settings,
-        debug=debug,
-    )
+    options = _options(times=times, **shared)
     from dicecli.repl.prompt import run_repl
 
     _finish(run_repl(options, Streams()))
@@ -344,6 +340,26 @@ def main_callback(
 SHORT_FLAGS = frozenset({"-h"})
 
 
+def command_names() -> tuple[str, ...]:
+    """The app's commands (``roll``, ``odds``, ``repl``)."""
+    return tuple(str(command.name) for command in app.registered_commands)
+
+
+def options_with_value() -> frozenset[str]:
+    """Every spelling of an option that takes a value (``--seed``, ``-n``), read from the
+    commands' parameters: a word after one of them is its value, not part of the roll."""
+    spellings: set[str] = set()
+    for command in app.registered_commands:
+        assert command.callback is not None
+        for parameter in inspect.signature(command.callback).parameters.values():
+            kind, *extras = typing.get_args(parameter.annotation) or (parameter.annotation,)
+            for extra in extras:
+                if isinstance(extra, OptionInfo) and kind is not bool:
+                    # Inside Annotated, typer reads the first spelling from ``default``.
+                    spellings.update((str(extra.default), *(extra.param_decls or ())))
+    return frozenset(spellings)
+
+
 def route(args: list[str]) -> list[str]:
     """Arguments as the typer app expects them: ``COMMAND [OPTIONS] -- [WORDS]``.
 
@@ -352,6 +368,7 @@ def route(args: list[str]) -> list[str]:
     every other word is part of the roll, even one starting with a minus, so
     ``dicecli -7/2`` and ``dicecli age -1 vs 9`` need no quoting.
     """
+    commands, with_value = command_names(), options_with_value()
     command: str | None = None
     options: list[str] = []
     words: list[str] = []
@@ -361,13 +378,13 @@ def route(args: list[str]) -> list[str]:
         if arg == "--":
             words.extend(args[index + 1 :])
             break
-        if arg in OPTIONS_WITH_VALUE:
+        if arg in with_value:
             options.extend(args[index : index + 2])
             index += 2
             continue
         if arg.startswith("--") or arg in SHORT_FLAGS:
             options.append(arg)
-        elif command is None and not words and arg in COMMANDS:
+        elif command is None and not words and arg in commands:
             command = arg
         else:
             words.append(arg)
@@ -394,7 +411,7 @@ def run(args: list[str]) -> int:
         sys.stderr.write(f"error: {message} (see {where} --help)\n")
         return int(ExitStatus.BAD_INPUT)
     except typer.Abort:
-        return 130
+        return ExitStatus.INTERRUPTED
     return result if isinstance(result, int) else 0
 
 

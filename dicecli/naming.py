@@ -12,13 +12,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from dicecli import systems
 from dicecli.environment import Environment
 from dicecli.errors import DiceError, UnknownNameError
 from dicecli.notation.grammar import parse
 from dicecli.notation.nodes import Expr, Name, children
 from dicecli.rolling.dice import Die, Roller
 from dicecli.rolling.evaluate import Evaluation
+from dicecli.systems import registry
 
 NAME_PATTERN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -27,7 +27,7 @@ def name_problem(name: str) -> str | None:
     """Why ``name`` cannot be given a value, or None when it can."""
     if not NAME_PATTERN.fullmatch(name):
         return f"'{name}' is not a name: use letters, digits and _, starting with a letter"
-    if name.casefold() in systems.KEYWORDS:
+    if name.casefold() in registry.keywords():
         return f"'{name}' is a game keyword: choose another name"
     try:
         reads_as_name = isinstance(parse(name).body, Name)
@@ -50,14 +50,13 @@ def value_expression(text: str, env: Environment) -> Expr:
     """The expression a value's text holds, its names checked against ``env``."""
     body = parse(text).body
     if not isinstance(body, Expr):
+        games = ", ".join(game.topic for game in registry.games())
         raise DiceError(
-            "a saved roll is dice notation: game lines (alkemy, wfb, age) cannot be saved",
-            text,
-            0,
+            f"a saved roll is dice notation: game lines ({games}) cannot be saved", text, 0
         )
     for name in names_in(body):
         known = env.value(name.name) is not None or env.roll(name.name) is not None
-        if not known and name.name.casefold() not in systems.WORDS:
+        if not known and name.name.casefold() not in registry.words():
             raise UnknownNameError(
                 f"unknown name '{name.name}': give it a value first", text, name.position
             )
@@ -77,7 +76,7 @@ def constant_value(expr: Expr, env: Environment) -> int | None:
     """The value of ``expr`` when it rolls no dice (``3``, ``-1``, ``STR + 2``), computed
     now; None when it rolls dice (then it is saved and rolled each time it is used),
     a game's die included (``artillery``)."""
-    if any(name.name.casefold() in systems.WORDS for name in names_in(expr)):
+    if any(name.name.casefold() in registry.words() for name in names_in(expr)):
         return None
     try:
         return Evaluation(Roller(_NoDice()), env).value(expr)

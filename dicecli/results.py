@@ -23,9 +23,9 @@ PENETRATED = "penetrated"  # an explosion die worth one less (``!p``)
 DROPPED = "dropped"  # dropped by keep/drop
 SUCCESS = "success"  # counted as a success
 FAILURE = "failure"  # counted as a failure
-IGNORED = "ignored"  # rolled, but the rules ignore it (distance dice on a HIT)
+IGNORED = "ignored"  # rolled, but the rules ignore it (a game's rule says so)
 
-Role = Literal[
+CoreRole = Literal[
     "plain",  # ordinary text
     "op",  # an operator or separator
     "label",  # a [label] or a player's name
@@ -35,10 +35,11 @@ Role = Literal[
     "value",  # an intermediate value worth seeing
     "success",
     "failure",
-    "misfire",
-    "hit",
     "note",
 ]
+"""The roles every renderer knows. A game may add roles of its own (with their terminal
+styles, in its declaration), so a segment's role is any string."""
+Role = CoreRole | str
 
 
 @dataclass(frozen=True, init=False)

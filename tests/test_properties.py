@@ -57,7 +57,7 @@ from dicecli.results import DieRoll
 from dicecli.rolling.dice import Die, RandomSource, Roller, die_for_sides
 from dicecli.rolling.evaluate import Evaluation, rolled_one_by_one_step, step_of
 from dicecli.rolling.rerolls_and_explosions import values_matching
-from dicecli.systems import KEYWORDS
+from dicecli.systems import registry
 
 # Example counts keep the whole file near 20 s: generating a line costs about 15 ms.
 # DICECLI_PROPERTY_SCALE=20 runs twenty times as many, for a deeper hunt.
@@ -113,7 +113,7 @@ def test_roll_returns_a_result_or_raises_dice_error(text: str) -> None:
 
 @LINES
 @given(
-    st.sampled_from(sorted(KEYWORDS)),
+    st.sampled_from(sorted(registry.keywords())),
     st.one_of(junk_text(), near_miss_text(), st.text(st.sampled_from(_GAME_WORDS), max_size=30)),
 )
 def test_game_lines_never_crash(keyword: str, rest: str) -> None:

@@ -24,7 +24,6 @@ from typing import Any, cast
 
 import pyparsing as pp
 
-from dicecli import systems
 from dicecli.errors import DiceSyntaxError
 from dicecli.notation.nodes import (
     NO_MODIFIERS,
@@ -51,6 +50,7 @@ from dicecli.notation.nodes import (
     Sides,
 )
 from dicecli.notation.semantics import endless_roll
+from dicecli.systems import registry
 
 MAX_DICE_COUNT = 10_000  # the roll budget (dice.DEFAULT_BUDGET); larger is refused at once
 MAX_SIDES = 10_000  # every face is built once; d10000 takes milliseconds, d1000000 seconds
@@ -289,9 +289,9 @@ def parse(text: str) -> Roll:
     if not stripped:
         raise DiceSyntaxError("nothing to roll", text, len(text))
     grammar = _generic_line
-    system = systems.for_keyword(stripped.split(None, 1)[0])
-    if system is not None:
-        grammar = system.line_grammar()
+    game = registry.game_for_keyword(stripped.split(None, 1)[0])
+    if game is not None:
+        grammar = registry.system(game.name).line_grammar()
     try:
         return cast(Roll, grammar.parse_string(text, parse_all=True)[0])
     except pp.ParseBaseException as error:

@@ -15,9 +15,15 @@ packages.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import ClassVar, Literal
+
+if sys.version_info >= (3, 11):
+    from typing import assert_never
+else:  # pragma: no cover - Python 3.10
+    from typing_extensions import assert_never
 
 CompareOp = Literal["=", "<", "<=", ">", ">="]
 KeepKind = Literal["kh", "kl", "dh", "dl"]
@@ -279,3 +285,6 @@ class Roll:
     def __str__(self) -> str:
         text = self.canonical
         return f"{text} # {self.comment}" if self.comment else text
+
+
+__all__ = ["assert_never"]  # re-exported for the walkers: every match over nodes ends in it

@@ -15,7 +15,6 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 
-from dicecli import systems
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
 from dicecli.notation.grammar import parse
@@ -23,6 +22,7 @@ from dicecli.notation.nodes import Check, Expr
 from dicecli.probability.distribution import Distribution, Odds
 from dicecli.probability.engine import PRECISION, analyse
 from dicecli.results import JSONValue
+from dicecli.systems import registry
 
 
 def odds(
@@ -37,7 +37,7 @@ def odds(
     body = parse(text).body
     try:
         if isinstance(body, Check):
-            found = systems.by_name(body.system).odds(body, env, text)
+            found = registry.system(body.system).odds(body, env, text)
         else:
             found = _plain_odds(body, env, text)
         return _with_bounds(found, at_least, at_most)

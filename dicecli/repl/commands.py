@@ -1,30 +1,29 @@
-"""The REPL's meta-commands, in a registry: ``let``, ``again``, ``reroll``, ``keep`` ...
+"""The REPL's commands, in a registry (``let``, ``again``, ``reroll`` ...), and
+:func:`handle_line`, which runs a typed line: a command or a roll.
 
 Each command is a function ``(state, invocation) -> (state, output)`` registered with
 its name, aliases, usage and a one-line summary (shown by ``help repl``). A line whose
 first word (any case) is a command's name or alias runs the command; any other line is
 rolled. Commands raise :class:`~dicecli.errors.DiceError` for bad input;
-:func:`~dicecli.repl.state.handle_line` turns it into a shown error.
-
-:func:`completions` gives the words tab completion offers for a line, from the state:
-meta-commands, game keywords and their sub-forms, AGE abilities and difficulties, and
-the user's own names.
+:func:`handle_line` turns it into a shown error. Games add commands of their own through
+their declaration (:class:`~dicecli.systems.registry.ReplCommand`), registered after the
+REPL's own and imported when first used.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from dicecli import systems
-from dicecli.errors import DiceError, RuleError
+from dicecli.app import is_roll_line
+from dicecli.errors import DiceError
 from dicecli.naming import constant_value, name_problem, value_expression
-from dicecli.notation.grammar import parse
 from dicecli.render.text import result_line
-from dicecli.repl.help import TOPICS, help_text
+from dicecli.repl.help import help_text, topic_names
 from dicecli.repl.state import (
     Invocation,
     Message,
@@ -32,18 +31,22 @@ from dicecli.repl.state import (
     Output,
     ReplState,
     Rolled,
+    failed,
+    last_roll,
+    needs_argument,
+    no_argument,
     roll_line,
+    split_command,
 )
-from dicecli.results import DieRoll, RollResult
-from dicecli.rolling.dice import DiceSource, Die, Roller
-from dicecli.rolling.evaluate import roll
-from dicecli.systems.age.nodes import ABILITIES, DIFFICULTIES
+from dicecli.systems import registry
 
 Run = Callable[[ReplState, Invocation], tuple[ReplState, Output]]
 
 
 @dataclass(frozen=True)
 class Command:
+    """A REPL command: its name, how to use it, what it does, and the function run."""
+
     name: str
     usage: str
     summary: str
@@ -74,17 +77,6 @@ def listed_commands() -> list[Command]:
     return list(dict.fromkeys(COMMANDS.values()))
 
 
-def _no_argument(invocation: Invocation, name: str) -> None:
-    if invocation.argument:
-        raise invocation.syntax(f"{name} takes nothing after it", 0)
-
-
-def _needs_argument(invocation: Invocation, what: str) -> str:
-    if not invocation.argument:
-        raise invocation.syntax(f"expected {what}")
-    return invocation.argument
-
-
 # Named values and saved rolls.
 
 _LET = re.compile(r"(?P<name>[^\s=]+)\s*(?P<equals>=?)\s*(?P<value>.*)", re.DOTALL)
@@ -96,7 +88,7 @@ _LET = re.compile(r"(?P<name>[^\s=]+)\s*(?P<equals>=?)\s*(?P<value>.*)", re.DOTA
     "name a number (let STR = 3) or save a roll (let attack = 1d20+5)",
 )
 def _let(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
-    argument = _needs_argument(invocation, "NAME = VALUE, e.g. let STR = 3")
+    argument = needs_argument(invocation, "NAME = VALUE, e.g. let STR = 3")
     match = _LET.fullmatch(argument)
     if match is None:
         raise invocation.syntax("expected a name before '=', e.g. let STR = 3", 0)
@@ -124,7 +116,7 @@ def _let(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
 
 def check_new_name(invocation: Invocation, name: str, at: int) -> None:
     """Refuse names that would not read back as a name at the prompt."""
-    if name.casefold() in COMMANDS or name.casefold() in systems.KEYWORDS:
+    if name.casefold() in COMMANDS or name.casefold() in registry.keywords():
         raise invocation.syntax(f"'{name}' is a command word: choose another name", at)
     problem = name_problem(name)
     if problem is not None:
@@ -133,7 +125,7 @@ def check_new_name(invocation: Invocation, name: str, at: int) -> None:
 
 @command("unlet", "unlet NAME", "forget a named value or saved roll")
 def _unlet(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
-    name = _needs_argument(invocation, "a name, e.g. unlet STR")
+    name = needs_argument(invocation, "a name, e.g. unlet STR")
     if state.env.value(name) is None and state.env.roll(name) is None:
         raise invocation.syntax(f"no name '{name}' to forget (see vars)", 0)
     spelled = state.spelled(name)
@@ -142,7 +134,7 @@ def _unlet(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]
 
 @command("vars", "vars", "list the named values and saved rolls")
 def _vars(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
-    _no_argument(invocation, "vars")
+    no_argument(invocation, "vars")
     values = [
         f"  {name} = {state.env.value(name)}"
         for name in state.names()
@@ -163,7 +155,7 @@ def _vars(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
 def _load(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     from dicecli.character import read_character
 
-    path = _needs_argument(invocation, "the path of a character file, e.g. load hero.toml")
+    path = needs_argument(invocation, "the path of a character file, e.g. load hero.toml")
     character = read_character(Path(path))
     names = character.names()
     state = state.with_names(character.apply(state.env), *names)
@@ -175,16 +167,10 @@ def _load(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
 # Repeating the last roll.
 
 
-def _last(state: ReplState) -> RollResult:
-    if state.last is None:
-        raise DiceError("nothing rolled yet: type a roll such as 2d6+3")
-    return state.last
-
-
 @command("again", "again", "roll the last line again, a new roll", "!!")
 def _again(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
-    _no_argument(invocation, "again")
-    return roll_line(state, _last(state).input)
+    no_argument(invocation, "again")
+    return roll_line(state, last_roll(state).input)
 
 
 @command(
@@ -195,88 +181,9 @@ def _again(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]
 def _reroll(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     from dicecli.rolling.reroll_result import reroll
 
-    _no_argument(invocation, "reroll")
-    result = reroll(_last(state), state.roller, state.env)
+    no_argument(invocation, "reroll")
+    result = reroll(last_roll(state), state.roller, state.env)
     return state.with_rolled(result), (Rolled(result),)
-
-
-# Alkemy: choosing which dice to keep after seeing them (rule A4).
-
-_KEEP = re.compile(r"(?P<first>\d+)\s*[,\s]\s*(?P<second>\d+)(?:\s+on\s+(?P<side>\d+))?", re.I)
-
-
-@command(
-    "keep",
-    "keep I J [on SIDE]",
-    "Alkemy bonus dice: keep the I-th and J-th dice of the last roll (rule A4)",
-)
-def _keep(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
-    argument = _needs_argument(invocation, "two dice positions, e.g. keep 1 3")
-    match = _KEEP.fullmatch(argument)
-    if match is None:
-        raise invocation.syntax("expected two dice positions, e.g. keep 1 3 (or keep 1 3 on 2)", 0)
-    previous = _last(state)
-    side = int(match["side"]) if match["side"] else None
-    text = with_keep_choice(previous, int(match["first"]), int(match["second"]), side)
-    replay = Roller(ReplaySource(previous.dice, state.roller.source))
-    try:
-        result = replace(roll(parse(text), replay, state.env, text), reroll=previous.reroll)
-    except DiceError as error:  # a choice the rules refuse: point at the typed choice
-        raise type(error)(error.message, invocation.line, invocation.offset) from None
-    rolls = (*state.rolls[:-1], result) if state.rolls else (result,)
-    return replace(state, last=result, rolls=rolls), (Rolled(result),)
-
-
-NO_BONUS_DICE = (
-    "the last roll has no bonus dice to choose from: keep works after an Alkemy roll "
-    "with bonus dice, e.g. alkemy 8 +1 bonus vs 15"
-)
-
-
-def with_keep_choice(previous: RollResult, first: int, second: int, side: int | None) -> str:
-    """The canonical text of ``previous`` (an Alkemy line) with the keep choice on the
-    side that has bonus dice (``side``: 1 or 2, else the first side with bonus dice)."""
-    from dicecli.systems.alkemy.nodes import AlkemyCheck, AlkemyOpposed, AlkemySide, KeepChoice
-
-    body = parse(previous.input).body
-    choice = KeepChoice(first, second)
-
-    def chosen(candidate: AlkemySide) -> AlkemySide:
-        if candidate.bonus <= candidate.penalty:
-            raise RuleError(NO_BONUS_DICE.replace("the last roll", "that side"))
-        return replace(candidate, keep=choice)
-
-    if isinstance(body, AlkemyCheck) and side in (None, 1):
-        return str(replace(body, side=chosen(body.side)))
-    if isinstance(body, AlkemyOpposed):
-        has_bonus = [s.bonus > s.penalty for s in (body.first, body.second)]
-        side = side or (2 if has_bonus == [False, True] else 1)
-        if side == 1:
-            return str(replace(body, first=chosen(body.first)))
-        if side == 2:
-            return str(replace(body, second=chosen(body.second)))
-    if isinstance(body, AlkemyCheck | AlkemyOpposed):
-        raise RuleError(f"there is no side {side} in the last roll")
-    raise RuleError(NO_BONUS_DICE)
-
-
-class ReplaySource:
-    """The faces of an earlier roll, in order, then (if the new roll needs more, e.g. a
-    tie that now needs a re-roll) faces from ``fallback``. Faces left over are dropped:
-    they belonged to re-roll rounds that no longer happen."""
-
-    def __init__(self, dice: tuple[DieRoll, ...], fallback: DiceSource) -> None:
-        self.faces = [die.face for die in dice]
-        self.fallback = fallback
-        self.used = 0
-
-    def draw(self, die: Die) -> int:
-        if self.used < len(self.faces):
-            index = die.face_index(self.faces[self.used])
-            self.used += 1
-            if index is not None:
-                return index
-        return self.fallback.draw(die)
 
 
 # The session's rolls.
@@ -284,7 +191,7 @@ class ReplaySource:
 
 @command("history", "history", "list this session's rolls and their results")
 def _history(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
-    _no_argument(invocation, "history")
+    no_argument(invocation, "history")
     if not state.rolls:
         return state, (Message("no rolls yet"),)
     width = len(str(len(state.rolls)))
@@ -294,7 +201,7 @@ def _history(state: ReplState, invocation: Invocation) -> tuple[ReplState, Outpu
 
 @command("save", "save PATH", "write this session's rolls to PATH as JSON Lines (as --json)")
 def _save(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
-    path = Path(_needs_argument(invocation, "a file to write, e.g. save evening.jsonl"))
+    path = Path(needs_argument(invocation, "a file to write, e.g. save evening.jsonl"))
     text = "".join(json.dumps(r.as_dict(), ensure_ascii=False) + "\n" for r in state.rolls)
     try:
         path.expanduser().write_text(text, encoding="utf-8")
@@ -311,7 +218,7 @@ def _save(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
 def _odds(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     from dicecli.probability.report import odds
 
-    text = _needs_argument(invocation, "a roll, e.g. odds 2d6+3")
+    text = needs_argument(invocation, "a roll, e.g. odds 2d6+3")
     try:
         result = odds(text, state.env)
     except DiceError as error:
@@ -319,13 +226,13 @@ def _odds(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     return state, (OddsShown(result),)
 
 
-@command("help", "help [TOPIC]", "this list, or help on: " + ", ".join(TOPICS), "?")
+@command("help", "help [TOPIC]", "this list, or help on: " + ", ".join(topic_names()), "?")
 def _help(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     topic = invocation.argument.casefold()
     if topic in ("", "repl", "commands"):
         return state, (Message(help_text(topic or "repl", commands_help())),)
-    if topic not in TOPICS:
-        raise invocation.syntax(f"no help on '{topic}': try {', '.join(TOPICS)}", 0)
+    if topic not in topic_names():
+        raise invocation.syntax(f"no help on '{topic}': try {', '.join(topic_names())}", 0)
     return state, (Message(help_text(topic, commands_help())),)
 
 
@@ -341,72 +248,55 @@ def commands_help() -> str:
 
 @command("quit", "quit", "leave the REPL; Ctrl-D too", "exit")
 def _quit(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
-    _no_argument(invocation, invocation.line.split()[0])
+    no_argument(invocation, invocation.line.split()[0])
     return replace(state, finished=True), ()
 
 
-# Tab completion.
-
-GAME_WORDS = (
-    "artillery",
-    "scatter",
-    "test",
-    "ld",
-    "leadership",
-    "break",
-    "by",
-    "lost",
-    "rolloff",
-    "allocate",
-    "vs",
-    "bonus",
-    "penalty",
-    "keep",
-    "white",
-    "yellow",
-    "red",
-    "unhurt",
-    "wounded",
-    "critical",
-    "focus",
-    "until",
-)
-"""The words of the games' forms (docs/alkemy.md, docs/warhammer.md, docs/age.md)."""
-
-AGE_WORDS = (*ABILITIES, *DIFFICULTIES)
+# Commands of the games.
 
 
-_WORD_AT_END = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*$")
+def _game_command(declared: registry.ReplCommand) -> Run:
+    """A game's command, its module imported when the command is first run."""
+    module, _, function = declared.run.partition(":")
+
+    def run(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
+        command_function: Run = getattr(importlib.import_module(module), function)
+        return command_function(state, invocation)
+
+    return run
 
 
-def current_word(before_cursor: str) -> str:
-    """The word being typed at the end of ``before_cursor`` (``att`` in ``2d6+att``)."""
-    match = _WORD_AT_END.search(before_cursor)
-    return match.group() if match else ""
+for _game in registry.games():
+    for _declared in _game.commands:
+        _entry = Command(
+            _declared.name,
+            _declared.usage,
+            _declared.summary,
+            _game_command(_declared),
+            _declared.aliases,
+        )
+        for _word in (_declared.name, *_declared.aliases):
+            COMMANDS.setdefault(_word, _entry)  # the REPL's own commands come first
 
 
-def completions(state: ReplState, before_cursor: str) -> list[str]:
-    """The words tab completion offers for :func:`current_word`, matched
-    case-insensitively, sorted."""
-    partial = current_word(before_cursor)
-    previous = before_cursor[: len(before_cursor) - len(partial)].split()
-    candidates = _candidates(state, [word.casefold() for word in previous])
-    folded = partial.casefold()
-    found = {word for word in candidates if word.casefold().startswith(folded)}
-    return sorted(found, key=lambda word: (word.casefold(), word))
+# Lines.
 
 
-def _candidates(state: ReplState, previous: list[str]) -> tuple[str, ...]:
-    names = state.names()
-    if not previous:
-        return (*dict.fromkeys(c.name for c in listed_commands()), *systems.KEYWORDS, *names)
-    first = previous[0]
-    if first in ("help", "?"):
-        return TOPICS if len(previous) == 1 else ()
-    if first in ("load", "save", "quit", "exit", "vars", "history", "again", "reroll"):
-        return ()
-    if first == "unlet":
-        return names if len(previous) == 1 else ()
-    if first == "let" and len(previous) == 1:
-        return ()
-    return (*GAME_WORDS, *AGE_WORDS, *names)
+def handle_line(state: ReplState, line: str) -> tuple[ReplState, Output]:
+    """One line typed at the prompt: a command, a roll, or nothing.
+
+    An empty line and a ``#`` comment do nothing. A :class:`DiceError` becomes a
+    :class:`~dicecli.repl.state.Problem`; when it points into the line (a syntax error,
+    an unknown name), the line is kept in ``prefill`` for the next prompt.
+    """
+    state = replace(state, prefill="")
+    if not is_roll_line(line):
+        return state, ()
+    word, invocation = split_command(line)
+    found = find_command(word)
+    try:
+        if found is not None:
+            return found.run(state, invocation)
+        return roll_line(state, line)
+    except DiceError as error:
+        return failed(state, line, error)

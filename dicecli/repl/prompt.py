@@ -1,4 +1,4 @@
-"""The interactive REPL: a prompt_toolkit loop around :func:`dicecli.repl.state.handle_line`.
+"""The interactive REPL: a prompt_toolkit loop around :func:`dicecli.repl.commands.handle_line`.
 
 This module only does what needs a terminal: the prompt, line editing, the history file,
 tab completion and Ctrl-C / Ctrl-D. What a line means lives in
@@ -25,16 +25,23 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 
 from dicecli import __version__
-from dicecli.app import ExitStatus, RunOptions, Session, Streams, open_session
+from dicecli.app import RunOptions, Session, Streams, open_session
 from dicecli.errors import DiceError
-from dicecli.repl.commands import completions, current_word
-from dicecli.repl.state import Output, Problem, ReplState, handle_line, render_output, start_state
+from dicecli.repl.commands import handle_line
+from dicecli.repl.completion import completions, current_word
+from dicecli.repl.state import Output, Problem, ReplState, render_output, start_state
+from dicecli.status import ExitStatus
+from dicecli.systems import registry
 
 PROMPT = "dice> "
-BANNER = (
-    f"dicecli {__version__}: type a roll (2d6+5, alkemy 8 vs 15, wfb ld 8, age STR+2 vs 13), "
-    "help, or Ctrl-D to leave."
-)
+
+
+def banner() -> str:
+    """The first line of an interactive session, with an example line of each game."""
+    examples = ", ".join(("2d6+5", *(game.example for game in registry.games())))
+    return f"dicecli {__version__}: type a roll ({examples}), help, or Ctrl-D to leave."
+
+
 PATH_COMMANDS = ("load", "save")
 
 
@@ -80,7 +87,7 @@ class _Current:
 
 
 class ReplCompleter(Completer):
-    """Words from :func:`dicecli.repl.commands.completions`; paths after load/save."""
+    """Words from :func:`dicecli.repl.completion.completions`; paths after load/save."""
 
     def __init__(self, current: _Current) -> None:
         self.current = current
@@ -163,7 +170,7 @@ def _interactive(state: ReplState, session: Session) -> None:
         auto_suggest=AutoSuggestFromHistory(),
     )
     if session.mode != "json":
-        streams.stdout.write(BANNER + "\n")
+        streams.stdout.write(banner() + "\n")
     if why:
         streams.stderr.write(why + "\n")
     streams.stdout.flush()

@@ -1,4 +1,5 @@
-"""The REPL's logic, without a terminal: ``handle_line(state, line) -> (state, output)``.
+"""The REPL's state and output, without a terminal: what ``handle_line(state, line) ->
+(state, output)`` works on.
 
 :class:`ReplState` is frozen: each line gives a new state (the named values, the last
 roll, the session's rolls, the text to put back at the prompt after an error). It holds
@@ -6,13 +7,14 @@ the session's one :class:`~dicecli.rolling.dice.Roller` by reference, which is t
 line changes in place: rolls must draw from one stream so that ``--seed`` reproduces a
 whole evening and ``--given`` faces are used in order across lines.
 
-``handle_line`` never prints. It returns *output items* (:class:`Rolled`,
+:func:`dicecli.repl.commands.handle_line` never prints. It returns *output items* (:class:`Rolled`,
 :class:`Summary`, :class:`OddsShown`, :class:`Message`, :class:`Problem`) that
 :func:`render_output` writes with the same renderers as one-shot mode. That keeps the
 whole REPL testable with plain strings; :mod:`dicecli.repl.prompt` only adds prompt_toolkit
-(line editing, history, completion) around it. Meta-commands (``let``, ``again``,
-``reroll`` ...) live in a registry in :mod:`dicecli.repl.commands`; a line whose first
-word is not one of them is rolled like a one-shot roll.
+(line editing, history, completion) around it. This module holds what every command
+shares: the state, the output items, a command's :class:`Invocation`, rolling a line.
+The commands and ``handle_line`` are in :mod:`dicecli.repl.commands` (games add their
+own commands there through the registry).
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, TextIO
 
-from dicecli.app import is_roll_line
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
 from dicecli.notation.grammar import parse
@@ -146,28 +147,6 @@ def split_command(line: str) -> tuple[str, Invocation]:
     return match["word"].casefold(), Invocation(line, match["argument"], match.start("argument"))
 
 
-def handle_line(state: ReplState, line: str) -> tuple[ReplState, Output]:
-    """One line typed at the prompt: a meta-command, a roll, or nothing.
-
-    An empty line and a ``#`` comment do nothing. A :class:`DiceError` becomes a
-    :class:`Problem`; when it points into the line (a syntax error, an unknown name),
-    the line is kept in ``prefill`` for the next prompt.
-    """
-    from dicecli.repl.commands import find_command
-
-    state = replace(state, prefill="")
-    if not is_roll_line(line):
-        return state, ()
-    word, invocation = split_command(line)
-    command = find_command(word)
-    try:
-        if command is not None:
-            return command.run(state, invocation)
-        return roll_line(state, line)
-    except DiceError as error:
-        return failed(state, line, error)
-
-
 def failed(state: ReplState, line: str, error: DiceError) -> tuple[ReplState, Output]:
     prefill = line.strip() if error.position is not None and error.text is not None else ""
     return replace(state, prefill=prefill), (Problem(error),)
@@ -181,6 +160,26 @@ def roll_line(state: ReplState, line: str) -> tuple[ReplState, Output]:
     if len(results) > 1:
         output.append(Summary(results))
     return state.with_rolled(*results), tuple(output)
+
+
+def last_roll(state: ReplState) -> RollResult:
+    """The last roll of the session; an error when nothing was rolled yet."""
+    if state.last is None:
+        raise DiceError("nothing rolled yet: type a roll such as 2d6+3")
+    return state.last
+
+
+def no_argument(invocation: Invocation, name: str) -> None:
+    """Refuse text after a command that takes none."""
+    if invocation.argument:
+        raise invocation.syntax(f"{name} takes nothing after it", 0)
+
+
+def needs_argument(invocation: Invocation, what: str) -> str:
+    """The command's argument; an error saying ``what`` is expected when there is none."""
+    if not invocation.argument:
+        raise invocation.syntax(f"expected {what}")
+    return invocation.argument
 
 
 # Rendering.

@@ -24,7 +24,6 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from dicecli import systems
 from dicecli.environment import Environment
 from dicecli.errors import DiceError, RollLimitError
 from dicecli.notation.nodes import (
@@ -62,6 +61,7 @@ from dicecli.results import (
     Text,
 )
 from dicecli.rolling.dice import Die, Roller, die_for_sides
+from dicecli.systems import registry
 
 
 def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
@@ -70,7 +70,7 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
     body = roll.body
     try:
         if isinstance(body, Check):
-            result = systems.by_name(body.system).resolve(body, roller, env, text)
+            result = registry.system(body.system).resolve(body, roller, env, text)
             if roll.comment is not None and result.comment is None:
                 result = replace(result, comment=roll.comment)
             return result

@@ -9,7 +9,6 @@ from typing import Any, ClassVar
 
 import pytest
 
-from dicecli import systems
 from dicecli.environment import Environment
 from dicecli.errors import DiceError, DiceSyntaxError, UnknownNameError
 from dicecli.notation.grammar import parse
@@ -17,6 +16,7 @@ from dicecli.notation.nodes import Check, Roll
 from dicecli.probability import report as odds_module
 from dicecli.probability.distribution import Distribution, Odds
 from dicecli.probability.report import odds, odds_as_dict, probability_object
+from dicecli.systems import registry
 
 
 def test_plain_roll_has_its_distribution_and_mean() -> None:
@@ -88,7 +88,7 @@ class _FakeSystem:
 
 def test_a_check_is_handed_to_its_game(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(odds_module, "parse", lambda text: Roll(_FakeCheck()))
-    monkeypatch.setattr(systems, "by_name", lambda name: _FakeSystem())
+    monkeypatch.setattr(registry, "system", lambda name: _FakeSystem())
     found = odds("fake check", at_least=5)
     assert dict(found.chances) == {"success": Fraction(1, 2), "at_least_5": Fraction(1, 3)}
 

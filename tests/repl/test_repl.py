@@ -17,7 +17,7 @@ import dicecli
 from dicecli.environment import Environment
 from dicecli.errors import DiceError, DiceSyntaxError, RuleError, UnknownNameError
 from dicecli.notation.nodes import BinaryOp, Dice, Number
-from dicecli.repl.commands import ReplaySource, find_command
+from dicecli.repl.commands import find_command, handle_line
 from dicecli.repl.state import (
     Message,
     OddsShown,
@@ -26,11 +26,11 @@ from dicecli.repl.state import (
     ReplState,
     Rolled,
     Summary,
-    handle_line,
     start_state,
 )
 from dicecli.results import RollResult
 from dicecli.rolling.dice import DiceSource, GivenSource, RandomSource, Roller
+from dicecli.systems.alkemy.commands import ReplaySource
 
 
 def session(faces: str | None = None, env: Environment | None = None, times: int = 1) -> ReplState:

@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 
 from dicecli.environment import Environment
-from dicecli.repl.help import EXAMPLE_VALUES, TOPICS, TOPICS_BY_NAME, help_text
-from dicecli.repl.state import OddsShown, Rolled, handle_line, start_state
+from dicecli.repl.commands import handle_line
+from dicecli.repl.help import EXAMPLE_VALUES, help_text, topics
+from dicecli.repl.state import OddsShown, Rolled, start_state
 from dicecli.rolling.dice import RandomSource, Roller
 
-EXAMPLES = [(topic, example) for topic in TOPICS for example, _ in TOPICS_BY_NAME[topic].examples]
+EXAMPLES = [(name, example) for name, topic in topics().items() for example, _ in topic.examples]
 
 
 @pytest.mark.parametrize(("topic", "example"), EXAMPLES)
@@ -22,7 +23,7 @@ def test_every_help_example_rolls(topic: str, example: str) -> None:
 
 def test_every_game_and_the_notation_have_examples() -> None:
     for topic in ("notation", "alkemy", "wfb", "age", "odds"):
-        assert len(TOPICS_BY_NAME[topic].examples) >= 5
+        assert len(topics()[topic].examples) >= 5
 
 
 def test_the_repl_topic_lists_the_commands() -> None:

@@ -16,14 +16,14 @@ from dicecli.app import ExitStatus, RunOptions, Streams
 from dicecli.environment import Environment
 from dicecli.errors import DiceSyntaxError
 from dicecli.render.plain import PlainRenderer
-from dicecli.repl.commands import completions, current_word
+from dicecli.repl.commands import handle_line
+from dicecli.repl.completion import completions, current_word
 from dicecli.repl.prompt import ReplCompleter, _Current, history_path, open_history, run_repl
 from dicecli.repl.state import (
     Message,
     Problem,
     ReplState,
     Summary,
-    handle_line,
     render_output,
     start_state,
 )

@@ -18,21 +18,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from typing import cast
 
 import pyparsing as pp
 
 from dicecli.notation.grammar import integer, keyword, whole_line
-from dicecli.systems.age.nodes import (
-    ABILITIES,
-    DIFFICULTIES,
-    THRESHOLDS,
-    AgeAdvanced,
-    AgeOpposed,
-    AgeRoll,
-    AgeTest,
-    Target,
-)
+from dicecli.systems.age.nodes import AgeAdvanced, AgeOpposed, AgeRoll, AgeTest, Target
+from dicecli.systems.age.rules import ABILITIES, DIFFICULTIES, THRESHOLDS
 
 MAX_SIDES = 12
 """Most sides one opposed test may have: a crowded table, still one readable line."""
@@ -210,5 +203,11 @@ def _body_action(
 
 _body.set_parse_action(_body_action)
 
-LINE: pp.ParserElement = whole_line(_body)
+
+@cache
+def line_grammar() -> pp.ParserElement:
+    """The whole line: ``age``, one form, an optional comment."""
+    return whole_line(_body)
+
+
 """A whole ``age`` line, with an optional ``# comment``."""

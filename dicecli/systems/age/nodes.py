@@ -1,9 +1,8 @@
-"""AGE system rule data and syntax-tree nodes (what was typed for an ``age`` line).
+"""The AGE forms as typed: frozen syntax-tree nodes for an ``age`` line, nothing rolled.
 
-Rule data are module constants: the abilities and the project's abbreviations (rule
-G8), the named difficulties of a basic test (rule G3) and the named thresholds of an
-advanced test (rule G7). The nodes are frozen dataclasses; ``str(node)`` gives the
-canonical line, which parses back to an equal node.
+``str(node)`` gives the canonical line, which parses back to an equal node. The rule
+data the nodes refer to (abilities, difficulties, thresholds) are in
+:mod:`dicecli.systems.age.rules`.
 """
 
 from __future__ import annotations
@@ -12,50 +11,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from dicecli.notation.nodes import Check
-
-FOCUS_BONUS = 2
-"""Rule G1: +2 when a relevant focus applies (only one focus counts)."""
-
-ABILITIES: dict[str, tuple[str, ...]] = {
-    "STR": ("Strength",),
-    "DEX": ("Dexterity",),
-    "CON": ("Constitution",),
-    "COM": ("Communication",),
-    "CUN": ("Cunning",),
-    "MAG": ("Magic",),
-    "PER": ("Perception",),
-    "WIL": ("Willpower",),
-    "ACC": ("Accuracy",),
-    "FGT": ("Fighting",),
-    "INT": ("Intelligence",),
-}
-"""Rule G8: the project's abbreviation -> the ability's full name(s) in the books."""
-
-DIFFICULTIES: dict[str, int] = {
-    "routine": 7,
-    "easy": 9,
-    "average": 11,
-    "challenging": 13,
-    "hard": 15,
-    "formidable": 17,
-    "imposing": 19,
-    "nigh-impossible": 21,
-}
-"""Rule G3: named target numbers of a basic test."""
-
-THRESHOLDS: dict[str, int] = {
-    "easy": 5,
-    "average": 10,
-    "challenging": 15,
-    "hard": 20,
-    "formidable": 25,
-}
-"""Rule G7: named thresholds of an advanced test (the Dragon dice to collect)."""
-
-
-def spelled(name: str) -> str:
-    """``nigh-impossible`` -> ``Nigh Impossible``: a table name as a player reads it."""
-    return name.replace("-", " ").title()
+from dicecli.systems.age.rules import FOCUS_BONUS, spelled
 
 
 @dataclass(frozen=True)
@@ -135,3 +91,14 @@ class AgeAdvanced(Check):
 
     def __str__(self) -> str:
         return f"age {self.test} vs {self.target} until {self.threshold}"
+
+
+AgeForm = AgeRoll | AgeOpposed | AgeAdvanced
+"""Every form of an AGE line."""
+
+
+def age_form(check: Check) -> AgeForm:
+    """``check`` as an AGE form; a check of another game is a bug."""
+    if not isinstance(check, AgeRoll | AgeOpposed | AgeAdvanced):
+        raise TypeError(f"not an AGE check: {check!r}")
+    return check

@@ -19,14 +19,14 @@ from functools import lru_cache
 
 from dicecli.environment import Environment
 from dicecli.errors import RuleError
+from dicecli.notation.nodes import assert_never
 from dicecli.probability.distribution import ONE, ZERO, Distribution, Odds, percent
-from dicecli.systems.age.nodes import AgeAdvanced, AgeOpposed, AgeRoll
+from dicecli.systems.age import ADVANCED_ROLLS, setting
+from dicecli.systems.age.nodes import AgeAdvanced, AgeForm, AgeOpposed, AgeRoll
 from dicecli.systems.age.roll import (
-    MAX_ROLLS,
     abilities,
     ability_value,
     refuse_endless,
-    setting,
 )
 
 ALL = 216
@@ -234,7 +234,7 @@ def advanced_odds(check: AgeAdvanced, env: Environment, text: str) -> Odds:
     notes = [note] if note else []
     modifier = ability + check.test.bonus
     target, threshold = check.target.value, check.threshold.value
-    cap = setting(env, "max_rolls", MAX_ROLLS)
+    cap = setting(env, ADVANCED_ROLLS)
     successes = _success_counts(modifier, target)
     refuse_endless(check.test, ability, target)
     if threshold > 6 * cap:
@@ -303,3 +303,16 @@ def _mean_from(successes: tuple[int, ...], threshold: int) -> Fraction:
 def _mean_rolls(successes: list[int], threshold: int) -> Fraction:
     """E[rolls] without a cap: E(s) = (1 + sum_d P(success, d) E(s + d)) / P(success)."""
     return _mean_from(tuple(successes), threshold)
+
+
+def odds(form: AgeForm, env: Environment, text: str) -> Odds:
+    """The exact odds of an AGE line."""
+    match form:
+        case AgeRoll():
+            return roll_odds(form, env, text)
+        case AgeOpposed():
+            return opposed_odds(form, env, text)
+        case AgeAdvanced():
+            return advanced_odds(form, env, text)
+        case _:
+            return assert_never(form)

@@ -1,20 +1,19 @@
 """Rolling AGE tests: basic (rules G1-G3, G5-G6), opposed (G4) and advanced (G7).
 
 Every test rolls two ordinary d6 and then the Dragon die, in that order, so with
-``--given 2,5,5`` the Dragon die is the last face, 5. The Dragon die is its own
-:class:`~dicecli.rolling.dice.Die` named ``dragon`` (so ``--given`` errors name it) and its
-roll also carries the mark ``dragon``.
+``--given 2,5,5`` the Dragon die is the last face, 5. The Dragon die is in
+:mod:`dicecli.systems.age.dice`.
 
 Assumptions (documented in ``docs/age.md``):
 
 - an opposed test still tied after total, Dragon die and ability is decided by the
-  tied sides rolling again (same tie-breaks), at most :data:`MAX_REROLLS` times (setting
+  tied sides rolling again (same tie-breaks), at most 20 times (the setting
   ``age.max_rerolls``), then an error; the earlier dice of re-rolled sides stay in the
   result, not kept, marked ``rerolled``;
 - in an opposed test the winner's test is the successful one: the winner earns stunt
   points with doubles (rule G6), the other sides none;
-- an advanced test stops after :data:`MAX_ROLLS` rolls (setting ``age.max_rolls``) and
-  says so: the threshold was not reached.
+- an advanced test stops after 100 rolls (the setting ``age.max_rolls``) and says so:
+  the threshold was not reached.
 """
 
 from __future__ import annotations
@@ -23,6 +22,7 @@ from dataclasses import dataclass
 
 from dicecli.environment import Environment
 from dicecli.errors import RuleError
+from dicecli.notation.nodes import assert_never
 from dicecli.results import (
     REROLL,
     REROLLED,
@@ -34,25 +34,11 @@ from dicecli.results import (
     Segment,
     Text,
 )
-from dicecli.rolling.dice import D6, Die, Face, Roller
-from dicecli.systems.age.nodes import (
-    ABILITIES,
-    FOCUS_BONUS,
-    AgeAdvanced,
-    AgeOpposed,
-    AgeRoll,
-    AgeTest,
-    Target,
-)
-
-DRAGON_MARK = "dragon"
-DRAGON = Die("dragon", tuple(Face(str(n), n) for n in range(1, 7)))
-"""The Dragon die: a d6 of another colour (rule G1)."""
-
-MAX_REROLLS = 20
-"""Re-roll rounds an opposed test may take to break a complete tie (assumption)."""
-MAX_ROLLS = 100
-"""Rolls an advanced test may take before it stops (assumption)."""
+from dicecli.rolling.dice import D6, Roller
+from dicecli.systems.age import ADVANCED_ROLLS, TIE_REROLLS, setting
+from dicecli.systems.age.dice import DRAGON, DRAGON_MARK
+from dicecli.systems.age.nodes import AgeAdvanced, AgeForm, AgeOpposed, AgeRoll, AgeTest, Target
+from dicecli.systems.age.rules import ABILITIES, FOCUS_BONUS
 
 TIEBREAKS = ("total", "dragon", "ability")
 """Rule G4, in order: the higher total, then the higher Dragon die, then the higher
@@ -83,20 +69,6 @@ class TestRoll:
 def _value(die: DieRoll) -> int:
     assert die.value is not None
     return die.value
-
-
-def setting(env: Environment, name: str, default: int) -> int:
-    """A positive whole-number setting of this game (``age.max_rolls``)."""
-    text = env.setting(f"age.{name}")
-    if text is None:
-        return default
-    try:
-        number = int(text)
-    except ValueError:
-        number = 0
-    if number < 1:
-        raise RuleError(f"setting age.{name} must be a whole number of at least 1, not '{text}'")
-    return number
 
 
 def ability_value(test: AgeTest, env: Environment) -> tuple[int, str | None]:
@@ -249,7 +221,7 @@ def decide(entries: list[tuple[int, TestRoll]]) -> tuple[list[int], str]:
 
 def resolve_opposed(check: AgeOpposed, roller: Roller, env: Environment, text: str) -> RollResult:
     values, notes = abilities(check.sides, env)
-    cap = setting(env, "max_rerolls", MAX_REROLLS)
+    cap = setting(env, TIE_REROLLS)
     dice: list[DieRoll] = []
     rounds: list[list[_Entry]] = []
     active = list(range(len(check.sides)))
@@ -358,7 +330,7 @@ def resolve_advanced(check: AgeAdvanced, roller: Roller, env: Environment, text:
     notes = [note] if note else []
     target, threshold = check.target.value, check.threshold.value
     refuse_endless(check.test, ability, target)
-    cap = setting(env, "max_rolls", MAX_ROLLS)
+    cap = setting(env, ADVANCED_ROLLS)
     segments: list[Segment] = [
         *_leading(modifier_segments(check.test, ability)),
         Text(f" vs {check.target.describe()} until {check.threshold.describe()}: ", "target"),
@@ -392,3 +364,16 @@ def resolve_advanced(check: AgeAdvanced, roller: Roller, env: Environment, text:
     )
     outcome = Outcome(verdict, reached, fields, tuple(notes))
     return RollResult(text, str(check), progress, tuple(dice), tuple(segments), outcome)
+
+
+def resolve(form: AgeForm, roller: Roller, env: Environment, text: str) -> RollResult:
+    """Roll an AGE line."""
+    match form:
+        case AgeRoll():
+            return resolve_roll(form, roller, env, text)
+        case AgeOpposed():
+            return resolve_opposed(form, roller, env, text)
+        case AgeAdvanced():
+            return resolve_advanced(form, roller, env, text)
+        case _:
+            return assert_never(form)

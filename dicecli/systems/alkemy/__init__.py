@@ -1,0 +1,87 @@
+"""Alkemy: characteristic tests and opposed tests with coloured dice (rules A1-A9 of
+``docs/rules.md``; the player's guide is ``docs/alkemy.md``).
+
+The package follows the games' template:
+
+- ``nodes``: what a player types; ``grammar``: text -> nodes;
+- ``dice``: the dice of each health-state colour, read from the shipped TOML file
+  (``dice.toml``) or the player's own (faces and symbols);
+- ``rules``: the rules rolling and odds share (netting and capping extra dice, which
+  dice are kept, notes);
+- ``roll``: rolling a check into a :class:`~dicecli.results.RollResult`;
+- ``odds``: the exact odds;
+- ``commands``: the REPL's ``keep``, choosing bonus dice after seeing them (rule A4);
+- ``system``: the ``SYSTEM`` protocol object.
+
+This module is the game's declaration, :data:`GAME`: plain data, cheap to import, read
+by the registry.
+"""
+
+from __future__ import annotations
+
+from dicecli.systems.registry import CliOption, Game, HelpTopic, ReplCommand, Setting
+
+
+def _path_text(text: str | None) -> str | None:
+    """A path as typed (``~`` is expanded when the file is read)."""
+    return text
+
+
+DICE_FILE = Setting(
+    "alkemy.dice_file",
+    "a TOML file of Alkemy dice faces and symbols (also --dice-file)",
+    _path_text,
+)
+
+GAME = Game(
+    name="alkemy",
+    title="Alkemy",
+    keywords=("alkemy",),
+    example="alkemy 8 vs 15",
+    odds_example=("alkemy 8 +1 bonus vs 15", "the chance of success"),
+    system="dicecli.systems.alkemy.system",
+    settings=(DICE_FILE,),
+    options=(
+        CliOption(
+            "--dice-file",
+            DICE_FILE.key,
+            "Alkemy dice definitions (TOML) replacing the shipped faces; the yellow and "
+            "red faces shipped are an assumption (see docs/alkemy.md).",
+            kind="file",
+        ),
+    ),
+    completions=(
+        "vs",
+        "bonus",
+        "penalty",
+        "keep",
+        "white",
+        "yellow",
+        "red",
+        "unhurt",
+        "wounded",
+        "critical",
+    ),
+    help=HelpTopic(
+        "Alkemy: 2 dice + the characteristic, a success if the total reaches the difficulty:",
+        (
+            ("alkemy 8 vs 15", "a characteristic test: 8 against 15"),
+            ("alkemy Mind 8 vs 15 yellow", "a label, and the health state: white, yellow, red"),
+            ("alkemy 8 +1 bonus vs 15", "a bonus die: 3 dice, the best 2 kept"),
+            ("alkemy 8 +1 bonus keep 1,3 vs 15", "keep the 1st and 3rd dice yourself"),
+            ("alkemy 8 +2 penalty vs 15", "penalty dice: the lowest 2 kept"),
+            ("alkemy 2 vs alkemy 5", "an opposed test"),
+            ("alkemy 8", "just the total"),
+        ),
+        "After a roll with bonus dice, `keep 1 3` keeps its 1st and 3rd dice instead\n"
+        "(`keep 1 3 on 2`: side 2 of an opposed test). More: docs/alkemy.md.",
+    ),
+    commands=(
+        ReplCommand(
+            "keep",
+            "keep I J [on SIDE]",
+            "Alkemy bonus dice: keep the I-th and J-th dice of the last roll (rule A4)",
+            "dicecli.systems.alkemy.commands:keep",
+        ),
+    ),
+)

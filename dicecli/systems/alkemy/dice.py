@@ -1,6 +1,6 @@
 """The Alkemy dice: one six-sided die per health-state colour, read from TOML files.
 
-The faces come from ``dicecli/data/alkemy_dice.toml`` (shipped; white 1-6, and the
+The faces come from ``dice.toml`` beside this module (shipped; white 1-6, and the
 yellow and red layouts that rule A9 flags as an assumption). A player's own dice file
 replaces any colour's faces and may add a symbol (sword, axe, mace) to each face. Which
 file: the ``alkemy.dice_file`` setting (``--dice-file``), else the per-user file
@@ -27,6 +27,7 @@ from typing import Any, Literal, cast
 from dicecli.environment import Environment
 from dicecli.errors import DiceError
 from dicecli.rolling.dice import Die, Face
+from dicecli.systems.alkemy import DICE_FILE
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -38,7 +39,6 @@ Colour = Literal["white", "yellow", "red"]
 COLOURS: tuple[Colour, ...] = ("white", "yellow", "red")
 SYMBOLS = ("sword", "axe", "mace")
 SIDES = 6
-SETTING = "alkemy.dice_file"
 USER_FILE = Path("dicecli") / "alkemy-dice.toml"
 _COLOUR_KEYS = ("faces", "symbols", "assumption", "note")
 _TOP_LEVEL_KEYS = ("description",)
@@ -182,7 +182,7 @@ def parse_dice_file(
 
 @lru_cache(maxsize=1)
 def shipped_dice() -> DiceSet:
-    """The dice in ``dicecli/data/alkemy_dice.toml``."""
+    """The dice in the shipped ``dice.toml``."""
     resource = resources.files("dicecli.systems.alkemy") / "dice.toml"
     return parse_dice_file(resource.read_text("utf-8"), "(shipped)", None, require_all=True)
 
@@ -205,9 +205,9 @@ def _user_dice_file(config: str, home: str) -> Path | None:
 
 def dice_file_for(env: Environment) -> Path | None:
     """The custom dice file in force: the setting, else the per-user file if it exists."""
-    setting = env.setting(SETTING)
+    setting = DICE_FILE.value(env)
     if setting:
-        return Path(setting).expanduser()
+        return Path(str(setting)).expanduser()
     user = user_dice_file()
     return user if user is not None and os.path.isfile(user) else None
 

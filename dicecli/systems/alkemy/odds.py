@@ -15,10 +15,10 @@ from itertools import product
 
 from dicecli.environment import Environment
 from dicecli.errors import RuleError
-from dicecli.notation.nodes import Check
+from dicecli.notation.nodes import assert_never
 from dicecli.probability.distribution import ONE, ZERO, Distribution, Odds
 from dicecli.systems.alkemy.dice import dice_for
-from dicecli.systems.alkemy.nodes import AlkemyCheck, AlkemyOpposed
+from dicecli.systems.alkemy.nodes import AlkemyCheck, AlkemyForm, AlkemyOpposed
 from dicecli.systems.alkemy.rules import PreparedSide, look_up, prepare
 
 
@@ -101,9 +101,12 @@ def opposed_odds(check: AlkemyOpposed, env: Environment, text: str) -> Odds:
     )
 
 
-def odds(check: Check, env: Environment, text: str) -> Odds:
+def odds(form: AlkemyForm, env: Environment, text: str) -> Odds:
     """The exact odds of an Alkemy line (``dicecli odds``)."""
-    if isinstance(check, AlkemyOpposed):
-        return opposed_odds(check, env, text)
-    assert isinstance(check, AlkemyCheck)
-    return check_odds(check, env, text)
+    match form:
+        case AlkemyCheck():
+            return check_odds(form, env, text)
+        case AlkemyOpposed():
+            return opposed_odds(form, env, text)
+        case _:
+            return assert_never(form)

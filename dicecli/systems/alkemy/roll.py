@@ -1,14 +1,5 @@
-"""Alkemy: characteristic tests and opposed tests with coloured dice (rules A1-A9).
-
-The module is split by concern:
-
-- :mod:`~dicecli.systems.alkemy.nodes`: what a player types (nodes and grammar);
-- :mod:`~dicecli.systems.alkemy.dice`: the dice of each health-state colour, read from
-  the shipped TOML file or the player's own (faces and symbols);
-- :mod:`~dicecli.systems.alkemy.rules`: the rules rolling and odds share (netting and
-  capping extra dice, which dice are kept, notes);
-- this module: rolling a check into a :class:`~dicecli.results.RollResult`;
-- :mod:`~dicecli.systems.alkemy.odds`: the exact odds.
+"""Rolling an Alkemy line: a characteristic test (rule A1) or an opposed test (A2) into a
+:class:`~dicecli.results.RollResult`.
 
 Dice are drawn in roll order: side 1's dice (2 plus its extra dice), then side 2's,
 then each re-roll round the same way, which is the order ``--given`` faces are used.
@@ -20,12 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import pyparsing as pp
-
 from dicecli.environment import Environment
 from dicecli.errors import RollLimitError
-from dicecli.notation.nodes import Check
-from dicecli.probability.distribution import Odds
+from dicecli.notation.nodes import assert_never
 from dicecli.results import (
     DROPPED,
     REROLL,
@@ -40,7 +28,7 @@ from dicecli.results import (
 )
 from dicecli.rolling.dice import Roller
 from dicecli.systems.alkemy.dice import dice_for
-from dicecli.systems.alkemy.nodes import AlkemyCheck, AlkemyOpposed, line_grammar
+from dicecli.systems.alkemy.nodes import AlkemyCheck, AlkemyForm, AlkemyOpposed
 from dicecli.systems.alkemy.rules import PreparedSide, look_up, prepare
 
 MAX_ROUNDS = 100
@@ -242,28 +230,12 @@ def resolve_opposed(
     return RollResult(text, str(check), winner.total, tuple(dice), tuple(segments), outcome)
 
 
-# -- the plug-in ----------------------------------------------------------------------------
-
-
-class AlkemySystem:
-    """The ``alkemy`` game system (see :class:`dicecli.systems.GameSystem`)."""
-
-    name = "alkemy"
-    keywords: tuple[str, ...] = ("alkemy",)
-
-    def line_grammar(self) -> pp.ParserElement:
-        return line_grammar()
-
-    def resolve(self, check: Check, roller: Roller, env: Environment, text: str) -> RollResult:
-        if isinstance(check, AlkemyOpposed):
-            return resolve_opposed(check, roller, env, text)
-        assert isinstance(check, AlkemyCheck)
-        return resolve_check(check, roller, env, text)
-
-    def odds(self, check: Check, env: Environment, text: str) -> Odds:
-        from dicecli.systems.alkemy.odds import odds
-
-        return odds(check, env, text)
-
-
-SYSTEM = AlkemySystem()
+def resolve(form: AlkemyForm, roller: Roller, env: Environment, text: str) -> RollResult:
+    """Roll an Alkemy line."""
+    match form:
+        case AlkemyCheck():
+            return resolve_check(form, roller, env, text)
+        case AlkemyOpposed():
+            return resolve_opposed(form, roller, env, text)
+        case _:
+            return assert_never(form)

@@ -1,0 +1,101 @@
+"""Warhammer Fantasy Battle (8th edition): rules N3 and W1-W10 of ``docs/rules.md``.
+
+Forms (after ``wfb``, ``whfb`` or ``warhammer``; player's guide in ``docs/warhammer.md``)::
+
+    wfb artillery + 2          an expression; "artillery" is the artillery die (W1, N3)
+    wfb scatter [2D6]          the scatter die, with optional distance dice (W2, W3)
+    wfb test 4                 characteristic test (W8)
+    wfb ld 8                   Leadership test (W9)
+    wfb break 8 lost by 3      Break test with Insane Courage (W10)
+    wfb rolloff Alice Bob      roll-off, ties re-rolled (W6); or "rolloff 3"
+    wfb allocate 5             random allocation (W7); or candidate names
+
+The package follows the games' template, one module per concern, data flowing one way:
+
+- ``dice``: the artillery and scatter dice (W1, W2, W4);
+- ``nodes``: what was typed (frozen nodes);
+- ``grammar``: text -> nodes (pyparsing, built once);
+- ``rules``: pure rule decisions on natural dice, shared by rolling and odds so the two
+  cannot disagree;
+- ``expressions``: the core evaluator plus the artillery die, so every expression
+  inside a form rounds division up like the core (N3);
+- ``roll``: nodes + roller -> :class:`~dicecli.results.RollResult`;
+- ``odds``: nodes -> exact :class:`~dicecli.probability.distribution.Odds`;
+- ``system``: the ``SYSTEM`` protocol object.
+
+Re-rolls (W4, W5) are the core's generic ``reroll``: the special dice are built with
+``rerollable=False`` so it refuses them. This module is the game's declaration,
+:data:`GAME`: plain data, cheap to import, read by the registry.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from dicecli.errors import RuleError
+from dicecli.systems.registry import Game, HelpTopic, Setting
+
+if TYPE_CHECKING:
+    from dicecli.environment import Environment
+
+
+def _misfire_on_hit(text: str | None) -> bool:
+    """``misfire`` (the default): a MISFIRE on the distance dice is still a misfire when
+    the scatter die shows HIT; ``ignore``: it is ignored with the other distance dice."""
+    setting = (text or "misfire").strip().casefold()
+    if setting not in ("misfire", "ignore"):
+        raise RuleError(f"{MISFIRE_ON_HIT.key} must be 'misfire' or 'ignore', not '{setting}'")
+    return setting == "misfire"
+
+
+MISFIRE_ON_HIT = Setting(
+    "warhammer.misfire_on_hit",
+    "'misfire' (default) or 'ignore': a MISFIRE on a HIT",
+    _misfire_on_hit,
+)
+
+
+def misfire_on_hit(env: Environment) -> bool:
+    """The :data:`MISFIRE_ON_HIT` setting: True unless set to ``ignore``."""
+    return bool(MISFIRE_ON_HIT.value(env))
+
+
+GAME = Game(
+    name="warhammer",
+    title="Warhammer Fantasy Battle",
+    keywords=("wfb", "whfb", "warhammer"),
+    example="wfb ld 8",
+    odds_example=("wfb ld 8", "the chance to pass"),
+    system="dicecli.systems.warhammer.system",
+    words=("artillery",),
+    settings=(MISFIRE_ON_HIT,),
+    completions=(
+        "artillery",
+        "scatter",
+        "test",
+        "ld",
+        "leadership",
+        "break",
+        "by",
+        "lost",
+        "rolloff",
+        "allocate",
+    ),
+    help=HelpTopic(
+        "Warhammer Fantasy Battle (wfb, whfb or warhammer):",
+        (
+            ("wfb artillery", "the artillery die: 2 to 10, or MISFIRE"),
+            ("wfb 2d6+artillery", "dice with the artillery die"),
+            ("wfb scatter 2d6", "the scatter die and the distance (HIT: no move)"),
+            ("wfb scatter artillery", "the artillery die as the distance"),
+            ("wfb test 4", "a characteristic test: a d6 of 4 or less"),
+            ("wfb ld 8", "a Leadership test: 2d6 of 8 or less"),
+            ("wfb break 8 by 3", "a break test: Ld 8 less a combat result of 3"),
+            ("wfb rolloff Alice Bob", "a roll-off; ties roll again"),
+            ("wfb allocate 5", "random allocation among 5"),
+        ),
+        "`reroll` rolls the last roll again, all its dice; the new result stands (rule W5);\n"
+        "the artillery and scatter dice may not be re-rolled (rule W4).",
+    ),
+    marks=(("misfire", "bold white on red"), ("hit", "bold yellow")),
+)

@@ -10,7 +10,7 @@ reads it as a :class:`~dicecli.notation.nodes.Name`, and the Warhammer evaluator
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from dicecli.notation.nodes import Check, Expr, Name
 from dicecli.results import JSONValue
@@ -127,3 +127,22 @@ class Allocate(WarhammerCheck):
 
     def __str__(self) -> str:
         return f"{KEYWORD} allocate {self.candidates}"
+
+
+WarhammerForm = (
+    WarhammerRoll
+    | ScatterRoll
+    | CharacteristicTest
+    | LeadershipTest
+    | BreakTest
+    | RollOff
+    | Allocate
+)
+"""Every form of a Warhammer line."""
+
+
+def warhammer_form(check: Check) -> WarhammerForm:
+    """``check`` as a Warhammer form; a check of another game is a bug."""
+    if not isinstance(check, WarhammerCheck):
+        raise TypeError(f"not a Warhammer check: {check!r}")
+    return cast(WarhammerForm, check)

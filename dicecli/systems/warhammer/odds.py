@@ -25,11 +25,21 @@ from math import comb
 
 from dicecli.environment import Environment
 from dicecli.errors import DiceError, RuleError
-from dicecli.notation.nodes import BinaryOp, Expr, Labelled, Name, Negate, PercentOf, children
+from dicecli.notation.nodes import (
+    BinaryOp,
+    Expr,
+    Labelled,
+    Name,
+    Negate,
+    PercentOf,
+    assert_never,
+    children,
+)
 from dicecli.notation.semantics import MAX_NAME_DEPTH, ceil_div, name_meaning, percent_of
 from dicecli.probability import engine as probability
 from dicecli.probability.distribution import Distribution, Odds
 from dicecli.rolling.dice import D6, Die
+from dicecli.systems.warhammer import misfire_on_hit
 from dicecli.systems.warhammer.dice import ARTILLERY, SCATTER, scatter_bearing, scatter_is_hit
 from dicecli.systems.warhammer.expressions import fixed_value
 from dicecli.systems.warhammer.nodes import (
@@ -40,10 +50,10 @@ from dicecli.systems.warhammer.nodes import (
     RollOff,
     ScatterRoll,
     WarhammerCheck,
+    WarhammerForm,
     WarhammerRoll,
     is_artillery,
 )
-from dicecli.systems.warhammer.roll import misfire_on_hit
 from dicecli.systems.warhammer.rules import (
     D6_SIDES,
     AllocationPlan,
@@ -379,18 +389,22 @@ def allocate_odds(check: Allocate, env: Environment, text: str) -> Odds:
     return Odds(text, str(check), distribution, wins=wins, expectations=(("dice rolled", dice),))
 
 
-OddsFunction = Callable[..., Odds]
-
-ODDS: dict[type, OddsFunction] = {
-    WarhammerRoll: expression_odds,
-    ScatterRoll: scatter_odds,
-    CharacteristicTest: characteristic_odds,
-    LeadershipTest: leadership_odds,
-    BreakTest: break_odds,
-    RollOff: rolloff_odds,
-    Allocate: allocate_odds,
-}
-
-
-def odds(check: WarhammerCheck, env: Environment, text: str) -> Odds:
-    return ODDS[type(check)](check, env, text)
+def odds(form: WarhammerForm, env: Environment, text: str) -> Odds:
+    """The exact odds of a Warhammer line."""
+    match form:
+        case WarhammerRoll():
+            return expression_odds(form, env, text)
+        case ScatterRoll():
+            return scatter_odds(form, env, text)
+        case CharacteristicTest():
+            return characteristic_odds(form, env, text)
+        case LeadershipTest():
+            return leadership_odds(form, env, text)
+        case BreakTest():
+            return break_odds(form, env, text)
+        case RollOff():
+            return rolloff_odds(form, env, text)
+        case Allocate():
+            return allocate_odds(form, env, text)
+        case _:
+            return assert_never(form)

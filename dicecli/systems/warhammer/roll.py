@@ -7,13 +7,12 @@ Each ``resolve_*`` function handles one node type; :func:`resolve` picks it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from dicecli.environment import Environment
 from dicecli.errors import RuleError
-from dicecli.notation.nodes import Expr
+from dicecli.notation.nodes import Expr, assert_never
 from dicecli.results import (
     IGNORED,
     REROLL,
@@ -27,6 +26,7 @@ from dicecli.results import (
     Text,
 )
 from dicecli.rolling.dice import D6, Roller
+from dicecli.systems.warhammer import misfire_on_hit
 from dicecli.systems.warhammer.dice import (
     SCATTER,
     Bearing,
@@ -49,6 +49,7 @@ from dicecli.systems.warhammer.nodes import (
     RollOff,
     ScatterRoll,
     WarhammerCheck,
+    WarhammerForm,
     WarhammerRoll,
 )
 from dicecli.systems.warhammer.rules import (
@@ -58,11 +59,6 @@ from dicecli.systems.warhammer.rules import (
     leaders,
     leadership_verdict,
 )
-
-MISFIRE_ON_HIT = "warhammer.misfire_on_hit"
-"""Setting: what a MISFIRE on the distance dice means when the scatter die shows HIT.
-``misfire`` (default): it is still a misfire; ``ignore``: it is ignored with the other
-distance dice."""
 
 _SEPARATOR = Text("; ", "op")
 
@@ -97,14 +93,6 @@ def resolve_expression(
 
 
 # ----------------------------------------------------------------------- scatter (W2, W3)
-
-
-def misfire_on_hit(env: Environment) -> bool:
-    """The :data:`MISFIRE_ON_HIT` setting: True unless set to ``ignore``."""
-    setting = (env.setting(MISFIRE_ON_HIT) or "misfire").strip().casefold()
-    if setting not in ("misfire", "ignore"):
-        raise RuleError(f"{MISFIRE_ON_HIT} must be 'misfire' or 'ignore', not '{setting}'")
-    return setting == "misfire"
 
 
 def _ignored_on_hit(roll: DieRoll, misfire_counts: bool) -> DieRoll:
@@ -383,18 +371,22 @@ def resolve_allocate(check: Allocate, roller: Roller, env: Environment, text: st
     return _result(text, check, chosen, dice, segments, outcome)
 
 
-Resolver = Callable[[Any, Roller, Environment, str], RollResult]
-
-RESOLVERS: dict[type, Resolver] = {
-    WarhammerRoll: resolve_expression,
-    ScatterRoll: resolve_scatter,
-    CharacteristicTest: resolve_test,
-    LeadershipTest: resolve_leadership,
-    BreakTest: resolve_break,
-    RollOff: resolve_rolloff,
-    Allocate: resolve_allocate,
-}
-
-
-def resolve(check: WarhammerCheck, roller: Roller, env: Environment, text: str) -> RollResult:
-    return RESOLVERS[type(check)](check, roller, env, text)
+def resolve(form: WarhammerForm, roller: Roller, env: Environment, text: str) -> RollResult:
+    """Roll a Warhammer line."""
+    match form:
+        case WarhammerRoll():
+            return resolve_expression(form, roller, env, text)
+        case ScatterRoll():
+            return resolve_scatter(form, roller, env, text)
+        case CharacteristicTest():
+            return resolve_test(form, roller, env, text)
+        case LeadershipTest():
+            return resolve_leadership(form, roller, env, text)
+        case BreakTest():
+            return resolve_break(form, roller, env, text)
+        case RollOff():
+            return resolve_rolloff(form, roller, env, text)
+        case Allocate():
+            return resolve_allocate(form, roller, env, text)
+        case _:
+            return assert_never(form)

@@ -7,16 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dicecli import DiceSyntaxError, parse
-from dicecli.systems.age.nodes import (
-    ABILITIES,
-    DIFFICULTIES,
-    THRESHOLDS,
-    AgeAdvanced,
-    AgeOpposed,
-    AgeRoll,
-    AgeTest,
-    Target,
-)
+from dicecli.systems.age.nodes import AgeAdvanced, AgeOpposed, AgeRoll, AgeTest, Target
+from dicecli.systems.age.rules import ABILITIES, DIFFICULTIES, THRESHOLDS
 
 
 def body(text: str) -> object:

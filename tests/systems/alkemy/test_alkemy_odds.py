@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 import dicecli
 from dicecli import Environment, RuleError
 from dicecli.probability.distribution import Odds
-from dicecli.systems import by_name
 from dicecli.systems.alkemy.dice import shipped_dice
 from dicecli.systems.alkemy.nodes import AlkemySide, KeepChoice
+from dicecli.systems.alkemy.system import SYSTEM
 
 FACES = {
     "white": (1, 2, 3, 4, 5, 6),
@@ -35,7 +35,7 @@ def _no_user_dice_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def odds_of(text: str, env: Environment = EMPTY) -> Odds:
     check = dicecli.parse(text).body
     assert not isinstance(check, dicecli.notation.nodes.Expr)
-    return by_name("alkemy").odds(check, env, text)
+    return SYSTEM.odds(check, env, text)
 
 
 # -- brute force, written independently of the module ---------------------------------------

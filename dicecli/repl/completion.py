@@ -1,0 +1,53 @@
+"""Tab completion in the REPL: the words offered for the word being typed.
+
+The first word of a line may be a command, a game keyword or one of the user's names;
+after a command, what that command takes; in a roll, the words of the games' forms
+(each game declares them, :attr:`~dicecli.systems.registry.Game.completions`) and the
+user's names. Matching ignores case.
+"""
+
+from __future__ import annotations
+
+import re
+
+from dicecli.repl.commands import listed_commands
+from dicecli.repl.help import topic_names
+from dicecli.repl.state import ReplState
+from dicecli.systems import registry
+
+_WORD_AT_END = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*$")
+
+
+def current_word(before_cursor: str) -> str:
+    """The word being typed at the end of ``before_cursor`` (``att`` in ``2d6+att``)."""
+    match = _WORD_AT_END.search(before_cursor)
+    return match.group() if match else ""
+
+
+def completions(state: ReplState, before_cursor: str) -> list[str]:
+    """The words tab completion offers for :func:`current_word`, matched
+    case-insensitively, sorted."""
+    partial = current_word(before_cursor)
+    previous = before_cursor[: len(before_cursor) - len(partial)].split()
+    candidates = _candidates(state, [word.casefold() for word in previous])
+    folded = partial.casefold()
+    found = {word for word in candidates if word.casefold().startswith(folded)}
+    return sorted(found, key=lambda word: (word.casefold(), word))
+
+
+def _candidates(state: ReplState, previous: list[str]) -> tuple[str, ...]:
+    names = state.names()
+    if not previous:
+        commands = dict.fromkeys(c.name for c in listed_commands())
+        return (*commands, *registry.keywords(), *names)
+    first = previous[0]
+    if first in ("help", "?"):
+        return topic_names() if len(previous) == 1 else ()
+    if first in ("load", "save", "quit", "exit", "vars", "history", "again", "reroll"):
+        return ()
+    if first == "unlet":
+        return names if len(previous) == 1 else ()
+    if first == "let" and len(previous) == 1:
+        return ()
+    game_words = (word for game in registry.games() for word in game.completions)
+    return (*game_words, *names)

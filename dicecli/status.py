@@ -1,0 +1,20 @@
+"""The exit statuses of dicecli, one enum for every entry path (documented in the README)."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class ExitStatus(IntEnum):
+    """What the process's exit status says to a shell or a script."""
+
+    OK = 0
+    """Rolled (or answered) as asked."""
+    CHECK_FAILED = 1
+    """A game check was rolled and failed (``wfb ld 8`` above 8)."""
+    BAD_INPUT = 2
+    """Bad input: a roll, an option or a file that could not be used."""
+    INTERNAL_ERROR = 70
+    """A bug in dicecli (EX_SOFTWARE): one line, the traceback with ``--debug``."""
+    INTERRUPTED = 130
+    """Ctrl-C (128 + SIGINT)."""

@@ -1,0 +1,365 @@
+"""The registry of games: what each game declares, and where the games come from.
+
+A game is a package with a :class:`Game` declaration (plain data: its name, keywords,
+settings, help, REPL commands, styles ...) and a module holding its ``SYSTEM`` object,
+which satisfies :class:`GameSystem` (parse, roll, odds). The core reads only the
+declarations: the grammar finds a line's game by its first word, the CLI adds the
+game's options and help, the REPL its banner example, completion words, help topic and
+commands, the terminal theme its styles. The ``SYSTEM`` module is imported only when a
+line of that game is parsed, so declaring a game costs almost nothing.
+
+Games come from two places, the built-in ones first:
+
+- :data:`BUILT_IN`: one line per game shipped with dicecli;
+- installed distributions that declare an entry point in the group
+  :data:`ENTRY_POINT_GROUP` (``dicecli.games``) naming a :class:`Game`. A plug-in that
+  cannot be loaded or clashes with a game already known is left out with one warning
+  on stderr naming it; the other games work as before.
+
+Plug-ins are looked for only when something needs every game (a first word that no
+built-in game claims, ``--help``, the REPL). A cheap look at the installed
+distributions' ``entry_points.txt`` files comes first; :mod:`importlib.metadata`
+(about 40 ms to import) is used only when one of them declares the group.
+
+This module imports no game, no pyparsing and creates no dataclass: it is on the path
+of every line that starts with a word.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import re
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple, Protocol
+
+if TYPE_CHECKING:
+    import pyparsing as pp
+
+    from dicecli.environment import Environment
+    from dicecli.notation.nodes import Check
+    from dicecli.probability.distribution import Odds
+    from dicecli.results import RollResult
+    from dicecli.rolling.dice import Roller
+
+BUILT_IN: tuple[str, ...] = (
+    "dicecli.systems.alkemy",
+    "dicecli.systems.warhammer",
+    "dicecli.systems.age",
+)
+"""The packages of the games shipped with dicecli, each with a ``GAME`` declaration."""
+
+ENTRY_POINT_GROUP = "dicecli.games"
+"""The entry-point group through which an installed distribution adds a game."""
+
+
+class GameSystem(Protocol):
+    """What a game's ``SYSTEM`` object does: the protocol every game satisfies."""
+
+    def line_grammar(self) -> pp.ParserElement:
+        """The grammar of a whole line of this game (built with
+        :func:`dicecli.notation.grammar.whole_line`), producing a
+        :class:`~dicecli.notation.nodes.Roll` whose body is this game's
+        :class:`~dicecli.notation.nodes.Check`."""
+        ...
+
+    def resolve(self, check: Check, roller: Roller, env: Environment, text: str) -> RollResult:
+        """Roll ``check`` with ``roller`` and apply the rules. ``text`` is the line as
+        typed (the result's ``input``)."""
+        ...
+
+    def odds(self, check: Check, env: Environment, text: str) -> Odds:
+        """The exact chances of ``check`` (``dicecli odds``)."""
+        ...
+
+
+class Setting(NamedTuple):
+    """A game setting (``--setting KEY=VALUE``): its key, what it does, and how its
+    text is read. ``read`` is called when a roll needs the value, with the text set
+    (None when unset), and raises a :class:`~dicecli.errors.DiceError` for a bad one."""
+
+    key: str
+    help: str
+    read: Callable[[str | None], object]
+
+    def value(self, env: Environment) -> object:
+        """The setting's value in ``env``."""
+        return self.read(env.setting(self.key))
+
+
+class CliOption(NamedTuple):
+    """A command-line option of a game, a short spelling of one of its settings
+    (``--dice-file PATH`` sets ``alkemy.dice_file``). ``kind`` ``"file"`` makes the
+    option name an existing file."""
+
+    flag: str
+    setting: str
+    help: str
+    kind: str = "text"
+
+    @property
+    def parameter(self) -> str:
+        """The option's parameter name: ``--dice-file`` -> ``dice_file``."""
+        return self.flag.lstrip("-").replace("-", "_")
+
+
+class HelpTopic(NamedTuple):
+    """A help topic: a title, example lines with what they do, and a footer. The
+    examples are lines the REPL accepts as typed (a test rolls every one)."""
+
+    title: str
+    examples: tuple[tuple[str, str], ...]
+    footer: str = ""
+
+    def text(self) -> str:
+        width = max((len(example) for example, _ in self.examples), default=0)
+        lines = [self.title]
+        lines += [f"  {example:<{width}}  {what}" for example, what in self.examples]
+        if self.footer:
+            lines.append(self.footer)
+        return "\n".join(lines)
+
+
+class ReplCommand(NamedTuple):
+    """A REPL command a game adds (Alkemy's ``keep``). ``run`` is ``"module:function"``,
+    a function ``(state, invocation) -> (state, output)`` like the REPL's own commands,
+    imported when the command is first used."""
+
+    name: str
+    usage: str
+    summary: str
+    run: str
+    aliases: tuple[str, ...] = ()
+
+
+class Game(NamedTuple):
+    """Everything dicecli needs to know about a game before rolling one of its lines.
+
+    - ``name``: the game's name, which its checks give as ``Check.system``;
+    - ``title``: how players name it (``Warhammer Fantasy Battle``);
+    - ``keywords``: the first words of its lines (``wfb``), any case; the first is the
+      name of its help topic;
+    - ``example``: a typical line, for the REPL's banner and ``--help``;
+    - ``odds_example``: a line for the odds help topic, and what its odds tell;
+    - ``system``: the module holding its ``SYSTEM`` object (:class:`GameSystem`);
+    - ``words``: words it gives a meaning inside expressions (``artillery``): they may
+      stand in saved rolls, which then work in this game's lines;
+    - ``settings``, ``options``: its settings and the command-line options for them;
+    - ``completions``: the words of its forms, offered by tab completion;
+    - ``help``: its help topic; ``commands``: its REPL commands;
+    - ``roles``, ``marks``: (role or mark, terminal style) pairs for the breakdown roles
+      and die marks it adds (renderers never name a game: they look styles up by role
+      and mark).
+    """
+
+    name: str
+    title: str
+    keywords: tuple[str, ...]
+    example: str
+    system: str
+    odds_example: tuple[str, str] | None = None
+    words: tuple[str, ...] = ()
+    settings: tuple[Setting, ...] = ()
+    options: tuple[CliOption, ...] = ()
+    completions: tuple[str, ...] = ()
+    help: HelpTopic | None = None
+    commands: tuple[ReplCommand, ...] = ()
+    roles: tuple[tuple[str, str], ...] = ()
+    marks: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def topic(self) -> str:
+        """The name of its help topic: its first keyword."""
+        return self.keywords[0]
+
+
+# --- where games come from ----------------------------------------------------------
+
+
+_KEYWORD = re.compile(r"[a-z][a-z0-9_-]*")
+_DICE_WORD = re.compile(r"(?i)\d*d(?:\d+|%|f)")
+"""A first word that is a dice term (``d20``): never a keyword, so such lines never
+load the registry."""
+
+_built_in: dict[str, Game] | None = None  # keyword -> game, the built-in games
+_every: tuple[Game, ...] | None = None  # built-in games, then plug-ins
+_declared: bool | None = None  # whether any installed distribution declares plug-ins
+_systems: dict[str, GameSystem] = {}
+
+
+def may_be_keyword(word: str) -> bool:
+    """False when ``word`` cannot be any game's keyword (``2D6+5``, ``d20``): the
+    grammar then asks nothing of the registry."""
+    return bool(_KEYWORD.fullmatch(word.casefold())) and not _DICE_WORD.fullmatch(word)
+
+
+def _built_in_keywords() -> dict[str, Game]:
+    global _built_in
+    if _built_in is None:
+        _built_in = {}
+        for module in BUILT_IN:
+            game: Game = importlib.import_module(module).GAME
+            _built_in.update(dict.fromkeys(game.keywords, game))
+    return _built_in
+
+
+def game_for_keyword(word: str) -> Game | None:
+    """The game whose lines start with ``word`` (any case); None when no game claims it.
+    Plug-ins are looked for only when no built-in game claims the word."""
+    if not may_be_keyword(word):
+        return None
+    folded = word.casefold()
+    game = _built_in_keywords().get(folded)
+    if game is None and (_every is not None or _plugins_declared()):
+        game = keywords().get(folded)
+    return game
+
+
+def games() -> tuple[Game, ...]:
+    """Every game: the built-in ones in :data:`BUILT_IN` order, then plug-ins."""
+    global _every
+    if _every is None:
+        by_name = {game.name: game for game in _built_in_keywords().values()}
+        built_in = tuple(by_name.values())
+        _every = (*built_in, *_load_plugins(built_in))
+    return _every
+
+
+def keywords() -> dict[str, Game]:
+    """Every keyword (casefolded) -> its game."""
+    return {keyword: game for game in games() for keyword in game.keywords}
+
+
+def game_named(name: str) -> Game:
+    """The game called ``name`` (``Check.system``)."""
+    for game in games():
+        if game.name == name:
+            return game
+    raise KeyError(name)
+
+
+def system(name: str) -> GameSystem:
+    """The ``SYSTEM`` object of the game called ``name``, imported on first use."""
+    found = _systems.get(name)
+    if found is None:
+        found = _systems[name] = importlib.import_module(game_named(name).system).SYSTEM
+    return found
+
+
+def words() -> dict[str, Game]:
+    """Words games give a meaning inside expressions (casefolded) -> their game."""
+    return {word.casefold(): game for game in games() for word in game.words}
+
+
+def settings() -> dict[str, Setting]:
+    """Every game's settings by key, in game order."""
+    return {setting.key: setting for game in games() for setting in game.settings}
+
+
+def setting_value(env: Environment, key: str) -> object:
+    """The value of the setting ``key`` in ``env``, read as its game declares."""
+    return settings()[key].value(env)
+
+
+# --- plug-ins -----------------------------------------------------------------------
+
+
+def _plugins_declared() -> bool:
+    """True when an installed distribution's ``entry_points.txt`` names the group: a
+    quick look, once per process, so that :mod:`importlib.metadata` is imported only
+    when it is needed."""
+    global _declared
+    if _declared is None:
+        _declared = _look_for_plugins()
+    return _declared
+
+
+def _look_for_plugins() -> bool:
+    marker = f"[{ENTRY_POINT_GROUP}]"
+    for folder in sys.path:
+        try:
+            entries = os.scandir(folder or ".")
+        except OSError:
+            continue
+        with entries:
+            for entry in entries:
+                if not entry.name.endswith((".dist-info", ".egg-info")):
+                    continue
+                try:
+                    with open(os.path.join(entry.path, "entry_points.txt"), encoding="utf-8") as f:
+                        if marker in f.read():
+                            return True
+                except (OSError, UnicodeDecodeError):
+                    continue
+    return False
+
+
+def _load_plugins(known: tuple[Game, ...]) -> list[Game]:
+    """The games of installed plug-ins; each broken or clashing one is left out with a
+    warning naming it."""
+    if not _plugins_declared():
+        return []
+    from importlib.metadata import entry_points
+
+    found: list[Game] = []
+    taken = {keyword for game in known for keyword in game.keywords}
+    names = {game.name for game in known}
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        where = f"{point.name} ({point.value})"
+        try:
+            game = point.load()
+            problem = plugin_problem(game, names, taken)
+        except Exception as error:  # a plug-in's bug must not stop the built-in games
+            problem = f"it could not be loaded ({type(error).__name__}: {error})"
+        if problem is not None:
+            sys.stderr.write(f"warning: dicecli game plug-in {where} left out: {problem}\n")
+            continue
+        found.append(game)
+        names.add(game.name)
+        taken.update(game.keywords)
+    return found
+
+
+def plugin_problem(game: object, names: set[str], taken: set[str]) -> str | None:
+    """Why ``game`` cannot be used as a game next to the games already known (their
+    ``names`` and keywords ``taken``), or None when it can."""
+    if not isinstance(game, Game):
+        return f"it names a {type(game).__name__}, not a dicecli.systems.registry.Game"
+    if game.name in names:
+        return f"a game called '{game.name}' is already known"
+    if not game.keywords:
+        return "it has no keywords"
+    for keyword in game.keywords:
+        if not _KEYWORD.fullmatch(keyword) or _DICE_WORD.fullmatch(keyword):
+            return f"its keyword '{keyword}' is not a lower-case word that reads as no dice"
+        if keyword in taken:
+            return f"its keyword '{keyword}' belongs to another game"
+    return None
+
+
+def reset() -> None:
+    """Forget the games found (tests that install or remove a plug-in)."""
+    global _built_in, _every, _declared
+    _built_in = _every = _declared = None
+    _systems.clear()
+
+
+__all__ = [
+    "BUILT_IN",
+    "ENTRY_POINT_GROUP",
+    "CliOption",
+    "Game",
+    "GameSystem",
+    "HelpTopic",
+    "ReplCommand",
+    "Setting",
+    "game_for_keyword",
+    "game_named",
+    "games",
+    "keywords",
+    "setting_value",
+    "settings",
+    "system",
+    "words",
+]
