@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import ClassVar, Literal
 
 if sys.version_info >= (3, 11):
@@ -124,14 +123,14 @@ class Modifiers:
 NO_MODIFIERS = Modifiers()
 
 
-class Expr:
-    """Base of the arithmetic nodes."""
+class ExprNode:
+    """Base of the expression nodes: how tightly a node binds when written (9: an atom)."""
 
     precedence: ClassVar[int] = 9
 
 
 @dataclass(frozen=True)
-class Number(Expr):
+class Number(ExprNode):
     """An integer constant: ``5``."""
 
     value: int
@@ -141,7 +140,7 @@ class Number(Expr):
 
 
 @dataclass(frozen=True)
-class Dice(Expr):
+class Dice(ExprNode):
     """``NdS`` with its modifiers. ``sides`` is a number, ``"%"``, ``"F"`` or ``"3"``
     (the D3 of rule N4: a D6 halved, rounded up)."""
 
@@ -160,7 +159,7 @@ class Dice(Expr):
 
 
 @dataclass(frozen=True)
-class Group(Expr):
+class Group(ExprNode):
     """``{2d6, 1d8}kh1``: each item is one value; modifiers act on the items."""
 
     items: tuple[Expr, ...]
@@ -171,7 +170,7 @@ class Group(Expr):
 
 
 @dataclass(frozen=True)
-class Name(Expr):
+class Name(ExprNode):
     """A named value (``STR``) or saved roll (``attack``), resolved when rolled."""
 
     name: str
@@ -182,7 +181,7 @@ class Name(Expr):
 
 
 @dataclass(frozen=True)
-class Labelled(Expr):
+class Labelled(ExprNode):
     """``2d6[fire]``: a term with a label shown beside its dice."""
 
     expr: Expr
@@ -194,7 +193,7 @@ class Labelled(Expr):
 
 
 @dataclass(frozen=True)
-class Negate(Expr):
+class Negate(ExprNode):
     """Unary minus: ``-d6``."""
 
     operand: Expr
@@ -205,7 +204,7 @@ class Negate(Expr):
 
 
 @dataclass(frozen=True)
-class PercentOf(Expr):
+class PercentOf(ExprNode):
     """``10% of 51``: the percentage of a value, rounded up (rule N3)."""
 
     percent: int
@@ -220,7 +219,7 @@ _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
 
 
 @dataclass(frozen=True)
-class BinaryOp(Expr):
+class BinaryOp(ExprNode):
     """Left-associative arithmetic. ``/`` rounds up (rule N3)."""
 
     op: BinaryOpSymbol
@@ -238,6 +237,11 @@ class BinaryOp(Expr):
         return f"{_wrap(self.left, level)}{symbol}{_wrap(self.right, level + 1)}"
 
 
+Expr = Number | Dice | Group | Name | Labelled | Negate | PercentOf | BinaryOp
+"""Every expression node: walkers ``match`` on it and end in :func:`assert_never`, so
+mypy reports any walker a new node type would break."""
+
+
 def binding(expr: Expr) -> int:
     """How tightly ``expr`` binds: 1 for ``+ -``, 2 for ``* /``, 7 unary, 9 atoms."""
     return expr.level if isinstance(expr, BinaryOp) else expr.precedence
@@ -250,15 +254,19 @@ def _wrap(expr: Expr, at_least: int) -> str:
 
 def children(expr: Expr) -> tuple[Expr, ...]:
     """The expressions directly inside ``expr`` (none for numbers, dice and names)."""
-    if isinstance(expr, BinaryOp):
-        return (expr.left, expr.right)
-    if isinstance(expr, Negate | PercentOf):
-        return (expr.operand,)
-    if isinstance(expr, Labelled):
-        return (expr.expr,)
-    if isinstance(expr, Group):
-        return expr.items
-    return ()
+    match expr:
+        case BinaryOp():
+            return (expr.left, expr.right)
+        case Negate() | PercentOf():
+            return (expr.operand,)
+        case Labelled():
+            return (expr.expr,)
+        case Group():
+            return expr.items
+        case Number() | Dice() | Name():
+            return ()
+        case _:
+            return assert_never(expr)
 
 
 class Check:
@@ -277,13 +285,8 @@ class Roll:
     body: Expr | Check
     comment: str | None = None
 
-    @cached_property
-    def canonical(self) -> str:
-        """The body in canonical notation, computed once (rolls read it every time)."""
-        return str(self.body)
-
     def __str__(self) -> str:
-        text = self.canonical
+        text = str(self.body)
         return f"{text} # {self.comment}" if self.comment else text
 
 

@@ -45,6 +45,7 @@ from dicecli.notation.nodes import (
     Number,
     PercentOf,
     Reroll,
+    assert_never,
     children,
 )
 from dicecli.notation.semantics import ceil_div, count_one, name_meaning, percent_of
@@ -150,27 +151,29 @@ class _Weigher:
         self.depth = 0
 
     def weights(self, node: Expr) -> Weights:
-        if isinstance(node, Number):
-            return Weights.constant(node.value)
-        if isinstance(node, Dice):
-            return dice_weights(node)
-        if isinstance(node, BinaryOp):
-            return self._binary(node)
-        if isinstance(node, Negate):
-            inner = self.weights(node.operand)
-            return Weights(mapped(inner.counts, int.__neg__), inner.denominator, inner.notes)
-        if isinstance(node, PercentOf):
-            inner = self.weights(node.operand)
-            percent = node.percent
-            counts = mapped(inner.counts, lambda whole: percent_of(percent, whole))
-            return Weights(counts, inner.denominator, inner.notes)
-        if isinstance(node, Labelled):
-            return self.weights(node.expr)
-        if isinstance(node, Name):
-            return self._name(node)
-        if isinstance(node, Group):
-            return self._group(node)
-        raise DiceError(f"no odds for {node}")
+        match node:
+            case Number():
+                return Weights.constant(node.value)
+            case Dice():
+                return dice_weights(node)
+            case BinaryOp():
+                return self._binary(node)
+            case Negate():
+                inner = self.weights(node.operand)
+                return Weights(mapped(inner.counts, int.__neg__), inner.denominator, inner.notes)
+            case PercentOf():
+                inner = self.weights(node.operand)
+                percent = node.percent
+                counts = mapped(inner.counts, lambda whole: percent_of(percent, whole))
+                return Weights(counts, inner.denominator, inner.notes)
+            case Labelled():
+                return self.weights(node.expr)
+            case Name():
+                return self._name(node)
+            case Group():
+                return self._group(node)
+            case _:
+                return assert_never(node)
 
     def _binary(self, node: BinaryOp) -> Weights:
         left, right = self.weights(node.left), self.weights(node.right)

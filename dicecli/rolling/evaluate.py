@@ -22,7 +22,6 @@ import operator
 from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any
 
 from dicecli.environment import Environment
 from dicecli.errors import DiceError, RollLimitError
@@ -40,6 +39,7 @@ from dicecli.notation.nodes import (
     Number,
     PercentOf,
     Roll,
+    assert_never,
     binding,
 )
 from dicecli.notation.semantics import (
@@ -74,15 +74,16 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
             if roll.comment is not None and result.comment is None:
                 result = replace(result, comment=roll.comment)
             return result
+        step, canonical = prepared(roll)
         evaluation = Evaluation(roller, env)
-        total = step_of(body)(evaluation)
+        total = step(evaluation)
     except DiceError as error:
         raise error.at(text) from None
     except RecursionError:
         raise DiceError("too deeply nested", text, 0) from None
     return RollResult(
         text,
-        roll.canonical,
+        canonical,
         total,
         tuple(evaluation.dice),
         tuple(evaluation.segments),
@@ -98,17 +99,70 @@ _MINUS = Text("-", "op")
 
 Step = Callable[["Evaluation"], int]
 """A node made ready to roll: adds its dice and breakdown to an evaluation and returns
-its value. Built once per node object (parsed lines are cached, so once per distinct
-line) and kept on the node: rolling a line again skips all dispatch on node types."""
+its value. Built once per node (:func:`compile_step`), so rolling a line again skips
+all dispatch on node types."""
+
+MAX_PREPARED = 4096
+"""Most lines (and saved or game sub-expressions) kept ready to roll."""
+
+_PREPARED: dict[int, tuple[Roll, Step, str]] = {}
+"""Lines ready to roll, by the identity of their parsed tree (parsed lines are cached by
+text, :func:`dicecli.notation.grammar.parse`, so a line typed again is the same object):
+the tree itself (held, so that its identity stays its own), its step and its canonical
+text. Kept here, off the frozen nodes, so that a tree stays a plain value: it compares,
+hashes and pickles as what was typed."""
+
+_STEPS: dict[int, tuple[Expr, Step]] = {}
+"""Steps of expressions rolled through :meth:`Evaluation.value` (saved rolls, the parts
+of game forms), by identity like :data:`_PREPARED`."""
+
+
+def prepared(line: Roll) -> tuple[Step, str]:
+    """The step of a parsed line's expression and its canonical text, made once."""
+    entry = _PREPARED.get(id(line))
+    if entry is not None and entry[0] is line:
+        return entry[1], entry[2]
+    assert not isinstance(line.body, Check)
+    step, canonical = compile_step(line.body), str(line.body)
+    if len(_PREPARED) >= MAX_PREPARED:
+        _PREPARED.clear()
+    _PREPARED[id(line)] = (line, step, canonical)
+    return step, canonical
 
 
 def step_of(node: Expr) -> Step:
-    """The step that rolls ``node``."""
-    step: Step | None = node.__dict__.get("_step")
-    if step is None:
-        step = _COMPILERS[type(node)](node)
-        node.__dict__["_step"] = step
+    """The step that rolls ``node``, made once per node object."""
+    entry = _STEPS.get(id(node))
+    if entry is not None and entry[0] is node:
+        return entry[1]
+    step = compile_step(node)
+    if len(_STEPS) >= MAX_PREPARED:
+        _STEPS.clear()
+    _STEPS[id(node)] = (node, step)
     return step
+
+
+def compile_step(node: Expr) -> Step:
+    """Make ``node`` ready to roll: one function per node type."""
+    match node:
+        case Number():
+            return _compile_number(node)
+        case BinaryOp():
+            return _compile_binary(node)
+        case Negate():
+            return _compile_negate(node)
+        case PercentOf():
+            return _compile_percent(node)
+        case Labelled():
+            return _compile_labelled(node)
+        case Name():
+            return _compile_name(node)
+        case Dice():
+            return _compile_dice(node)
+        case Group():
+            return _compile_group(node)
+        case _:
+            return assert_never(node)
 
 
 class Evaluation:
@@ -148,7 +202,7 @@ class Evaluation:
 def _wrapped_step(node: Expr, at_least: int) -> Step:
     """``node``'s step, in parentheses in the breakdown when it binds less tightly than
     ``at_least`` (as in the canonical notation)."""
-    inner = step_of(node)
+    inner = compile_step(node)
     if binding(node) >= at_least:
         return inner
 
@@ -236,7 +290,7 @@ def _compile_percent(node: PercentOf) -> Step:
 
 
 def _compile_labelled(node: Labelled) -> Step:
-    inner, label = step_of(node.expr), Text(f"[{node.label}]", "label")
+    inner, label = compile_step(node.expr), Text(f"[{node.label}]", "label")
 
     def labelled(ev: Evaluation) -> int:
         result = inner(ev)
@@ -420,17 +474,6 @@ def _compile_group(node: Group) -> Step:
 
 
 _GROUP_OPEN, _GROUP_COMMA, _GROUP_CLOSE = Text("{", "op"), Text(", ", "op"), Text("}", "op")
-
-_COMPILERS: dict[type, Callable[[Any], Step]] = {
-    Number: _compile_number,
-    BinaryOp: _compile_binary,
-    Negate: _compile_negate,
-    PercentOf: _compile_percent,
-    Labelled: _compile_labelled,
-    Name: _compile_name,
-    Dice: _compile_dice,
-    Group: _compile_group,
-}
 
 _NUMBER_TEXTS: dict[int, Text] = {}
 

@@ -27,10 +27,13 @@ from dicecli.environment import Environment
 from dicecli.errors import DiceError, RuleError
 from dicecli.notation.nodes import (
     BinaryOp,
+    Dice,
     Expr,
+    Group,
     Labelled,
     Name,
     Negate,
+    Number,
     PercentOf,
     assert_never,
     children,
@@ -127,18 +130,22 @@ class ExactValues:
         if is_artillery(expr):
             self.artillery = True
             return _die_outcomes(ARTILLERY)
-        if isinstance(expr, BinaryOp):
-            return _combine(self.of(expr.left), self.of(expr.right), _OPERATIONS[expr.op])
-        if isinstance(expr, Negate):
-            return _mapped(self.of(expr.operand), int.__neg__)
-        if isinstance(expr, PercentOf):
-            percent = expr.percent
-            return _mapped(self.of(expr.operand), lambda a: percent_of(percent, a))
-        if isinstance(expr, Labelled):
-            return self.of(expr.expr)
-        if isinstance(expr, Name):
-            return self._saved(expr)
-        raise RuleError(f"no exact odds for the artillery die inside {expr}")
+        match expr:
+            case BinaryOp():
+                return _combine(self.of(expr.left), self.of(expr.right), _OPERATIONS[expr.op])
+            case Negate():
+                return _mapped(self.of(expr.operand), int.__neg__)
+            case PercentOf():
+                percent = expr.percent
+                return _mapped(self.of(expr.operand), lambda a: percent_of(percent, a))
+            case Labelled():
+                return self.of(expr.expr)
+            case Name():
+                return self._saved(expr)
+            case Group() | Number() | Dice():  # of these, only a group holds the artillery die
+                raise RuleError(f"no exact odds for the artillery die inside {expr}")
+            case _:
+                return assert_never(expr)
 
     def _core(self, expr: Expr) -> Outcomes:
         found, notes = probability.distribution_and_notes(expr, self.env)
