@@ -80,8 +80,8 @@ def reroll(
     environment: Environment | None = None,
 ) -> RollResult:
     """Re-roll every die of ``previous`` under rule W5: the new result stands; a roll
-    already re-rolled, or holding an artillery or scatter die (rule W4), refuses with
-    :class:`RuleError`."""
+    already re-rolled, or holding a die that a game's rules forbid re-rolling (rule W4),
+    refuses with :class:`RuleError`."""
     given_source = GivenSource.from_text(given) if given is not None else None
     roller = Roller(given_source or RandomSource(seed))
     result = _reroll(previous, roller, environment or EMPTY_ENVIRONMENT)

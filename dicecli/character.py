@@ -4,7 +4,7 @@ A character file has two tables, both optional, and an optional ``name``::
 
     name = "Brannoc"
 
-    [stats]          # named numbers: `age STR+2 vs 13` reads STR
+    [stats]          # named numbers: `d20 + STR` reads STR
     STR = 3
     Ld = 8
 

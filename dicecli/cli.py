@@ -35,11 +35,20 @@ from dicecli.environment import Environment
 from dicecli.errors import DiceError
 from dicecli.status import ExitStatus
 from dicecli.systems import registry
+from dicecli.systems.declaration import CliOption
 
 
 def _examples() -> str:
     """``2D6+5, 4d6kh3`` and an example line of each game."""
     return ", ".join(("2D6+5", "4d6kh3", *(game.example for game in registry.games())))
+
+
+def _setting_example() -> str:
+    """``KEY=VALUE`` for the first setting that has an example value."""
+    for setting in registry.settings().values():
+        if setting.example:
+            return f"{setting.key}={setting.example}"
+    return "KEY=VALUE"
 
 
 app = typer.Typer(
@@ -82,7 +91,7 @@ Settings = Annotated[
     Optional[list[str]],  # noqa: UP045
     typer.Option(
         "--setting",
-        help="A game setting: --setting age.max_rolls=200 (repeatable; see each game's doc).",
+        help=f"A game setting: --setting {_setting_example()} (repeatable; see each game's doc).",
         show_default=False,
     ),
 ]
@@ -113,7 +122,7 @@ default). A command names those it takes with :func:`with_options`; a parameter 
 declares itself (``odds --json`` has its own help) wins."""
 
 
-def _game_option(option: registry.CliOption) -> tuple[Any, Any]:
+def _game_option(option: CliOption) -> tuple[Any, Any]:
     """A game's option (``--dice-file``) as an annotated parameter type and default."""
     if option.kind == "file":
         declared = typer.Option(option.flag, help=option.help, dir_okay=False, exists=True)
@@ -121,7 +130,7 @@ def _game_option(option: registry.CliOption) -> tuple[Any, Any]:
     return Annotated[Optional[str], typer.Option(option.flag, help=option.help)], None  # noqa: UP045
 
 
-def game_options() -> list[registry.CliOption]:
+def game_options() -> list[CliOption]:
     """Every game's command-line options, in game order."""
     return [option for game in registry.games() for option in game.options]
 
@@ -157,14 +166,14 @@ def with_options(*names: str) -> Callable[[Callable[..., None]], Callable[..., N
 
 
 def settings_from(items: list[str] | None, options: Mapping[str, Any]) -> dict[str, str]:
-    """``--setting KEY=VALUE`` items, then the games' own options (``--dice-file`` sets
-    ``alkemy.dice_file``), as a mapping."""
+    """``--setting KEY=VALUE`` items, then the games' own options (each a short spelling
+    of one of the game's settings), as a mapping."""
     known_settings = registry.settings()
     settings: dict[str, str] = {}
     for item in items or []:
         key, equals, value = item.partition("=")
         if not equals or not key.strip():
-            raise DiceError(f"--setting takes KEY=VALUE, e.g. age.max_rolls=200 (got '{item}')")
+            raise DiceError(f"--setting takes KEY=VALUE, e.g. {_setting_example()} (got '{item}')")
         if key.strip() not in known_settings:
             known = ", ".join(known_settings)
             raise DiceError(f"--setting {key.strip()}: no such setting (settings: {known})")
@@ -259,7 +268,7 @@ def roll_command(words: Words = None, **shared: Any) -> None:
 @app.command(
     "odds",
     help="Exact chances of a roll or check, computed, not sampled: "
-    '`dicecli odds 2d6+3 --at-least 10`, `dicecli odds "wfb ld 8"`.',
+    f'`dicecli odds 2d6+3 --at-least 10`, `dicecli odds "{registry.games()[0].example}"`.',
 )
 @with_options("plain", "json", "sets", "character", "settings", "debug")
 def odds_command(
@@ -366,7 +375,7 @@ def route(args: list[str]) -> list[str]:
     ``dicecli 2D6+5`` means ``dicecli roll 2D6+5``; options may stand anywhere, before
     or after the command and the roll (``dicecli --seed 3 2d6``, ``dicecli 2d6 --plain``);
     every other word is part of the roll, even one starting with a minus, so
-    ``dicecli -7/2`` and ``dicecli age -1 vs 9`` need no quoting.
+    ``dicecli -7/2`` and ``dicecli d20 -1`` need no quoting.
     """
     commands, with_value = command_names(), options_with_value()
     command: str | None = None

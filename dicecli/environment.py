@@ -2,7 +2,7 @@
 
 ``values`` are named numbers (``STR = 3``, from ``--set``, ``let`` or a character
 file); ``rolls`` are saved rolls (``attack = 1d20+5``), rolled anew each time they are
-used; ``settings`` are per-game options (``alkemy.dice_file``). Names are matched
+used; ``settings`` are per-game options (``game.key``). Names are matched
 case-insensitively: keys are stored casefolded.
 """
 

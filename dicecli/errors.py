@@ -44,7 +44,7 @@ class GivenFacesError(DiceError):
 
 
 class RuleError(DiceError):
-    """A game rule forbids what was asked (for example re-rolling the artillery die)."""
+    """A game rule forbids what was asked (for example re-rolling a die twice)."""
 
 
 class UnknownNameError(DiceError):

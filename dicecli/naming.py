@@ -75,7 +75,7 @@ class _NoDice:
 def constant_value(expr: Expr, env: Environment) -> int | None:
     """The value of ``expr`` when it rolls no dice (``3``, ``-1``, ``STR + 2``), computed
     now; None when it rolls dice (then it is saved and rolled each time it is used),
-    a game's die included (``artillery``)."""
+    a game's die included (a word a game gives a meaning, such as a special die)."""
     if any(name.name.casefold() in registry.words() for name in names_in(expr)):
         return None
     try:

@@ -11,7 +11,7 @@ class ExitStatus(IntEnum):
     OK = 0
     """Rolled (or answered) as asked."""
     CHECK_FAILED = 1
-    """A game check was rolled and failed (``wfb ld 8`` above 8)."""
+    """A game check was rolled and failed (a test above its target)."""
     BAD_INPUT = 2
     """Bad input: a roll, an option or a file that could not be used."""
     INTERNAL_ERROR = 70

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 import dicecli
 from dicecli.cli import app, route
+from dicecli.systems import registry
 
 runner = CliRunner()
 
@@ -149,20 +150,22 @@ def modules_loaded_by(*args: str) -> set[str]:
 
 
 # What start-up pays for (the benchmark in bench/bench_startup.py): a plain roll must not
-# import the CLI framework, the terminal renderer, the REPL, the games, the odds engine or
-# the modules of modifiers it does not use. Checked by module, not by timing.
+# import the CLI framework, the terminal renderer, the REPL, the registry or any game, the
+# odds engine or the modules of modifiers it does not use. Checked by module, not by timing.
 HEAVY_FOR_A_PLAIN_ROLL = (
     "typer",
     "click",
     "pydantic",
     "rich",
     "prompt_toolkit",
+    "importlib.metadata",
     "dicecli.cli",
-    "dicecli.systems.alkemy",
-    "dicecli.systems.warhammer",
-    "dicecli.systems.age",
+    "dicecli.repl",
+    "dicecli.systems.registry",
+    "dicecli.systems.declaration",
     "dicecli.probability",
     "dicecli.rolling.rerolls_and_explosions",
+    *registry.BUILT_IN,
 )
 
 
@@ -170,6 +173,17 @@ def test_a_plain_roll_imports_nothing_it_does_not_use() -> None:
     loaded = modules_loaded_by("2D6+5")
     assert "pyparsing" in loaded
     assert loaded.isdisjoint(HEAVY_FOR_A_PLAIN_ROLL)
+
+
+def test_a_roll_starting_with_a_word_reads_only_the_games_declarations() -> None:
+    """The registry reads each game's declaration (its package's ``__init__`` and plain
+    rule data) to know its keywords; the grammar and rolling of a game wait for its line."""
+    loaded = modules_loaded_by("--set", "STR=2", "STR", "+", "d6")
+    assert set(registry.BUILT_IN) <= loaded
+    working = ("nodes", "grammar", "roll", "odds", "system", "dice")
+    game_modules = {f"{game}.{part}" for game in registry.BUILT_IN for part in working}
+    assert loaded.isdisjoint(game_modules)
+    assert "importlib.metadata" not in loaded  # no plug-in declared: no metadata import
 
 
 def test_modifiers_bring_their_modules_on_first_use() -> None:

@@ -1,12 +1,12 @@
 """Text -> syntax tree, with pyparsing, for the generic dice notation.
 
 The EBNF is in ``docs/grammar.md``; keep the two in step. Parse actions only build
-nodes from :mod:`dicecli.notation.nodes`. Errors are translated once, in :func:`parse`, into a
-:class:`~dicecli.errors.DiceSyntaxError` with the position of the fault.
+nodes from :mod:`dicecli.notation.nodes`. Errors are translated once, in :func:`parse`,
+into a :class:`~dicecli.errors.DiceSyntaxError` with the position of the fault.
 
-A line whose first word is a game keyword (``alkemy``, ``wfb``, ``age``) is handed to
-that game's grammar, imported only then (:mod:`dicecli.systems`), so a plain roll pays
-for this grammar alone. Game grammars reuse :data:`expression`, :data:`integer` and
+A line whose first word is a game's keyword is handed to that game's grammar, found in
+the registry (:mod:`dicecli.systems.registry`) and imported only then, so a plain roll
+pays for this grammar alone. Game grammars reuse :data:`expression`, :data:`integer` and
 :func:`keyword` from here.
 
 Each dice term is one ``Regex`` token and all of its modifiers another: measured, that
@@ -50,7 +50,6 @@ from dicecli.notation.nodes import (
     Sides,
 )
 from dicecli.notation.semantics import endless_roll
-from dicecli.systems import registry
 
 MAX_DICE_COUNT = 10_000  # the roll budget (dice.DEFAULT_BUDGET); larger is refused at once
 MAX_SIDES = 10_000  # every face is built once; d10000 takes milliseconds, d1000000 seconds
@@ -60,7 +59,7 @@ _COMPARE = r"(?:>=|<=|>|<|=)"
 
 
 def keyword(word: str, *aliases: str) -> pp.ParserElement:
-    """A case-insensitive word (``vs``, ``alkemy``) that does not match a longer word."""
+    """A case-insensitive word (``vs``, ``by``) that does not match a longer word."""
     words = [pp.CaselessKeyword(w) for w in (word, *aliases)]
     element = words[0] if len(words) == 1 else pp.MatchFirst(words)
     return element.set_name(f"'{word}'")
@@ -289,9 +288,13 @@ def parse(text: str) -> Roll:
     if not stripped:
         raise DiceSyntaxError("nothing to roll", text, len(text))
     grammar = _generic_line
-    game = registry.game_for_keyword(stripped.split(None, 1)[0])
-    if game is not None:
-        grammar = registry.system(game.name).line_grammar()
+    first = stripped.split(None, 1)[0]
+    if first[0].isalpha():  # a game's keyword is a word: lines of numbers never ask
+        from dicecli.systems import registry
+
+        game = registry.game_for_keyword(first)
+        if game is not None:
+            grammar = registry.system(game.name).line_grammar()
     try:
         return cast(Roll, grammar.parse_string(text, parse_all=True)[0])
     except pp.ParseBaseException as error:

@@ -270,7 +270,7 @@ def children(expr: Expr) -> tuple[Expr, ...]:
 
 
 class Check:
-    """Base of a game system's top-level forms (``alkemy 8 vs 15`` ...).
+    """Base of a game's top-level forms (a test, an opposed roll ...).
 
     ``system`` names the entry in :mod:`dicecli.systems` that resolves it.
     """

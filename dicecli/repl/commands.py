@@ -6,7 +6,7 @@ its name, aliases, usage and a one-line summary (shown by ``help repl``). A line
 first word (any case) is a command's name or alias runs the command; any other line is
 rolled. Commands raise :class:`~dicecli.errors.DiceError` for bad input;
 :func:`handle_line` turns it into a shown error. Games add commands of their own through
-their declaration (:class:`~dicecli.systems.registry.ReplCommand`), registered after the
+their declaration (:class:`~dicecli.systems.declaration.ReplCommand`), registered after the
 REPL's own and imported when first used.
 """
 
@@ -39,6 +39,7 @@ from dicecli.repl.state import (
     split_command,
 )
 from dicecli.systems import registry
+from dicecli.systems.declaration import ReplCommand
 
 Run = Callable[[ReplState, Invocation], tuple[ReplState, Output]]
 
@@ -255,7 +256,7 @@ def _quit(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
 # Commands of the games.
 
 
-def _game_command(declared: registry.ReplCommand) -> Run:
+def _game_command(declared: ReplCommand) -> Run:
     """A game's command, its module imported when the command is first run."""
     module, _, function = declared.run.partition(":")
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 from functools import cache
 
 from dicecli.systems import registry
-from dicecli.systems.registry import HelpTopic
+from dicecli.systems.declaration import HelpTopic
 
 EXAMPLE_VALUES = {"STR": 3, "DEX": 2, "PER": 1}
-"""Names the examples use (``age STR+2 vs 13``): set them before trying an example."""
+"""Names the examples use (``d20 + STR``): set them before trying an example."""
 
 NOTATION = HelpTopic(
     "Dice notation (d and D both work):",

@@ -54,7 +54,7 @@ class Die:
     faces: tuple[Face, ...]
     aliases: tuple[tuple[int, str], ...] = field(default=(), compare=False)
     rerollable: bool = True
-    """False for dice that rules forbid re-rolling (rule W4: artillery, scatter)."""
+    """False for dice that a game's rules forbid re-rolling (rule W4)."""
 
     def __post_init__(self) -> None:
         if not self.rerollable:

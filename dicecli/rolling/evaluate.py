@@ -13,7 +13,7 @@ count stay with ``kept=False``. The modifiers of a dice term apply in one fixed 
 
 Arithmetic is on integers; ``/`` and ``N% of`` round up (rule N3).
 
-Checks of a game system (``alkemy 8 vs 15``) are handed to that game's module.
+Checks of a game are handed to that game's ``SYSTEM`` (:mod:`dicecli.systems.registry`).
 """
 
 from __future__ import annotations
@@ -61,7 +61,6 @@ from dicecli.results import (
     Text,
 )
 from dicecli.rolling.dice import Die, Roller, die_for_sides
-from dicecli.systems import registry
 
 
 def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
@@ -70,6 +69,8 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
     body = roll.body
     try:
         if isinstance(body, Check):
+            from dicecli.systems import registry
+
             result = registry.system(body.system).resolve(body, roller, env, text)
             if roll.comment is not None and result.comment is None:
                 result = replace(result, comment=roll.comment)
@@ -170,7 +171,7 @@ class Evaluation:
 
     Game modules use it to roll the generic parts of their forms (distance dice,
     modifiers) so those show the same way everywhere. A game gives words of its own a
-    meaning by overriding :meth:`name` (Warhammer's ``artillery``).
+    meaning by overriding :meth:`name` (a special die named in an expression).
     """
 
     def __init__(self, roller: Roller, env: Environment) -> None:

@@ -1,9 +1,9 @@
 """Re-rolling a roll that was already made (rule W5, W4).
 
-Under the Warhammer rule, which dicecli applies to every re-roll: the whole roll is
-rolled again (all of a 2D6's dice), the new result stands even if worse, no die is
-re-rolled twice, and dice that rules forbid re-rolling (the artillery and scatter dice,
-rule W4: ``Die(rerollable=False)``) refuse.
+Under rule W5, which dicecli applies to every re-roll: the whole roll is rolled again
+(all of a 2D6's dice), the new result stands even if worse, no die is re-rolled twice,
+and dice that a game's rules forbid re-rolling (rule W4: ``Die(rerollable=False)``)
+refuse.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
-"""The registry of games: what each game declares, and where the games come from.
+"""The registry of games: where the games come from, and looking them up.
 
-A game is a package with a :class:`Game` declaration (plain data: its name, keywords,
-settings, help, REPL commands, styles ...) and a module holding its ``SYSTEM`` object,
-which satisfies :class:`GameSystem` (parse, roll, odds). The core reads only the
+A game is a package with a :class:`~dicecli.systems.declaration.Game` declaration
+(plain data: its name, keywords, settings, help, REPL commands, styles ...) and a module
+holding its ``SYSTEM`` object, which satisfies
+:class:`~dicecli.systems.declaration.GameSystem` (parse, roll, odds). The core reads only the
 declarations: the grammar finds a line's game by its first word, the CLI adds the
 game's options and help, the REPL its banner example, completion words, help topic and
 commands, the terminal theme its styles. The ``SYSTEM`` module is imported only when a
@@ -12,7 +13,7 @@ Games come from two places, the built-in ones first:
 
 - :data:`BUILT_IN`: one line per game shipped with dicecli;
 - installed distributions that declare an entry point in the group
-  :data:`ENTRY_POINT_GROUP` (``dicecli.games``) naming a :class:`Game`. A plug-in that
+  :data:`ENTRY_POINT_GROUP` (``dicecli.games``) naming a ``Game``. A plug-in that
   cannot be loaded or clashes with a game already known is left out with one warning
   on stderr naming it; the other games work as before.
 
@@ -21,8 +22,9 @@ built-in game claims, ``--help``, the REPL). A cheap look at the installed
 distributions' ``entry_points.txt`` files comes first; :mod:`importlib.metadata`
 (about 40 ms to import) is used only when one of them declares the group.
 
-This module imports no game, no pyparsing and creates no dataclass: it is on the path
-of every line that starts with a word.
+This module imports no game, no pyparsing, and defines no class (the declaration types
+are in :mod:`dicecli.systems.declaration`, imported with the first game): the grammar
+asks it about every line that starts with a letter.
 """
 
 from __future__ import annotations
@@ -31,17 +33,11 @@ import importlib
 import os
 import re
 import sys
-from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    import pyparsing as pp
-
     from dicecli.environment import Environment
-    from dicecli.notation.nodes import Check
-    from dicecli.probability.distribution import Odds
-    from dicecli.results import RollResult
-    from dicecli.rolling.dice import Roller
+    from dicecli.systems.declaration import Game, GameSystem, Setting
 
 BUILT_IN: tuple[str, ...] = (
     "dicecli.systems.alkemy",
@@ -52,126 +48,6 @@ BUILT_IN: tuple[str, ...] = (
 
 ENTRY_POINT_GROUP = "dicecli.games"
 """The entry-point group through which an installed distribution adds a game."""
-
-
-class GameSystem(Protocol):
-    """What a game's ``SYSTEM`` object does: the protocol every game satisfies."""
-
-    def line_grammar(self) -> pp.ParserElement:
-        """The grammar of a whole line of this game (built with
-        :func:`dicecli.notation.grammar.whole_line`), producing a
-        :class:`~dicecli.notation.nodes.Roll` whose body is this game's
-        :class:`~dicecli.notation.nodes.Check`."""
-        ...
-
-    def resolve(self, check: Check, roller: Roller, env: Environment, text: str) -> RollResult:
-        """Roll ``check`` with ``roller`` and apply the rules. ``text`` is the line as
-        typed (the result's ``input``)."""
-        ...
-
-    def odds(self, check: Check, env: Environment, text: str) -> Odds:
-        """The exact chances of ``check`` (``dicecli odds``)."""
-        ...
-
-
-class Setting(NamedTuple):
-    """A game setting (``--setting KEY=VALUE``): its key, what it does, and how its
-    text is read. ``read`` is called when a roll needs the value, with the text set
-    (None when unset), and raises a :class:`~dicecli.errors.DiceError` for a bad one."""
-
-    key: str
-    help: str
-    read: Callable[[str | None], object]
-
-    def value(self, env: Environment) -> object:
-        """The setting's value in ``env``."""
-        return self.read(env.setting(self.key))
-
-
-class CliOption(NamedTuple):
-    """A command-line option of a game, a short spelling of one of its settings
-    (``--dice-file PATH`` sets ``alkemy.dice_file``). ``kind`` ``"file"`` makes the
-    option name an existing file."""
-
-    flag: str
-    setting: str
-    help: str
-    kind: str = "text"
-
-    @property
-    def parameter(self) -> str:
-        """The option's parameter name: ``--dice-file`` -> ``dice_file``."""
-        return self.flag.lstrip("-").replace("-", "_")
-
-
-class HelpTopic(NamedTuple):
-    """A help topic: a title, example lines with what they do, and a footer. The
-    examples are lines the REPL accepts as typed (a test rolls every one)."""
-
-    title: str
-    examples: tuple[tuple[str, str], ...]
-    footer: str = ""
-
-    def text(self) -> str:
-        width = max((len(example) for example, _ in self.examples), default=0)
-        lines = [self.title]
-        lines += [f"  {example:<{width}}  {what}" for example, what in self.examples]
-        if self.footer:
-            lines.append(self.footer)
-        return "\n".join(lines)
-
-
-class ReplCommand(NamedTuple):
-    """A REPL command a game adds (Alkemy's ``keep``). ``run`` is ``"module:function"``,
-    a function ``(state, invocation) -> (state, output)`` like the REPL's own commands,
-    imported when the command is first used."""
-
-    name: str
-    usage: str
-    summary: str
-    run: str
-    aliases: tuple[str, ...] = ()
-
-
-class Game(NamedTuple):
-    """Everything dicecli needs to know about a game before rolling one of its lines.
-
-    - ``name``: the game's name, which its checks give as ``Check.system``;
-    - ``title``: how players name it (``Warhammer Fantasy Battle``);
-    - ``keywords``: the first words of its lines (``wfb``), any case; the first is the
-      name of its help topic;
-    - ``example``: a typical line, for the REPL's banner and ``--help``;
-    - ``odds_example``: a line for the odds help topic, and what its odds tell;
-    - ``system``: the module holding its ``SYSTEM`` object (:class:`GameSystem`);
-    - ``words``: words it gives a meaning inside expressions (``artillery``): they may
-      stand in saved rolls, which then work in this game's lines;
-    - ``settings``, ``options``: its settings and the command-line options for them;
-    - ``completions``: the words of its forms, offered by tab completion;
-    - ``help``: its help topic; ``commands``: its REPL commands;
-    - ``roles``, ``marks``: (role or mark, terminal style) pairs for the breakdown roles
-      and die marks it adds (renderers never name a game: they look styles up by role
-      and mark).
-    """
-
-    name: str
-    title: str
-    keywords: tuple[str, ...]
-    example: str
-    system: str
-    odds_example: tuple[str, str] | None = None
-    words: tuple[str, ...] = ()
-    settings: tuple[Setting, ...] = ()
-    options: tuple[CliOption, ...] = ()
-    completions: tuple[str, ...] = ()
-    help: HelpTopic | None = None
-    commands: tuple[ReplCommand, ...] = ()
-    roles: tuple[tuple[str, str], ...] = ()
-    marks: tuple[tuple[str, str], ...] = ()
-
-    @property
-    def topic(self) -> str:
-        """The name of its help topic: its first keyword."""
-        return self.keywords[0]
 
 
 # --- where games come from ----------------------------------------------------------
@@ -324,8 +200,10 @@ def _load_plugins(known: tuple[Game, ...]) -> list[Game]:
 def plugin_problem(game: object, names: set[str], taken: set[str]) -> str | None:
     """Why ``game`` cannot be used as a game next to the games already known (their
     ``names`` and keywords ``taken``), or None when it can."""
+    from dicecli.systems.declaration import Game
+
     if not isinstance(game, Game):
-        return f"it names a {type(game).__name__}, not a dicecli.systems.registry.Game"
+        return f"it names a {type(game).__name__}, not a dicecli.systems.declaration.Game"
     if game.name in names:
         return f"a game called '{game.name}' is already known"
     if not game.keywords:
@@ -348,16 +226,12 @@ def reset() -> None:
 __all__ = [
     "BUILT_IN",
     "ENTRY_POINT_GROUP",
-    "CliOption",
-    "Game",
-    "GameSystem",
-    "HelpTopic",
-    "ReplCommand",
-    "Setting",
     "game_for_keyword",
     "game_named",
     "games",
     "keywords",
+    "may_be_keyword",
+    "reset",
     "setting_value",
     "settings",
     "system",

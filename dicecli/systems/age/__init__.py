@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, cast
 
 from dicecli.errors import RuleError
 from dicecli.systems.age.rules import ABILITIES, DIFFICULTIES
-from dicecli.systems.registry import Game, HelpTopic, Setting
+from dicecli.systems.declaration import Game, HelpTopic, Setting
 
 if TYPE_CHECKING:
     from dicecli.environment import Environment
@@ -49,6 +49,7 @@ ADVANCED_ROLLS = Setting(
     "age.max_rolls",
     "most rolls an advanced test makes (default 100)",
     _whole_number("age.max_rolls", 100),
+    example="200",
 )
 """Rolls an advanced test may take before it stops (an assumption: the rules set none)."""
 

@@ -19,7 +19,7 @@ by the registry.
 
 from __future__ import annotations
 
-from dicecli.systems.registry import CliOption, Game, HelpTopic, ReplCommand, Setting
+from dicecli.systems.declaration import CliOption, Game, HelpTopic, ReplCommand, Setting
 
 
 def _path_text(text: str | None) -> str | None:

@@ -33,7 +33,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dicecli.errors import RuleError
-from dicecli.systems.registry import Game, HelpTopic, Setting
+from dicecli.systems.declaration import Game, HelpTopic, Setting
 
 if TYPE_CHECKING:
     from dicecli.environment import Environment

@@ -1,0 +1,143 @@
+"""What a game declares, and the protocol of its ``SYSTEM`` object.
+
+A game's package holds a :class:`Game` (plain data, cheap to build) in its
+``__init__``; the registry (:mod:`dicecli.systems.registry`) reads it. The types are
+named tuples, not dataclasses: building the classes costs a tenth as much, and a game's
+declaration is read on every line that starts with a word.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple, Protocol
+
+if TYPE_CHECKING:
+    import pyparsing as pp
+
+    from dicecli.environment import Environment
+    from dicecli.notation.nodes import Check
+    from dicecli.probability.distribution import Odds
+    from dicecli.results import RollResult
+    from dicecli.rolling.dice import Roller
+
+
+class GameSystem(Protocol):
+    """What a game's ``SYSTEM`` object does: the protocol every game satisfies."""
+
+    def line_grammar(self) -> pp.ParserElement:
+        """The grammar of a whole line of this game (built with
+        :func:`dicecli.notation.grammar.whole_line`), producing a
+        :class:`~dicecli.notation.nodes.Roll` whose body is this game's
+        :class:`~dicecli.notation.nodes.Check`."""
+        ...
+
+    def resolve(self, check: Check, roller: Roller, env: Environment, text: str) -> RollResult:
+        """Roll ``check`` with ``roller`` and apply the rules. ``text`` is the line as
+        typed (the result's ``input``)."""
+        ...
+
+    def odds(self, check: Check, env: Environment, text: str) -> Odds:
+        """The exact chances of ``check`` (``dicecli odds``)."""
+        ...
+
+
+class Setting(NamedTuple):
+    """A game setting (``--setting KEY=VALUE``): its key, what it does, and how its
+    text is read. ``read`` is called when a roll needs the value, with the text set
+    (None when unset), and raises a :class:`~dicecli.errors.DiceError` for a bad one.
+    ``example`` is a value to show in help (``200``)."""
+
+    key: str
+    help: str
+    read: Callable[[str | None], object]
+    example: str = ""
+
+    def value(self, env: Environment) -> object:
+        """The setting's value in ``env``."""
+        return self.read(env.setting(self.key))
+
+
+class CliOption(NamedTuple):
+    """A command-line option of a game, a short spelling of one of its settings
+    (``--dice-file PATH`` sets ``game.dice_file``). ``kind`` ``"file"`` makes the
+    option name an existing file."""
+
+    flag: str
+    setting: str
+    help: str
+    kind: str = "text"
+
+    @property
+    def parameter(self) -> str:
+        """The option's parameter name: ``--dice-file`` -> ``dice_file``."""
+        return self.flag.lstrip("-").replace("-", "_")
+
+
+class HelpTopic(NamedTuple):
+    """A help topic: a title, example lines with what they do, and a footer. The
+    examples are lines the REPL accepts as typed (a test rolls every one)."""
+
+    title: str
+    examples: tuple[tuple[str, str], ...]
+    footer: str = ""
+
+    def text(self) -> str:
+        width = max((len(example) for example, _ in self.examples), default=0)
+        lines = [self.title]
+        lines += [f"  {example:<{width}}  {what}" for example, what in self.examples]
+        if self.footer:
+            lines.append(self.footer)
+        return "\n".join(lines)
+
+
+class ReplCommand(NamedTuple):
+    """A REPL command a game adds (``keep``, to choose dice after a roll). ``run`` is
+    ``"module:function"``, a function ``(state, invocation) -> (state, output)`` like the
+    REPL's own commands, imported when the command is first used."""
+
+    name: str
+    usage: str
+    summary: str
+    run: str
+    aliases: tuple[str, ...] = ()
+
+
+class Game(NamedTuple):
+    """Everything dicecli needs to know about a game before rolling one of its lines.
+
+    - ``name``: the game's name, which its checks give as ``Check.system``;
+    - ``title``: how players name it (``Savage Worlds``);
+    - ``keywords``: the first words of its lines (``sw``), any case; the first is the
+      name of its help topic;
+    - ``example``: a typical line, for the REPL's banner and ``--help``;
+    - ``odds_example``: a line for the odds help topic, and what its odds tell;
+    - ``system``: the module holding its ``SYSTEM`` object (:class:`GameSystem`);
+    - ``words``: words it gives a meaning inside expressions (a special die): they may
+      stand in saved rolls, which then work in this game's lines;
+    - ``settings``, ``options``: its settings and the command-line options for them;
+    - ``completions``: the words of its forms, offered by tab completion;
+    - ``help``: its help topic; ``commands``: its REPL commands;
+    - ``roles``, ``marks``: (role or mark, terminal style) pairs for the breakdown roles
+      and die marks it adds (renderers never name a game: they look styles up by role
+      and mark).
+    """
+
+    name: str
+    title: str
+    keywords: tuple[str, ...]
+    example: str
+    system: str
+    odds_example: tuple[str, str] | None = None
+    words: tuple[str, ...] = ()
+    settings: tuple[Setting, ...] = ()
+    options: tuple[CliOption, ...] = ()
+    completions: tuple[str, ...] = ()
+    help: HelpTopic | None = None
+    commands: tuple[ReplCommand, ...] = ()
+    roles: tuple[tuple[str, str], ...] = ()
+    marks: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def topic(self) -> str:
+        """The name of its help topic: its first keyword."""
+        return self.keywords[0]

@@ -1,0 +1,227 @@
+"""The shape of the house: no import cycles, no game named outside its package, trees that
+stay plain values, one list of commands, and a fourth game that is one package plus one
+registry line."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import pickle
+import re
+import subprocess
+import sys
+import textwrap
+import typing
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import dicecli
+from dicecli.__main__ import COMMANDS
+from dicecli.cli import app, command_names
+from dicecli.notation.grammar import parse
+from dicecli.notation.nodes import Expr, ExprNode
+from dicecli.systems import registry
+
+PACKAGE = Path(dicecli.__file__).parent
+
+
+def _modules() -> Iterator[tuple[str, Path]]:
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        yield ".".join(parts), path
+
+
+def _under_type_checking(node: ast.If) -> bool:
+    return isinstance(node.test, ast.Name | ast.Attribute) and "TYPE_CHECKING" in ast.unparse(
+        node.test
+    )
+
+
+def _imports(path: Path, known: set[str]) -> set[str]:
+    """The dicecli modules ``path`` imports when it runs (anywhere in it, functions
+    included, but not under ``if TYPE_CHECKING``)."""
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and _under_type_checking(node):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name in known)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                submodule = f"{node.module}.{alias.name}"
+                found.add(submodule if submodule in known else node.module)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")))
+    return {module for module in found if module in known}
+
+
+def test_no_import_cycles() -> None:
+    modules = dict(_modules())
+    known = set(modules)
+    graph = {name: _imports(path, known) - {name} for name, path in modules.items()}
+    # Importing a package's module runs the package's __init__ first: that is no edge.
+    cycles: list[list[str]] = []
+
+    def walk(name: str, trail: list[str]) -> None:
+        for target in sorted(graph[name]):
+            if target in trail:
+                cycles.append([*trail[trail.index(target) :], target])
+            elif len(trail) < 40:
+                walk(target, [*trail, target])
+
+    for start in sorted(graph):
+        walk(start, [start])
+    assert cycles == []
+
+
+def _game_words() -> dict[str, str]:
+    """Words that name a game or its own things -> the package allowed to say them."""
+    words: dict[str, str] = {}
+    for game in registry.games():
+        package = game.system.rpartition(".")[0]
+        for word in (game.name, *game.keywords, *game.words, game.title):
+            words[word.casefold()] = package
+    return words
+
+
+def test_no_module_outside_a_games_package_names_the_game() -> None:
+    words = _game_words()
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, words)) + r")\b", re.IGNORECASE)
+    found = []
+    for name, path in _modules():
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for match in pattern.finditer(line):
+                package = words[match.group(1).casefold()]
+                inside = name == package or name.startswith(package + ".")
+                registry_line = name == registry.__name__ and line.strip() == f'"{package}",'
+                if not inside and not registry_line:
+                    found.append(f"{name}:{number}: {line.strip()}")
+    assert found == []
+
+
+def test_every_expression_node_is_in_the_union_the_walkers_match() -> None:
+    assert set(typing.get_args(Expr)) == set(ExprNode.__subclasses__())
+
+
+@pytest.mark.parametrize(
+    "line", ["2d6+5", "4d6r1!kh3", "{2d6, d8}kh1 + STR", "10% of d20[fire]", "wfb ld 8"]
+)
+def test_a_rolled_tree_stays_a_plain_value(line: str) -> None:
+    tree = parse(line)
+    dicecli.roll(line, seed=1, values={"STR": 2})
+    copy = pickle.loads(pickle.dumps(tree))
+    assert copy == tree
+    assert hash(copy) == hash(tree)
+    fields = {field.name for field in dataclasses.fields(tree.body)}  # type: ignore[arg-type]
+    assert vars(tree.body).keys() <= fields  # nothing cached on the node
+
+
+def test_the_fast_path_knows_the_commands_of_the_typer_app() -> None:
+    assert set(COMMANDS) == set(command_names())
+    assert {command.name for command in app.registered_commands} == set(COMMANDS)
+
+
+FOURTH_GAME = '''
+"""Coin: a fourth game, one package."""
+
+from dicecli.systems.declaration import Game, HelpTopic
+
+GAME = Game(
+    name="coin",
+    title="Coin toss",
+    keywords=("coin",),
+    example="coin flip",
+    system="coin_game.system",
+    completions=("flip",),
+    help=HelpTopic("Coin:", (("coin flip", "heads (1) or tails (0)"),)),
+)
+'''
+
+FOURTH_SYSTEM = """
+from dataclasses import dataclass
+from typing import ClassVar
+
+import pyparsing as pp
+
+from dicecli.notation.grammar import keyword, whole_line
+from dicecli.notation.nodes import Check
+from dicecli.probability.distribution import Distribution, Odds
+from dicecli.results import DiceShown, RollResult
+from dicecli.rolling.dice import Die, Face
+
+
+@dataclass(frozen=True)
+class Flip(Check):
+    system: ClassVar[str] = "coin"
+
+    def __str__(self) -> str:
+        return "coin flip"
+
+
+COIN = Die("coin", (Face("tails", 0), Face("heads", 1)))
+
+
+class CoinSystem:
+    def line_grammar(self):
+        form = pp.Suppress(keyword("coin")) - keyword("flip")
+        form.set_parse_action(lambda t: Flip())
+        return whole_line(form)
+
+    def resolve(self, check, roller, env, text):
+        die = roller.roll(COIN)
+        return RollResult(text, str(check), die.value, (die,), (DiceShown((die,)),))
+
+    def odds(self, check, env, text):
+        return Odds(text, str(check), Distribution.uniform([0, 1]))
+
+
+SYSTEM = CoinSystem()
+"""
+
+
+def test_a_fourth_game_is_one_package_and_one_registry_line(tmp_path: Path) -> None:
+    package = tmp_path / "coin_game"
+    package.mkdir()
+    (package / "__init__.py").write_text(textwrap.dedent(FOURTH_GAME))
+    (package / "system.py").write_text(textwrap.dedent(FOURTH_SYSTEM))
+    script = textwrap.dedent(
+        """
+        import sys
+        from dicecli.systems import registry
+        registry.BUILT_IN = (*registry.BUILT_IN, "coin_game")  # the one registry line
+        from dicecli.__main__ import main
+        from dicecli.repl.completion import completions
+        from dicecli.repl.commands import handle_line
+        from dicecli.repl.state import start_state
+        from dicecli.rolling.dice import GivenSource, Roller
+        main(["--given", "heads", "coin flip"])
+        main(["odds", "--plain", "coin flip"])
+        state = start_state(Roller(GivenSource([])))
+        print("completion:", completions(state, "co"), completions(state, "coin f"))
+        print("help:", handle_line(state, "help coin")[1][0].text)
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin", "NO_COLOR": "1"},
+        timeout=60,
+        check=False,
+    )
+    assert done.stderr == ""
+    lines = done.stdout.splitlines()
+    assert lines[0] == "1\tcoin flip\t[heads]"
+    assert "0\t1/2\t50.00%\t>= 100.00%" in lines
+    assert any(line.startswith("completion: ['coin'] [") and "'flip'" in line for line in lines)
+    assert "help: Coin:" in lines
