@@ -8,6 +8,8 @@ The public API::
 
 ``parse`` turns text into a syntax tree, ``roll`` rolls it, ``reroll`` rolls a result
 again under rule W5, ``odds`` gives exact chances. Errors derive from ``DiceError``.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations

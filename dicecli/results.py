@@ -4,7 +4,10 @@ A :class:`RollResult` keeps every die rolled, in roll order, discarded ones incl
 (``kept=False``), a presentation-neutral *breakdown* (text segments with semantic roles,
 and groups of dice) and, for checks, an :class:`Outcome`. Renderers decide how a role
 looks; game modules decide what to say. That split is why adding a game never touches a
-renderer."""
+renderer.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
+"""
 
 from __future__ import annotations
 

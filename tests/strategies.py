@@ -26,6 +26,8 @@ before a success condition here (it is typed last instead).
 The faces of each die kind are written out here (:func:`die_values`) rather than taken
 from :mod:`dicecli.rolling.dice`, so the tests check the core against the rules, not against
 itself.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""Character files (TOML) -> Environment: stats as numbers, saved rolls as notation."""
+"""Character files (TOML) -> Environment: stats as numbers, saved rolls as notation.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
+"""
 
 from __future__ import annotations
 

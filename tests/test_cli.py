@@ -1,4 +1,7 @@
-"""The command line: typer's runner for options, a real process for pipes and exit codes."""
+"""The command line: typer's runner for options, a real process for pipes and exit codes.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
+"""
 
 from __future__ import annotations
 

@@ -4,6 +4,8 @@ The expressions come from ``tests/strategies.py``. The oracles here are written 
 the rules and ``docs/grammar.md``, not from the core: :func:`bounds` computes the least
 and greatest total an expression can roll by interval arithmetic over its syntax tree,
 and :func:`reference_total` recomputes a total from the dice a roll reports.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""Renderers: what each output shows of the same result."""
+"""Renderers: what each output shows of the same result.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
+"""
 
 from __future__ import annotations
 

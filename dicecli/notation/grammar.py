@@ -14,6 +14,8 @@ halves parse time against a token per symbol. Packrat parsing is off: it made th
 grammar slower. Parsed lines are cached by text instead (:func:`parse`). Parse actions
 take pyparsing's full ``(text, loc, tokens)``: given fewer, pyparsing works out how many
 on the first call by catching a TypeError and reading the traceback, at every start.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations

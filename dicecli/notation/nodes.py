@@ -11,6 +11,8 @@ always applied in one fixed order (see ``docs/grammar.md``, "Modifier order"):
 
 Game systems add their own node types (subclasses of :class:`Check`) in their
 packages.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations

@@ -5,6 +5,8 @@ walk the same tree and must agree to the letter, so every rule of meaning they b
 need is written once, here: rounding up (rule N3), a percentage of a value, the score of
 a die when counting successes, which dice keep/drop keeps, the check that refuses a roll
 that would never end, and what a name stands for.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations

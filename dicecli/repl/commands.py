@@ -8,6 +8,8 @@ rolled. Commands raise :class:`~dicecli.errors.DiceError` for bad input;
 :func:`handle_line` turns it into a shown error. Games add commands of their own through
 their declaration (:class:`~dicecli.systems.declaration.ReplCommand`), registered after the
 REPL's own and imported when first used.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations

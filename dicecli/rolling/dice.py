@@ -7,6 +7,8 @@ player typed (``--given 3,4,1``). Nothing here touches the global ``random`` mod
 
 :class:`Roller` wraps a source with the roll budget: every die drawn counts, and a
 roll that would draw more than ``budget`` dice stops with :class:`RollLimitError`.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations

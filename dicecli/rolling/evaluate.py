@@ -14,6 +14,8 @@ count stay with ``kept=False``. The modifiers of a dice term apply in one fixed 
 Arithmetic is on integers; ``/`` and ``N% of`` round up (rule N3).
 
 Checks of a game are handed to that game's ``SYSTEM`` (:mod:`dicecli.systems.registry`).
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations

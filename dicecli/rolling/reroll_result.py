@@ -4,6 +4,8 @@ Under rule W5, which dicecli applies to every re-roll: the whole roll is rolled 
 (all of a 2D6's dice), the new result stands even if worse, no die is re-rolled twice,
 and dice that a game's rules forbid re-rolling (rule W4: ``Die(rerollable=False)``)
 refuse.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations

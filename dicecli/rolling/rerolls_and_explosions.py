@@ -6,6 +6,8 @@ meets, so lines without them never create :class:`OneByOne` (a frozen dataclass:
 3M instructions, 1 ms, on Python 3.11, paid at every start that imports it). Keep/drop
 and counting (steps 3 and 4) stay in the evaluator, shared with every dice term.
 (:mod:`dicecli.rolling.reroll_result` is another thing: re-rolling a whole result, rule W5.)
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""The grammar: what parses to what, canonical spelling, and error messages."""
+"""The grammar: what parses to what, canonical spelling, and error messages.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
+"""
 
 from __future__ import annotations
 

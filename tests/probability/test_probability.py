@@ -6,6 +6,8 @@ when the evaluator asks for one die more, the prefix branches into one prefix pe
 Variable-length rolls (re-rolls, explosions) are followed up to ``max_dice`` dice; the
 probability of longer sequences is the oracle's own ``cut``. Where neither side cuts,
 the distributions must be equal, fraction for fraction.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations

@@ -2,6 +2,8 @@
 
 Dice come from given faces, so every expected total below is worked out by hand from
 those faces and the rules cited.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations

@@ -2,6 +2,8 @@
 
 The dice come from ``--given`` so every total on screen is known in advance. The
 history file goes to a temporary ``XDG_STATE_HOME``, never the user's.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations

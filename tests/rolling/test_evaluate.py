@@ -1,4 +1,7 @@
-"""Rolling the generic notation with given dice: totals, kept dice and marks."""
+"""Rolling the generic notation with given dice: totals, kept dice and marks.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
+"""
 
 from __future__ import annotations
 

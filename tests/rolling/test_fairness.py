@@ -8,6 +8,8 @@ twice as often as it should fails every time (:func:`test_a_biased_die_is_caught
 proves the check can fail). The critical values are checked against an independent
 computation of the chi-square tail (:func:`chi_square_tail`), so a typo in the table
 cannot pass unnoticed.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,10 @@
 """The Dragon die of the AGE system (rule G1): a d6 of another colour, rolled with two
 ordinary d6. It is its own :class:`~dicecli.rolling.dice.Die` named ``dragon``, so
 ``--given`` errors name it, and its roll carries the mark ``dragon``, which the terminal
-shows in the game's own style."""
+shows in the game's own style.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
+"""
 
 from __future__ import annotations
 

@@ -12,6 +12,8 @@
 Words are case-insensitive. A second ``+focus`` is refused (rule G1: only one focus
 counts), so is ``-focus``, an ``until`` without a target number, and an opposed test
 with more than :data:`MAX_SIDES` sides.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations

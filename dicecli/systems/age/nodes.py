@@ -3,6 +3,8 @@
 ``str(node)`` gives the canonical line, which parses back to an equal node. The rule
 data the nodes refer to (abilities, difficulties, thresholds) are in
 :mod:`dicecli.systems.age.rules`.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations

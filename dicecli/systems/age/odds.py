@@ -6,6 +6,8 @@ directly; opposed tests compare each side's (total, Dragon die, ability) and sol
 re-roll of a complete tie exactly (a geometric series per set of tied sides); advanced
 tests follow the running total of Dragon dice roll by roll, up to the roll cap, and
 state the probability left beyond it (the distribution's ``residue``).
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations

@@ -14,6 +14,8 @@ Assumptions (documented in ``docs/age.md``):
   points with doubles (rule G6), the other sides none;
 - an advanced test stops after 100 rolls (the setting ``age.max_rolls``) and says so:
   the threshold was not reached.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations

@@ -2,6 +2,8 @@
 test (rule G3), the named thresholds of an advanced test (rule G7) and the abilities
 with the project's abbreviations (rule G8). Plain data, read by the grammar, the
 rolling, the odds and the game's declaration (completion words, help).
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@
 replayed in order, :class:`ReplaySource`) and the keep choice written into it, so the
 rules decide as if the choice had been typed with the roll. Registered by the game's
 declaration (:data:`dicecli.systems.alkemy.GAME`), imported when first used.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations

@@ -11,6 +11,8 @@ faces. A bad file is a :class:`DiceFileError` naming the file and the fault.
 Faces are named by their number (``"4"``), or ``"4-sword"`` when the face bears a
 symbol; ``--given`` accepts the number (the first face with that number), the full name,
 ``4sword`` or ``4s`` (the symbol's initial).
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations

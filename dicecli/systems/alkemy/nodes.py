@@ -6,6 +6,8 @@ DIFFICULTY`` (a test, rule A1), or one side ``vs`` another ``alkemy`` side (an o
 test, rule A2). ``str(node)`` is the canonical line, which parses back to an equal node;
 it keeps the bonus and penalty terms as typed (netting and the cap, rules A6 and A7, are
 applied when rolling). The grammar is in :mod:`dicecli.systems.alkemy.grammar`.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ is enumerated and the kept pair chosen by the same rule the roller uses
 distributions; when the characteristics are equal a tie is re-rolled until one side
 wins, so P(side wins) = P(wins one round) / (1 - P(tie)), the sum of the geometric
 series over rounds (rule A2).
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations

@@ -5,6 +5,8 @@ Dice are drawn in roll order: side 1's dice (2 plus its extra dice), then side 2
 then each re-roll round the same way, which is the order ``--given`` faces are used.
 An opposed roll's total is the winner's total in the deciding round; its ``passed`` is
 None (no side is "the player"): the JSON ``winner`` field says who won.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations

@@ -5,6 +5,8 @@ looked up, its dice (by health-state colour, rules A3 and A8), the bonus and pen
 dice netted (rule A6) and capped (rule A7), and the keep choice checked (rules A4, A5).
 :meth:`PreparedSide.kept` says which of the rolled faces count; the roller and the odds
 both use it, so the two can never disagree.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations

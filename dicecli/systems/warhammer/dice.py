@@ -26,6 +26,8 @@ Spellings accepted with ``--given`` (case-insensitive):
 
 Faces are named as shown: an arrow ``→3`` (glyph and clock hour), a HIT ``HIT→3`` (HIT
 and its small arrow), so a result's dice say everything the die showed.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations

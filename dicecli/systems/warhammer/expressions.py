@@ -9,6 +9,8 @@ no total (rule W1).
 
 :func:`fixed_value` evaluates values that must not hold dice (a characteristic, a
 Leadership, a combat result), with names from the environment.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations

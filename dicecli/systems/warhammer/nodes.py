@@ -5,6 +5,8 @@ Values (characteristics, Leadership, combat result, distances) are generic expre
 from :mod:`dicecli.notation.grammar`, so named values and rounding up (rule N3) come for free.
 The artillery die inside an expression is the word ``artillery``; the generic grammar
 reads it as a :class:`~dicecli.notation.nodes.Name`, and the Warhammer evaluator rolls it.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations

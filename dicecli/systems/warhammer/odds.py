@@ -15,6 +15,8 @@ unconditional chances, so it sums to ``1 - P(misfire)``; the misfire chance is i
 Roll-offs (rule W6) are solved exactly for a round of ``k`` players: P(win) = P(unique
 highest) + sum over ties of P(tie) x P(win the tie's roll-off), where the all-tied case
 repeats the same roll-off, giving a geometric series.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations

@@ -3,6 +3,8 @@
 shows every die (re-rolled and ignored ones with ``kept=False``).
 
 Each ``resolve_*`` function handles one node type; :func:`resolve` picks it.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations

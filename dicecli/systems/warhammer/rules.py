@@ -3,6 +3,8 @@
 Nothing here rolls: each function takes dice already rolled (natural faces, rule N5)
 and says what the rules make of them, so the roller and the odds engine cannot drift
 apart.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
 """AGE system rules G1-G8 with given dice. Every expected figure is worked out by hand
-from the rule cited beside it (the Dragon die is the last face of each three)."""
+from the rule cited beside it (the Dragon die is the last face of each three).
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
+"""
 
 from __future__ import annotations
 

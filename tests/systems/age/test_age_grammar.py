@@ -1,4 +1,7 @@
-"""The ``age`` line grammar: what parses to what, canonical text, and error messages."""
+"""The ``age`` line grammar: what parses to what, canonical text, and error messages.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
 """Exact odds of AGE tests, checked against brute-force enumeration written here
-independently of :mod:`dicecli.systems.age.odds` (rules G4, G6, G7, G9)."""
+independently of :mod:`dicecli.systems.age.odds` (rules G4, G6, G7, G9).
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
+"""
 
 from __future__ import annotations
 

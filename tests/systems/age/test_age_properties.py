@@ -1,4 +1,7 @@
-"""Properties of AGE rolls over many dice and modifiers (Hypothesis)."""
+"""Properties of AGE rolls over many dice and modifiers (Hypothesis).
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""Alkemy rules A1-A9 with given dice, and the forms a player types."""
+"""Alkemy rules A1-A9 with given dice, and the forms a player types.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""Alkemy dice files: the shipped faces, a player's own faces and symbols, bad files."""
+"""Alkemy dice files: the shipped faces, a player's own faces and symbols, bad files.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""Alkemy exact odds against brute force, and properties of every roll (Hypothesis)."""
+"""Alkemy exact odds against brute force, and properties of every roll (Hypothesis).
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
+"""
 
 from __future__ import annotations
 

@@ -1,7 +1,9 @@
 """Warhammer Fantasy Battle rules (N3, W1-W10), each pinned with given dice.
 
-Expected values are worked by hand from ``/work/shared/rules.md``, not copied from
+Expected values are worked by hand from ``docs/rules.md``, not copied from
 output.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations

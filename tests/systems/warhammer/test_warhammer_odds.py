@@ -1,5 +1,8 @@
 """Exact odds of the Warhammer forms, checked against hand-worked figures and
-brute-force oracles written independently of the module."""
+brute-force oracles written independently of the module.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""Hypothesis properties of the Warhammer forms, over seeded rolls."""
+"""Hypothesis properties of the Warhammer forms, over seeded rolls.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
+"""
 
 from __future__ import annotations
 
