@@ -57,8 +57,8 @@ def _imports(path: Path, known: set[str]) -> set[str]:
             for alias in node.names:
                 submodule = f"{node.module}.{alias.name}"
                 found.add(submodule if submodule in known else node.module)
-        for child in ast.iter_child_nodes(node):
-            visit(child)
+        for inner in ast.iter_child_nodes(node):
+            visit(inner)
 
     visit(ast.parse(path.read_text(encoding="utf-8")))
     return {module for module in found if module in known}

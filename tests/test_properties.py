@@ -46,6 +46,7 @@ from dicecli.notation.nodes import (
     Expr,
     Group,
     Keep,
+    KeepKind,
     Labelled,
     Modifiers,
     Name,
@@ -458,7 +459,7 @@ def keep_dice_text(draw: st.DrawFn) -> tuple[str, Keep, int]:
     """``NdS`` with keep/drop and perhaps a re-roll: (text, keep, dice count)."""
     sides = draw(st.sampled_from([2, 4, 6, 10, 20, "%", "F"]))
     count = draw(st.integers(1, 8))
-    kind = draw(st.sampled_from(["kh", "kl", "dh", "dl"]))
+    kind: KeepKind = draw(st.sampled_from(["kh", "kl", "dh", "dl"]))
     least = 1 if kind in ("kh", "kl") else 0  # kh0 and kl0 keep nothing: refused
     keep = Keep(kind, draw(st.integers(least, count + 2)))
     endless_free = {2: "r1", "F": "r<0"}.get(sides, "r<2")  # never every face
@@ -736,6 +737,6 @@ def test_a_rerolled_penetrating_die_is_worth_one_less() -> None:
 def test_values_matching_a_condition_are_the_values_it_holds_for(
     op: CompareOp, value: int, number: int
 ) -> None:
-    """Re-roll and explosion conditions are checked as ranges (OneByOne)."""
+    """Re-roll and explosion conditions are checked as ranges (RerollExplodeRules)."""
     condition = Condition(op, value)
     assert (number in values_matching(condition)) == condition.matches(number)

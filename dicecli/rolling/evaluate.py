@@ -403,11 +403,11 @@ def _face_decided_step(die: Die, count: int, modifiers: Modifiers) -> Step:
 def rolled_one_by_one_step(die: Die, count: int, modifiers: Modifiers) -> Step:
     """Re-rolls or explosions: each die is rolled in turn, as the rules go."""
     from dicecli.rolling.rerolls_and_explosions import (  # imported on first use
-        OneByOne,
+        RerollExplodeRules,
         roll_modified_dice,
     )
 
-    rules = OneByOne.of(die, modifiers)
+    rules = RerollExplodeRules.of(die, modifiers)
 
     def rolled_one_by_one(ev: Evaluation) -> int:
         roller = ev.roller
@@ -431,7 +431,7 @@ def _compile_group(node: Group) -> Step:
 
     def group(ev: Evaluation) -> int:
         segments = ev.segments
-        values: list[Unit] = []
+        values: list[KeepUnit] = []
         item_texts: list[int] = []  # where each item's value text sits in the segments
         segments.append(_GROUP_OPEN)
         dice_of: list[range] = []  # the dice and segments of each item, to mark dropped ones
@@ -499,12 +499,12 @@ def _tally(successes: int, failures: int) -> Text:
     return Text(text + ")", "value")
 
 
-Unit = tuple[int, list[int]]
+KeepUnit = tuple[int, list[int]]
 """One value that keep/drop sees (a die, or a compounded die), and the positions of
 the dice it is made of."""
 
 
-def _kept_units(units: list[Unit], modifiers: Modifiers) -> set[int]:
+def _kept_units(units: list[KeepUnit], modifiers: Modifiers) -> set[int]:
     """Indexes (into ``units``) of the units that keep/drop keeps (step 3)."""
     if modifiers.keep is None:
         return set(range(len(units)))
@@ -517,7 +517,7 @@ def _dropped(roll: DieRoll) -> DieRoll:
 
 
 def apply_keep_and_count(
-    rolled: list[DieRoll], units: list[Unit], modifiers: Modifiers
+    rolled: list[DieRoll], units: list[KeepUnit], modifiers: Modifiers
 ) -> tuple[int, list[DieRoll]]:
     """Keep/drop and count (steps 3 and 4): the total, and the dice marked."""
     kept = _kept_units(units, modifiers)

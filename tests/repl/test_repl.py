@@ -31,7 +31,7 @@ from dicecli.repl.state import (
     start_state,
 )
 from dicecli.results import RollResult
-from dicecli.rolling.dice import DiceSource, GivenSource, RandomSource, Roller
+from dicecli.rolling.dice import D6, DiceSource, GivenSource, RandomSource, Roller
 from dicecli.systems.alkemy.commands import ReplaySource
 
 
@@ -414,7 +414,7 @@ def test_keep_needs_two_positions() -> None:
 def test_replayed_faces_run_on_into_the_session_dice() -> None:
     previous = dicecli.roll("2d6", given="2,5")
     replay = ReplaySource(previous.dice, GivenSource(["4"]))
-    d6 = dicecli.rolling.dice.D6
+    d6 = D6
     assert [replay.draw(d6) for _ in range(3)] == [1, 4, 3]  # face indexes of 2, 5, 4
 
 

@@ -12,7 +12,7 @@ from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 from prompt_toolkit.history import FileHistory, InMemoryHistory
 
-from dicecli.app import ExitStatus, RunOptions, Streams
+from dicecli.app import RunOptions, Streams
 from dicecli.environment import Environment
 from dicecli.errors import DiceSyntaxError
 from dicecli.render.plain import PlainRenderer
@@ -28,6 +28,7 @@ from dicecli.repl.state import (
     start_state,
 )
 from dicecli.rolling.dice import GivenSource, Roller
+from dicecli.status import ExitStatus
 
 
 def session(env: Environment | None = None) -> ReplState:

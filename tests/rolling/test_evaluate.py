@@ -9,6 +9,7 @@ import pytest
 
 import dicecli
 from dicecli import DiceError, GivenFacesError, RollLimitError, UnknownNameError
+from dicecli.notation.nodes import Expr
 from dicecli.results import DiceShown, Text
 from dicecli.rolling.dice import die_for_sides
 
@@ -174,8 +175,14 @@ def test_counting_sees_only_kept_dice() -> None:
     assert dicecli.roll("3d6kh2>=5", given="6,5,6").total == 2
 
 
+def expression(text: str) -> Expr:
+    body = dicecli.parse(text).body
+    assert isinstance(body, Expr)
+    return body
+
+
 def test_names_and_saved_rolls() -> None:
-    env = dicecli.Environment(values={"STR": 3}, rolls={"attack": dicecli.parse("d20+5").body})
+    env = dicecli.Environment(values={"STR": 3}, rolls={"attack": expression("d20+5")})
     assert dicecli.roll("str + 2", environment=env).total == 5
     assert dicecli.roll("attack", given="10", environment=env).total == 15
 
@@ -187,7 +194,7 @@ def test_unknown_name_points_at_the_name() -> None:
 
 
 def test_self_referencing_saved_roll_is_an_error() -> None:
-    env = dicecli.Environment(rolls={"a": dicecli.parse("a + 1").body})
+    env = dicecli.Environment(rolls={"a": expression("a + 1")})
     with pytest.raises(DiceError, match="refers to itself"):
         dicecli.roll("a", environment=env)
 

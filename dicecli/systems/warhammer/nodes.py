@@ -99,10 +99,6 @@ class Contenders:
     def named(cls, names: tuple[str, ...]) -> Contenders:
         return cls(len(names), names)
 
-    def label(self, index: int) -> str:
-        """How contender ``index`` (0-based) is shown: its name, or ``#2``."""
-        return self.names[index] if self.names else f"#{index + 1}"
-
     def identity(self, index: int) -> JSONValue:
         """What JSON reports: the name as typed, or the 1-based number."""
         return self.names[index] if self.names else index + 1
