@@ -72,8 +72,8 @@ def _dispatch(args: list[str]) -> int:
 def _freeze_start_up() -> None:
     """Move what the imports built (pyparsing's grammar objects and ours, which live as
     long as the process) out of the garbage collector's reach: later collections skip
-    them, those of a long piped run and the full one Python makes at exit alike. For a
-    plain roll that exit collection was about 7% of start-up (27M instructions, measured).
+    them, those of a long piped run and the full one Python makes at exit alike (see
+    "Start-up" in the README).
     """
     gc.freeze()
 

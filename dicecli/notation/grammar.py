@@ -195,7 +195,7 @@ atom.set_parse_action(lambda s, loc, t: Labelled(t[0], t[1]) if len(t) == 2 else
 unary: pp.Forward = pp.Forward()
 _percent_of = pp.Regex(r"(?P<percent>\d+)\s*%\s*(?i:of)\b").set_name("'N% of'")
 # Signs as literals, not a regex class: a class mixing ASCII with the minus sign U+2212
-# makes ``re`` build a 64k-character bitmap at every start (about 2.5M instructions).
+# makes ``re`` build a 64k-character bitmap at every start.
 _minus = (pp.Literal("-") | pp.Literal("\N{MINUS SIGN}")).set_name("'-'")
 unary <<= ((_percent_of + unary) | (_minus + unary) | atom).set_name(_operand.name)
 

@@ -1,10 +1,9 @@
 """Dice terms with re-roll or explode modifiers (steps 1 and 2 of the modifier order),
 rolled one die at a time as the rules go.
 
-The evaluator (:mod:`dicecli.rolling.evaluate`) imports this module for the first such term it
-meets, so lines without them never create :class:`RerollExplodeRules` (a frozen dataclass: about
-3M instructions, 1 ms, on Python 3.11, paid at every start that imports it). Keep/drop
-and counting (steps 3 and 4) stay in the evaluator, shared with every dice term.
+The evaluator (:mod:`dicecli.rolling.evaluate`) imports this module for the first such
+term it meets (see "Start-up" in the README). Keep/drop and counting (steps 3 and 4)
+stay in the evaluator, shared with every dice term.
 (:mod:`dicecli.rolling.reroll_result` is another thing: re-rolling a whole result, rule W5.)
 
 Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
