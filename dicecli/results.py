@@ -12,7 +12,7 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 JSONValue = str | int | float | bool | None | list["JSONValue"] | dict[str, "JSONValue"]
 
@@ -113,13 +113,12 @@ class DiceShown:
 Segment = Text | DiceShown
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     """The verdict of a check and its facts.
 
     ``passed`` drives the exit status (False: 1) and the colour; None when the roll is
     not pass/fail (a scatter roll, a roll-off). ``fields`` become the JSON ``outcome``
-    object, in order.
+    object, in order. A named tuple: a frozen value, cheap to create at start-up.
     """
 
     verdict: str

@@ -240,7 +240,7 @@ def modifiers_text(draw: st.DrawFn, modifiers: Modifiers, allow_spaces: bool = T
         keep = modifiers.keep
         spellings = [keep.kind] + (["k"] if keep.kind == "kh" else [])
         word = draw(_cased(draw(st.sampled_from(spellings))))
-        number = draw(st.sampled_from(["", "1"])) if keep.count == 1 else str(keep.count)
+        number = draw(st.sampled_from(["", "1"])) if keep.amount == 1 else str(keep.amount)
         tokens.append(("keep", word + number))
     if modifiers.success is not None:
         tokens.append(("success", str(modifiers.success)))

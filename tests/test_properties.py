@@ -208,8 +208,8 @@ def _count_kept(keep: Keep | None, units: Span) -> Span:
     if keep is None:
         return units
     if keep.kind in ("kh", "kl"):
-        return Span(min(keep.count, units.low), min(keep.count, units.high))
-    return Span(max(0, units.low - keep.count), max(0, units.high - keep.count))
+        return Span(min(keep.amount, units.low), min(keep.amount, units.high))
+    return Span(max(0, units.low - keep.amount), max(0, units.high - keep.amount))
 
 
 def _sum_of(count: Span, each: Span) -> Span:
@@ -478,7 +478,7 @@ def test_keep_and_drop_keep_the_right_number_of_the_right_dice(
     assert len(standing) == count
     kept = [_worth(die) for die in standing if die.kept]
     dropped = [_worth(die) for die in standing if not die.kept]
-    kept_count = min(keep.count, count)
+    kept_count = min(keep.amount, count)
     if keep.kind in ("dh", "dl"):
         kept_count = count - kept_count
     assert len(kept) == kept_count
@@ -603,7 +603,7 @@ def reference_group_total(node: Group, values: list[int]) -> int:
     keep = node.modifiers.keep
     ranked = sorted(values)
     if keep is not None:
-        count = min(keep.count, len(ranked))
+        count = min(keep.amount, len(ranked))
         ranked = {
             "kh": ranked[len(ranked) - count :],
             "kl": ranked[:count],

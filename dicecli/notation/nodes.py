@@ -9,8 +9,10 @@ always applied in one fixed order (see ``docs/grammar.md``, "Modifier order"):
 3. keep/drop (``kh kl dh dl``) over every die standing,
 4. count successes (``>=5`` ...) and failures (``f1``) among the kept dice.
 
-Game systems add their own node types (subclasses of :class:`Check`) in their
-packages.
+The parts of modifiers (:class:`Condition`, :class:`Keep`, :class:`Reroll`,
+:class:`Explode`) are named tuples, not dataclasses: frozen values all the same, and a
+tenth of the cost to create at every start (see "Start-up" in the README). Game systems
+add their own node types (subclasses of :class:`Check`) in their packages.
 
 Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
@@ -19,7 +21,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, NamedTuple
 
 if sys.version_info >= (3, 11):
     from typing import assert_never
@@ -33,8 +35,7 @@ BinaryOpSymbol = Literal["+", "-", "*", "/"]
 Sides = int | Literal["%", "F", "3"]
 
 
-@dataclass(frozen=True)
-class Condition:
+class Condition(NamedTuple):
     """A comparison against a die's face value: ``>=5``, ``<3``, ``=1``."""
 
     op: CompareOp
@@ -60,19 +61,17 @@ class Condition:
         return str(self.value) if self.op == "=" else str(self)
 
 
-@dataclass(frozen=True)
-class Keep:
-    """Keep or drop the highest or lowest ``count`` dice: ``kh3``, ``kl1``, ``dh1``, ``dl1``."""
+class Keep(NamedTuple):
+    """Keep or drop the highest or lowest ``amount`` dice: ``kh3``, ``kl1``, ``dh1``, ``dl1``."""
 
     kind: KeepKind
-    count: int
+    amount: int
 
     def __str__(self) -> str:
-        return f"{self.kind}{self.count}"
+        return f"{self.kind}{self.amount}"
 
 
-@dataclass(frozen=True)
-class Reroll:
+class Reroll(NamedTuple):
     """Re-roll a die while ``condition`` holds (``r1``), or once (``ro1``)."""
 
     condition: Condition
@@ -82,8 +81,7 @@ class Reroll:
         return f"{'ro' if self.once else 'r'}{self.condition.bare()}"
 
 
-@dataclass(frozen=True)
-class Explode:
+class Explode(NamedTuple):
     """Roll another die on ``condition``: ``!`` adds it, ``!!`` compounds it, ``!p`` penetrates."""
 
     kind: ExplodeKind

@@ -43,7 +43,7 @@ def count_one(value: int, modifiers: Modifiers) -> int:
 def kept_slice(keep: Keep, count: int) -> slice:
     """What ``keep`` keeps of ``count`` values ranked lowest first; the sort is stable,
     so equal values rank by position, the later one higher."""
-    number = min(keep.count, count)
+    number = min(keep.amount, count)
     if keep.kind == "kh":
         return slice(count - number, None)
     if keep.kind == "kl":

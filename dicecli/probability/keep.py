@@ -64,7 +64,7 @@ out where each value leads costs about four ordinary steps)."""
 
 def kept_end(keep: Keep, units: int) -> tuple[bool, int]:
     """For ``units`` units: whether the kept ones are the highest, and how many."""
-    count = min(keep.count, units)
+    count = min(keep.amount, units)
     if keep.kind == "kh":
         return True, count
     if keep.kind == "kl":
@@ -221,7 +221,7 @@ class Tracker:
     def for_keep(cls, keep: Keep, score: Score) -> Tracker:
         """The tracker for ``keep`` over any number of units."""
         high = keep.kind in ("kh", "dh")
-        return cls(high, keep.count, keep.kind in ("kh", "kl"), score)
+        return cls(high, keep.amount, keep.kind in ("kh", "kl"), score)
 
     def other_side(self, units: int) -> Tracker:
         """For exactly ``units`` units, the tracker of the other side: ``kh k`` is
