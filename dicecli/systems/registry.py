@@ -17,10 +17,12 @@ Games come from two places, the built-in ones first:
   cannot be loaded or clashes with a game already known is left out with one warning
   on stderr naming it; the other games work as before.
 
-Plug-ins are looked for only when something needs every game (a first word that no
-built-in game claims, ``--help``, the REPL). A cheap look at the installed
-distributions' ``entry_points.txt`` files comes first; :mod:`importlib.metadata`
-(about 40 ms to import) is used only when one of them declares the group.
+Plug-ins are looked for only when something needs every game: a first word that no
+built-in game claims, the typer command line (a plug-in may add options and help), the
+REPL; a plain roll or a built-in game's line on the fast path never looks. A cheap look
+at the installed distributions' ``entry_points.txt`` files comes first;
+:mod:`importlib.metadata` (about 40 ms to import) is used only when one of them
+declares the group.
 
 This module imports no game, no pyparsing, and defines no class (the declaration types
 are in :mod:`dicecli.systems.declaration`, imported with the first game): the grammar
@@ -108,8 +110,9 @@ def keywords() -> dict[str, Game]:
 
 
 def game_named(name: str) -> Game:
-    """The game called ``name`` (``Check.system``)."""
-    for game in games():
+    """The game called ``name`` (``Check.system``): a built-in game without looking for
+    plug-ins, else a plug-in."""
+    for game in (*_built_in_keywords().values(), *games()):
         if game.name == name:
             return game
     raise KeyError(name)

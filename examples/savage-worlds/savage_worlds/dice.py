@@ -5,6 +5,7 @@ name it, and each of its rolls carries the mark ``wild``, shown in the game's st
 from __future__ import annotations
 
 from dicecli.rolling.dice import Die, Face, die_for_sides
+
 from savage_worlds.rules import WILD_SIDES
 
 WILD_MARK = "wild"

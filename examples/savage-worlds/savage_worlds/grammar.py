@@ -17,8 +17,8 @@ from functools import cache
 from typing import cast
 
 import pyparsing as pp
-
 from dicecli.notation.grammar import integer, keyword, whole_line
+
 from savage_worlds.nodes import TraitTest
 from savage_worlds.rules import MAX_NUMBER, TRAIT_SIDES
 

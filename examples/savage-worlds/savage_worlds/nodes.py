@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from dicecli.notation.nodes import Check
+
 from savage_worlds.rules import DEFAULT_TARGET
 
 GAME_NAME = "savage_worlds"

@@ -23,6 +23,7 @@ from math import lcm
 from dicecli.environment import Environment
 from dicecli.notation.nodes import assert_never
 from dicecli.probability.distribution import ONE, ZERO, Distribution, Odds
+
 from savage_worlds.nodes import SavageForm, TraitTest
 from savage_worlds.rules import RAISE_STEP, WILD_SIDES
 
@@ -86,7 +87,9 @@ class Chances:
         if self.wild is None:
             return mean(self.sides) + self.modifier
         period = lcm(self.sides, self.wild)
-        ratio = Fraction(1, self.sides ** (period // self.sides) * self.wild ** (period // self.wild))
+        ratio = Fraction(
+            1, self.sides ** (period // self.sides) * self.wild ** (period // self.wild)
+        )
         both = sum(
             (at_least(self.sides, x) * at_least(self.wild, x) for x in range(1, period + 1)),
             ZERO,
@@ -124,7 +127,8 @@ def trait_test_odds(check: TraitTest, text: str) -> Odds:
         "success, raises, critical failure and the mean are exact (closed form, aces "
         "without limit)",
         f"the results are listed until the chance of a higher one is at most "
-        f"{float(PRECISION):.0e}; {float(results.residue):.2g} is left out",
+        f"{float(PRECISION):.0e}; {float(results.residue):.2g} is left out (the spread "
+        "is that of the results listed)",
     ]
     if not check.wild_card:
         notes.append("an Extra rolls no Wild Die and is never reported as a critical failure")

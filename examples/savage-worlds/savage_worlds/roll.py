@@ -27,6 +27,7 @@ from dicecli.results import (
     Text,
 )
 from dicecli.rolling.dice import Die, Roller
+
 from savage_worlds.dice import WILD, WILD_MARK, trait_die
 from savage_worlds.nodes import SavageForm, TraitTest
 from savage_worlds.rules import Judgement, aces, critical_failure, judge

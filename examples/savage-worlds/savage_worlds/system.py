@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import pyparsing as pp
-
     from dicecli.environment import Environment
     from dicecli.notation.nodes import Check
     from dicecli.probability.distribution import Odds

@@ -7,6 +7,7 @@ from dicecli.environment import EMPTY_ENVIRONMENT
 from dicecli.notation.nodes import Roll
 from dicecli.results import RollResult
 from dicecli.rolling.dice import GivenSource, RandomSource, Roller
+
 from savage_worlds.grammar import line_grammar
 from savage_worlds.nodes import TraitTest, savage_form
 from savage_worlds.system import SYSTEM
