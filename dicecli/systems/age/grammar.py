@@ -26,6 +26,7 @@ from typing import cast
 import pyparsing as pp
 
 from dicecli.notation.grammar import integer, keyword, whole_line
+from dicecli.systems.age import GAME
 from dicecli.systems.age.nodes import AgeAdvanced, AgeOpposed, AgeRoll, AgeTest, Target
 from dicecli.systems.age.rules import ABILITIES, DIFFICULTIES, THRESHOLDS
 
@@ -150,7 +151,7 @@ threshold = (named_threshold | threshold_number).set_name(
 )
 threshold.add_parse_action(lambda t: _Until(t[0]))
 
-_age = keyword("age")
+_age = keyword(*GAME.keywords)
 _vs = keyword("vs")
 _until = keyword("until")
 

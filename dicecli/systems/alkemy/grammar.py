@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import cast
 
 import pyparsing as pp
 
 from dicecli.notation import grammar
 from dicecli.notation.nodes import Check, Name
+from dicecli.systems.alkemy import GAME
 from dicecli.systems.alkemy.dice import Colour
 from dicecli.systems.alkemy.nodes import (
     RESERVED,
@@ -163,7 +164,7 @@ def _parts(group: pp.ParseResults) -> list[_Part]:
 
 
 def _line_form() -> pp.ParserElement:
-    alkemy = pp.Suppress(grammar.keyword("alkemy"))
+    alkemy = pp.Suppress(grammar.keyword(*GAME.keywords))
     vs = pp.Suppress(grammar.keyword("vs"))
     opponent = pp.Group(alkemy - _side_body()).set_name("'alkemy' and the opposing side")
     difficulty = (_number() | _name()).set_name("a difficulty (a number or a name)")
@@ -187,7 +188,7 @@ def _line_form() -> pp.ParserElement:
     return form
 
 
-@lru_cache(maxsize=1)
+@cache
 def line_grammar() -> pp.ParserElement:
     """A whole Alkemy line, built once."""
     return grammar.whole_line(_line_form())

@@ -26,6 +26,7 @@ import pyparsing as pp
 
 from dicecli.notation import grammar
 from dicecli.notation.nodes import Expr
+from dicecli.systems.warhammer import GAME
 from dicecli.systems.warhammer.nodes import (
     Allocate,
     BreakTest,
@@ -106,5 +107,5 @@ def _forms() -> pp.ParserElement:
 @cache
 def line_grammar() -> pp.ParserElement:
     """The whole line: a Warhammer keyword, one form, an optional comment."""
-    opening = pp.Suppress(grammar.keyword("wfb", "whfb", "warhammer"))
+    opening = pp.Suppress(grammar.keyword(*GAME.keywords))
     return grammar.whole_line(opening - _forms())
