@@ -58,7 +58,7 @@ ENTRY_POINT_GROUP = "dicecli.games"
 _KEYWORD = re.compile(r"[a-z][a-z0-9_-]*")
 _DICE_WORD = re.compile(r"(?i)\d*d(?:\d+|%|f)")
 """A first word that is a dice term (``d20``): never a keyword, so such lines never
-load the registry."""
+load a game's declaration."""
 
 _built_in: dict[str, Game] | None = None  # keyword -> game, the built-in games
 _every: tuple[Game, ...] | None = None  # built-in games, then plug-ins
@@ -112,7 +112,10 @@ def keywords() -> dict[str, Game]:
 def game_named(name: str) -> Game:
     """The game called ``name`` (``Check.system``): a built-in game without looking for
     plug-ins, else a plug-in."""
-    for game in (*_built_in_keywords().values(), *games()):
+    for game in _built_in_keywords().values():
+        if game.name == name:
+            return game
+    for game in games():
         if game.name == name:
             return game
     raise KeyError(name)

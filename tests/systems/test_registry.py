@@ -1,0 +1,86 @@
+"""The registry: where games come from, when it looks for plug-ins, what it refuses."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+import dicecli
+from dicecli.environment import Environment
+from dicecli.errors import RuleError
+from dicecli.systems import registry
+from dicecli.systems.declaration import Game
+
+
+@pytest.fixture
+def looks(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """Counts the registry's looks for installed plug-ins, starting from nothing known."""
+    found: list[str] = []
+
+    def look() -> bool:
+        found.append("look")
+        return False
+
+    registry.reset()
+    monkeypatch.setattr(registry, "_look_for_plugins", look)
+    yield found
+    registry.reset()
+
+
+def test_built_in_lines_and_plain_rolls_never_look_for_plug_ins(looks: list[str]) -> None:
+    for line in ("2d6+5", "d20", "wfb ld 8", "age 2 vs 13", "alkemy 8 vs 15"):
+        dicecli.roll(line, seed=1)
+        dicecli.odds(line)
+    assert looks == []
+
+
+def test_a_first_word_no_built_in_game_claims_looks_once(looks: list[str]) -> None:
+    dicecli.roll("STR + 1", values={"STR": 2})
+    dicecli.roll("DEX + 1", values={"DEX": 2})
+    assert looks == ["look"]
+
+
+def test_words_that_read_as_dice_or_numbers_are_never_keywords() -> None:
+    assert not registry.may_be_keyword("d20")
+    assert not registry.may_be_keyword("4dF")
+    assert not registry.may_be_keyword("2D6+5")
+    assert registry.may_be_keyword("WFB")
+
+
+NOT_A_KEYWORD = "is not a lower-case word that reads as no dice"
+
+
+def _game(name: str, *keywords: str) -> Game:
+    return Game(name=name, title=name, keywords=keywords, example="", system="nowhere")
+
+
+@pytest.mark.parametrize(
+    ("game", "problem"),
+    [
+        ("not a game", "it names a str, not a dicecli.systems.declaration.Game"),
+        (_game("warhammer", "war"), "a game called 'warhammer' is already known"),
+        (_game("coin"), "it has no keywords"),
+        (_game("coin", "wfb"), "its keyword 'wfb' belongs to another game"),
+        (_game("coin", "d6"), "its keyword 'd6' is not a lower-case word that reads as no dice"),
+        (
+            _game("coin", "Coin"),
+            "its keyword 'Coin' is not a lower-case word that reads as no dice",
+        ),
+        (_game("coin", "coin"), None),
+    ],
+)
+def test_a_plug_in_that_cannot_stand_beside_the_games_is_named_why(
+    game: object, problem: str | None
+) -> None:
+    names = {game.name for game in registry.games()}
+    taken = set(registry.keywords())
+    assert registry.plugin_problem(game, names, taken) == problem
+
+
+def test_a_setting_is_read_as_its_game_declares() -> None:
+    env = Environment(settings={"age.max_rolls": "7"})
+    assert registry.setting_value(env, "age.max_rolls") == 7
+    assert registry.setting_value(Environment(), "age.max_rolls") == 100
+    with pytest.raises(RuleError, match="at least 1, not 'none'"):
+        registry.setting_value(Environment(settings={"age.max_rolls": "none"}), "age.max_rolls")
