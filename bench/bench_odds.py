@@ -49,14 +49,14 @@ WARM_SECONDS = 0.5
 
 
 def ours(text: str, at_least: int | None) -> Callable[[], object]:
-    from dicecli.probability.engine.report import odds
+    from dicecli.probability.report import odds
 
     return lambda: odds(text, at_least=at_least)
 
 
 def ours_uncached(text: str, at_least: int | None) -> Callable[[], object]:
-    from dicecli.probability.engine.engine import clear_caches
-    from dicecli.probability.engine.report import odds
+    from dicecli.probability.engine import clear_caches
+    from dicecli.probability.report import odds
 
     def call() -> object:
         clear_caches()  # the parse cache stays: icepool parses no text either

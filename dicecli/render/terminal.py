@@ -20,7 +20,7 @@ HISTOGRAM_WIDTH = 40
 
 
 def _die(die: DieRoll) -> RichText:
-    style = " ".join(theme.MARK_STYLES.get(mark, "") for mark in die.marks).strip()
+    style = " ".join(theme.mark_style(mark) for mark in die.marks).strip()
     if not die.kept:
         style = theme.DISCARDED_STYLE
     return RichText(face_text(die), style=style)
@@ -37,7 +37,7 @@ def breakdown(result: RollResult) -> RichText:
                 line.append_text(_die(die))
             line.append("]")
         else:
-            line.append(segment.text, style=theme.ROLE_STYLES.get(segment.role, ""))
+            line.append(segment.text, style=theme.role_style(segment.role))
     return line
 
 

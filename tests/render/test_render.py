@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import io
 import re
+import subprocess
+import sys
+import textwrap
 
 from rich.console import Console
 
@@ -90,3 +93,25 @@ def test_plain_tells_compounded_dice_from_exploded_ones() -> None:
     exploded = dicecli.roll("d6!", given="6,6,3")
     assert breakdown_text(compounded.breakdown) == "[6!, +6!, +3]"
     assert breakdown_text(exploded.breakdown) == "[6!, 6!, 3]"
+
+
+def test_a_plain_roll_at_a_terminal_does_not_load_the_games() -> None:
+    """Styles of the games' own marks are looked up only when a die carries one."""
+    code = textwrap.dedent(
+        """
+        import io, sys
+        from rich.console import Console
+        import dicecli
+        from dicecli.render.terminal import TerminalRenderer
+        out = io.StringIO()
+        renderer = TerminalRenderer(out, Console(file=out, force_terminal=True))
+        renderer.result(dicecli.roll("4d6kh3!", seed=1))
+        print("dicecli.systems.registry" in sys.modules)
+        renderer.result(dicecli.roll("wfb artillery", given="MISFIRE"))
+        print("dicecli.systems.registry" in sys.modules, "\\x1b[1;37;41mMISFIRE" in out.getvalue())
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.split() == ["False", "True", "True"]
