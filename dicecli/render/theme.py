@@ -10,6 +10,19 @@ from __future__ import annotations
 
 from functools import cache
 
+from dicecli.results import (
+    COMPOUNDED,
+    DROPPED,
+    EXPLODED,
+    EXPLOSION,
+    FAILURE,
+    IGNORED,
+    PENETRATED,
+    REROLL,
+    REROLLED,
+    SUCCESS,
+)
+
 ROLE_STYLES: dict[str, str] = {
     "plain": "",
     "op": "dim",
@@ -24,13 +37,18 @@ ROLE_STYLES: dict[str, str] = {
 }
 
 MARK_STYLES: dict[str, str] = {
-    "exploded": "bold",
-    "explosion": "",
-    "compounded": "",
-    "success": "green",
-    "failure": "red",
-    "ignored": "dim strike",
+    EXPLODED: "bold",
+    EXPLOSION: "",
+    COMPOUNDED: "",
+    PENETRATED: "",
+    REROLLED: "",
+    REROLL: "",
+    DROPPED: "",
+    SUCCESS: "green",
+    FAILURE: "red",
+    IGNORED: "dim strike",
 }
+"""Every mark of the core (:mod:`dicecli.results`), styled or not."""
 
 DISCARDED_STYLE = "dim strike"
 TOTAL_STYLE = "bold"
