@@ -223,7 +223,7 @@ def _closed_pipe_ends_quietly() -> Iterator[None]:
         yield
     except BrokenPipeError:
         quiet_broken_pipe()
-        raise typer.Exit(0) from None
+        raise typer.Exit(int(ExitStatus.OK)) from None
 
 
 def _options(
@@ -325,7 +325,7 @@ def repl_command(
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"dicecli {__version__}")
-        raise typer.Exit()
+        raise typer.Exit(int(ExitStatus.OK))
 
 
 @app.callback(invoke_without_command=True)
@@ -421,7 +421,7 @@ def run(args: list[str]) -> int:
         return int(ExitStatus.BAD_INPUT)
     except typer.Abort:
         return ExitStatus.INTERRUPTED
-    return result if isinstance(result, int) else 0
+    return result if isinstance(result, int) else int(ExitStatus.OK)
 
 
 USAGE_ERROR: type[Exception] = typer.BadParameter.__bases__[0]

@@ -49,7 +49,7 @@ Role = CoreRole | str
 class DieRoll:
     """One die as it landed.
 
-    ``face`` is what the die shows (``"5"``, ``"MISFIRE"``, ``"HIT"``, ``"+"``), the
+    ``face`` is what the die shows (``"5"``, ``"+"``, or a game's word on a face), the
     natural roll of rule N5; ``value`` is what it is worth (None when it has no number).
     """
 
@@ -117,7 +117,7 @@ class Outcome(NamedTuple):
     """The verdict of a check and its facts.
 
     ``passed`` drives the exit status (False: 1) and the colour; None when the roll is
-    not pass/fail (a scatter roll, a roll-off). ``fields`` become the JSON ``outcome``
+    not pass/fail (a direction, a roll-off). ``fields`` become the JSON ``outcome``
     object, in order. A named tuple: a frozen value, cheap to create at start-up.
     """
 

@@ -3,7 +3,7 @@
 Three families, each reusable by any test module (``from strategies import ...``):
 
 * **Text** (``*_text``): what a player types, over the whole generic notation of
-  ``dicecli/grammar.py``: dice (``NdM``, ``dM``, ``D``/``d``, ``d%``, ``dF``, ``D3``),
+  ``dicecli/notation/grammar.py``: dice (``NdM``, ``dM``, ``D``/``d``, ``d%``, ``dF``, ``D3``),
   their modifiers typed in any order and spelling (``kh kl dh dl k``, ``r``/``ro``,
   ``! !! !p``, ``>=5 >5 <=5 <5 =5``, ``f1``), groups ``{a, b}kh1``, numbers, ``+ - * /
   x X ×``, Unicode minus, parentheses, unary minus, ``N% of X``, ``[labels]``, names,
@@ -14,7 +14,7 @@ Three families, each reusable by any test module (``from strategies import ...``
 * **Refused text**: :func:`endless_dice_text` (rolls that would never end, which must
   be refused), :func:`junk_text` (any Unicode) and :func:`near_miss_text` (valid lines
   with a few characters inserted, deleted or swapped, which is where parsers crash).
-* **Nodes** (``*_nodes``): syntax trees built directly from :mod:`dicecli.notation.nodes` and
+* **Nodes** (``*_nodes``): syntax trees built directly from
   :mod:`dicecli.notation.nodes`, for the round trip ``parse(str(node)).body == node``.
 
 The valid strategies include the forms that exposed core bugs (fixed in 0f059e6): a

@@ -87,7 +87,7 @@ def _game_words() -> dict[str, str]:
     """Words that name a game or its own things -> the package allowed to say them."""
     words: dict[str, str] = {}
     for game in registry.games():
-        package = game.system.rpartition(".")[0]
+        package = game.system
         for word in (game.name, *game.keywords, *game.words, game.title):
             words[word.casefold()] = package
     return words

@@ -272,7 +272,7 @@ def children(expr: Expr) -> tuple[Expr, ...]:
 class Check:
     """Base of a game's top-level forms (a test, an opposed roll ...).
 
-    ``system`` names the entry in :mod:`dicecli.systems` that resolves it.
+    ``system`` is the name of the game that resolves it (its declaration's ``name``).
     """
 
     system: ClassVar[str]

@@ -136,10 +136,10 @@ class Odds:
     """The exact chances of one line, for ``dicecli odds``.
 
     - ``distribution``: the total's distribution (plain rolls; a check's total too);
-    - ``chances``: named probabilities (``success``, ``stunt``, ``misfire``, ``hit``),
+    - ``chances``: named probabilities (``success``, and a game's own),
       in display order;
     - ``wins``: opposed rolls and roll-offs: each side's label and chance to win;
-    - ``expectations``: named expected values (``mean``, ``stunt_points``);
+    - ``expectations``: named expected values (``mean``, a game's own);
     - ``tables``: other named distributions (``degree``, ``distance``);
     - ``notes``: what the reader must know (a cut-off's precision, an assumption).
     ``estimated`` is None for exact answers; otherwise it says how the figures were

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dicecli.results import COMPOUNDED, EXPLODED, DieRoll, RollResult, Segment, Text
 
 TOTAL_MISSING = "-"
-"""What stands in the total field when a roll has no number (a MISFIRE)."""
+"""What stands in the total field when a roll has no number (a face that is a word)."""
 
 
 def face_text(die: DieRoll) -> str:
@@ -89,7 +89,7 @@ def result_line(result: RollResult) -> str:
 
 def summary_line(results: Sequence[RollResult]) -> str:
     """``12 rolls: total 84, min 3, max 11, mean 7.00``; for checks ``7 of 12 passed``;
-    rolls with no number counted by verdict (``1 MISFIRE``). Totals of opposed rolls and
+    rolls with no number counted by verdict (``1 FUMBLE``). Totals of opposed rolls and
     roll-offs (a winner's total or seat) are not summed: they mean nothing together."""
     plain = [r.total for r in results if r.outcome is None and r.total is not None]
     parts: list[str] = []

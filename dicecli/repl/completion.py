@@ -2,7 +2,7 @@
 
 The first word of a line may be a command, a game keyword or one of the user's names;
 after a command, what that command takes; in a roll, the words of the games' forms
-(each game declares them, :attr:`~dicecli.systems.registry.Game.completions`) and the
+(each game declares them, :attr:`~dicecli.systems.declaration.Game.completions`) and the
 user's names. Matching ignores case.
 """
 

@@ -1,6 +1,6 @@
 """The REPL's ``help`` texts: the notation, each game, odds and the REPL itself.
 
-Each topic is data (:class:`~dicecli.systems.registry.HelpTopic`): a title, example
+Each topic is data (:class:`~dicecli.systems.declaration.HelpTopic`): a title, example
 lines with what they do, and a footer. The games' topics come from their declarations
 in the registry; the topics on odds and the REPL name each game's example. The examples
 are lines the REPL accepts as typed; ``tests/repl/test_repl_help.py`` rolls every one of

@@ -8,8 +8,9 @@ declaration is read on every line that starts with a word.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 if TYPE_CHECKING:
     import pyparsing as pp
@@ -141,3 +142,32 @@ class Game(NamedTuple):
     def topic(self) -> str:
         """The name of its help topic: its first keyword."""
         return self.keywords[0]
+
+
+class TemplateSystem:
+    """The ``SYSTEM`` of a game laid out on the template: in the package ``package``,
+    ``grammar.line_grammar()`` gives the line grammar, ``nodes.form_of(check)`` the
+    check as one of the game's forms, ``roll.resolve(form, roller, env, text)`` rolls it
+    and ``odds.odds(form, env, text)`` gives its odds. Each module is imported when first
+    needed, so declaring ``SYSTEM = TemplateSystem(__name__)`` beside ``GAME`` costs
+    nothing."""
+
+    def __init__(self, package: str) -> None:
+        self.package = package
+
+    def _module(self, name: str) -> Any:
+        return importlib.import_module(f"{self.package}.{name}")
+
+    def line_grammar(self) -> pp.ParserElement:
+        grammar: pp.ParserElement = self._module("grammar").line_grammar()
+        return grammar
+
+    def resolve(self, check: Check, roller: Roller, env: Environment, text: str) -> RollResult:
+        form = self._module("nodes").form_of(check)
+        result: RollResult = self._module("roll").resolve(form, roller, env, text)
+        return result
+
+    def odds(self, check: Check, env: Environment, text: str) -> Odds:
+        form = self._module("nodes").form_of(check)
+        found: Odds = self._module("odds").odds(form, env, text)
+        return found

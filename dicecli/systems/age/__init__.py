@@ -10,9 +10,9 @@ Forms (rules G1-G9 of ``docs/rules.md``; the player's guide is ``docs/age.md``):
 
 The package follows the games' template: ``rules`` (rule data), ``nodes`` (what was
 typed), ``grammar`` (text -> nodes), ``dice`` (the Dragon die), ``roll`` (nodes + dice
--> result), ``odds`` (nodes -> exact odds) and ``system`` (the ``SYSTEM`` protocol
-object). This module is the game's declaration, :data:`GAME`: plain data, cheap to
-import, read by the registry.
+-> result) and ``odds`` (nodes -> exact odds). This module is the game's declaration,
+:data:`GAME` (plain data, cheap to import, read by the registry), and its protocol
+object :data:`SYSTEM`, which imports those modules as they are needed.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, cast
 
 from dicecli.errors import RuleError
 from dicecli.systems.age.rules import ABILITIES, DIFFICULTIES
-from dicecli.systems.declaration import Game, HelpTopic, Setting
+from dicecli.systems.declaration import Game, HelpTopic, Setting, TemplateSystem
 
 if TYPE_CHECKING:
     from dicecli.environment import Environment
@@ -72,7 +72,7 @@ GAME = Game(
     keywords=("age",),
     example="age STR+2 vs 13",
     odds_example=("age STR+2 vs 13", "success, stunt points, degree"),
-    system="dicecli.systems.age.system",
+    system=__name__,
     settings=(ADVANCED_ROLLS, TIE_REROLLS),
     completions=("vs", "focus", "until", *ABILITIES, *DIFFICULTIES),
     help=HelpTopic(
@@ -90,3 +90,6 @@ GAME = Game(
     ),
     marks=(("dragon", "bold magenta"),),
 )
+
+SYSTEM = TemplateSystem(__name__)
+"""The game protocol object: its grammar, rolling and odds, each imported on first use."""

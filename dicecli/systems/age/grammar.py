@@ -1,4 +1,4 @@
-"""The grammar of an ``age`` line (pyparsing), building :mod:`age_nodes` nodes.
+"""The grammar of an ``age`` line (pyparsing), building :mod:`dicecli.systems.age.nodes` nodes.
 
 ::
 

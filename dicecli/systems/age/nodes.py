@@ -99,7 +99,7 @@ AgeForm = AgeRoll | AgeOpposed | AgeAdvanced
 """Every form of an AGE line."""
 
 
-def age_form(check: Check) -> AgeForm:
+def form_of(check: Check) -> AgeForm:
     """``check`` as an AGE form; a check of another game is a bug."""
     if not isinstance(check, AgeRoll | AgeOpposed | AgeAdvanced):
         raise TypeError(f"not an AGE check: {check!r}")

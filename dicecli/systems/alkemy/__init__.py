@@ -10,16 +10,23 @@ The package follows the games' template:
   dice are kept, notes);
 - ``roll``: rolling a check into a :class:`~dicecli.results.RollResult`;
 - ``odds``: the exact odds;
-- ``commands``: the REPL's ``keep``, choosing bonus dice after seeing them (rule A4);
-- ``system``: the ``SYSTEM`` protocol object.
+- ``commands``: the REPL's ``keep``, choosing bonus dice after seeing them (rule A4).
 
-This module is the game's declaration, :data:`GAME`: plain data, cheap to import, read
-by the registry.
+This module is the game's declaration, :data:`GAME` (plain data, cheap to import, read
+by the registry), and its protocol object :data:`SYSTEM`, which imports those modules
+as they are needed.
 """
 
 from __future__ import annotations
 
-from dicecli.systems.declaration import CliOption, Game, HelpTopic, ReplCommand, Setting
+from dicecli.systems.declaration import (
+    CliOption,
+    Game,
+    HelpTopic,
+    ReplCommand,
+    Setting,
+    TemplateSystem,
+)
 
 
 def _path_text(text: str | None) -> str | None:
@@ -39,7 +46,7 @@ GAME = Game(
     keywords=("alkemy",),
     example="alkemy 8 vs 15",
     odds_example=("alkemy 8 +1 bonus vs 15", "the chance of success"),
-    system="dicecli.systems.alkemy.system",
+    system=__name__,
     settings=(DICE_FILE,),
     options=(
         CliOption(
@@ -85,3 +92,6 @@ GAME = Game(
         ),
     ),
 )
+
+SYSTEM = TemplateSystem(__name__)
+"""The game protocol object: its grammar, rolling and odds, each imported on first use."""

@@ -25,6 +25,8 @@ _KEEP = re.compile(r"(?P<first>\d+)\s*[,\s]\s*(?P<second>\d+)(?:\s+on\s+(?P<side
 
 
 def keep(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
+    """``keep I J [on SIDE]``: the last Alkemy roll again, its faces replayed, keeping the
+    I-th and J-th dice of the side with bonus dice (rule A4)."""
     argument = needs_argument(invocation, "two dice positions, e.g. keep 1 3")
     match = _KEEP.fullmatch(argument)
     if match is None:
@@ -58,18 +60,21 @@ def with_keep_choice(previous: RollResult, first: int, second: int, side: int | 
             raise RuleError(NO_BONUS_DICE.replace("the last roll", "that side"))
         return replace(candidate, keep=choice)
 
-    if isinstance(body, AlkemyCheck) and side in (None, 1):
-        return str(replace(body, side=chosen(body.side)))
-    if isinstance(body, AlkemyOpposed):
-        has_bonus = [s.bonus > s.penalty for s in (body.first, body.second)]
-        side = side or (2 if has_bonus == [False, True] else 1)
-        if side == 1:
-            return str(replace(body, first=chosen(body.first)))
-        if side == 2:
-            return str(replace(body, second=chosen(body.second)))
-    if isinstance(body, AlkemyCheck | AlkemyOpposed):
-        raise RuleError(f"there is no side {side} in the last roll")
-    raise RuleError(NO_BONUS_DICE)
+    match body:
+        case AlkemyCheck() if side in (None, 1):
+            return str(replace(body, side=chosen(body.side)))
+        case AlkemyOpposed():
+            has_bonus = [s.bonus > s.penalty for s in (body.first, body.second)]
+            side = side or (2 if has_bonus == [False, True] else 1)
+            if side == 1:
+                return str(replace(body, first=chosen(body.first)))
+            if side == 2:
+                return str(replace(body, second=chosen(body.second)))
+        case AlkemyCheck():
+            pass  # a test has one side only
+        case _:  # not an Alkemy line
+            raise RuleError(NO_BONUS_DICE)
+    raise RuleError(f"there is no side {side} in the last roll")
 
 
 class ReplaySource:

@@ -113,7 +113,7 @@ AlkemyForm = AlkemyCheck | AlkemyOpposed
 """Every form of an Alkemy line."""
 
 
-def alkemy_form(check: Check) -> AlkemyForm:
+def form_of(check: Check) -> AlkemyForm:
     """``check`` as an Alkemy form; a check of another game is a bug."""
     if not isinstance(check, AlkemyCheck | AlkemyOpposed):
         raise TypeError(f"not an Alkemy check: {check!r}")

@@ -20,12 +20,12 @@ The package follows the games' template, one module per concern, data flowing on
 - ``expressions``: the core evaluator plus the artillery die, so every expression
   inside a form rounds division up like the core (N3);
 - ``roll``: nodes + roller -> :class:`~dicecli.results.RollResult`;
-- ``odds``: nodes -> exact :class:`~dicecli.probability.distribution.Odds`;
-- ``system``: the ``SYSTEM`` protocol object.
+- ``odds``: nodes -> exact :class:`~dicecli.probability.distribution.Odds`.
 
 Re-rolls (W4, W5) are the core's generic ``reroll``: the special dice are built with
 ``rerollable=False`` so it refuses them. This module is the game's declaration,
-:data:`GAME`: plain data, cheap to import, read by the registry.
+:data:`GAME` (plain data, cheap to import, read by the registry), and its protocol
+object :data:`SYSTEM`, which imports those modules as they are needed.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dicecli.errors import RuleError
-from dicecli.systems.declaration import Game, HelpTopic, Setting
+from dicecli.systems.declaration import Game, HelpTopic, Setting, TemplateSystem
 
 if TYPE_CHECKING:
     from dicecli.environment import Environment
@@ -66,7 +66,7 @@ GAME = Game(
     keywords=("wfb", "whfb", "warhammer"),
     example="wfb ld 8",
     odds_example=("wfb ld 8", "the chance to pass"),
-    system="dicecli.systems.warhammer.system",
+    system=__name__,
     words=("artillery",),
     settings=(MISFIRE_ON_HIT,),
     completions=(
@@ -99,3 +99,6 @@ GAME = Game(
     ),
     marks=(("misfire", "bold white on red"), ("hit", "bold yellow")),
 )
+
+SYSTEM = TemplateSystem(__name__)
+"""The game protocol object: its grammar, rolling and odds, each imported on first use."""

@@ -139,7 +139,7 @@ WarhammerForm = (
 """Every form of a Warhammer line."""
 
 
-def warhammer_form(check: Check) -> WarhammerForm:
+def form_of(check: Check) -> WarhammerForm:
     """``check`` as a Warhammer form; a check of another game is a bug."""
     if not isinstance(check, WarhammerCheck):
         raise TypeError(f"not a Warhammer check: {check!r}")

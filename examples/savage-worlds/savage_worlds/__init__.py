@@ -10,15 +10,16 @@ Forms (the player's guide is this package's README)::
 
 The package follows dicecli's games' template: ``rules`` (rule data and decisions),
 ``dice`` (the Wild Die), ``nodes`` (what was typed), ``grammar`` (text -> nodes),
-``roll`` (nodes + dice -> result), ``odds`` (nodes -> exact odds) and ``system`` (the
-``SYSTEM`` protocol object). This module is the game's declaration, :data:`GAME`,
-which dicecli finds through the ``dicecli.games`` entry point: plain data, cheap to
-import (it imports nothing but dicecli's declaration types).
+``roll`` (nodes + dice -> result) and ``odds`` (nodes -> exact odds). This module is
+the game's declaration, :data:`GAME`, which dicecli finds through the ``dicecli.games``
+entry point (plain data, cheap to import: it imports nothing but dicecli's declaration
+types), and its protocol object :data:`SYSTEM`, dicecli's ``TemplateSystem``, which
+imports the modules above as they are needed.
 """
 
 from __future__ import annotations
 
-from dicecli.systems.declaration import Game, HelpTopic
+from dicecli.systems.declaration import Game, HelpTopic, TemplateSystem
 
 __version__ = "0.1.0"
 
@@ -28,7 +29,7 @@ GAME = Game(
     keywords=("sw", "savage"),
     example="sw d8 vs 4",
     odds_example=("sw d8 vs 4", "success, raises, critical failure"),
-    system="savage_worlds.system",
+    system=__name__,
     completions=("extra", "vs", "d4", "d6", "d8", "d10", "d12"),
     help=HelpTopic(
         "Savage Worlds (sw or savage): a trait die and the d6 Wild Die, both ace:",
@@ -45,3 +46,7 @@ GAME = Game(
     marks=(("wild", "bold yellow"),),
 )
 """The game's declaration, named by the package's ``dicecli.games`` entry point."""
+
+SYSTEM = TemplateSystem(__name__)
+"""The game protocol object, on dicecli's template: grammar, rolling and odds of this
+package, each imported on first use."""

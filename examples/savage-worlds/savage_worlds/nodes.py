@@ -49,7 +49,7 @@ SavageForm = TraitTest
 """Every form of a Savage Worlds line (one, so far)."""
 
 
-def savage_form(check: Check) -> SavageForm:
+def form_of(check: Check) -> SavageForm:
     """``check`` as a Savage Worlds form; a check of another game is a bug."""
     if not isinstance(check, TraitTest):
         raise TypeError(f"not a Savage Worlds check: {check!r}")

@@ -8,9 +8,9 @@ from dicecli.notation.nodes import Roll
 from dicecli.results import RollResult
 from dicecli.rolling.dice import GivenSource, RandomSource, Roller
 
+from savage_worlds import SYSTEM
 from savage_worlds.grammar import line_grammar
-from savage_worlds.nodes import TraitTest, savage_form
-from savage_worlds.system import SYSTEM
+from savage_worlds.nodes import TraitTest, form_of
 
 
 def parse_line(text: str) -> Roll:
@@ -24,7 +24,7 @@ def check(text: str) -> TraitTest:
     """The trait test of a line."""
     body = parse_line(text).body
     assert isinstance(body, TraitTest)
-    return savage_form(body)
+    return form_of(body)
 
 
 def roll(text: str, given: str | None = None, seed: int = 1) -> RollResult:

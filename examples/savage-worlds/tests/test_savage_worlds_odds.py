@@ -22,11 +22,11 @@ from dicecli.probability.distribution import ONE, ZERO
 from dicecli.rolling.dice import Die, Roller
 
 from savage_helpers import check
+from savage_worlds import SYSTEM
 from savage_worlds.nodes import TraitTest
 from savage_worlds.odds import PRECISION, Chances, at_least, exactly, mean
 from savage_worlds.roll import resolve_test
 from savage_worlds.rules import TRAIT_SIDES, WILD_SIDES, judge
-from savage_worlds.system import SYSTEM
 
 CAP = 40
 """Running totals are followed up to here in the face-by-face enumeration."""

@@ -8,9 +8,8 @@ from importlib.metadata import PackageNotFoundError, distribution
 import pytest
 from dicecli.systems import registry
 
-from savage_worlds import GAME
+from savage_worlds import GAME, SYSTEM
 from savage_worlds.nodes import GAME_NAME, TraitTest
-from savage_worlds.system import SYSTEM
 
 
 def _installed() -> bool:

@@ -16,7 +16,7 @@ import dicecli
 from dicecli import RuleError
 from dicecli.environment import Environment
 from dicecli.probability.distribution import Odds
-from dicecli.systems.age.system import SYSTEM
+from dicecli.systems.age import SYSTEM
 
 THREE_D6 = list(itertools.product(range(1, 7), repeat=3))  # (d6, d6, Dragon die)
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import dicecli
 from dicecli.environment import Environment
 from dicecli.results import JSONValue, RollResult
-from dicecli.systems.age.system import SYSTEM
+from dicecli.systems.age import SYSTEM
 
 faces = st.tuples(st.integers(1, 6), st.integers(1, 6), st.integers(1, 6))
 modifiers = st.integers(-5, 12)

@@ -14,11 +14,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dicecli
+from dicecli.notation.nodes import Check
 from dicecli import Environment, RuleError
 from dicecli.probability.distribution import Odds
+from dicecli.systems.alkemy import SYSTEM
 from dicecli.systems.alkemy.dice import shipped_dice
 from dicecli.systems.alkemy.nodes import AlkemySide, KeepChoice
-from dicecli.systems.alkemy.system import SYSTEM
 
 FACES = {
     "white": (1, 2, 3, 4, 5, 6),
@@ -37,7 +38,7 @@ def _no_user_dice_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def odds_of(text: str, env: Environment = EMPTY) -> Odds:
     check = dicecli.parse(text).body
-    assert not isinstance(check, dicecli.notation.nodes.Expr)
+    assert isinstance(check, Check)
     return SYSTEM.odds(check, env, text)
 
 

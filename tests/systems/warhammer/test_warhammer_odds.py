@@ -16,12 +16,12 @@ from dicecli import Environment, RuleError
 from dicecli.environment import EMPTY_ENVIRONMENT
 from dicecli.notation.nodes import Check, Expr
 from dicecli.probability.distribution import Odds
+from dicecli.systems.warhammer import SYSTEM
 from dicecli.systems.warhammer.odds import (
     bearing_chances,
     rolloff_expected_rounds,
     rolloff_win_chance,
 )
-from dicecli.systems.warhammer.system import SYSTEM
 
 F = Fraction
 
