@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dicecli
-from dicecli.notation.nodes import Check
 from dicecli import Environment, RuleError
+from dicecli.notation.nodes import Check
 from dicecli.probability.distribution import Odds
 from dicecli.systems.alkemy import SYSTEM
 from dicecli.systems.alkemy.dice import shipped_dice
