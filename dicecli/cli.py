@@ -130,9 +130,47 @@ def _game_option(option: CliOption) -> tuple[Any, Any]:
     return Annotated[Optional[str], typer.Option(option.flag, help=option.help)], None  # noqa: UP045
 
 
-def game_options() -> list[CliOption]:
-    """Every game's command-line options, in game order."""
-    return [option for game in registry.games() for option in game.options]
+CORE_FLAGS = frozenset(
+    {
+        "--seed",
+        "--given",
+        "--times",
+        "-n",
+        "--plain",
+        "--json",
+        "--set",
+        "--setting",
+        "--character",
+        "--debug",
+        "--at-least",
+        "--at-most",
+        "--version",
+        "--help",
+        "-h",
+    }
+)
+"""The command line's own option spellings (a test checks them against the app): a
+game's option may not take one, nor the parameter name of one."""
+CORE_PARAMETERS = frozenset(
+    {*SHARED_OPTIONS, "words", "at_least", "at_most", "version", "context", "shared"}
+)
+
+
+@functools.cache
+def game_options() -> tuple[CliOption, ...]:
+    """Every game's command-line options, in game order; one that clashes with the
+    command line's own is left out with a warning (a plug-in cannot break them)."""
+    options: list[CliOption] = []
+    for game in registry.games():
+        for option in game.options:
+            if option.flag in CORE_FLAGS or option.parameter in CORE_PARAMETERS:
+                sys.stderr.write(
+                    f"warning: dicecli game {game.name}: option {option.flag} left out: "
+                    "the command line has it already\n"
+                )
+                continue
+            options.append(option)
+    return tuple(options)
 
 
 def with_options(*names: str) -> Callable[[Callable[..., None]], Callable[..., None]]:

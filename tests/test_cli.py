@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -334,3 +335,63 @@ def test_a_saved_roll_may_hold_a_games_die() -> None:
     code, output = invoke("--plain", "--set", "cannon=artillery+1", "--given", "4", "wfb cannon*2")
     assert code == 0
     assert output.split("\t")[0] == "10"
+
+
+def test_the_core_flags_are_the_apps_own_options() -> None:
+    import inspect
+    import typing
+
+    from typer.models import OptionInfo
+
+    from dicecli.cli import CORE_FLAGS, game_options
+
+    spellings = {"--help", "-h"}
+    callbacks = [command.callback for command in app.registered_commands]
+    assert app.registered_callback is not None
+    callbacks.append(app.registered_callback.callback)
+    for callback in callbacks:
+        assert callback is not None
+        for parameter in inspect.signature(callback, eval_str=True).parameters.values():
+            for extra in typing.get_args(parameter.annotation)[1:]:
+                if isinstance(extra, OptionInfo):
+                    spellings.update((str(extra.default), *(extra.param_decls or ())))
+    assert spellings - {option.flag for option in game_options()} == CORE_FLAGS
+
+
+CLASHING_GAME = """
+from dicecli.systems.declaration import CliOption, Game, Setting, TemplateSystem
+
+SETTING = Setting("clash.x", "", str)
+GAME = Game(
+    name="clash",
+    keywords=("clash",),
+    example="clash",
+    system=__name__,
+    settings=(SETTING,),
+    options=(CliOption("--at-least", "clash.x", "takes the odds option"),),
+)
+SYSTEM = TemplateSystem(__name__)
+"""
+
+
+def test_a_game_option_that_clashes_is_left_out_and_the_command_line_works(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "clash_game.py").write_text(CLASHING_GAME)
+    code = (
+        "from dicecli.systems import registry\n"
+        "registry.BUILT_IN = (*registry.BUILT_IN, 'clash_game')\n"
+        "from dicecli.__main__ import main\n"
+        "main(['odds', '--plain', '--at-least', '12', '2d6'])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+        timeout=60,
+        check=False,
+    )
+    warning = "warning: dicecli game clash: option --at-least left out: the command line has it"
+    assert done.stderr.splitlines() == [f"{warning} already"]
+    assert "at_least_12\t1/36\t2.78%" in done.stdout.splitlines()

@@ -88,7 +88,7 @@ def _game_words() -> dict[str, str]:
     words: dict[str, str] = {}
     for game in registry.games():
         package = game.system
-        for word in (game.name, *game.keywords, *game.words, game.title):
+        for word in (game.name, *game.keywords, *game.words):
             words[word.casefold()] = package
     return words
 
@@ -137,7 +137,6 @@ from dicecli.systems.declaration import Game, HelpTopic
 
 GAME = Game(
     name="coin",
-    title="Coin toss",
     keywords=("coin",),
     example="coin flip",
     system="coin_game.system",

@@ -192,7 +192,6 @@ from dicecli.systems.declaration import Game
 
 GAME = Game(
     name="clashing",
-    title="Clashing game",
     keywords=("wfb",),
     example="wfb 1",
     system="clashing_game.system",

@@ -17,6 +17,7 @@ from __future__ import annotations
 import importlib
 import json
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -269,17 +270,31 @@ def _game_command(declared: ReplCommand) -> Run:
     return run
 
 
-for _game in registry.games():
-    for _declared in _game.commands:
-        _entry = Command(
-            _declared.name,
-            _declared.usage,
-            _declared.summary,
-            _game_command(_declared),
-            _declared.aliases,
-        )
-        for _word in (_declared.name, *_declared.aliases):
-            COMMANDS.setdefault(_word, _entry)  # the REPL's own commands come first
+def _add_game_commands() -> None:
+    """Register the games' commands after the REPL's own; one whose name or alias is
+    already a command is left out with a warning."""
+    for game in registry.games():
+        for declared in game.commands:
+            words = (declared.name, *declared.aliases)
+            clash = [word for word in words if word.casefold() in COMMANDS]
+            if clash:
+                sys.stderr.write(
+                    f"warning: dicecli game {game.name}: REPL command '{clash[0]}' left "
+                    "out: the REPL has it already\n"
+                )
+                continue
+            entry = Command(
+                declared.name,
+                declared.usage,
+                declared.summary,
+                _game_command(declared),
+                declared.aliases,
+            )
+            for word in words:
+                COMMANDS[word.casefold()] = entry
+
+
+_add_game_commands()
 
 
 # Lines.

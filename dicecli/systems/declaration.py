@@ -107,7 +107,6 @@ class Game(NamedTuple):
     """Everything dicecli needs to know about a game before rolling one of its lines.
 
     - ``name``: the game's name, which its checks give as ``Check.system``;
-    - ``title``: how players name it (``Savage Worlds``);
     - ``keywords``: the first words of its lines (``sw``), any case; the first is the
       name of its help topic;
     - ``example``: a typical line, for the REPL's banner and ``--help``;
@@ -124,7 +123,6 @@ class Game(NamedTuple):
     """
 
     name: str
-    title: str
     keywords: tuple[str, ...]
     example: str
     system: str

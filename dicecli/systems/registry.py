@@ -185,40 +185,55 @@ def _load_plugins(known: tuple[Game, ...]) -> list[Game]:
     from importlib.metadata import entry_points
 
     found: list[Game] = []
-    taken = {keyword for game in known for keyword in game.keywords}
-    names = {game.name for game in known}
     for point in entry_points(group=ENTRY_POINT_GROUP):
         where = f"{point.name} ({point.value})"
         try:
             game = point.load()
-            problem = plugin_problem(game, names, taken)
+            problem = plugin_problem(game, (*known, *found))
         except Exception as error:  # a plug-in's bug must not stop the built-in games
             problem = f"it could not be loaded ({type(error).__name__}: {error})"
         if problem is not None:
             sys.stderr.write(f"warning: dicecli game plug-in {where} left out: {problem}\n")
             continue
         found.append(game)
-        names.add(game.name)
-        taken.update(game.keywords)
     return found
 
 
-def plugin_problem(game: object, names: set[str], taken: set[str]) -> str | None:
-    """Why ``game`` cannot be used as a game next to the games already known (their
-    ``names`` and keywords ``taken``), or None when it can."""
+_FLAG = re.compile(r"--[a-z][a-z0-9-]*")
+
+
+def plugin_problem(game: object, known: tuple[Game, ...]) -> str | None:
+    """Why ``game`` cannot stand beside the ``known`` games, or None when it can: it
+    must be a :class:`~dicecli.systems.declaration.Game` whose name, keywords, words,
+    settings and options are its own. (The command line and the REPL leave out, with a
+    warning, an option or command that clashes with one of their own.)"""
     from dicecli.systems.declaration import Game
 
     if not isinstance(game, Game):
         return f"it names a {type(game).__name__}, not a dicecli.systems.declaration.Game"
-    if game.name in names:
+    if game.name in {other.name for other in known}:
         return f"a game called '{game.name}' is already known"
     if not game.keywords:
         return "it has no keywords"
+    taken = {word.casefold() for other in known for word in (*other.keywords, *other.words)}
     for keyword in game.keywords:
         if not _KEYWORD.fullmatch(keyword) or _DICE_WORD.fullmatch(keyword):
             return f"its keyword '{keyword}' is not a lower-case word that reads as no dice"
         if keyword in taken:
             return f"its keyword '{keyword}' belongs to another game"
+    for word in game.words:
+        if word.casefold() in taken:
+            return f"its word '{word}' belongs to another game"
+    keys = {setting.key for setting in game.settings}
+    for key in keys:
+        if not key.startswith(f"{game.name}."):
+            return f"its setting '{key}' does not start with its name, '{game.name}.'"
+    flags = {option.flag for other in known for option in other.options}
+    for option in game.options:
+        if not _FLAG.fullmatch(option.flag) or option.flag in flags:
+            return f"its option '{option.flag}' is not a new --long-option"
+        if option.setting not in keys:
+            return f"its option '{option.flag}' sets '{option.setting}', not one of its settings"
     return None
 
 

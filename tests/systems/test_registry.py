@@ -10,7 +10,7 @@ import dicecli
 from dicecli.environment import Environment
 from dicecli.errors import RuleError
 from dicecli.systems import registry
-from dicecli.systems.declaration import Game
+from dicecli.systems.declaration import CliOption, Game, Setting
 
 
 @pytest.fixture
@@ -49,10 +49,23 @@ def test_words_that_read_as_dice_or_numbers_are_never_keywords() -> None:
 
 
 NOT_A_KEYWORD = "is not a lower-case word that reads as no dice"
+ARTILLERY_TAKEN = "its word 'ARTILLERY' belongs to another game"
+FOREIGN_KEY = "its setting 'age.max_rolls' does not start with its name, 'coin.'"
+OLD_FLAG = "its option '--dice-file' is not a new --long-option"
+SHORT_FLAG = "its option '-d' is not a new --long-option"
+NOT_ITS_OWN = "its option '--d' sets 'coin.y', not one of its settings"
+
+
+def _setting(key: str) -> Setting:
+    return Setting(key, "", str)
+
+
+def _option(flag: str, setting: str) -> CliOption:
+    return CliOption(flag, setting, "")
 
 
 def _game(name: str, *keywords: str) -> Game:
-    return Game(name=name, title=name, keywords=keywords, example="", system="nowhere")
+    return Game(name=name, keywords=keywords, example="", system="nowhere")
 
 
 @pytest.mark.parametrize(
@@ -68,14 +81,19 @@ def _game(name: str, *keywords: str) -> Game:
             "its keyword 'Coin' is not a lower-case word that reads as no dice",
         ),
         (_game("coin", "coin"), None),
+        (_game("coin", "artillery"), "its keyword 'artillery' belongs to another game"),
+        (_game("coin", "coin")._replace(words=("ARTILLERY",)), ARTILLERY_TAKEN),
+        (_game("coin", "coin")._replace(settings=(_setting("age.max_rolls"),)), FOREIGN_KEY),
+        (_game("coin", "coin")._replace(settings=(_setting("coin.x"),)), None),
+        (_game("coin", "coin")._replace(options=(_option("--dice-file", "coin.x"),)), OLD_FLAG),
+        (_game("coin", "coin")._replace(options=(_option("-d", "coin.x"),)), SHORT_FLAG),
+        (_game("coin", "coin")._replace(options=(_option("--d", "coin.y"),)), NOT_ITS_OWN),
     ],
 )
 def test_a_plug_in_that_cannot_stand_beside_the_games_is_named_why(
     game: object, problem: str | None
 ) -> None:
-    names = {game.name for game in registry.games()}
-    taken = set(registry.keywords())
-    assert registry.plugin_problem(game, names, taken) == problem
+    assert registry.plugin_problem(game, registry.games()) == problem
 
 
 def test_a_setting_is_read_as_its_game_declares() -> None:

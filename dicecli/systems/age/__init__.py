@@ -68,7 +68,6 @@ def setting(env: Environment, which: Setting) -> int:
 
 GAME = Game(
     name="age",
-    title="AGE system",
     keywords=("age",),
     example="age STR+2 vs 13",
     odds_example=("age STR+2 vs 13", "success, stunt points, degree"),

@@ -42,7 +42,6 @@ DICE_FILE = Setting(
 
 GAME = Game(
     name="alkemy",
-    title="Alkemy",
     keywords=("alkemy",),
     example="alkemy 8 vs 15",
     odds_example=("alkemy 8 +1 bonus vs 15", "the chance of success"),

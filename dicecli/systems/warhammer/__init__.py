@@ -62,7 +62,6 @@ def misfire_on_hit(env: Environment) -> bool:
 
 GAME = Game(
     name="warhammer",
-    title="Warhammer Fantasy Battle",
     keywords=("wfb", "whfb", "warhammer"),
     example="wfb ld 8",
     odds_example=("wfb ld 8", "the chance to pass"),

@@ -25,7 +25,6 @@ __version__ = "0.1.0"
 
 GAME = Game(
     name="savage_worlds",
-    title="Savage Worlds",
     keywords=("sw", "savage"),
     example="sw d8 vs 4",
     odds_example=("sw d8 vs 4", "success, raises, critical failure"),
