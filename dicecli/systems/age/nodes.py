@@ -13,7 +13,11 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from dicecli.notation.nodes import Check
+from dicecli.systems.age import GAME
 from dicecli.systems.age.rules import FOCUS_BONUS, spelled
+
+KEYWORD = GAME.topic
+"""The keyword a canonical line starts with."""
 
 
 @dataclass(frozen=True)
@@ -62,37 +66,37 @@ class AgeRoll(Check):
     """``age STR+2 vs 13`` (a basic test, rules G1-G2, G5-G6) or ``age STR+2`` (no
     target: the total, the Dragon die and doubles only)."""
 
-    system: ClassVar[str] = "age"
+    system: ClassVar[str] = GAME.name
     test: AgeTest
     target: Target | None = None
 
     def __str__(self) -> str:
         against = f" vs {self.target}" if self.target is not None else ""
-        return f"age {self.test}{against}"
+        return f"{KEYWORD} {self.test}{against}"
 
 
 @dataclass(frozen=True)
 class AgeOpposed(Check):
     """``age DEX+1 vs age PER+2 [vs age ...]``: an opposed test (rule G4)."""
 
-    system: ClassVar[str] = "age"
+    system: ClassVar[str] = GAME.name
     sides: tuple[AgeTest, ...]
 
     def __str__(self) -> str:
-        return " vs ".join(f"age {side}" for side in self.sides)
+        return " vs ".join(f"{KEYWORD} {side}" for side in self.sides)
 
 
 @dataclass(frozen=True)
 class AgeAdvanced(Check):
     """``age STR+2 vs 13 until 15``: an advanced test (rule G7)."""
 
-    system: ClassVar[str] = "age"
+    system: ClassVar[str] = GAME.name
     test: AgeTest
     target: Target
     threshold: Target
 
     def __str__(self) -> str:
-        return f"age {self.test} vs {self.target} until {self.threshold}"
+        return f"{KEYWORD} {self.test} vs {self.target} until {self.threshold}"
 
 
 AgeForm = AgeRoll | AgeOpposed | AgeAdvanced

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from dicecli.notation.nodes import Check, Name
+from dicecli.systems.alkemy import GAME
 from dicecli.systems.alkemy.dice import Colour
 
 STATE_WORDS: dict[str, Colour] = {
@@ -29,7 +30,7 @@ STATE_WORDS: dict[str, Colour] = {
 }
 """Health-state words (rule A8) -> the colour of the dice rolled."""
 
-RESERVED = ("alkemy", "vs", "keep", "bonus", "bonuses", "penalty", "penalties", *STATE_WORDS)
+RESERVED = (*GAME.keywords, "vs", "keep", "bonus", "bonuses", "penalty", "penalties", *STATE_WORDS)
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,7 @@ class AlkemySide:
     def head(self) -> str:
         """``alkemy Mind 8``: the keyword, the label and the characteristic."""
         label = [] if self.label is None else [self.label]
-        return " ".join(["alkemy", *label, str(self.characteristic)])
+        return " ".join([GAME.topic, *label, str(self.characteristic)])
 
     def tail(self) -> str:
         """``yellow +1bonus keep 1,2``: the state and extra dice, '' when none."""
@@ -87,7 +88,7 @@ class AlkemyCheck(Check):
 
     side: AlkemySide
     difficulty: int | Name | None = None
-    system: ClassVar[str] = "alkemy"
+    system: ClassVar[str] = GAME.name
 
     def __str__(self) -> str:
         """The canonical order: ``alkemy Mind 8 vs 15 yellow +1bonus``."""
@@ -103,7 +104,7 @@ class AlkemyOpposed(Check):
 
     first: AlkemySide
     second: AlkemySide
-    system: ClassVar[str] = "alkemy"
+    system: ClassVar[str] = GAME.name
 
     def __str__(self) -> str:
         return f"{self.first} vs {self.second}"

@@ -16,8 +16,10 @@ from typing import ClassVar, cast
 
 from dicecli.notation.nodes import Check, Expr, Name
 from dicecli.results import JSONValue
+from dicecli.systems.warhammer import GAME
 
-KEYWORD = "wfb"
+KEYWORD = GAME.topic
+"""The keyword a canonical line starts with (the game's first)."""
 ARTILLERY_WORD = "artillery"
 
 
@@ -31,7 +33,7 @@ def _values(values: tuple[Expr, ...]) -> str:
 
 
 class WarhammerCheck(Check):
-    system: ClassVar[str] = "warhammer"
+    system: ClassVar[str] = GAME.name
 
 
 @dataclass(frozen=True)
