@@ -29,8 +29,8 @@ from bench_startup import compile_package
 
 import dicecli
 from dicecli.environment import EMPTY_ENVIRONMENT
-from dicecli.rolling.dice import RandomSource, Roller
 from dicecli.rolling.evaluate import roll as roll_parsed
+from dicecli.rolling.sources import RandomSource, Roller
 
 HERE = Path(__file__).parent
 CORPUS = [line.strip() for line in (HERE / "corpus.txt").read_text().splitlines() if line.strip()]

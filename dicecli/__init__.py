@@ -28,9 +28,9 @@ from dicecli.errors import (
 )
 from dicecli.notation.grammar import parse
 from dicecli.results import RollResult
-from dicecli.rolling.dice import DEFAULT_BUDGET, DiceSource, GivenSource, RandomSource, Roller
 from dicecli.rolling.evaluate import roll as _roll_parsed
 from dicecli.rolling.reroll_result import reroll as _reroll
+from dicecli.rolling.sources import DEFAULT_BUDGET, DiceSource, GivenSource, RandomSource, Roller
 
 if TYPE_CHECKING:
     from dicecli.probability.distribution import Odds

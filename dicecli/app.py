@@ -22,8 +22,8 @@ from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
 from dicecli.notation.grammar import parse
 from dicecli.render import Mode, Renderer, make_renderer
-from dicecli.rolling.dice import DiceSource, GivenSource, RandomSource, Roller
 from dicecli.rolling.evaluate import roll
+from dicecli.rolling.sources import DiceSource, GivenSource, RandomSource, Roller
 from dicecli.status import ExitStatus
 
 MAX_TIMES = 100_000

@@ -14,10 +14,11 @@ from collections.abc import Iterator
 
 from dicecli.environment import Environment
 from dicecli.errors import DiceError, UnknownNameError
+from dicecli.notation.dice import Die
 from dicecli.notation.grammar import parse
 from dicecli.notation.nodes import Expr, Name, children
-from dicecli.rolling.dice import Die, Roller
 from dicecli.rolling.evaluate import Evaluation
+from dicecli.rolling.sources import Roller
 from dicecli.systems import registry
 
 NAME_PATTERN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

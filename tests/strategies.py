@@ -24,7 +24,7 @@ not a bug: typed ``d6!>=5`` means "explode on >=5", so a bare ``!`` is never typ
 before a success condition here (it is typed last instead).
 
 The faces of each die kind are written out here (:func:`die_values`) rather than taken
-from :mod:`dicecli.rolling.dice`, so the tests check the core against the rules, not against
+from :mod:`dicecli.rolling.sources`, so the tests check the core against the rules, not against
 itself.
 
 Rule numbers (N3, W5 ...) cite ``docs/rules.md``.

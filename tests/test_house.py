@@ -83,6 +83,44 @@ def test_no_import_cycles() -> None:
     assert cycles == []
 
 
+def _stage(module: str) -> str:
+    """The part of the house a module belongs to: a stage folder (``dicecli.notation``),
+    one game's package, or a top-level module on its own."""
+    parts = module.split(".")
+    if len(parts) >= 3 and parts[1] == "systems" and parts[2] not in ("registry", "declaration"):
+        return ".".join(parts[:3])
+    if len(parts) >= 2 and parts[1] in ("notation", "rolling", "probability", "render", "repl"):
+        return ".".join(parts[:2])
+    if len(parts) >= 2 and parts[1] == "systems":
+        return "dicecli.systems"
+    return module
+
+
+def test_no_import_cycles_between_the_stages() -> None:
+    """The same between stage folders, games and top-level modules: data flows one way."""
+    modules = dict(_modules())
+    known = set(modules)
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        for target in _imports(path, known):
+            if _stage(name) != _stage(target):
+                graph.setdefault(_stage(name), set()).add(_stage(target))
+
+    def reaches(start: str, goal: str) -> bool:
+        seen: set[str] = set()
+        todo = [start]
+        while todo:
+            for following in graph.get(todo.pop(), set()) - seen:
+                if following == goal:
+                    return True
+                seen.add(following)
+                todo.append(following)
+        return False
+
+    cycles = sorted((a, b) for a in graph for b in graph[a] if reaches(b, a))
+    assert cycles == []
+
+
 def _game_words() -> dict[str, str]:
     """Words that name a game or its own things -> the package allowed to say them."""
     words: dict[str, str] = {}
@@ -155,7 +193,7 @@ from dicecli.notation.grammar import keyword, whole_line
 from dicecli.notation.nodes import Check
 from dicecli.probability.distribution import Distribution, Odds
 from dicecli.results import DiceShown, RollResult
-from dicecli.rolling.dice import Die, Face
+from dicecli.notation.dice import Die, Face
 
 
 @dataclass(frozen=True)
@@ -201,7 +239,7 @@ def test_a_fourth_game_is_one_package_and_one_registry_line(tmp_path: Path) -> N
         from dicecli.repl.completion import completions
         from dicecli.repl.commands import handle_line
         from dicecli.repl.state import start_state
-        from dicecli.rolling.dice import GivenSource, Roller
+        from dicecli.rolling.sources import GivenSource, Roller
         main(["--given", "heads", "coin flip"])
         main(["odds", "--plain", "coin flip"])
         state = start_state(Roller(GivenSource([])))

@@ -315,7 +315,7 @@ def test_the_repl_knows_the_game(clean: Env) -> None:
         "import json; "
         "from dicecli.repl.completion import completions; "
         "from dicecli.repl.state import ReplState; "
-        "from dicecli.rolling.dice import RandomSource, Roller; "
+        "from dicecli.rolling.sources import RandomSource, Roller; "
         "state = ReplState(Roller(RandomSource(1))); "
         "print(json.dumps([completions(state, w) for w in ('sa', 'sw ex', 'sw d8 v', 'help s')]))"
     )

@@ -38,6 +38,7 @@ from strategies import (
 import dicecli
 from dicecli import DiceError, RollLimitError, parse
 from dicecli.environment import EMPTY_ENVIRONMENT
+from dicecli.notation.dice import Die, die_for_sides
 from dicecli.notation.nodes import (
     BinaryOp,
     CompareOp,
@@ -57,9 +58,9 @@ from dicecli.notation.nodes import (
     Sides,
 )
 from dicecli.results import DieRoll
-from dicecli.rolling.dice import Die, RandomSource, Roller, die_for_sides
 from dicecli.rolling.evaluate import Evaluation, rolled_one_by_one_step, step_of
 from dicecli.rolling.rerolls_and_explosions import values_matching
+from dicecli.rolling.sources import RandomSource, Roller
 from dicecli.systems import registry
 
 # Example counts keep the whole file near 20 s: generating a line costs about 15 ms.

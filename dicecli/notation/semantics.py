@@ -11,10 +11,14 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
-from dicecli.environment import Environment
+from typing import TYPE_CHECKING
+
 from dicecli.errors import DiceError, UnknownNameError
+from dicecli.notation.dice import die_for_sides
 from dicecli.notation.nodes import Condition, Dice, Expr, Keep, Modifiers, Name
-from dicecli.rolling.dice import die_for_sides
+
+if TYPE_CHECKING:
+    from dicecli.environment import Environment
 
 MAX_NAME_DEPTH = 16
 """How deep saved rolls may refer to other saved rolls (``a = b + 1``)."""

@@ -32,6 +32,7 @@ from functools import lru_cache
 
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
+from dicecli.notation.dice import die_for_sides
 from dicecli.notation.nodes import (
     BinaryOp,
     Condition,
@@ -73,7 +74,6 @@ from dicecli.probability.weights import (
     power,
     scaled,
 )
-from dicecli.rolling.dice import die_for_sides
 
 PRECISION = Fraction(1, 10**12)
 """Most probability one dice term's cut-off of explosions may leave out."""

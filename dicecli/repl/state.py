@@ -3,7 +3,7 @@
 
 :class:`ReplState` is frozen: each line gives a new state (the named values, the last
 roll, the session's rolls, the text to put back at the prompt after an error). It holds
-the session's one :class:`~dicecli.rolling.dice.Roller` by reference, which is the only thing a
+the session's one :class:`~dicecli.rolling.sources.Roller` by reference, which is the only thing a
 line changes in place: rolls must draw from one stream so that ``--seed`` reproduces a
 whole evening and ``--given`` faces are used in order across lines.
 
@@ -29,8 +29,8 @@ from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
 from dicecli.notation.grammar import parse
 from dicecli.results import RollResult
-from dicecli.rolling.dice import Roller
 from dicecli.rolling.evaluate import roll
+from dicecli.rolling.sources import Roller
 
 if TYPE_CHECKING:
     from dicecli.probability.distribution import Odds

@@ -27,6 +27,7 @@ from functools import lru_cache
 
 from dicecli.environment import Environment
 from dicecli.errors import DiceError, RollLimitError
+from dicecli.notation.dice import Die, die_for_sides
 from dicecli.notation.nodes import (
     NO_MODIFIERS,
     BinaryOp,
@@ -62,7 +63,7 @@ from dicecli.results import (
     Segment,
     Text,
 )
-from dicecli.rolling.dice import Die, Roller, die_for_sides
+from dicecli.rolling.sources import Roller
 
 
 def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:

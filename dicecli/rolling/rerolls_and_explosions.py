@@ -18,9 +18,10 @@ from dicecli.notation.nodes import Condition
 from dicecli.results import COMPOUNDED, EXPLODED, EXPLOSION, PENETRATED, REROLL, REROLLED, DieRoll
 
 if TYPE_CHECKING:
+    from dicecli.notation.dice import Die
     from dicecli.notation.nodes import ExplodeKind, Modifiers
-    from dicecli.rolling.dice import Die, Roller
     from dicecli.rolling.evaluate import KeepUnit
+    from dicecli.rolling.sources import Roller
 
 
 @dataclass(frozen=True)

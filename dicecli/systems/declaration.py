@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from dicecli.notation.nodes import Check
     from dicecli.probability.distribution import Odds
     from dicecli.results import RollResult
-    from dicecli.rolling.dice import Roller
+    from dicecli.rolling.sources import Roller
 
 
 class GameSystem(Protocol):

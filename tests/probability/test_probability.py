@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError, DiceSyntaxError
+from dicecli.notation.dice import Die, die_for_sides
 from dicecli.notation.grammar import parse
 from dicecli.notation.nodes import (
     BinaryOp,
@@ -46,8 +47,8 @@ from dicecli.notation.nodes import (
 from dicecli.probability.distribution import Distribution
 from dicecli.probability.engine import distribution
 from dicecli.probability.weights import OddsTooBigError
-from dicecli.rolling.dice import Die, Roller, die_for_sides
 from dicecli.rolling.evaluate import Evaluation
+from dicecli.rolling.sources import Roller
 
 # --- the oracle ---------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 import dicecli
 from dicecli.environment import Environment
 from dicecli.errors import DiceError, DiceSyntaxError, RuleError, UnknownNameError
+from dicecli.notation.dice import D6
 from dicecli.notation.nodes import BinaryOp, Dice, Number
 from dicecli.repl.commands import find_command, handle_line
 from dicecli.repl.state import (
@@ -31,7 +32,7 @@ from dicecli.repl.state import (
     start_state,
 )
 from dicecli.results import RollResult
-from dicecli.rolling.dice import D6, DiceSource, GivenSource, RandomSource, Roller
+from dicecli.rolling.sources import DiceSource, GivenSource, RandomSource, Roller
 from dicecli.systems.alkemy.commands import ReplaySource
 
 

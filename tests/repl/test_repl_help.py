@@ -8,7 +8,7 @@ from dicecli.environment import Environment
 from dicecli.repl.commands import handle_line
 from dicecli.repl.help import EXAMPLE_VALUES, help_text, topics
 from dicecli.repl.state import OddsShown, Rolled, start_state
-from dicecli.rolling.dice import RandomSource, Roller
+from dicecli.rolling.sources import RandomSource, Roller
 
 EXAMPLES = [(name, example) for name, topic in topics().items() for example, _ in topic.examples]
 

@@ -27,7 +27,7 @@ from dicecli.repl.state import (
     render_output,
     start_state,
 )
-from dicecli.rolling.dice import GivenSource, Roller
+from dicecli.rolling.sources import GivenSource, Roller
 from dicecli.status import ExitStatus
 
 

@@ -9,9 +9,9 @@ import pytest
 
 import dicecli
 from dicecli import DiceError, GivenFacesError, RollLimitError, UnknownNameError
+from dicecli.notation.dice import die_for_sides
 from dicecli.notation.nodes import Expr
 from dicecli.results import DiceShown, Text
-from dicecli.rolling.dice import die_for_sides
 
 
 def faces(result: dicecli.RollResult) -> list[tuple[str, bool, tuple[str, ...]]]:

@@ -23,7 +23,7 @@ import pytest
 
 import dicecli
 from dicecli import DiceSource, RandomSource
-from dicecli.rolling.dice import Die
+from dicecli.notation.dice import Die
 
 ROLLS = 60_000
 PER_ROLL = 10_000  # the most dice one roll may hold (grammar.MAX_DICE_COUNT)

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from dicecli.environment import Environment
 from dicecli.errors import RuleError
+from dicecli.notation.dice import D6
 from dicecli.notation.nodes import assert_never
 from dicecli.results import (
     REROLL,
@@ -36,7 +37,7 @@ from dicecli.results import (
     Segment,
     Text,
 )
-from dicecli.rolling.dice import D6, Roller
+from dicecli.rolling.sources import Roller
 from dicecli.systems.age import ADVANCED_ROLLS, TIE_REROLLS, setting
 from dicecli.systems.age.dice import DRAGON, DRAGON_MARK
 from dicecli.systems.age.nodes import AgeAdvanced, AgeForm, AgeOpposed, AgeRoll, AgeTest, Target

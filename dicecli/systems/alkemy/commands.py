@@ -14,11 +14,12 @@ import re
 from dataclasses import replace
 
 from dicecli.errors import DiceError, RuleError
+from dicecli.notation.dice import Die
 from dicecli.notation.grammar import parse
 from dicecli.repl.state import Invocation, Output, ReplState, Rolled, last_roll, needs_argument
 from dicecli.results import DieRoll, RollResult
-from dicecli.rolling.dice import DiceSource, Die, Roller
 from dicecli.rolling.evaluate import roll
+from dicecli.rolling.sources import DiceSource, Roller
 from dicecli.systems.alkemy.nodes import AlkemyCheck, AlkemyOpposed, AlkemySide, KeepChoice
 
 _KEEP = re.compile(r"(?P<first>\d+)\s*[,\s]\s*(?P<second>\d+)(?:\s+on\s+(?P<side>\d+))?", re.I)

@@ -28,7 +28,7 @@ from typing import Any, Literal, cast
 
 from dicecli.environment import Environment
 from dicecli.errors import DiceError
-from dicecli.rolling.dice import Die, Face
+from dicecli.notation.dice import Die, Face
 from dicecli.systems.alkemy import DICE_FILE
 
 if sys.version_info >= (3, 11):

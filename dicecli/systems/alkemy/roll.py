@@ -28,7 +28,7 @@ from dicecli.results import (
     Segment,
     Text,
 )
-from dicecli.rolling.dice import Roller
+from dicecli.rolling.sources import Roller
 from dicecli.systems.alkemy.dice import dice_for
 from dicecli.systems.alkemy.nodes import AlkemyCheck, AlkemyForm, AlkemyOpposed
 from dicecli.systems.alkemy.rules import PreparedSide, look_up, prepare

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dicecli.rolling.dice import Die, Face
+from dicecli.notation.dice import Die, Face
 
 MISFIRE = "MISFIRE"
 HIT = "HIT"

@@ -20,10 +20,11 @@ from dataclasses import dataclass
 
 from dicecli.environment import Environment
 from dicecli.errors import RuleError
+from dicecli.notation.dice import Die
 from dicecli.notation.nodes import BinaryOp, Expr, Name, Negate, Number, PercentOf
 from dicecli.results import DiceShown, Segment, Text
-from dicecli.rolling.dice import Die, Roller
 from dicecli.rolling.evaluate import Evaluation
+from dicecli.rolling.sources import Roller
 from dicecli.systems.warhammer.dice import ARTILLERY
 from dicecli.systems.warhammer.nodes import is_artillery
 

@@ -27,6 +27,7 @@ from math import comb
 
 from dicecli.environment import Environment
 from dicecli.errors import DiceError, RuleError
+from dicecli.notation.dice import D6, Die
 from dicecli.notation.nodes import (
     BinaryOp,
     Dice,
@@ -43,7 +44,6 @@ from dicecli.notation.nodes import (
 from dicecli.notation.semantics import MAX_NAME_DEPTH, ceil_div, name_meaning, percent_of
 from dicecli.probability import engine as probability
 from dicecli.probability.distribution import Distribution, Odds
-from dicecli.rolling.dice import D6, Die
 from dicecli.systems.warhammer import misfire_on_hit
 from dicecli.systems.warhammer.dice import ARTILLERY, SCATTER, scatter_bearing, scatter_is_hit
 from dicecli.systems.warhammer.expressions import fixed_value

@@ -1,4 +1,4 @@
-"""Rolling the Warhammer forms: dice from the :class:`~dicecli.rolling.dice.Roller`, rules from
+"""Rolling the Warhammer forms: dice from the :class:`~dicecli.rolling.sources.Roller`, rules from
 :mod:`~dicecli.systems.warhammer.rules`, and a :class:`~dicecli.results.RollResult` that
 shows every die (re-rolled and ignored ones with ``kept=False``).
 
@@ -14,6 +14,7 @@ from typing import Any
 
 from dicecli.environment import Environment
 from dicecli.errors import RuleError
+from dicecli.notation.dice import D6
 from dicecli.notation.nodes import Expr, assert_never
 from dicecli.results import (
     IGNORED,
@@ -27,7 +28,7 @@ from dicecli.results import (
     Segment,
     Text,
 )
-from dicecli.rolling.dice import D6, Roller
+from dicecli.rolling.sources import Roller
 from dicecli.systems.warhammer import misfire_on_hit
 from dicecli.systems.warhammer.dice import (
     SCATTER,

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from dicecli.environment import Environment
+from dicecli.notation.dice import Die
 from dicecli.notation.nodes import assert_never
 from dicecli.results import (
     DROPPED,
@@ -26,7 +27,7 @@ from dicecli.results import (
     Segment,
     Text,
 )
-from dicecli.rolling.dice import Die, Roller
+from dicecli.rolling.sources import Roller
 
 from savage_worlds.dice import WILD, WILD_MARK, trait_die
 from savage_worlds.nodes import SavageForm, TraitTest

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dicecli.environment import EMPTY_ENVIRONMENT
 from dicecli.notation.nodes import Roll
 from dicecli.results import RollResult
-from dicecli.rolling.dice import GivenSource, RandomSource, Roller
+from dicecli.rolling.sources import GivenSource, RandomSource, Roller
 
 from savage_worlds import SYSTEM
 from savage_worlds.grammar import line_grammar

@@ -18,8 +18,9 @@ from fractions import Fraction
 
 import pytest
 from dicecli.environment import EMPTY_ENVIRONMENT
+from dicecli.notation.dice import Die
 from dicecli.probability.distribution import ONE, ZERO
-from dicecli.rolling.dice import Die, Roller
+from dicecli.rolling.sources import Roller
 
 from savage_helpers import check
 from savage_worlds import SYSTEM

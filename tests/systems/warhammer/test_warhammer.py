@@ -12,9 +12,9 @@ import pytest
 
 import dicecli
 from dicecli import Environment, GivenFacesError, RuleError
+from dicecli.notation.dice import NOT_REROLLABLE
 from dicecli.notation.nodes import Expr
 from dicecli.results import IGNORED, REROLL, REROLLED, DiceShown, RollResult, Text
-from dicecli.rolling.dice import NOT_REROLLABLE
 from dicecli.systems.warhammer.dice import ARTILLERY, SCATTER
 
 
@@ -149,8 +149,8 @@ def test_core_reroll_refuses_the_special_dice(text: str, given: str) -> None:
 def test_core_reroll_accepts_a_leadership_test() -> None:
     # rule W5: a Leadership test may be re-rolled; both dice are rolled again, and the
     # second result stands (6,6 fails Ld 8; the re-roll 1,2 passes)
-    from dicecli.rolling.dice import GivenSource, Roller
     from dicecli.rolling.reroll_result import reroll
+    from dicecli.rolling.sources import GivenSource, Roller
 
     first = dicecli.roll("wfb ld 8", given="6,6")
     second = reroll(first, Roller(GivenSource(["1", "2"])), Environment())

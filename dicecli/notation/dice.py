@@ -1,32 +1,21 @@
-"""Die kinds, where their faces come from, and the roll budget.
+"""Die kinds: a :class:`Die` is a name and its equally likely :class:`Face` s.
 
-A :class:`Die` is a tuple of equally likely :class:`Face` s. A :class:`DiceSource`
-picks a face index for a die: :class:`RandomSource` from a seeded generator (seeded
-from the operating system when no seed is given), :class:`GivenSource` from faces a
-player typed (``--given 3,4,1``). Nothing here touches the global ``random`` module.
-
-:class:`Roller` wraps a source with the roll budget: every die drawn counts, and a
-roll that would draw more than ``budget`` dice stops with :class:`RollLimitError`.
+What a dice term's die is (``d6``, ``d%``, ``dF``, the D3 of rule N4) is part of what the
+notation means, so the die kinds live here, beside the nodes: the roller
+(:mod:`dicecli.rolling`), the exact odds (:mod:`dicecli.probability`) and the games use
+them. Where faces come from when rolling is :mod:`dicecli.rolling.sources`.
 
 Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations
 
-import random
-import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property, partial
-from math import floor
-from typing import Protocol, cast
+from functools import cached_property
+from typing import cast
 
-from dicecli.errors import GivenFacesError, RollLimitError
 from dicecli.results import DiceShown, DieRoll
-
-DEFAULT_BUDGET = 10_000
-"""Most dice one roll may draw: generous for any table, small enough to answer at once."""
-
 
 MAX_SHARED_VARIANTS = 4096
 """Most marked or discarded :class:`DieRoll` variants one die kind keeps for sharing."""
@@ -178,112 +167,3 @@ def die_for_sides(sides: int | str) -> Die:
                     del _OTHER_SIDES[next(iter(_OTHER_SIDES))]  # the oldest makes way
                 _OTHER_SIDES[sides] = die
     return die
-
-
-class DiceSource(Protocol):
-    """Where faces come from: the index of the face ``die`` lands on."""
-
-    def draw(self, die: Die) -> int: ...
-
-
-def draw_many(source: DiceSource, die: Die, count: int) -> list[int]:
-    """``count`` draws in a row, for sources without a faster ``draw_many`` of their own."""
-    return [source.draw(die) for _ in range(count)]
-
-
-class RandomSource:
-    """Faces from a private generator: reproducible with a seed, else OS-seeded."""
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.seed = seed
-        self._random = random.Random(seed).random
-
-    # floor, not int: the same index for these non-negative numbers, and a cheaper call
-    def draw(self, die: Die) -> int:
-        return floor(self._random() * len(die.faces))
-
-    def draw_many(self, die: Die, count: int) -> list[int]:
-        sides = len(die.faces)
-        random = self._random
-        indexes = []
-        for _ in range(count):  # a loop, not a comprehension: cheaper for a few dice
-            indexes.append(floor(random() * sides))
-        return indexes
-
-
-class GivenSource:
-    """The faces of physical dice, typed by a player, used in roll order."""
-
-    def __init__(self, faces: Sequence[str]) -> None:
-        self.faces = [face.strip() for face in faces]
-        self.used = 0
-
-    @classmethod
-    def from_text(cls, text: str) -> GivenSource:
-        """``"3,4,1"`` or ``"3 4 1"``; an empty place (``"3,,4"``) is a typo, refused."""
-        if re.search(r"(^|,)\s*,", text.strip()):
-            raise GivenFacesError(f"--given '{text}' has an empty place between commas")
-        return cls(text.replace(",", " ").split())
-
-    def draw(self, die: Die) -> int:
-        if self.used >= len(self.faces):
-            raise GivenFacesError(
-                f"not enough dice given: the roll needs more than the {len(self.faces)} given"
-            )
-        text = self.faces[self.used]
-        self.used += 1
-        index = die.face_index(text)
-        if index is None:
-            raise GivenFacesError(
-                f"given face #{self.used} '{text}' is not a face of {die.name} "
-                f"(faces: {die.face_names()})"
-            )
-        return index
-
-    def check_all_used(self) -> None:
-        """Raise when faces were left over: a typo the player should hear about."""
-        left = len(self.faces) - self.used
-        if left:
-            raise GivenFacesError(
-                f"too many dice given: {left} of the {len(self.faces)} given "
-                f"{'was' if left == 1 else 'were'} not used ({', '.join(self.faces[self.used :])})"
-            )
-
-
-class Roller:
-    """A dice source with a budget: the one object evaluators and games roll with."""
-
-    def __init__(self, source: DiceSource, budget: int = DEFAULT_BUDGET) -> None:
-        self.source = source
-        self.budget = budget
-        self.remaining = budget
-        many = getattr(source, "draw_many", None)
-        self._draw_many: Callable[[Die, int], list[int]] = many or partial(draw_many, source)
-
-    def reserve(self, count: int) -> None:
-        """Fail early when ``count`` more dice would overrun the budget."""
-        if count > self.remaining:
-            self._over()
-
-    def draw(self, die: Die) -> int:
-        self.remaining -= 1
-        if self.remaining < 0:
-            self._over()
-        return self.source.draw(die)
-
-    def draw_many(self, die: Die, count: int) -> list[int]:
-        """``count`` draws at once (the fast path of plain dice terms)."""
-        self.remaining -= count
-        if self.remaining < 0:
-            self._over()
-        return self._draw_many(die, count)
-
-    def roll(self, die: Die) -> DieRoll:
-        """Draw one die and return it kept and unmarked."""
-        return die.kept_rolls[self.draw(die)]
-
-    def _over(self) -> None:
-        raise RollLimitError(
-            f"roll limit: one roll may use at most {self.budget:,} dice "
-            "(too many dice, or explosions/re-rolls that keep going)"
-        )
