@@ -33,6 +33,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from dicecli.notation.nodes import Keep
+from dicecli.notation.semantics import kept_slice
 from dicecli.probability.weights import (
     MAX_PACKED_BYTES,
     Counts,
@@ -63,15 +64,10 @@ out where each value leads costs about four ordinary steps)."""
 
 
 def kept_end(keep: Keep, units: int) -> tuple[bool, int]:
-    """For ``units`` units: whether the kept ones are the highest, and how many."""
-    count = min(keep.amount, units)
-    if keep.kind == "kh":
-        return True, count
-    if keep.kind == "kl":
-        return False, count
-    if keep.kind == "dh":
-        return False, units - count
-    return True, units - count
+    """For ``units`` units: whether the kept ones are the highest, and how many (read
+    off the roller's own selection, :func:`~dicecli.notation.semantics.kept_slice`)."""
+    kept = kept_slice(keep, units)
+    return kept.stop is None, len(range(units)[kept])
 
 
 def keep_identical(
