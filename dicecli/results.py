@@ -12,7 +12,7 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, NamedTuple
+from typing import Literal, NamedTuple, NewType
 
 JSONValue = str | int | float | bool | None | list["JSONValue"] | dict[str, "JSONValue"]
 
@@ -40,9 +40,11 @@ CoreRole = Literal[
     "failure",
     "note",
 ]
-"""The roles every renderer knows. A game may add roles of its own (with their terminal
-styles, in its declaration), so a segment's role is any string."""
-Role = CoreRole | str
+"""The roles every renderer knows."""
+GameRole = NewType("GameRole", str)
+"""A role a game adds (styled as its declaration says): ``GameRole("critical")``. Spelt
+apart from the core's roles, so a misspelt core role still fails type checking."""
+Role = CoreRole | GameRole
 
 
 @dataclass(frozen=True, init=False)

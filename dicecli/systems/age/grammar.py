@@ -66,30 +66,12 @@ class _Until:
     threshold: Target
 
 
-_ability_names = sorted(_SPELLING_TO_ABILITY)
-ability = pp.Regex(_word_regex(_ability_names)).set_name(
-    "an ability (" + ", ".join(ABILITIES) + ") or a number"
-)
-ability.set_parse_action(lambda t: _SPELLING_TO_ABILITY[t[0].casefold()])
-
-signed_number = pp.Regex("[-\N{MINUS SIGN}]?\\d+").set_name("a number")
-signed_number.set_parse_action(lambda t: int(t[0].replace("\N{MINUS SIGN}", "-")))
-
-_sign = pp.Regex("[-+\N{MINUS SIGN}]").set_name("'+' or '-'")
-_focus_word = keyword("focus")
-_amount = (_focus_word | integer).set_name("a number or 'focus'")
-_term = _sign - _amount
-
-
 def _term_action(text: str, loc: int, tokens: pp.ParseResults) -> int | _Focus:
     negative = tokens[0] != "+"
     amount = tokens[1]
     if isinstance(amount, int):
         return -amount if negative else amount
     return _Focus(loc, negative)
-
-
-_term.set_parse_action(_term_action)
 
 
 def _test_action(text: str, loc: int, tokens: pp.ParseResults) -> AgeTest:
@@ -111,9 +93,21 @@ def _test_action(text: str, loc: int, tokens: pp.ParseResults) -> AgeTest:
     return AgeTest(cast(str, head), 0, tuple(modifiers), focus is not None)
 
 
-_ability_or_number = (ability | signed_number).set_name(ability.name)
-test = (_ability_or_number + pp.ZeroOrMore(_term)).set_name(ability.name)
-test.set_parse_action(_test_action)
+def _test() -> pp.ParserElement:
+    """One test: an ability (or a number) and its modifiers, ``+focus`` among them."""
+    ability = pp.Regex(_word_regex(sorted(_SPELLING_TO_ABILITY))).set_name(
+        "an ability (" + ", ".join(ABILITIES) + ") or a number"
+    )
+    ability.set_parse_action(lambda t: _SPELLING_TO_ABILITY[t[0].casefold()])
+    signed_number = pp.Regex("[-\N{MINUS SIGN}]?\\d+").set_name("a number")
+    signed_number.set_parse_action(lambda t: int(t[0].replace("\N{MINUS SIGN}", "-")))
+    sign = pp.Regex("[-+\N{MINUS SIGN}]").set_name("'+' or '-'")
+    amount = (keyword("focus") | integer).set_name("a number or 'focus'")
+    term = sign - amount
+    term.set_parse_action(_term_action)
+    ability_or_number = (ability | signed_number).set_name(ability.name)
+    test = (ability_or_number + pp.ZeroOrMore(term)).set_name(ability.name)
+    return test.set_parse_action(_test_action)
 
 
 def _named(table: dict[str, int], text: str, loc: int, tokens: pp.ParseResults) -> Target:
@@ -125,17 +119,13 @@ def _named_regex(table: dict[str, int]) -> str:
     return _word_regex([name.replace("-", r"[-\s]+") for name in table])
 
 
-_difficulty_names = ", ".join(DIFFICULTIES)
-named_difficulty = pp.Regex(_named_regex(DIFFICULTIES)).set_name("a difficulty")
-named_difficulty.set_parse_action(lambda s, loc, t: _named(DIFFICULTIES, s, loc, t))
-target_number = integer.copy().set_parse_action(lambda t: Target(int(t[0])))
-target = (named_difficulty | target_number).set_name(
-    f"a target number or a difficulty ({_difficulty_names})"
-)
-
-named_threshold = pp.Regex(_named_regex(THRESHOLDS)).set_name("a threshold")
-named_threshold.set_parse_action(lambda s, loc, t: _named(THRESHOLDS, s, loc, t))
-threshold_number = integer.copy()
+def _target() -> pp.ParserElement:
+    """A target number, or a named difficulty (rule G3)."""
+    named = pp.Regex(_named_regex(DIFFICULTIES)).set_name("a difficulty")
+    named.set_parse_action(lambda s, loc, t: _named(DIFFICULTIES, s, loc, t))
+    number = integer.copy().set_parse_action(lambda t: Target(int(t[0])))
+    names = ", ".join(DIFFICULTIES)
+    return (named | number).set_name(f"a target number or a difficulty ({names})")
 
 
 def _threshold_number(text: str, loc: int, tokens: pp.ParseResults) -> Target:
@@ -145,47 +135,26 @@ def _threshold_number(text: str, loc: int, tokens: pp.ParseResults) -> Target:
     return Target(value)
 
 
-threshold_number.set_parse_action(_threshold_number)
-threshold = (named_threshold | threshold_number).set_name(
-    "a threshold (a number, or " + ", ".join(THRESHOLDS) + ")"
-)
-threshold.add_parse_action(lambda t: _Until(t[0]))
-
-_age = keyword(*GAME.keywords)
-_vs = keyword("vs")
-_until = keyword("until")
+def _threshold() -> pp.ParserElement:
+    """The threshold of an advanced test: a number or a named one (rule G7)."""
+    named = pp.Regex(_named_regex(THRESHOLDS)).set_name("a threshold")
+    named.set_parse_action(lambda s, loc, t: _named(THRESHOLDS, s, loc, t))
+    number = integer.copy()
+    number.set_parse_action(_threshold_number)
+    threshold = (named | number).set_name(
+        "a threshold (a number, or " + ", ".join(THRESHOLDS) + ")"
+    )
+    return threshold.add_parse_action(lambda t: _Until(t[0]))
 
 
 def _misplaced_until(message: str) -> pp.ParserElement:
     """An ``until`` where none may stand, refused with ``message``."""
-    element = _until.copy()
+    element = keyword("until")
 
     def refuse(text: str, loc: int, tokens: pp.ParseResults) -> None:
         raise _fail(text, loc, message)
 
     return element.set_parse_action(refuse)
-
-
-_against_target = target + pp.Optional(_until - threshold)
-_opposed_tail = (
-    _age.suppress()
-    - test
-    + pp.ZeroOrMore(_vs.suppress() - _age.suppress() - test)
-    + pp.Optional(
-        _misplaced_until("an advanced test rolls against a target number, not an opposed test")
-    )
-)
-_body = (
-    _age.suppress()
-    - test
-    + pp.Optional(
-        _vs.suppress()
-        - (_opposed_tail | _against_target).set_name(
-            "a target number, a difficulty or 'age' (an opposed test)"
-        )
-        | _misplaced_until("an advanced test needs a target: age 3 vs 13 until 15")
-    )
-)
 
 
 def _body_action(
@@ -204,13 +173,37 @@ def _body_action(
     return AgeRoll(tests[0], targets[0] if targets else None)
 
 
-_body.set_parse_action(_body_action)
+def _forms() -> pp.ParserElement:
+    """A basic, opposed or advanced test, after the keyword."""
+    age, vs, until = keyword(*GAME.keywords), keyword("vs"), keyword("until")
+    test = _test()
+    against_target = _target() + pp.Optional(until - _threshold())
+    opposed_tail = (
+        age.suppress()
+        - test
+        + pp.ZeroOrMore(vs.suppress() - age.suppress() - test)
+        + pp.Optional(
+            _misplaced_until("an advanced test rolls against a target number, not an opposed test")
+        )
+    )
+    body = (
+        age.suppress()
+        - test
+        + pp.Optional(
+            vs.suppress()
+            - (opposed_tail | against_target).set_name(
+                "a target number, a difficulty or 'age' (an opposed test)"
+            )
+            | _misplaced_until("an advanced test needs a target: age 3 vs 13 until 15")
+        )
+    )
+    return body.set_parse_action(_body_action)
 
 
 @cache
 def line_grammar() -> pp.ParserElement:
-    """The whole line: ``age``, one form, an optional comment."""
-    return whole_line(_body)
+    """The whole line: ``age``, one form, an optional comment, built once."""
+    return whole_line(_forms())
 
 
 """A whole ``age`` line, with an optional ``# comment``."""
