@@ -38,7 +38,6 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from dicecli.environment import Environment
     from dicecli.systems.declaration import Game, GameSystem, Setting
 
 BUILT_IN: tuple[str, ...] = (
@@ -139,11 +138,6 @@ def settings() -> dict[str, Setting]:
     return {setting.key: setting for game in games() for setting in game.settings}
 
 
-def setting_value(env: Environment, key: str) -> object:
-    """The value of the setting ``key`` in ``env``, read as its game declares."""
-    return settings()[key].value(env)
-
-
 # --- plug-ins -----------------------------------------------------------------------
 
 
@@ -158,6 +152,9 @@ def _plugins_declared() -> bool:
 
 
 def _look_for_plugins() -> bool:
+    """Whether a ``*.dist-info``/``*.egg-info`` folder on :data:`sys.path` declares the
+    group. (A distribution found only by a custom import hook or inside a zip file is
+    not seen here; such installs are not where dicecli's plug-ins are expected.)"""
     marker = f"[{ENTRY_POINT_GROUP}]"
     for folder in sys.path:
         try:
@@ -253,7 +250,6 @@ __all__ = [
     "keywords",
     "may_be_keyword",
     "reset",
-    "setting_value",
     "settings",
     "system",
     "words",

@@ -97,8 +97,8 @@ def test_a_plug_in_that_cannot_stand_beside_the_games_is_named_why(
 
 
 def test_a_setting_is_read_as_its_game_declares() -> None:
-    env = Environment(settings={"age.max_rolls": "7"})
-    assert registry.setting_value(env, "age.max_rolls") == 7
-    assert registry.setting_value(Environment(), "age.max_rolls") == 100
+    max_rolls = registry.settings()["age.max_rolls"]
+    assert max_rolls.value(Environment(settings={"age.max_rolls": "7"})) == 7
+    assert max_rolls.value(Environment()) == 100
     with pytest.raises(RuleError, match="at least 1, not 'none'"):
-        registry.setting_value(Environment(settings={"age.max_rolls": "none"}), "age.max_rolls")
+        max_rolls.value(Environment(settings={"age.max_rolls": "none"}))
