@@ -78,7 +78,7 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
             if roll.comment is not None and result.comment is None:
                 result = replace(result, comment=roll.comment)
             return result
-        step, canonical = prepared(roll)
+        step, canonical = prepared(body)
         evaluation = Evaluation(roller, env)
         total = step(evaluation)
     except DiceError as error:
@@ -107,43 +107,29 @@ its value. Built once per node (:func:`compile_step`), so rolling a line again s
 all dispatch on node types."""
 
 MAX_PREPARED = 4096
-"""Most lines (and saved or game sub-expressions) kept ready to roll."""
+"""Most expressions (lines, saved rolls, parts of game forms) kept ready to roll."""
 
-_PREPARED: dict[int, tuple[Roll, Step, str]] = {}
-"""Lines ready to roll, by the identity of their parsed tree (parsed lines are cached by
-text, :func:`dicecli.notation.grammar.parse`, so a line typed again is the same object):
-the tree itself (held, so that its identity stays its own), its step and its canonical
-text. Kept here, off the frozen nodes, so that a tree stays a plain value: it compares,
-hashes and pickles as what was typed."""
-
-_STEPS: dict[int, tuple[Expr, Step]] = {}
-"""Steps of expressions rolled through :meth:`Evaluation.value` (saved rolls, the parts
-of game forms), by identity like :data:`_PREPARED`."""
+_PREPARED: dict[int, tuple[Expr, Step, str]] = {}
+"""Expressions ready to roll, by identity: the expression itself (held, so that its
+identity stays its own while it is here), its step and its canonical text. Parsed lines
+are cached by text (:func:`dicecli.notation.grammar.parse`) and saved rolls live in the
+environment, so an expression rolled again is the same object. Kept here, off the frozen
+nodes, so that a tree stays a plain value: it compares, hashes and pickles as typed."""
 
 
-def prepared(line: Roll) -> tuple[Step, str]:
-    """The step of a parsed line's expression and its canonical text, made once."""
-    entry = _PREPARED.get(id(line))
-    if entry is not None and entry[0] is line:
-        return entry[1], entry[2]
-    assert not isinstance(line.body, Check)
-    step, canonical = compile_step(line.body), str(line.body)
-    if len(_PREPARED) >= MAX_PREPARED:
-        _PREPARED.clear()
-    _PREPARED[id(line)] = (line, step, canonical)
-    return step, canonical
+def prepared(node: Expr) -> tuple[Step, str]:
+    """The step that rolls ``node`` and its canonical text, made once per node object."""
+    entry = _PREPARED.get(id(node))
+    if entry is None:
+        if len(_PREPARED) >= MAX_PREPARED:
+            _PREPARED.clear()
+        entry = _PREPARED[id(node)] = (node, compile_step(node), str(node))
+    return entry[1], entry[2]
 
 
 def step_of(node: Expr) -> Step:
-    """The step that rolls ``node``, made once per node object."""
-    entry = _STEPS.get(id(node))
-    if entry is not None and entry[0] is node:
-        return entry[1]
-    step = compile_step(node)
-    if len(_STEPS) >= MAX_PREPARED:
-        _STEPS.clear()
-    _STEPS[id(node)] = (node, step)
-    return step
+    """The step that rolls ``node`` (:func:`prepared`)."""
+    return prepared(node)[0]
 
 
 def compile_step(node: Expr) -> Step:
