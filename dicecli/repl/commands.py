@@ -203,14 +203,16 @@ def _history(state: ReplState, invocation: Invocation) -> tuple[ReplState, Outpu
     return state, (Message("\n".join(lines)),)
 
 
-@command("save", "save PATH", "write this session's rolls to PATH as JSON Lines (as --json)")
+@command("save", "save PATH", "write this session's rolls to a new file as JSON Lines (as --json)")
 def _save(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
+    from dicecli.files import FileError, write_new
+
     path = Path(needs_argument(invocation, "a file to write, e.g. save evening.jsonl"))
     text = "".join(json.dumps(r.as_dict(), ensure_ascii=False) + "\n" for r in state.rolls)
     try:
-        path.expanduser().write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise DiceError(f"cannot write {path}: {error.strerror or error}") from None
+        write_new(path.expanduser(), text)
+    except FileError as error:
+        raise DiceError(f"cannot write {path}: {error.message}") from None
     count = len(state.rolls)
     return state, (Message(f"saved {count} roll{'' if count == 1 else 's'} to {path}"),)
 

@@ -447,6 +447,43 @@ def test_save_to_a_folder_is_an_error(tmp_path: Path) -> None:
     assert "cannot write" in problem(run(session(), f"save {tmp_path}")[1]).message
 
 
+def test_save_never_overwrites_a_file_that_is_there(tmp_path: Path) -> None:
+    path = tmp_path / "out.jsonl"
+    path.write_text("precious\n", encoding="utf-8")
+    error = problem(run(session("3,4"), "2d6", f"save {path}")[1])
+    assert error.show() == (
+        f"error: cannot write {path}: it exists already: save never overwrites, give a new name"
+    )
+    assert path.read_text(encoding="utf-8") == "precious\n"
+
+
+def test_a_failed_save_leaves_no_file_and_the_session_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk at the last moment (the data is flushed to disk before the file is
+    given its name): no file, no temporary file left, a one-line error, and the next
+    line still rolls."""
+    import os
+
+    def full_disk(descriptor: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full_disk)
+    path = tmp_path / "out.jsonl"
+    state, output = run(session("3,4,5"), "2d6", f"save {path}")
+    assert problem(output).show() == f"error: cannot write {path}: No space left on device"
+    assert list(tmp_path.iterdir()) == []
+    assert rolled(run(state, "d6")[1]).total == 5
+
+
+def test_save_writes_a_lone_surrogate_as_a_json_escape(tmp_path: Path) -> None:
+    """Text that is not valid Unicode (a byte that was not UTF-8) is saved, not lost:
+    the file is UTF-8 and the JSON reads it back."""
+    path = tmp_path / "out.jsonl"
+    run(session("3,4"), "2d6 # \udcff", f"save {path}")
+    assert json.loads(path.read_text(encoding="utf-8"))["comment"] == "\udcff"
+
+
 # odds, help, quit.
 
 
