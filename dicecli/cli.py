@@ -326,7 +326,7 @@ def odds_command(
 ) -> None:
     options = _options(json=json, **shared)
     if not words:
-        typer.echo("odds needs a roll, e.g. dicecli odds 2d6+3", err=True)
+        typer.echo("error: odds needs a roll, e.g. dicecli odds 2d6+3", err=True)
         _finish(ExitStatus.BAD_INPUT)
     from dicecli.render import make_renderer
 

@@ -24,11 +24,47 @@ class DiceError(Exception):
         return type(self)(self.message, text, position if position is not None else self.position)
 
     def show(self) -> str:
-        """The message, and under the input a caret at the position when there is one."""
+        """The message, and under the input a caret at the position when there is one.
+
+        Control characters (a tab, a carriage return, NUL ...) are shown escaped, so the
+        error stays on its lines; a long input is shown around the position only."""
+        message = escaped(self.message)
         if self.text is None or self.position is None:
-            return f"error: {self.message}"
-        line = self.text.replace("\n", " ")
-        return f"error: {self.message}\n  {line}\n  {' ' * self.position}^"
+            return f"error: {message}"
+        start = max(0, min(self.position - SHOWN_AROUND, len(self.text) - 2 * SHOWN_AROUND))
+        end = start + 2 * SHOWN_AROUND
+        before = ("…" if start else "") + escaped(self.text[start : self.position])
+        after = escaped(self.text[self.position : end]) + ("…" if end < len(self.text) else "")
+        return f"error: {message}\n  {before}{after}\n  {' ' * len(before)}^"
+
+
+SHOWN_AROUND = 60
+"""Characters of the input shown on each side of an error's caret."""
+
+
+def escaped(text: str) -> str:
+    """``text`` with control characters, line and paragraph separators and lone
+    surrogates (bytes that were not UTF-8) written as escapes: one line of printable
+    text, whatever was typed. Printable text is returned as it is."""
+    if text.isprintable():
+        return text
+    return "".join(
+        character if character.isprintable() else _escape(character) for character in text
+    )
+
+
+_NAMED_ESCAPES = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
+def _escape(character: str) -> str:
+    code = ord(character)
+    if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8, kept by surrogateescape
+        return f"\\x{code - 0xDC00:02x}"
+    if character in _NAMED_ESCAPES:
+        return _NAMED_ESCAPES[character]
+    if code <= 0xFF:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
 class DiceSyntaxError(DiceError):

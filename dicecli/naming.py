@@ -17,6 +17,7 @@ from dicecli.errors import DiceError, UnknownNameError
 from dicecli.notation.dice import Die
 from dicecli.notation.grammar import parse
 from dicecli.notation.nodes import Expr, Name, children
+from dicecli.notation.semantics import reference_cycle
 from dicecli.rolling.evaluate import Evaluation
 from dicecli.rolling.sources import Roller
 from dicecli.systems import registry
@@ -92,4 +93,17 @@ def with_named(env: Environment, name: str, text: str) -> Environment:
         raise DiceError(problem)
     expr = value_expression(text, env)
     number = constant_value(expr, env)
-    return env.with_roll(name, expr) if number is None else env.with_value(name, number)
+    return with_saved_roll(env, name, expr) if number is None else env.with_value(name, number)
+
+
+def with_saved_roll(env: Environment, name: str, expr: Expr) -> Environment:
+    """``env`` with the saved roll ``name``; refused when it would refer to itself
+    (``let a = a + 1d6``: a roll that could never be rolled)."""
+    saved = env.with_roll(name, expr)
+    cycle = reference_cycle(name, saved)
+    if cycle:
+        raise DiceError(
+            f"'{name}' would refer to itself ({' -> '.join(cycle)}): "
+            "a saved roll cannot use its own name"
+        )
+    return saved

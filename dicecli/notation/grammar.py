@@ -27,6 +27,7 @@ from typing import Any, cast
 import pyparsing as pp
 
 from dicecli.errors import DiceSyntaxError
+from dicecli.limits import check_line
 from dicecli.notation.nodes import (
     NO_MODIFIERS,
     BinaryOp,
@@ -289,6 +290,7 @@ def parse(text: str) -> Roll:
     stripped = text.strip()
     if not stripped:
         raise DiceSyntaxError("nothing to roll", text, len(text))
+    check_line(text)
     grammar = _generic_line
     first = stripped.split(None, 1)[0]
     if first[0].isalpha():  # a game's keyword is a word: lines of numbers never ask

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dicecli.errors import DiceError, UnknownNameError
+from dicecli.limits import check_value
 from dicecli.notation.dice import die_for_sides
 from dicecli.notation.nodes import Condition, Dice, Expr, Keep, Modifiers, Name
 
@@ -31,7 +32,13 @@ def ceil_div(numerator: int, denominator: int) -> int:
 
 def percent_of(percent: int, whole: int) -> int:
     """``10% of 51`` -> 6: the percentage rounded up (rule N3)."""
-    return ceil_div(percent * whole, 100)
+    return ceil_div(multiply(percent, whole), 100)
+
+
+def multiply(left: int, right: int) -> int:
+    """``left * right``, refused when it has more digits than any value may
+    (:data:`dicecli.limits.MAX_DIGITS`): repeated products grow without bound."""
+    return check_value(left * right)
 
 
 def count_one(value: int, modifiers: Modifiers) -> int:
@@ -93,5 +100,37 @@ def name_meaning(node: Name, env: Environment, depth: int) -> int | Expr:
     if saved is None:
         raise UnknownNameError.unset(node.name, node.position)
     if depth >= MAX_NAME_DEPTH:
-        raise DiceError(f"'{node.name}' refers to itself, or nests more than {MAX_NAME_DEPTH}")
+        cycle = reference_cycle(node.name, env)
+        if cycle:
+            raise DiceError(f"'{node.name}' refers to itself ({' -> '.join(cycle)})")
+        raise DiceError(f"saved rolls nest more than {MAX_NAME_DEPTH} deep, at '{node.name}'")
     return saved
+
+
+def reference_cycle(name: str, env: Environment) -> list[str]:
+    """The names by which the saved roll ``name`` comes back to itself (``a -> b -> a``);
+    empty when it does not."""
+    from dicecli.notation.nodes import children
+
+    def names_of(expr: Expr) -> list[str]:
+        found, stack = [], [expr]
+        while stack:
+            current = stack.pop()
+            if isinstance(current, Name):
+                found.append(current.name)
+            stack.extend(children(current))
+        return found
+
+    folded = name.casefold()
+    paths = [[name]]
+    seen = {folded}
+    while paths:
+        path = paths.pop()
+        saved = env.roll(path[-1])
+        for used in names_of(saved) if saved is not None else []:
+            if used.casefold() == folded:
+                return [*path, used]
+            if used.casefold() not in seen:
+                seen.add(used.casefold())
+                paths.append([*path, used])
+    return []

@@ -49,7 +49,7 @@ from dicecli.notation.nodes import (
     assert_never,
     children,
 )
-from dicecli.notation.semantics import ceil_div, count_one, name_meaning, percent_of
+from dicecli.notation.semantics import ceil_div, count_one, multiply, name_meaning, percent_of
 from dicecli.probability.distribution import Distribution
 from dicecli.probability.keep import (
     Chain,
@@ -184,7 +184,7 @@ class _Weigher:
             negated = Weights(mapped(right.counts, int.__neg__), right.denominator, right.notes)
             return added(left, negated, what)
         if node.op == "*":
-            return combine(left, right, int.__mul__, what)
+            return combine(left, right, multiply, what)
         if right.counts.get(0):
             chance = Fraction(right.counts[0], right.denominator)
             raise DiceError(

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from dicecli.app import is_roll_line
 from dicecli.errors import DiceError
-from dicecli.naming import constant_value, name_problem, value_expression
+from dicecli.naming import constant_value, name_problem, value_expression, with_saved_roll
 from dicecli.render.text import result_line
 from dicecli.repl.help import help_text, topic_names
 from dicecli.repl.state import (
@@ -113,7 +113,11 @@ def _let(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
         return state.with_names(state.env.with_value(name, number), name), (
             Message(f"{name} = {number}"),
         )
-    return state.with_names(state.env.with_roll(name, expr), name), (
+    try:
+        env = with_saved_roll(state.env, name, expr)
+    except DiceError as error:
+        raise value_at.error_at(error) from None
+    return state.with_names(env, name), (
         Message(f"{name} = {expr}  (a saved roll: rolled anew each time)"),
     )
 

@@ -50,6 +50,7 @@ from dicecli.notation.semantics import (
     count_one,
     kept_positions,
     kept_slice,
+    multiply,
     name_meaning,
     percent_of,
 )
@@ -218,7 +219,7 @@ def _compile_number(node: Number) -> Step:
 _ARITHMETIC: dict[str, Callable[[int, int], int]] = {
     "+": operator.add,
     "-": operator.sub,
-    "*": operator.mul,
+    "*": multiply,
 }
 
 

@@ -18,12 +18,23 @@ from functools import partial
 from math import floor
 from typing import Protocol
 
-from dicecli.errors import GivenFacesError, RollLimitError
+from dicecli.errors import GivenFacesError, RollLimitError, escaped
 from dicecli.notation.dice import Die
 from dicecli.results import DieRoll
 
 DEFAULT_BUDGET = 10_000
 """Most dice one roll may draw: generous for any table, small enough to answer at once."""
+MAX_GIVEN_FACES = 100_000
+"""Most faces ``--given`` may list (ten rolls of the whole budget)."""
+MAX_GIVEN_TEXT = 1_000_000
+"""Most characters of ``--given`` text, checked before it is split into faces."""
+SHOWN_FACES = 10
+"""Faces an error lists before ``…``: the error stays one short line."""
+
+
+def shortened(text: str, most: int = 60) -> str:
+    """``text``, cut to ``most`` characters with ``…``, control characters escaped."""
+    return escaped(text if len(text) <= most else text[:most] + "…")
 
 
 class DiceSource(Protocol):
@@ -66,10 +77,21 @@ class GivenSource:
 
     @classmethod
     def from_text(cls, text: str) -> GivenSource:
-        """``"3,4,1"`` or ``"3 4 1"``; an empty place (``"3,,4"``) is a typo, refused."""
-        if re.search(r"(^|,)\s*,", text.strip()):
-            raise GivenFacesError(f"--given '{text}' has an empty place between commas")
-        return cls(text.replace(",", " ").split())
+        """``"3,4,1"`` or ``"3 4 1"``; an empty place (``"3,,4"``) is a typo, refused;
+        so are more than :data:`MAX_GIVEN_FACES` faces."""
+        if len(text) > MAX_GIVEN_TEXT:
+            raise GivenFacesError(
+                f"--given is too long: {len(text):,} characters, the limit is {MAX_GIVEN_TEXT:,}"
+            )
+        empty = re.search(r"(^|,)\s*,", text.strip())
+        if empty:
+            raise GivenFacesError(f"--given '{shortened(text)}' has an empty place between commas")
+        faces = text.replace(",", " ").split()
+        if len(faces) > MAX_GIVEN_FACES:
+            raise GivenFacesError(
+                f"--given has {len(faces):,} faces, the limit is {MAX_GIVEN_FACES:,}"
+            )
+        return cls(faces)
 
     def draw(self, die: Die) -> int:
         if self.used >= len(self.faces):
@@ -81,7 +103,7 @@ class GivenSource:
         index = die.face_index(text)
         if index is None:
             raise GivenFacesError(
-                f"given face #{self.used} '{text}' is not a face of {die.name} "
+                f"given face #{self.used} '{shortened(text)}' is not a face of {die.name} "
                 f"(faces: {die.face_names()})"
             )
         return index
@@ -92,8 +114,16 @@ class GivenSource:
         if left:
             raise GivenFacesError(
                 f"too many dice given: {left} of the {len(self.faces)} given "
-                f"{'was' if left == 1 else 'were'} not used ({', '.join(self.faces[self.used :])})"
+                f"{'was' if left == 1 else 'were'} not used "
+                f"({self._listed(self.faces[self.used :])})"
             )
+
+    @staticmethod
+    def _listed(faces: list[str]) -> str:
+        listed = ", ".join(shortened(face) for face in faces[:SHOWN_FACES])
+        return listed + (
+            f", … {len(faces) - SHOWN_FACES:,} more" if len(faces) > SHOWN_FACES else ""
+        )
 
 
 class Roller:
