@@ -22,22 +22,16 @@ use a stat of the same file or a value set later.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from dicecli.environment import Environment
 from dicecli.errors import DiceError
+from dicecli.limits import MAX_DIGITS, MAX_VALUE
 from dicecli.naming import name_problem
 from dicecli.notation.grammar import parse
 from dicecli.notation.nodes import Expr
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    # mypy checks this branch (python_version 3.10); tomli may be absent where it runs.
-    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
 TOP_LEVEL_KEYS = ("name", "description", "stats", "rolls")
 
@@ -59,11 +53,7 @@ class Character:
 
     def apply(self, env: Environment) -> Environment:
         """``env`` with this character's stats and saved rolls (replacing same names)."""
-        for stat, value in self.stats.items():
-            env = env.with_value(stat, value)
-        for roll_name, expr in self.rolls.items():
-            env = env.with_roll(roll_name, expr)
-        return env
+        return env.with_names(self.stats, self.rolls)
 
 
 def load_character(path: Path, env: Environment) -> Environment:
@@ -86,20 +76,12 @@ def read_character(path: Path) -> Character:
 
 
 def _read_toml(path: Path) -> dict[str, object]:
+    from dicecli.files import FileError, loads_toml, read_text
+
     try:
-        with path.expanduser().open("rb") as file:
-            data: dict[str, object] = tomllib.load(file)
-            return data
-    except FileNotFoundError:
-        raise CharacterFileError(f"character file {path}: no such file") from None
-    except IsADirectoryError:
-        raise CharacterFileError(f"character file {path}: is a folder, not a file") from None
-    except OSError as error:
-        raise CharacterFileError(f"character file {path}: {error.strerror}") from None
-    except UnicodeDecodeError:
-        raise CharacterFileError(f"character file {path}: not UTF-8 text") from None
-    except tomllib.TOMLDecodeError as error:
-        raise CharacterFileError(f"character file {path}: not valid TOML: {error}") from None
+        return loads_toml(read_text(path.expanduser()))
+    except FileError as error:
+        raise CharacterFileError(f"character file {path}: {error.message}") from None
 
 
 class _Checker:
@@ -132,6 +114,8 @@ class _Checker:
         self.name(name, "stats")
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.error(f"[stats] {name} must be a whole number, e.g. {name} = 3")
+        if not -MAX_VALUE <= value <= MAX_VALUE:
+            raise self.error(f"[stats] {name} has more than {MAX_DIGITS} digits, the limit")
         return value
 
     def roll(self, name: str, value: object) -> Expr:

@@ -48,6 +48,16 @@ class Environment:
         values = {k: v for k, v in self.values.items() if k != name.casefold()}
         return replace(self, values=values, rolls={**self.rolls, name: expr})
 
+    def with_names(self, values: Mapping[str, int], rolls: Mapping[str, Expr]) -> Environment:
+        """``env`` with many values and saved rolls at once (a character file), each
+        replacing the same name; one copy of the tables, however many names."""
+        replaced = {key.casefold() for key in (*values, *rolls)}
+        kept_values = {k: v for k, v in self.values.items() if k not in replaced}
+        kept_rolls = {k: v for k, v in self.rolls.items() if k not in replaced}
+        kept_values.update((key.casefold(), value) for key, value in values.items())
+        kept_rolls.update((key.casefold(), expr) for key, expr in rolls.items())
+        return replace(self, values=kept_values, rolls=kept_rolls)
+
     def without(self, name: str) -> Environment:
         key = name.casefold()
         return replace(

@@ -94,6 +94,8 @@ def loads_toml(text: str) -> dict[str, object]:
         raise FileError(f"not valid TOML: {error}") from None
     except RecursionError:
         raise FileError("not usable TOML: arrays or tables nested too deeply") from None
+    except ValueError:  # Python's limit on the digits of an integer read from text
+        raise FileError("not usable TOML: a number too long to read") from None
     return data
 
 

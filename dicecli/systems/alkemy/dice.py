@@ -18,7 +18,6 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -30,12 +29,6 @@ from dicecli.environment import Environment
 from dicecli.errors import DiceError
 from dicecli.notation.dice import Die, Face
 from dicecli.systems.alkemy import DICE_FILE
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    # mypy checks this branch (python_version 3.10); tomli may be absent where it runs.
-    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
 Colour = Literal["white", "yellow", "red"]
 COLOURS: tuple[Colour, ...] = ("white", "yellow", "red")
@@ -160,10 +153,12 @@ def parse_dice_file(
     text: str, source: str, base: DiceSet | None, require_all: bool = False
 ) -> DiceSet:
     """The dice a file's ``text`` describes; colours it leaves out come from ``base``."""
+    from dicecli.files import FileError, loads_toml
+
     try:
-        data: dict[str, Any] = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise _problem(source, f"not valid TOML: {error}") from None
+        data: dict[str, Any] = loads_toml(text)
+    except FileError as error:
+        raise _problem(source, error.message) from None
     for key in data:
         if key not in COLOURS and key not in _TOP_LEVEL_KEYS:
             raise _problem(source, f"unknown colour '{key}' (colours: {', '.join(COLOURS)})")
@@ -229,9 +224,10 @@ def dice_for(env: Environment) -> DiceSet:
 @lru_cache(maxsize=16)
 def _custom_dice(path: str, mtime_ns: int, size: int) -> DiceSet:
     """A custom file's dice, read again only when the file changes (mtime or size)."""
+    from dicecli.files import FileError, read_text
+
     try:
-        text = Path(path).read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
-        raise _problem(path, f"cannot read it: {reason or error}") from None
+        text = read_text(Path(path))
+    except FileError as error:
+        raise _problem(path, f"cannot read it: {error.message}") from None
     return parse_dice_file(text, path, shipped_dice())
