@@ -13,6 +13,7 @@ without prompt_toolkit and handled the same way: a script of REPL lines.
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
@@ -68,13 +69,32 @@ def history_path(
     return base / "dicecli" / "history"
 
 
+MAX_HISTORY_BYTES = 16 << 20
+"""Largest history file read at start (16 MiB, hundreds of thousands of lines)."""
+
+
 def open_history(path: Path) -> tuple[History, str | None]:
-    """The history file, its folder created; in memory (and why) when it cannot be."""
+    """The history file, its folder created, the file created readable by the user
+    only (what is typed is nobody else's business); in memory (and why) when it cannot
+    be used: not a regular file (a folder, a device, a FIFO: never opened), too large,
+    or not creatable."""
+    not_regular = f"history not saved: {path} is not a regular file"
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.touch(exist_ok=True)
+        if path.exists() and not path.is_file():
+            return InMemoryHistory(), not_regular
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        descriptor = os.open(path, os.O_RDONLY | os.O_CREAT | os.O_NONBLOCK, 0o600)
+        try:
+            found = os.fstat(descriptor)
+        finally:
+            os.close(descriptor)
     except OSError as error:
         why = f"history not saved: cannot use {path} ({error.strerror or error})"
+        return InMemoryHistory(), why
+    if not stat.S_ISREG(found.st_mode):
+        return InMemoryHistory(), not_regular
+    if found.st_size > MAX_HISTORY_BYTES:
+        why = f"history not saved: {path} is larger than {MAX_HISTORY_BYTES:,} bytes"
         return InMemoryHistory(), why
     return FileHistory(str(path)), None
 

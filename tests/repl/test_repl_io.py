@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,14 @@ from dicecli.errors import DiceSyntaxError
 from dicecli.render.plain import PlainRenderer
 from dicecli.repl.commands import handle_line
 from dicecli.repl.completion import completions, current_word
-from dicecli.repl.prompt import ReplCompleter, _Current, history_path, open_history, run_repl
+from dicecli.repl.prompt import (
+    MAX_HISTORY_BYTES,
+    ReplCompleter,
+    _Current,
+    history_path,
+    open_history,
+    run_repl,
+)
 from dicecli.repl.state import (
     Message,
     Problem,
@@ -163,6 +171,30 @@ def test_history_falls_back_to_memory_when_the_folder_cannot_be_made(tmp_path: P
     assert isinstance(history, InMemoryHistory)
     assert why is not None
     assert "history not saved" in why
+
+
+def test_a_new_history_file_is_readable_by_the_user_only(tmp_path: Path) -> None:
+    path = tmp_path / "dicecli" / "history"
+    open_history(path)
+    assert path.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_history_path_that_is_not_a_regular_file_is_set_aside(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for path in (tmp_path, fifo, Path("/dev/zero"), Path("/dev/null")):
+        history, why = open_history(path)
+        assert isinstance(history, InMemoryHistory)
+        assert why == f"history not saved: {path} is not a regular file"
+
+
+def test_a_huge_history_file_is_set_aside(tmp_path: Path) -> None:
+    path = tmp_path / "history"
+    with path.open("wb") as file:
+        file.truncate(MAX_HISTORY_BYTES + 1)
+    history, why = open_history(path)
+    assert isinstance(history, InMemoryHistory)
+    assert why == f"history not saved: {path} is larger than 16,777,216 bytes"
 
 
 # run_repl with a script on stdin.
