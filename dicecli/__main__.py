@@ -9,10 +9,12 @@ typer app in :mod:`dicecli.cli`.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import sys
+from typing import Any, TextIO
 
-from dicecli.status import ExitStatus
+from dicecli.status import ExitStatus, Terminated
 
 COMMANDS = ("roll", "odds", "repl")
 """The commands of the typer app (:mod:`dicecli.cli`): a word here is a command, not a
@@ -34,24 +36,92 @@ def main(argv: list[str] | None = None) -> int:
     Meant as the process's entry point: it freezes what start-up built out of the
     garbage collector's reach for the rest of the process (:func:`_freeze_start_up`).
     """
-    args = sys.argv[1:] if argv is None else argv
+    args = [readable(arg) for arg in (sys.argv[1:] if argv is None else argv)]
+    if argv is None:
+        _own_process()
     try:
         return _dispatch(args)
     except BrokenPipeError:
-        from dicecli.app import quiet_broken_pipe
-
-        quiet_broken_pipe()
+        _output_closed()
         return ExitStatus.OK
     except KeyboardInterrupt:
         return ExitStatus.INTERRUPTED
+    except Terminated:
+        return ExitStatus.TERMINATED
+    except OSError as error:  # writing the output failed: a full disk, an I/O error
+        _output_closed()
+        _tell(f"error: cannot write the output: {error.strerror or error}\n")
+        return ExitStatus.WRITE_ERROR
     except Exception as error:
         if "--debug" in args:
             raise
-        sys.stderr.write(
+        _tell(
             f"internal error ({type(error).__name__}: {error}); please report it "
             "(--debug shows the traceback)\n"
         )
         return ExitStatus.INTERNAL_ERROR
+
+
+def _own_process() -> None:
+    """As the process's entry point: SIGTERM ends the run as Ctrl-C does (the rolls
+    made are written first, status 143), and errors that cannot be written (``2>
+    /dev/full``) are dropped rather than ending the run with another status."""
+    import signal  # no cost: pyparsing's import of unittest loaded it
+
+    from dicecli.app import SIGNAL_GUARD
+
+    with contextlib.suppress(ValueError, OSError):  # not the main thread
+        signal.signal(signal.SIGTERM, SIGNAL_GUARD.handle)
+        signal.signal(signal.SIGINT, SIGNAL_GUARD.handle)
+    sys.stderr = QuietStream(sys.stderr)
+
+
+class QuietStream:
+    """A text stream whose write and flush errors are dropped (for stderr: an error
+    that cannot be written must not change the exit status)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except (OSError, ValueError):
+            return len(text)
+
+    def flush(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            self._stream.flush()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _tell(text: str) -> None:
+    try:
+        sys.stderr.write(text)
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def _output_closed() -> None:
+    """The output cannot be written (the reader left, or the disk is full): point
+    stdout at /dev/null so that the interpreter's last flush does not complain."""
+    from dicecli.app import quiet_broken_pipe
+
+    quiet_broken_pipe()
+
+
+def readable(arg: str) -> str:
+    """An argument with the bytes that were not UTF-8 (which Python keeps as lone
+    surrogates) written as ``\\xff`` escapes: text every output can write."""
+    if arg.isascii():
+        return arg
+    try:
+        return arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # a lone surrogate that was not a byte
+        return arg.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _dispatch(args: list[str]) -> int:

@@ -20,11 +20,12 @@ from typing import NamedTuple, TextIO
 
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
+from dicecli.limits import MAX_LINE_LENGTH
 from dicecli.notation.grammar import parse
 from dicecli.render import Mode, Renderer, make_renderer
 from dicecli.rolling.evaluate import roll
 from dicecli.rolling.sources import DiceSource, GivenSource, RandomSource, Roller
-from dicecli.status import ExitStatus
+from dicecli.status import ExitStatus, Terminated
 
 MAX_TIMES = 100_000
 """Most rolls ``--times`` may ask for in one go."""
@@ -132,13 +133,15 @@ class Session:
             self.renderer.summary(results)
 
     def flush(self) -> None:
-        """Write what the buffer holds."""
+        """Write what the buffer holds: whole, even when Ctrl-C or SIGTERM comes
+        meanwhile (:class:`SignalGuard`), so a stopped run ends with whole lines."""
         text = self.buffer.getvalue()
-        if text:
-            self.buffer.seek(0)
-            self.buffer.truncate()
-            self.streams.stdout.write(text)
-        self.streams.stdout.flush()
+        with SIGNAL_GUARD:
+            if text:
+                self.buffer.seek(0)
+                self.buffer.truncate()
+                write_all(self.streams.stdout, text)
+            self.streams.stdout.flush()
 
     def finish(self) -> ExitStatus:
         """After the last roll: left-over given faces are an error, and the rolls not
@@ -159,6 +162,61 @@ class Session:
         self.flush()  # keep stdout and stderr in order
         where = f"line {line_number}: " if line_number is not None else ""
         self.streams.stderr.write(where + error.show() + "\n")
+
+
+def write_all(stream: TextIO, text: str) -> None:
+    """Write ``text`` whole. To a file descriptor the bytes go out with ``os.write``
+    until every one is written: Python's buffered writer drops the rest of a large
+    write to a pipe that a signal interrupted part way (a partial write)."""
+    try:
+        descriptor = stream.fileno()
+    except (AttributeError, OSError, ValueError):  # not a real file (tests)
+        stream.write(text)
+        return
+    stream.flush()
+    data = memoryview(text.encode(stream.encoding or "utf-8", stream.errors or "strict"))
+    while data:
+        data = data[os.write(descriptor, data) :]
+
+
+class SignalGuard:
+    """Holds back Ctrl-C and SIGTERM while output is written, raising them after.
+
+    The process's entry point installs :meth:`handle` for SIGINT and SIGTERM: outside
+    a ``with SIGNAL_GUARD`` block it raises at once (KeyboardInterrupt, or
+    :class:`~dicecli.status.Terminated`), as Python would; inside, it waits for the
+    block's end, so no result is cut in the middle.
+    """
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.pending: int | None = None
+
+    def __enter__(self) -> None:
+        self.depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        self.depth -= 1
+        if self.depth == 0 and self.pending is not None:
+            signal_number, self.pending = self.pending, None
+            self.raise_for(signal_number)
+
+    def handle(self, signal_number: int, frame: object) -> None:
+        if self.depth:
+            self.pending = signal_number
+            return
+        self.raise_for(signal_number)
+
+    @staticmethod
+    def raise_for(signal_number: int) -> None:
+        if signal_number == SIGINT:
+            raise KeyboardInterrupt
+        raise Terminated
+
+
+SIGINT = 2
+"""The signal number of Ctrl-C (the same on every platform Python runs on)."""
+SIGNAL_GUARD = SignalGuard()
 
 
 def check_times(times: int) -> None:
@@ -195,6 +253,9 @@ def run_once(text: str, options: RunOptions, streams: Streams) -> ExitStatus:
     except DiceError as error:
         session.report(error)
         return ExitStatus.BAD_INPUT
+    except (KeyboardInterrupt, Terminated):
+        session.flush()  # a long --times run: the rolls made are written
+        raise
     return session.finish()
 
 
@@ -208,29 +269,53 @@ READ_SIZE = 1 << 16
 
 
 def batches(lines: Iterable[str] | TextIO) -> Iterator[list[str]]:
-    """The input lines, in batches of what one read returned.
+    """The input lines, without their line ends, in batches of what one read returned.
 
     From a real file descriptor each batch is what arrived in one ``os.read``: a program
     feeding lines one at a time gets each answer before dicecli waits again, and a file
-    is read in large blocks. Other iterables (tests, the REPL) come as one batch.
+    is read in large blocks. Lines end at ``\n`` only (a ``\r`` before it is dropped):
+    form feed, NEL or U+2028 are characters of a line, so line numbers agree with
+    ``wc -l``. Bytes that are not UTF-8 are kept as ``\xff`` escapes. A line longer
+    than :data:`~dicecli.limits.MAX_LINE_LENGTH` is not held whole: it is cut one
+    character past the limit (to be refused as too long) and the rest skipped.
+    Other iterables (tests) come as one batch, each line's end taken off.
     """
     try:
         descriptor = lines.fileno()  # type: ignore[union-attr]
     except (AttributeError, OSError, ValueError):
-        yield list(lines)
+        yield [line_text(line) for line in lines]
         return
-    decoder = codecs.getincrementaldecoder("utf-8-sig")(errors="replace")  # drops a BOM
+    decoder = codecs.getincrementaldecoder("utf-8-sig")(errors="backslashreplace")
     pending = ""
+    skipping = False  # inside a line already cut at the limit
     while True:
         chunk = os.read(descriptor, READ_SIZE)
-        text = pending + decoder.decode(chunk, final=not chunk)
+        text = decoder.decode(chunk, final=not chunk)
+        if skipping:
+            end = text.find("\n")
+            if end < 0 and chunk:
+                continue
+            skipping = False
+            text = text[end + 1 :] if end >= 0 else ""
+        text = pending + text
         if not chunk:
             if text:
-                yield [text]
+                yield [line_text(text)]
             return
-        complete, _, pending = text.rpartition("\n")
-        if complete or _:
-            yield (complete + "\n").splitlines(keepends=True)
+        complete, newline, pending = text.rpartition("\n")
+        batch = [line_text(line) for line in complete.split("\n")] if newline else []
+        if len(pending) > MAX_LINE_LENGTH:
+            batch.append(pending[: MAX_LINE_LENGTH + 1])
+            pending, skipping = "", True
+        if batch:
+            yield batch
+
+
+def line_text(line: str) -> str:
+    """A line without its end: ``\n``, or ``\r\n``."""
+    if line.endswith("\n"):
+        line = line[:-1]
+    return line[:-1] if line.endswith("\r") else line
 
 
 def run_lines(lines: Iterable[str], options: RunOptions, streams: Streams) -> ExitStatus:
@@ -242,16 +327,20 @@ def run_lines(lines: Iterable[str], options: RunOptions, streams: Streams) -> Ex
     bad = 0
     number = 0
     roll_text = session.roll_text
-    for batch in batches(lines):
-        for line in batch:
-            number += 1
-            if not is_roll_line(line):
-                continue
-            try:
-                roll_text(line.rstrip("\r\n"))
-            except DiceError as error:
-                bad += 1
-                session.report(error, number)
-        session.flush()
+    try:
+        for batch in batches(lines):
+            for line in batch:
+                number += 1
+                if not is_roll_line(line):
+                    continue
+                try:
+                    roll_text(line)
+                except DiceError as error:
+                    bad += 1
+                    session.report(error, number)
+            session.flush()
+    except (KeyboardInterrupt, Terminated):
+        session.flush()  # the rolls made are written, then the run stops
+        raise
     status = session.finish()
     return ExitStatus.BAD_INPUT if bad else status

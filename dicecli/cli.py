@@ -11,6 +11,7 @@ start fast.
 
 from __future__ import annotations
 
+import errno
 import functools
 import inspect
 import sys
@@ -357,7 +358,8 @@ def repl_command(
     options = _options(times=times, **shared)
     from dicecli.repl.prompt import run_repl
 
-    _finish(run_repl(options, Streams()))
+    with _closed_pipe_ends_quietly():
+        _finish(run_repl(options, Streams()))
 
 
 def _version(value: bool) -> None:
@@ -459,6 +461,16 @@ def run(args: list[str]) -> int:
         return int(ExitStatus.BAD_INPUT)
     except typer.Abort:
         return ExitStatus.INTERRUPTED
+    except SystemExit as done:
+        # The CLI framework ends with status 1 when the reader left (``--help | head
+        # -1``); here 1 means a failed check, so a closed pipe ends quietly with 0.
+        cause = done.__context__
+        if isinstance(cause, BrokenPipeError) or (
+            isinstance(cause, OSError) and cause.errno == errno.EPIPE
+        ):
+            quiet_broken_pipe()
+            return int(ExitStatus.OK)
+        raise
     return result if isinstance(result, int) else int(ExitStatus.OK)
 
 

@@ -5,6 +5,11 @@ from __future__ import annotations
 from enum import IntEnum
 
 
+class Terminated(BaseException):
+    """Raised by the SIGTERM handler of the entry point: like Ctrl-C, the rolls made
+    are written, then the run ends (:attr:`ExitStatus.TERMINATED`)."""
+
+
 class ExitStatus(IntEnum):
     """What the process's exit status says to a shell or a script."""
 
@@ -16,5 +21,9 @@ class ExitStatus(IntEnum):
     """Bad input: a roll, an option or a file that could not be used."""
     INTERNAL_ERROR = 70
     """A bug in dicecli (EX_SOFTWARE): one line, the traceback with ``--debug``."""
+    WRITE_ERROR = 74
+    """The output could not be written, a full disk for one (EX_IOERR)."""
     INTERRUPTED = 130
     """Ctrl-C (128 + SIGINT)."""
+    TERMINATED = 143
+    """SIGTERM (128 + 15): the rolls made were written first."""

@@ -36,7 +36,7 @@ LONG_SUM = "+".join(["1"] * 3000)  # 5,999 characters: within the line length, n
     [
         (
             "1" * 10_001,
-            "line too long: 10,001 characters, the limit is 10,000",
+            "line too long: more than 10,000 characters, the limit",
             10_000,
         ),
         (
@@ -182,4 +182,17 @@ def test_a_saved_roll_may_not_be_given_its_own_name() -> None:
         with_named(env, "a", "a + 1d6")
     assert caught.value.message == (
         "'a' would refer to itself (a -> a): a saved roll cannot use its own name"
+    )
+
+
+def test_given_faces_are_bounded_before_rolling() -> None:
+    from dicecli.errors import GivenFacesError
+
+    with pytest.raises(GivenFacesError) as caught:
+        dicecli.roll("d6", given=" ".join(["3"] * 100_001))
+    assert caught.value.message == "--given has 100,001 faces, the limit is 100,000"
+    with pytest.raises(GivenFacesError) as caught:
+        dicecli.roll("d6", given="3" * 1_000_001)
+    assert (
+        caught.value.message == "--given is too long: 1,000,001 characters, the limit is 1,000,000"
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from dicecli.errors import escaped
 from dicecli.results import COMPOUNDED, EXPLODED, DieRoll, RollResult, Segment, Text
 
 TOTAL_MISSING = "-"
@@ -84,7 +85,8 @@ def result_line(result: RollResult) -> str:
             detail += " (" + "; ".join(outcome.notes) + ")"
     if result.comment:
         detail += f" # {result.comment}"
-    return f"{total_text(result)}\t{result.input.strip()}\t{detail}"
+    # Control characters (a tab in a comment) escaped: always exactly three fields.
+    return f"{total_text(result)}\t{escaped(result.input.strip())}\t{escaped(detail)}"
 
 
 def summary_line(results: Sequence[RollResult]) -> str:

@@ -26,7 +26,7 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 
 from dicecli import __version__
-from dicecli.app import RunOptions, Session, Streams, open_session
+from dicecli.app import RunOptions, Session, Streams, batches, open_session
 from dicecli.errors import DiceError
 from dicecli.repl.commands import handle_line
 from dicecli.repl.completion import completions, current_word
@@ -168,14 +168,16 @@ def _handle(state: ReplState, line: str, debug: bool) -> tuple[ReplState, Output
 
 
 def _script(state: ReplState, session: Session, lines: Iterable[str]) -> int:
-    """Handle ``lines`` as if typed; the number of lines that failed."""
+    """Handle ``lines`` as if typed; the number of lines that failed. Lines are split
+    and decoded as piped rolls are (:func:`dicecli.app.batches`)."""
     bad = 0
-    for line in lines:
-        state, output = _handle(state, line.rstrip("\r\n"), session.options.debug)
-        bad += any(isinstance(item, Problem) for item in output)
-        _show(output, session)
-        if state.finished:
-            break
+    for batch in batches(lines):
+        for line in batch:
+            state, output = _handle(state, line, session.options.debug)
+            bad += any(isinstance(item, Problem) for item in output)
+            _show(output, session)
+            if state.finished:
+                return bad
     return bad
 
 
