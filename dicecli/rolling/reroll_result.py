@@ -16,6 +16,7 @@ from dicecli.environment import Environment
 from dicecli.errors import RuleError
 from dicecli.notation.dice import NOT_REROLLABLE
 from dicecli.notation.grammar import parse
+from dicecli.notation.nodes import Check, Dice, Expr, Name, children
 from dicecli.results import REROLL, RollResult
 from dicecli.rolling.evaluate import roll
 from dicecli.rolling.sources import Roller
@@ -42,5 +43,30 @@ def check_rerollable(previous: RollResult) -> None:
 def reroll(previous: RollResult, roller: Roller, env: Environment) -> RollResult:
     """Roll ``previous`` again, all its dice; the new result stands (rule W5)."""
     check_rerollable(previous)
-    result = roll(parse(previous.input), roller, env, previous.input)
+    parsed = parse(previous.input)
+    modifier = own_reroll(parsed.body, env)
+    if modifier is not None:
+        raise RuleError(
+            f"'{previous.input.strip()}' re-rolls its own dice ({modifier}): re-rolled "
+            "again, a die could be re-rolled twice (rule W5)"
+        )
+    result = roll(parsed, roller, env, previous.input)
     return replace(result, reroll=True)
+
+
+def own_reroll(body: Expr | Check, env: Environment) -> str | None:
+    """The first ``r``/``ro`` modifier in ``body`` or the saved rolls it names (as
+    typed, ``ro1``), else None: a line that re-rolls dice by itself."""
+    stack: list[Expr] = [body] if isinstance(body, Expr) else []
+    seen: set[str] = set()
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Dice) and node.modifiers.reroll is not None:
+            return str(node.modifiers.reroll)
+        if isinstance(node, Name) and node.name.casefold() not in seen:
+            seen.add(node.name.casefold())
+            saved = env.roll(node.name)
+            if saved is not None:
+                stack.append(saved)
+        stack.extend(children(node))
+    return None

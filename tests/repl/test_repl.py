@@ -333,6 +333,25 @@ def test_reroll_twice_is_refused() -> None:
     assert "W5" in error.message
 
 
+def test_reroll_of_a_line_that_rerolls_its_own_dice_is_refused() -> None:
+    # rule W5: no die is re-rolled twice, whatever the source. 2d6ro1 rolled 2 and 3
+    # (no 1: its ro1 did nothing); re-rolled, the dice 1 and 1 would be re-rolled
+    # again by ro1. Refused before a die is drawn: the faces 1,1,4,5 stay unused.
+    state, output = run(session("2,3"), "2d6ro1", "reroll")
+    error = problem(output)
+    assert error.show() == (
+        "error: '2d6ro1' re-rolls its own dice (ro1): re-rolled again, a die could be "
+        "re-rolled twice (rule W5)"
+    )
+    assert [r.total for r in state.rolls] == [5]
+
+
+def test_reroll_of_a_saved_roll_that_rerolls_is_refused() -> None:
+    # rule W5, through a saved roll
+    _state, output = run(session("2,3,4"), "let hit = d6r<2", "2d6 + hit", "reroll")
+    assert "(r<2)" in problem(output).message
+
+
 @pytest.mark.parametrize(("line", "dice"), [("wfb artillery", "4"), ("wfb scatter 2d6", "HIT,3,4")])
 def test_reroll_refuses_artillery_and_scatter_dice(line: str, dice: str) -> None:
     # rule W4

@@ -247,6 +247,13 @@ def test_reroll_refuses_a_roll_whose_dice_were_already_rerolled() -> None:
         dicecli.reroll(first, given="2,4")
 
 
+def test_reroll_refuses_a_roll_that_could_reroll_a_die_again() -> None:
+    # rule W5: 2d6ro1 rolled no 1; re-rolled, a 1 would be re-rolled a second time
+    first = dicecli.roll("2d6ro1", given="2,3")
+    with pytest.raises(dicecli.RuleError, match=r"re-rolls its own dice \(ro1\).*rule W5"):
+        dicecli.reroll(first, given="1,1,4,5")
+
+
 def test_reroll_rolls_all_the_dice_again_and_the_new_result_stands() -> None:
     # rule W5: a re-roll of 2D6 re-rolls both dice; the second result stands even if worse
     first = dicecli.roll("2d6", given="6,6")
