@@ -196,3 +196,28 @@ def test_given_faces_are_bounded_before_rolling() -> None:
     assert (
         caught.value.message == "--given is too long: 1,000,001 characters, the limit is 1,000,000"
     )
+
+
+def test_odds_with_fractions_of_thousands_of_digits_are_shown_and_kept_exact() -> None:
+    """6000d6kl1: the chance of a 6 is 1/6**6000, 4,669 digits under the bar, past
+    Python's 4,300-digit limit on int-to-text (it was an internal error)."""
+    import json
+    import sys
+    from fractions import Fraction
+
+    from dicecli.probability.distribution import exact_text
+    from dicecli.probability.report import odds_as_dict
+    from dicecli.render.plain import odds_lines
+
+    found = dicecli.odds("6000d6kl1")
+    assert any(line.startswith("6\t≈") for line in odds_lines(found))
+    shown = json.loads(json.dumps(odds_as_dict(found)))["distribution"]["6"]["fraction"]
+    assert shown == "1/" + exact_text(Fraction(6**6000))
+    assert len(shown) == 2 + 4669
+    if hasattr(sys, "set_int_max_str_digits"):
+        limit = sys.get_int_max_str_digits()
+        sys.set_int_max_str_digits(0)
+        try:
+            assert shown == f"1/{6**6000}"
+        finally:
+            sys.set_int_max_str_digits(limit)

@@ -125,10 +125,36 @@ JSON output keeps them whole)."""
 
 def fraction_text(probability: Fraction) -> str:
     """``7/12``; a fraction too long to read (``123…/456…``) as ``≈0.0123456789``."""
-    text = str(probability)
-    if len(text) <= LONGEST_FRACTION:
+    # Sized by bits first: a fraction of thousands of digits is never turned into text
+    # (past 4,300 digits Python refuses to).
+    bits = probability.numerator.bit_length() + probability.denominator.bit_length()
+    text = str(probability) if bits <= 4 * LONGEST_FRACTION else ""
+    if text and len(text) <= LONGEST_FRACTION:
         return text
     return f"≈{float(probability):.10g}"
+
+
+def exact_text(value: Fraction) -> str:
+    """``7/12``, however many digits: the exact text the JSON output keeps, past
+    Python's 4,300-digit limit on integer-to-text conversions too."""
+    numerator, denominator = value.numerator, value.denominator
+    parts = [_int_text(numerator)] + ([] if denominator == 1 else [_int_text(denominator)])
+    return "/".join(parts)
+
+
+def _int_text(number: int) -> str:
+    if number.bit_length() < 14_000:  # under 4,214 digits: str() never refuses it
+        return str(number)
+    sign, number = ("-", -number) if number < 0 else ("", number)
+    chunks: list[str] = []
+    while number:  # base 10**1000 by divmod: no conversion of more than 1,000 digits
+        number, chunk = divmod(number, _CHUNK)
+        chunks.append(str(chunk))
+    head, *rest = reversed(chunks)
+    return sign + head + "".join(chunk.zfill(1000) for chunk in rest)
+
+
+_CHUNK = 10**1000
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
 from dicecli.notation.grammar import parse
 from dicecli.notation.nodes import Check, Expr
-from dicecli.probability.distribution import Distribution, Odds
+from dicecli.probability.distribution import Distribution, Odds, exact_text
 from dicecli.probability.engine import PRECISION, analyse
 from dicecli.results import JSONValue
 from dicecli.systems import registry
@@ -107,7 +107,7 @@ RESERVED = frozenset(
 
 def probability_object(value: Fraction) -> dict[str, JSONValue]:
     """``Fraction(7, 12)`` -> ``{"fraction": "7/12", "float": 0.5833333333333334}``."""
-    return {"fraction": str(value), "float": float(value)}
+    return {"fraction": exact_text(value), "float": float(value)}
 
 
 def _distribution_object(found: Distribution) -> dict[str, JSONValue]:
