@@ -33,7 +33,7 @@ from dicecli.app import (
     run_once,
 )
 from dicecli.environment import Environment
-from dicecli.errors import DiceError
+from dicecli.errors import DiceError, escaped
 from dicecli.status import ExitStatus
 from dicecli.systems import registry
 from dicecli.systems.declaration import CliOption
@@ -457,7 +457,7 @@ def run(args: list[str]) -> int:
         where = "dicecli" if command in (None, "dicecli") else f"dicecli {command}"
         format_message = getattr(error, "format_message", None)
         message = format_message() if callable(format_message) else str(error)
-        sys.stderr.write(f"error: {message} (see {where} --help)\n")
+        sys.stderr.write(f"error: {_short(escaped(message))} (see {where} --help)\n")
         return int(ExitStatus.BAD_INPUT)
     except typer.Abort:
         return ExitStatus.INTERRUPTED
@@ -472,6 +472,14 @@ def run(args: list[str]) -> int:
             return int(ExitStatus.OK)
         raise
     return result if isinstance(result, int) else int(ExitStatus.OK)
+
+
+def _short(message: str, most: int = 240) -> str:
+    """``message`` cut in the middle to ``most`` characters: a usage error quotes the
+    value given, which may be a 5,000-digit number."""
+    if len(message) <= most:
+        return message
+    return message[: most - 40] + "…" + message[-39:]
 
 
 USAGE_ERROR: type[Exception] = typer.BadParameter.__bases__[0]

@@ -222,3 +222,12 @@ def test_a_signal_stops_a_long_piped_run_after_writing_its_rolls(
     assert output.endswith(b"\n")  # whole lines only
     assert len(output.splitlines()) > 1000
     assert all(line.count(b"\t") == 2 for line in output.splitlines())
+
+
+def test_a_usage_error_quoting_a_huge_value_stays_short() -> None:
+    done = run(["odds", "d6", "--at-least", "9" * 5000])
+    assert done.returncode == ExitStatus.BAD_INPUT
+    error = text(done.stderr)
+    assert error.startswith("error: Invalid value for '--at-least': '999")
+    assert error.endswith("is not a valid int. (see dicecli odds --help)\n")
+    assert len(error) < 300
