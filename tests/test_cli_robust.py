@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import IO
 
 import pytest
@@ -231,3 +232,24 @@ def test_a_usage_error_quoting_a_huge_value_stays_short() -> None:
     assert error.startswith("error: Invalid value for '--at-least': '999")
     assert error.endswith("is not a valid int. (see dicecli odds --help)\n")
     assert len(error) < 300
+
+
+def test_odds_without_a_roll_is_an_error_with_its_prefix() -> None:
+    done = run(["odds"])
+    assert done.returncode == ExitStatus.BAD_INPUT
+    assert text(done.stderr) == "error: odds needs a roll, e.g. dicecli odds 2d6+3\n"
+
+
+def test_a_failed_save_keeps_the_file_and_the_script_goes_on(tmp_path: Path) -> None:
+    """The issue's case: a comment with a byte that is not UTF-8, then save over a
+    precious file: the file is kept, the error says why, the next line rolls."""
+    precious = tmp_path / "out.jsonl"
+    precious.write_text("precious\n", encoding="utf-8")
+    script = b"2d6 # \xff\nsave " + str(precious).encode() + b"\nd6\n"
+    done = run(["repl", "--given", "3,4,5"], stdin=script)
+    assert precious.read_text(encoding="utf-8") == "precious\n"
+    assert text(done.stdout).splitlines()[-1] == "5\td6\t[5]"
+    assert "it exists already" in text(done.stderr)
+    fresh = tmp_path / "fresh.jsonl"
+    done = run(["repl", "--given", "3,4"], stdin=b"2d6 # \xff\nsave " + str(fresh).encode() + b"\n")
+    assert '"comment": "\\\\xff"' in fresh.read_text(encoding="utf-8")
