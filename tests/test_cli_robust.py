@@ -253,3 +253,19 @@ def test_a_failed_save_keeps_the_file_and_the_script_goes_on(tmp_path: Path) -> 
     fresh = tmp_path / "fresh.jsonl"
     done = run(["repl", "--given", "3,4"], stdin=b"2d6 # \xff\nsave " + str(fresh).encode() + b"\n")
     assert '"comment": "\\\\xff"' in fresh.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("option", ["--character", "--dice-file"])
+@pytest.mark.parametrize("kind", ["device", "fifo"])
+def test_a_file_option_naming_a_device_or_fifo_is_refused_at_once(
+    tmp_path: Path, option: str, kind: str
+) -> None:
+    path = Path("/dev/zero")
+    if kind == "fifo":
+        path = tmp_path / "pipe.toml"
+        os.mkfifo(path)
+    roll = "alkemy 3 vs 5" if option == "--dice-file" else "d6"
+    done = run([option, str(path), roll])
+    assert done.returncode == ExitStatus.BAD_INPUT
+    assert "not a regular file (a device, a pipe or a socket)" in text(done.stderr)
+    assert len(text(done.stderr).splitlines()) == 1
