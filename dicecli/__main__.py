@@ -36,6 +36,8 @@ def main(argv: list[str] | None = None) -> int:
     Meant as the process's entry point: it freezes what start-up built out of the
     garbage collector's reach for the rest of the process (:func:`_freeze_start_up`).
     """
+    from dicecli.app import readable
+
     args = [readable(arg) for arg in (sys.argv[1:] if argv is None else argv)]
     if argv is None:
         _own_process()
@@ -111,17 +113,6 @@ def _output_closed() -> None:
     from dicecli.app import quiet_broken_pipe
 
     quiet_broken_pipe()
-
-
-def readable(arg: str) -> str:
-    """An argument with the bytes that were not UTF-8 (which Python keeps as lone
-    surrogates) written as ``\\xff`` escapes: text every output can write."""
-    if arg.isascii():
-        return arg
-    try:
-        return arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-    except UnicodeEncodeError:  # a lone surrogate that was not a byte
-        return arg.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _dispatch(args: list[str]) -> int:

@@ -311,6 +311,18 @@ def batches(lines: Iterable[str] | TextIO) -> Iterator[list[str]]:
             yield batch
 
 
+def readable(arg: str) -> str:
+    """An argument or a typed line with the bytes that were not UTF-8 (which Python
+    keeps as lone surrogates) written as ``\\xff`` escapes: text every output can
+    write."""
+    if arg.isascii():
+        return arg
+    try:
+        return arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # a lone surrogate that was not a byte
+        return arg.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def line_text(line: str) -> str:
     """A line without its end: ``\n``, or ``\r\n``."""
     if line.endswith("\n"):

@@ -26,7 +26,7 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 
 from dicecli import __version__
-from dicecli.app import RunOptions, Session, Streams, batches, open_session
+from dicecli.app import RunOptions, Session, Streams, batches, open_session, readable
 from dicecli.errors import DiceError
 from dicecli.repl.commands import handle_line
 from dicecli.repl.completion import completions, current_word
@@ -205,7 +205,7 @@ def _interactive(state: ReplState, session: Session) -> None:
         except EOFError:  # Ctrl-D
             break
         try:
-            current.state, output = _handle(current.state, line, session.options.debug)
+            current.state, output = _handle(current.state, readable(line), session.options.debug)
         except KeyboardInterrupt:
             streams.stderr.write("cancelled\n")
             continue

@@ -101,3 +101,12 @@ def test_hostile_lines_keep_the_session(tmp_path: Path) -> None:
     leave(child)
     history = tmp_path / "state" / "dicecli" / "history"
     assert history.stat().st_mode & 0o777 == 0o600
+
+
+def test_bytes_that_are_not_utf8_typed_at_the_prompt_are_shown_escaped(tmp_path: Path) -> None:
+    child = spawn(tmp_path, tmp_path / "state", "--given", "1,6")
+    child.expect_exact(PROMPT)
+    os.write(child.child_fd, b"2d6 # \xff\xfe caf\xc3\xa9\r")  # raw bytes, as a terminal sends
+    child.expect_exact(PROMPT)
+    assert "2d6 # \\xff\\xfe café: [1, 6] = 7" in screen(child)
+    leave(child)
