@@ -221,3 +221,15 @@ def test_odds_with_fractions_of_thousands_of_digits_are_shown_and_kept_exact() -
             assert shown == f"1/{6**6000}"
         finally:
             sys.set_int_max_str_digits(limit)
+
+
+def test_a_named_value_past_the_digits_bound_given_through_the_api_is_refused() -> None:
+    """The API takes values as numbers, not text: they are checked when read, so the
+    odds never turn a 400-digit mean into a float (an OverflowError)."""
+    for work in (
+        lambda: dicecli.roll("a + d6", values={"a": 10**400}),
+        lambda: dicecli.odds("a + d6", values={"a": 10**400}),
+    ):
+        with pytest.raises(RollLimitError, match="value too large"):
+            work()
+    assert dicecli.roll("a", values={"a": MAX_VALUE}).total == MAX_VALUE

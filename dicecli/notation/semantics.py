@@ -95,7 +95,7 @@ def name_meaning(node: Name, env: Environment, depth: int) -> int | Expr:
     """
     number = env.value(node.name)
     if number is not None:
-        return number
+        return check_value(number)  # a value given through the API is not bounded else
     saved = env.roll(node.name)
     if saved is None:
         raise UnknownNameError.unset(node.name, node.position)
