@@ -29,6 +29,8 @@ class DiceError(Exception):
         Control characters (a tab, a carriage return, NUL ...) are shown escaped, so the
         error stays on its lines; a long input is shown around the position only."""
         message = escaped(self.message)
+        if len(message) > LONGEST_MESSAGE:  # it quotes something huge the user gave
+            message = message[: LONGEST_MESSAGE - 60] + "…" + message[-59:]
         if self.text is None or self.position is None:
             return f"error: {message}"
         start = max(0, min(self.position - SHOWN_AROUND, len(self.text) - 2 * SHOWN_AROUND))
@@ -38,6 +40,8 @@ class DiceError(Exception):
         return f"error: {message}\n  {before}{after}\n  {' ' * len(before)}^"
 
 
+LONGEST_MESSAGE = 400
+"""Characters of a message shown: past that, its middle is cut."""
 SHOWN_AROUND = 60
 """Characters of the input shown on each side of an error's caret."""
 

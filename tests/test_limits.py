@@ -233,3 +233,11 @@ def test_a_named_value_past_the_digits_bound_given_through_the_api_is_refused() 
         with pytest.raises(RollLimitError, match="value too large"):
             work()
     assert dicecli.roll("a", values={"a": MAX_VALUE}).total == MAX_VALUE
+
+
+def test_a_message_quoting_something_huge_is_cut_in_the_middle() -> None:
+    error = DiceError(f"--set takes NAME=VALUE, e.g. --set STR=3 (got '{'x' * 100_000}')")
+    shown = error.show()
+    assert len(shown) == len("error: ") + 400
+    assert shown.startswith("error: --set takes NAME=VALUE")
+    assert shown.endswith("xxx')")
