@@ -47,7 +47,7 @@ def check_line(text: str) -> None:
     """Refuse ``text`` when it passes a bound, pointing at where it does."""
     if len(text) > MAX_LINE_LENGTH:
         raise DiceSyntaxError(
-            f"line too long: {len(text):,} characters, the limit is {MAX_LINE_LENGTH:,}",
+            f"line too long: more than {MAX_LINE_LENGTH:,} characters, the limit",
             text,
             MAX_LINE_LENGTH,
         )
