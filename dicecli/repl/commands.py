@@ -227,6 +227,8 @@ def _reroll(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output
     from dicecli.rolling.reroll_result import reroll
 
     no_argument(invocation, "reroll")
+    if split_command(last_roll(state).input)[0] == "table":
+        raise DiceError("reroll re-rolls a roll, not a draw from a table: again draws again")
     result = reroll(last_roll(state), state.roller, state.env)
     return state.with_rolled(result), (Rolled(result),)
 
