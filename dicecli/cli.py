@@ -333,6 +333,10 @@ def odds_command(
     from dicecli.render import make_renderer
 
     streams = Streams()
+    if words and words[0].casefold() == "table":  # a roll table's entries (docs/tables.md)
+        from dicecli.tables.command import run_table
+
+        _finish(run_table(words[1:], options, streams, odds=True))
     text = " ".join(words or [])
     try:
         from dicecli.probability.report import odds

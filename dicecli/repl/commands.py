@@ -189,7 +189,7 @@ def _table(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]
     words = invocation.argument.split()
     if not words:
         raise invocation.syntax(f"expected a table: {USAGE}")
-    if words[0].casefold() == "odds" and len(words) > 1:
+    if words[0].casefold() == "odds":
         from dicecli.tables.odds import table_odds
 
         book, name = book_and_name(words[1:])
@@ -268,6 +268,8 @@ def _odds(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     from dicecli.probability.report import odds
 
     text = needs_argument(invocation, "a roll, e.g. odds 2d6+3")
+    if split_command(text)[0] == "table":  # odds table NAME: as table odds NAME
+        return _table(state, Invocation(invocation.line, "odds " + text[5:].strip(), 0))
     try:
         result = odds(text, state.env)
     except DiceError as error:

@@ -29,7 +29,8 @@ def book_and_name(words: list[str]) -> tuple[TableBook, str]:
         return load_book(None), words[0]
     if len(words) == 2:
         return load_book(Path(words[0])), words[1]
-    raise DiceError(f"table: {USAGE} (got {len(words)} words)")
+    got = f" (got {len(words)} words)" if words else ""
+    raise DiceError(f"table: {USAGE}{got}")
 
 
 def run_table(words: list[str], options: RunOptions, streams: Streams, odds: bool) -> ExitStatus:

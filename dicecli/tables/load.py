@@ -5,7 +5,8 @@ Every mistake is found when the file is loaded, before anything is rolled, and i
 a value or a range, ranges that leave a gap or overlap, an entry the roll can never
 reach (the roll's possible values are computed exactly by the odds engine), a bad inline
 roll, a reference to a table the file does not have, tables that refer to each other in
-a loop or more than :data:`MAX_DEPTH` deep.
+a loop or more than :data:`MAX_DEPTH` deep, a draw that could make more than
+:data:`MAX_ROLLS` rolls.
 
 Which file: the one named (``dicecli table FILE NAME``), else the per-user file
 ``$XDG_CONFIG_HOME/dicecli/tables.toml`` (``~/.config/dicecli/tables.toml`` by default).
@@ -39,6 +40,11 @@ USER_FILE = Path("dicecli") / "tables.toml"
 MAX_DEPTH = 8
 """Most tables one draw may pass through: ``encounters`` drawing from ``loot`` drawing
 from ``gems`` is 3 deep. Checked on the file, so a draw never stops half-way."""
+
+MAX_ROLLS = 1_000
+"""Most rolls one draw may make: the table's roll, its inline rolls and those of the
+tables it draws from (each counted as often as it can be reached). Checked on the file:
+twenty references to a table of twenty references, eight deep, would be 20**8 draws."""
 
 MAX_TOTAL_WEIGHT = 1_000_000
 """Most a weighted table's weights may add up to (the sides of the die it is rolled
@@ -344,7 +350,7 @@ def _pieces(at: _Where, text: str) -> tuple[Piece, ...]:
 
 def _check_references(source: str, tables: Mapping[str, Table]) -> None:
     """Every ``[[table: NAME]]`` names a table of the file; no loops; at most
-    :data:`MAX_DEPTH` tables deep."""
+    :data:`MAX_DEPTH` tables deep and :data:`MAX_ROLLS` rolls in one draw."""
     names = ", ".join(table.name for table in tables.values())
     for table in tables.values():
         for entry in table.entries:
@@ -354,38 +360,49 @@ def _check_references(source: str, tables: Mapping[str, Table]) -> None:
                         f"refers to table '{piece.name}', which the file does not have "
                         f"(tables: {names})"
                     )
-    depths: dict[str, int] = {}
+    reach: dict[str, tuple[int, int]] = {}
     for table in tables.values():
-        _depth(source, tables, table, (), depths)
+        _reach(source, tables, table, (), reach)
 
 
-def _depth(
+def _reach(
     source: str,
     tables: Mapping[str, Table],
     table: Table,
     path: tuple[str, ...],
-    depths: dict[str, int],
-) -> int:
-    """How many tables deep a draw from ``table`` can go (``path``: the tables above)."""
+    reach: dict[str, tuple[int, int]],
+) -> tuple[int, int]:
+    """How many tables deep a draw from ``table`` can go, and the most rolls it can make
+    (its own, inline rolls, other tables'); ``path``: the tables above it."""
     folded = table.name.casefold()
-    if folded in depths:
-        return depths[folded]
-    deepest = 1
+    if folded in reach:
+        return reach[folded]
+    deepest, most = 1, 1
+    above = {name.casefold() for name in (*path, table.name)}
     for entry in table.entries:
+        rolls = 1
         for piece in entry.pieces:
+            if isinstance(piece, InlineRoll):
+                rolls += 1
             if not isinstance(piece, TableReference):
                 continue
             target = tables[piece.name.casefold()]
-            chain = (*path, table.name, target.name)
-            if target.name.casefold() in (name.casefold() for name in (*path, table.name)):
-                raise _Where(source, table.name, entry.key).error(
-                    f"tables refer to each other in a loop: {' -> '.join(chain)}"
-                )
-            deepest = max(deepest, 1 + _depth(source, tables, target, (*path, table.name), depths))
+            chain = " -> ".join((*path, table.name, target.name))
+            where = _Where(source, table.name, entry.key)
+            if target.name.casefold() in above:
+                raise where.error(f"tables refer to each other in a loop: {chain}")
+            depth, inner = _reach(source, tables, target, (*path, table.name), reach)
+            deepest = max(deepest, 1 + depth)
             if deepest + len(path) > MAX_DEPTH:
-                raise _Where(source, table.name, entry.key).error(
-                    f"tables refer to each other more than {MAX_DEPTH} deep: "
-                    f"{' -> '.join(chain)} -> …"
+                raise where.error(
+                    f"tables refer to each other more than {MAX_DEPTH} deep: {chain} -> …"
                 )
-    depths[folded] = deepest
-    return deepest
+            rolls += inner
+        if rolls > MAX_ROLLS:
+            raise _Where(source, table.name, entry.key).error(
+                f"one draw could make more than {MAX_ROLLS:,} rolls (its inline rolls "
+                "and draws from other tables)"
+            )
+        most = max(most, rolls)
+    reach[folded] = deepest, most
+    return deepest, most

@@ -113,6 +113,15 @@ def test_odds_in_json() -> None:
     ]
 
 
+def test_odds_on_a_table_is_the_same_as_table_odds() -> None:
+    spelled_as_odds = invoke("odds", "table", EXAMPLE, "gems", "--plain")
+    assert spelled_as_odds == invoke("table", EXAMPLE, "gems", "--odds", "--plain")
+    assert (
+        spelled_as_odds[1].splitlines()[-1]
+        == "100: a flawless diamond worth 1000 gold\t1/100\t1.00%"
+    )
+
+
 def test_the_user_file_is_the_default(tmp_path: Path) -> None:
     folder = tmp_path / "dicecli"
     folder.mkdir()
@@ -217,9 +226,17 @@ def test_the_repl_gives_a_tables_odds() -> None:
     assert output[0].odds.chances[3][0] == "map: a treasure map"
 
 
+def test_odds_table_in_the_repl_is_table_odds() -> None:
+    _, as_odds = handle_line(session(), f"odds table {EXAMPLE} loot")
+    _, as_table = handle_line(session(), f"table odds {EXAMPLE} loot")
+    assert as_odds == as_table
+    assert isinstance(as_odds[0], OddsShown)
+
+
 @pytest.mark.parametrize(
     ("line", "message"),
     [
+        ("odds table", "table: give a table's name (dicecli table NAME), or a table file"),
         (f"table {EXAMPLE} dragons", f"table file {EXAMPLE} has no table 'dragons'"),
         ("table", "expected a table: give a table's name (dicecli table NAME), or a "),
     ],

@@ -4,13 +4,18 @@ when the file is loaded, before anything is rolled."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dicecli.errors import DiceError
-from dicecli.tables.load import MAX_DEPTH, load_book, parse_book, spans, user_table_file
-from dicecli.tables.model import InlineRoll, TableReference, Words
+from dicecli.notation.nodes import Check
+from dicecli.probability.engine import distribution
+from dicecli.tables.load import MAX_DEPTH, MAX_ROLLS, load_book, parse_book, spans, user_table_file
+from dicecli.tables.model import InlineRoll, TableBook, TableReference, Words
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "tables.toml"
 
@@ -227,10 +232,88 @@ def test_a_chain_deeper_than_the_limit_is_refused_on_loading() -> None:
     assert "tables refer to each other more than 8 deep: " in message
 
 
+def test_a_draw_may_make_up_to_the_limit_of_rolls() -> None:
+    inline = "[[d4]]" * (MAX_ROLLS - 1)  # with the table's own roll: the limit
+    assert parse_book(f'[a.entries]\nx = "{inline}"\n', "t.toml").names() == ("a",)
+    message = book_error(f'[a.entries]\nx = "{inline}[[d4]]"\n')
+    assert message == (
+        "table file t.toml: table 'a', entry 'x': one draw could make more than 1,000 rolls "
+        "(its inline rolls and draws from other tables)"
+    )
+
+
+def test_references_count_every_roll_of_the_tables_they_reach() -> None:
+    """c makes 11 rolls, b 1 + 10 * 11 = 111, a 1 + 10 * 111 = 1,111: refused at a."""
+    text = (
+        f'[a.entries]\nx = "{"[[table: b]]" * 10}"\n'
+        f'[b.entries]\nx = "{"[[table: c]]" * 10}"\n'
+        f'[c.entries]\nx = "{"[[d6]]" * 10}"\n'
+    )
+    assert book_error(text).startswith(
+        "table file t.toml: table 'a', entry 'x': one draw could make more than 1,000 rolls"
+    )
+    assert parse_book(text.replace("[[table: b]]" * 10, "[[table: b]]" * 9), "t.toml")
+
+
+def test_a_tables_roll_cannot_use_a_name() -> None:
+    assert book_error('[a]\nroll = "d6+STR"\n[a.entries]\n"1" = "x"\n').startswith(
+        "table file t.toml: table 'a': roll 'd6+STR': unknown name 'STR'"
+    )
+
+
 def test_spans_describes_values_as_runs() -> None:
     assert spans((2, 3, 4, 5)) == "2-5"
     assert spans((1, 2, 3, 5, 7, 8)) == "1-3, 5, 7-8"
     assert spans(tuple(range(0, 30, 2)), most=3) == "0, 2, 4, …"
+
+
+def load_or_error(text: str) -> TableBook | str:
+    """The tables of ``text``, or the message of the DiceError refusing it (any other
+    exception fails the test)."""
+    try:
+        return parse_book(text, "t.toml")
+    except DiceError as error:
+        return error.message
+
+
+TOML_TEXT = st.text(alphabet=st.sampled_from(list('[]"=-.{},\n abtroledwigh12345xyz:')))
+
+
+@settings(max_examples=300, deadline=None)
+@given(TOML_TEXT)
+def test_loading_any_text_gives_tables_or_a_one_line_error(text: str) -> None:
+    loaded = load_or_error(text)
+    assert isinstance(loaded, TableBook) or "\n" not in loaded
+
+
+ENTRY_TEXT = st.lists(
+    st.sampled_from(["[[", "]]", "table:", " a", "b", "d6", "2d", "+", "[[table: a]]", "x"]),
+    max_size=8,
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(["d6", "2d4", "d%", "4dF", "d6!", "2d", "d6+X", "3d6kh1"]),
+    st.dictionaries(st.text("0123456789-. ", max_size=6), ENTRY_TEXT, max_size=6),
+)
+def test_loading_near_valid_tables_gives_tables_or_a_one_line_error(
+    roll: str, entries: dict[str, str]
+) -> None:
+    """Whatever the keys and texts, a file loads or is refused with a DiceError; one
+    that loads has an entry for every value its roll can give."""
+    text = f"[a]\nroll = {json.dumps(roll)}\n[a.entries]\n" + "".join(
+        f"{json.dumps(key)} = {json.dumps(value)}\n" for key, value in entries.items()
+    )
+    book = load_or_error(text)
+    if not isinstance(book, TableBook):
+        assert "\n" not in book
+        return
+    table = book.table("a")
+    body = table.roll.body
+    assert not isinstance(body, Check)
+    for value, _ in distribution(body).outcomes:
+        assert sum(entry.covers(value) for entry in table.entries) == 1
 
 
 def test_a_missing_file_names_it(tmp_path: Path) -> None:
