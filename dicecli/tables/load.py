@@ -197,6 +197,11 @@ def _weighted_table(where: _Where, name: str, raw: dict[str, object], descriptio
     low = 1
     for key, value in raw.items():
         at = where.at(key)
+        if _KEY.fullmatch(key):  # "1-3" with no roll: a forgotten roll, not a name
+            raise at.error(
+                'a key that is a value or a range needs a roll for the table (roll = "d6"); '
+                "a weighted table names its entries"
+            )
         text, weight = _weighted_entry(at, value)
         entries.append(Entry(key, low, low + weight - 1, weight, text, _pieces(at, text)))
         low += weight

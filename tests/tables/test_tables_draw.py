@@ -149,6 +149,14 @@ def test_inline_rolls_use_the_sessions_names() -> None:
         given(book, "a", "1,4")
 
 
+def test_an_inline_check_shows_its_verdict_when_it_has_no_total() -> None:
+    """docs/tables.md, "Inline rolls and other tables": a roll with a verdict and no
+    total shows its verdict (rule W1: the artillery die's MISFIRE has no number)."""
+    book = parse_book('[a.entries]\nx = "the cannon: [[wfb artillery]]"\n', "t.toml")
+    result = given(book, "a", "1,MISFIRE")
+    assert fields(result)["text"] == "the cannon: MISFIRE"
+
+
 def test_too_few_given_faces_is_the_usual_error() -> None:
     with pytest.raises(DiceError, match="not enough dice given"):
         given(BOOK, "encounters", "1,1")

@@ -158,6 +158,11 @@ def test_the_example_file_loads_with_ranges_weights_inline_rolls_and_a_nested_ta
             '[a]\nroll = "2d6*2"\n[a.entries]\n"1-3" = "x"\n"4-24" = "y"\n',
             "table 'a', entry '1-3': can never be rolled (2d6*2 gives 4, 6, 8, 10, 12, 14, …)",
         ),
+        (
+            '[a.entries]\n"1-3" = "x"\n"4-6" = "y"\n',
+            "table file t.toml: table 'a', entry '1-3': a key that is a value or a range needs "
+            'a roll for the table (roll = "d6"); a weighted table names its entries',
+        ),
         # Entries' values.
         (
             '[a]\nroll = "d1"\n[a.entries]\n"1" = { weight = 2, text = "x" }\n',
