@@ -92,8 +92,12 @@ class TableBook:
     def table(self, name: str) -> Table:
         found = self.tables.get(name.strip().casefold())
         if found is None:
+            import difflib
+
+            close = difflib.get_close_matches(name.strip().casefold(), list(self.tables), 1)
+            hint = f"did you mean '{self.tables[close[0]].name}'? " if close else ""
             raise TableNotFoundError(
                 f"table file {self.source} has no table '{name.strip()}' "
-                f"(tables: {', '.join(self.names())})"
+                f"({hint}tables: {', '.join(self.names())})"
             )
         return found

@@ -372,6 +372,15 @@ def test_a_changed_file_is_read_again(tmp_path: Path) -> None:
     assert load_book(path).table("a").entries[0].text == "two, longer"
 
 
+def test_an_unknown_table_close_to_one_suggests_it() -> None:
+    with pytest.raises(DiceError) as raised:
+        load_book(EXAMPLE).table("Encounter")
+    assert raised.value.message == (
+        f"table file {EXAMPLE} has no table 'Encounter' (did you mean 'encounters'? "
+        "tables: encounters, loot, gems)"
+    )
+
+
 def test_an_unknown_table_lists_the_tables() -> None:
     book = load_book(EXAMPLE)
     with pytest.raises(DiceError) as raised:
