@@ -16,7 +16,7 @@ from typing import Any, TextIO
 
 from dicecli.status import ExitStatus, Terminated
 
-COMMANDS = ("roll", "odds", "repl")
+COMMANDS = ("roll", "odds", "table", "repl")
 """The commands of the typer app (:mod:`dicecli.cli`): a word here is a command, not a
 roll (a test checks the two lists agree)."""
 

@@ -145,6 +145,7 @@ CORE_FLAGS = frozenset(
         "--debug",
         "--at-least",
         "--at-most",
+        "--odds",
         "--version",
         "--help",
         "-h",
@@ -153,7 +154,7 @@ CORE_FLAGS = frozenset(
 """The command line's own option spellings (a test checks them against the app): a
 game's option may not take one, nor the parameter name of one."""
 CORE_PARAMETERS = frozenset(
-    {*SHARED_OPTIONS, "words", "at_least", "at_most", "version", "context", "shared"}
+    {*SHARED_OPTIONS, "words", "at_least", "at_most", "odds", "version", "context", "shared"}
 )
 
 
@@ -332,6 +333,10 @@ def odds_command(
     from dicecli.render import make_renderer
 
     streams = Streams()
+    if words and words[0].casefold() == "table":  # a roll table's entries (docs/tables.md)
+        from dicecli.tables.command import run_table
+
+        _finish(run_table(words[1:], options, streams, odds=True))
     text = " ".join(words or [])
     try:
         from dicecli.probability.report import odds
@@ -341,6 +346,32 @@ def odds_command(
         streams.stderr.write(error.show() + "\n")
         _finish(ExitStatus.BAD_INPUT)
     make_renderer(options.mode(streams), streams.stdout).odds(result)
+
+
+@app.command(
+    "table",
+    help="Draw from a roll table: `dicecli table NAME` (from the per-user tables.toml), "
+    "`dicecli table FILE NAME`; --odds gives each entry's exact chance. See docs/tables.md.",
+)
+@with_options("seed", "given", "times", "plain", "json", "sets", "character", "settings", "debug")
+def table_command(
+    words: Annotated[
+        Optional[list[str]],  # noqa: UP045
+        typer.Argument(help="The table's NAME, or a table FILE and a NAME.", show_default=False),
+    ] = None,
+    odds: Annotated[
+        bool, typer.Option("--odds", help="Each entry's exact chance instead of a draw.")
+    ] = False,
+    **shared: Any,
+) -> None:
+    options = _options(**shared)
+    from dicecli.tables.command import USAGE, run_table
+
+    if not words:
+        typer.echo(f"error: table: {USAGE}", err=True)
+        _finish(ExitStatus.BAD_INPUT)
+    with _closed_pipe_ends_quietly():
+        _finish(run_table(words or [], options, Streams(), odds))
 
 
 @app.command(

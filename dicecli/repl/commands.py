@@ -32,8 +32,10 @@ from dicecli.repl.state import (
     Message,
     OddsShown,
     Output,
+    OutputItem,
     ReplState,
     Rolled,
+    Summary,
     failed,
     last_roll,
     needs_argument,
@@ -172,13 +174,48 @@ def _load(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     return state, (Message(f"loaded {who}{listed}"),)
 
 
+# Roll tables (docs/tables.md).
+
+
+@command(
+    "table",
+    "table [FILE] NAME",
+    "draw from a roll table (the per-user tables.toml, or FILE); table odds [FILE] NAME",
+)
+def _table(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
+    from dicecli.tables.command import USAGE, book_and_name
+    from dicecli.tables.draw import draw
+
+    words = invocation.argument.split()
+    if not words:
+        raise invocation.syntax(f"expected a table: {USAGE}")
+    if words[0].casefold() == "odds":
+        from dicecli.tables.odds import table_odds
+
+        book, name = book_and_name(words[1:])
+        return state, (OddsShown(table_odds(book.table(name))),)
+    book, name = book_and_name(words)
+    table = book.table(name)
+    typed = "table " + " ".join(words)
+    results = tuple(
+        draw(book, table.name, state.roller, state.env, typed) for _ in range(state.times)
+    )
+    output: list[OutputItem] = [Rolled(result) for result in results]
+    if len(results) > 1:
+        output.append(Summary(results))
+    return state.with_rolled(*results), tuple(output)
+
+
 # Repeating the last roll.
 
 
 @command("again", "again", "roll the last line again, a new roll", "!!")
 def _again(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     no_argument(invocation, "again")
-    return roll_line(state, last_roll(state).input)
+    line = last_roll(state).input
+    if split_command(line)[0] == "table":  # a draw from a table: draw again
+        return _table(state, split_command(line)[1])
+    return roll_line(state, line)
 
 
 @command(
@@ -190,6 +227,8 @@ def _reroll(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output
     from dicecli.rolling.reroll_result import reroll
 
     no_argument(invocation, "reroll")
+    if split_command(last_roll(state).input)[0] == "table":
+        raise DiceError("reroll re-rolls a roll, not a draw from a table: again draws again")
     result = reroll(last_roll(state), state.roller, state.env)
     return state.with_rolled(result), (Rolled(result),)
 
@@ -229,6 +268,8 @@ def _odds(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     from dicecli.probability.report import odds
 
     text = needs_argument(invocation, "a roll, e.g. odds 2d6+3")
+    if split_command(text)[0] == "table":  # odds table NAME: as table odds NAME
+        return _table(state, Invocation(invocation.line, "odds " + text[5:].strip(), 0))
     try:
         result = odds(text, state.env)
     except DiceError as error:

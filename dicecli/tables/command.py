@@ -1,0 +1,79 @@
+"""``dicecli table [FILE] NAME`` (``docs/tables.md``); the REPL's ``table`` is in
+:mod:`dicecli.repl.commands`.
+
+The command line draws through a :class:`~dicecli.app.Session` as a roll does, so
+``--times``, ``--seed``, ``--given``, ``--plain`` and ``--json`` work the same way, and
+the exit status is 2 for a bad file, table or option. ``--odds`` gives each entry's
+exact chance instead of drawing.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from dicecli.app import FLUSH_EVERY, RunOptions, Streams, open_session
+from dicecli.errors import DiceError
+from dicecli.status import ExitStatus, Terminated
+from dicecli.tables.draw import draw
+from dicecli.tables.load import load_book
+from dicecli.tables.model import Table, TableBook
+
+USAGE = "give a table's name (dicecli table NAME), or a table file and a name (FILE NAME)"
+
+
+def book_and_name(words: list[str]) -> tuple[TableBook, str]:
+    """``[NAME]`` (the per-user file) or ``[FILE, NAME]``: the tables and the name."""
+    words = [word for word in words if word.strip()]
+    if len(words) == 1:
+        return load_book(None), words[0]
+    if len(words) == 2:
+        return load_book(Path(words[0])), words[1]
+    got = f" (got {len(words)} words)" if words else ""
+    raise DiceError(f"table: {USAGE}{got}")
+
+
+def run_table(words: list[str], options: RunOptions, streams: Streams, odds: bool) -> ExitStatus:
+    """``dicecli table [FILE] NAME``: draw ``times`` times, or show the odds."""
+    try:
+        book, name = book_and_name(words)
+        table = book.table(name)
+    except DiceError as error:
+        streams.stderr.write(error.show() + "\n")
+        return ExitStatus.BAD_INPUT
+    typed = "table " + " ".join(words)
+    if odds:
+        return _show_odds(table, options, streams)
+    session = open_session(options, streams)
+    if session is None:
+        return ExitStatus.BAD_INPUT
+    results = []
+    try:
+        for count in range(1, options.times + 1):
+            result = draw(book, table.name, session.roller, session.environment, typed)
+            session.write_result(result)
+            results.append(result)
+            if count % FLUSH_EVERY == 0:
+                session.flush()
+    except DiceError as error:
+        session.report(error)
+        return ExitStatus.BAD_INPUT
+    except (KeyboardInterrupt, Terminated):
+        session.flush()
+        raise
+    if options.times > 1 and session.mode == "terminal":
+        session.renderer.summary(results)
+    return session.finish()
+
+
+def _show_odds(table: Table, options: RunOptions, streams: Streams) -> ExitStatus:
+    from dicecli.tables.odds import table_odds, table_odds_as_dict
+
+    mode = options.mode(streams)
+    if mode == "json":
+        streams.stdout.write(json.dumps(table_odds_as_dict(table), ensure_ascii=False) + "\n")
+        return ExitStatus.OK
+    from dicecli.render import make_renderer
+
+    make_renderer(mode, streams.stdout).odds(table_odds(table))
+    return ExitStatus.OK
