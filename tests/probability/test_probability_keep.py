@@ -15,7 +15,16 @@ from dicecli.notation.grammar import parse
 from dicecli.notation.nodes import Condition, Dice, Expr, Group, Keep, KeepKind, Modifiers, Reroll
 from dicecli.probability.engine import clear_caches, distribution
 from dicecli.probability.keep import Score, Tracker, keep_identical, kept_end
-from dicecli.probability.weights import OddsTooBigError, convolve, power
+from dicecli.probability.weights import (
+    OddsTooBigError,
+    Weights,
+    convolve,
+    miller_power,
+    multiply_work,
+    power,
+    recurrence_work,
+    small_factors,
+)
 
 KEEPS: list[KeepKind] = ["kh", "kl", "dh", "dl"]
 
@@ -189,7 +198,7 @@ def test_interactive_speed(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "1000d6",  # 1.6 MiB of exact numbers
+        "10000d6",  # about 179 MiB of exact numbers
         "{100d6, 100d6, 100d6}kh2",
         "d6! * d6! * d6! * d6! * d6!",
         "d10000 * d10000",
@@ -199,3 +208,59 @@ def test_interactive_speed(text: str) -> None:
 def test_too_big_forms_are_refused_clearly(text: str) -> None:
     with pytest.raises(OddsTooBigError, match="exactly here"):
         distribution(expr_of(text))
+
+
+# --- powers by recurrence, fractions over one denominator -----------------------------
+
+
+@settings(max_examples=150)
+@given(
+    st.dictionaries(st.integers(-5, 12), st.integers(0, 9), min_size=1, max_size=10).filter(
+        lambda counts: any(counts.values())
+    ),
+    st.integers(1, 25),
+)
+def test_miller_power_matches_repeated_convolution(counts: dict[int, int], times: int) -> None:
+    counts = {value: count for value, count in counts.items() if count}
+    expected: dict[int, int] = {0: 1}
+    for _ in range(times):
+        expected = naive_convolve(expected, counts)
+    assert miller_power(counts, times) == {k: v for k, v in expected.items() if v}
+
+
+def test_miller_power_of_a_fair_die_uses_its_symmetry() -> None:
+    # 3d6 by hand: 1, 3, 6, 10, 15, 21, 25, 27, 27, 25, 21, 15, 10, 6, 3, 1 ways.
+    ways = [1, 3, 6, 10, 15, 21, 25, 27, 27, 25, 21, 15, 10, 6, 3, 1]
+    assert miller_power(dict.fromkeys(range(1, 7), 1), 3) == dict(enumerate(ways, start=3))
+
+
+def test_power_takes_the_cheaper_method() -> None:
+    # Few values, many dice: the recurrence; many values, few dice: the packed power.
+    assert recurrence_work(5001, 5, 325, True) < 2 * multiply_work(5001 * 325 // 2, 5001 * 325 // 2)
+    assert recurrence_work(2998, 999, 4, True) > 2 * multiply_work(2998 * 4 // 2, 2998 * 4 // 2)
+    d200 = dict.fromkeys(range(1, 201), 1)
+    assert power(d200, 3) == naive_convolve(naive_convolve(d200, d200), d200)
+
+
+@settings(max_examples=150)
+@given(
+    st.lists(st.integers(0, 6**40), min_size=8, max_size=30),
+    st.lists(st.sampled_from([2, 3, 5, 7, 10, 12, 20, 100, 99991]), min_size=1, max_size=4),
+    st.integers(1, 60),
+)
+def test_fractions_over_one_denominator_are_reduced_like_fraction(
+    counts: list[int], sides: list[int], times: int
+) -> None:
+    denominator = 1
+    for side in sides:
+        denominator *= side**times
+    found = Weights(dict(enumerate(counts)), denominator).to_distribution()
+    expected = tuple((k, Fraction(c, denominator)) for k, c in enumerate(counts) if c)
+    assert found.outcomes == expected
+    for (_, made), (_, plain) in zip(found.outcomes, expected, strict=True):
+        assert (made.numerator, made.denominator) == (plain.numerator, plain.denominator)
+
+
+def test_small_factors() -> None:
+    assert small_factors(2**10 * 3**4 * 99991) == {2: 10, 3: 4, 99991: 1}
+    assert small_factors(1_000_003 * 1_000_033) is None  # primes beyond the trial bound
