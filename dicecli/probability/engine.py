@@ -58,6 +58,7 @@ from dicecli.probability.keep import (
     keep_identical,
     keep_over_chains,
     keep_over_items,
+    keep_over_sorted_chains,
     kept_end,
 )
 from dicecli.probability.weights import (
@@ -287,8 +288,11 @@ def _exploding_dice(
     penalty = 1 if kind == "!p" else 0
     if modifiers.keep is not None:  # a unit per die rolled: keep/drop sees them all
         chain = Chain(standing, denominator, explodes, penalty, depth)
-        tracker = Tracker.for_keep(modifiers.keep, score)
-        return Weights(keep_over_chains(chain, count, tracker, what), chains_denominator, notes)
+        kept = keep_over_sorted_chains(chain, count, modifiers.keep, score, what)
+        if kept is None:
+            tracker = Tracker.for_keep(modifiers.keep, score)
+            kept = keep_over_chains(chain, count, tracker, what)
+        return Weights(kept, chains_denominator, notes)
 
     def later(value: int) -> int:
         return score(value - penalty)

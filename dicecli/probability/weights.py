@@ -248,7 +248,7 @@ def unpack(number: int, low: int, slots: int, width: int) -> Counts:
 
 def _check_packed(slots: int, width: int, what: str) -> None:
     check_outcomes(slots, what)
-    _check_memory(slots * width, what)
+    check_memory(slots * width, what)
 
 
 # --- sums of independent values ---------------------------------------------------
@@ -303,7 +303,7 @@ def power(counts: Mapping[int, int], times: int, what: str = "this roll") -> Cou
     slots = (high - low) * times + 1
     check_outcomes(slots, what)
     width = slot_bytes_for_bits(sum(counts.values()).bit_length() * times)
-    _check_memory(slots * width, what)
+    check_memory(slots * width, what)
     terms = sum(1 for count in counts.values() if count) - 1
     recurrence = recurrence_work(slots, terms, width, _is_palindrome(counts, low, high))
     packed = multiply_work(slots * width // 2, slots * width // 2) * 2 + slots * SLOT_WORK
@@ -365,7 +365,7 @@ def multiply_work(bytes_a: int, bytes_b: int) -> int:
     """Estimated work of multiplying two integers of these sizes (Karatsuba, as
     CPython does it: a lopsided product is cut into pieces the size of the smaller)."""
     small, big = sorted((max(bytes_a, 1), max(bytes_b, 1)))
-    return int(big / small * small**1.585) + big
+    return int(2 * big / small * small**1.585) + big
 
 
 def recurrence_work(slots: int, terms: int, width: int, palindrome: bool) -> int:
@@ -379,7 +379,7 @@ def slot_bytes_for_bits(bits: int) -> int:
     return max(1, (bits + 8) // 8)
 
 
-def _check_memory(size: int, what: str) -> None:
+def check_memory(size: int, what: str) -> None:
     if size > MAX_EXACT_BYTES:
         raise OddsTooBigError(
             f"odds of {what}: the exact numbers would need about {_mebibytes(size)}, more "

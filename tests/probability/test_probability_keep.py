@@ -14,7 +14,17 @@ from hypothesis import strategies as st
 from dicecli.notation.grammar import parse
 from dicecli.notation.nodes import Condition, Dice, Expr, Group, Keep, KeepKind, Modifiers, Reroll
 from dicecli.probability.engine import clear_caches, distribution
-from dicecli.probability.keep import Score, Tracker, keep_identical, kept_end
+from dicecli.probability.keep import (
+    Chain,
+    Score,
+    Tracker,
+    _keep_by_threshold,
+    _keep_by_walk,
+    keep_identical,
+    keep_over_chains,
+    keep_over_sorted_chains,
+    kept_end,
+)
 from dicecli.probability.weights import (
     OddsTooBigError,
     Weights,
@@ -23,6 +33,7 @@ from dicecli.probability.weights import (
     multiply_work,
     power,
     recurrence_work,
+    slot_bytes_for_bits,
     small_factors,
 )
 
@@ -264,3 +275,88 @@ def test_fractions_over_one_denominator_are_reduced_like_fraction(
 def test_small_factors() -> None:
     assert small_factors(2**10 * 3**4 * 99991) == {2: 10, 3: 4, 99991: 1}
     assert small_factors(1_000_003 * 1_000_033) is None  # primes beyond the trial bound
+
+
+# --- keep/drop by the value of the last kept die --------------------------------------
+
+
+@settings(max_examples=200)
+@given(
+    st.dictionaries(st.integers(-3, 8), st.integers(1, 9), min_size=1, max_size=5),
+    st.integers(1, 5),
+    st.booleans(),
+    st.integers(1, 5),
+    st.booleans(),
+)
+def test_keep_by_threshold_and_by_walk_match_enumeration(
+    unit: dict[int, int], units: int, keep_highest: bool, kept: int, count: bool
+) -> None:
+    kept = min(kept, units)
+    score: Score = counting if count else (lambda value: value)
+    base = min(score(value) for value in unit)
+    lifted = {value: score(value) - base for value in unit}
+    width = slot_bytes_for_bits((sum(unit.values()) + 1).bit_length() * units)
+    expected = enumerate_keep(unit, units, keep_highest, kept, score)
+    for way in (_keep_by_threshold, _keep_by_walk):
+        found = way(unit, units, keep_highest, kept, lifted, width)
+        assert {k + kept * base: v for k, v in found.items() if v} == expected
+
+
+def test_few_dice_with_many_faces_keep_by_threshold() -> None:
+    # 3d2000kh2 took 10 s by the walk; the largest total needs two 2000s among three.
+    found = distribution(expr_of("3d2000kh2")).as_dict()
+    assert found[4000] == Fraction(3 * 1999 + 1, 2000**3)
+    assert found[2] == Fraction(1, 2000**3)
+
+
+# --- keep/drop over exploding dice whose exploding values lie at one end --------------
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.integers(2, 6),
+    st.integers(1, 3),
+    st.booleans(),
+    st.integers(0, 3),
+    st.integers(1, 3),
+    st.sampled_from(KEEPS),
+    st.integers(0, 5),
+    st.booleans(),
+)
+def test_keep_over_sorted_chains_matches_the_tuple_walk(
+    sides: int,
+    exploding: int,
+    explode_high: bool,
+    depth: int,
+    dice: int,
+    kind: KeepKind,
+    amount: int,
+    count: bool,
+) -> None:
+    exploding = min(exploding, sides - 1)
+    standing = {face: 1 + face % 3 for face in range(1, sides + 1)}
+    ends = sorted(standing)
+    explodes = frozenset(ends[-exploding:] if explode_high else ends[:exploding])
+    chain = Chain(standing, sum(standing.values()), explodes, 0, depth)
+    score: Score = counting if count else (lambda value: value)
+    keep = Keep(kind, amount)
+    fast = keep_over_sorted_chains(chain, dice, keep, score, "test")
+    slow = keep_over_chains(chain, dice, Tracker.for_keep(keep, score), "test")
+    assert fast is not None
+    assert {k: v for k, v in fast.items() if v} == {k: v for k, v in slow.items() if v}
+
+
+def test_sorted_chains_leave_mixed_and_penalised_explosions_to_the_walk() -> None:
+    standing = dict.fromkeys(range(1, 7), 1)
+    keep = Keep("kh", 1)
+    mixed = Chain(standing, 6, frozenset({1, 6}), 0, 2)
+    penalised = Chain(standing, 6, frozenset({6}), 1, 2)
+    assert keep_over_sorted_chains(mixed, 2, keep, lambda v: v, "test") is None
+    assert keep_over_sorted_chains(penalised, 2, keep, lambda v: v, "test") is None
+
+
+@pytest.mark.parametrize("text", ["4d20!dl2", "6d20!kl3", "3d%!dh3"])
+def test_small_keeps_over_exploding_dice_are_answered(text: str) -> None:
+    found = distribution(expr_of(text))
+    assert 0 < found.residue < Fraction(1, 10**12)  # the documented explosion cut-off
+    assert found.total + found.residue == 1
