@@ -31,8 +31,9 @@ from dicecli.probability.distribution import Distribution
 MAX_OUTCOMES = 100_000
 """Most distinct outcomes one distribution may have."""
 
-MAX_PAIRS = 2_000_000
-"""Most outcome pairs a non-additive combination (``*``, ``/``) may visit."""
+MAX_PAIRS = 200_000
+"""Most outcome pairs a non-additive combination (``*``, ``/``) may visit (about half
+a second: ``d400 * d400`` is 160,000; ``d1000 * d1000``, a million, is refused)."""
 
 MAX_PACKED_BYTES = 1 << 20
 """Largest packed integer (1 MiB) a convolution may build: multiplying two of these
@@ -266,20 +267,19 @@ def convolve(a: Mapping[int, int], b: Mapping[int, int], what: str = "this roll"
     low_a, high_a, low_b, high_b = min(a), max(a), min(b), max(b)
     slots = high_a - low_a + high_b - low_b + 1
     width = slot_bytes_for_bits(sum(a.values()).bit_length() + sum(b.values()).bit_length())
-    pairs = len(a) * len(b)
-    if pairs <= 256 or slots > 8 * pairs:
-        check_work(pairs * PAIR_WORK, what)
+    pairs = len(a) * len(b) * PAIR_WORK
+    packed = (
+        multiply_work((high_a - low_a + 1) * width, (high_b - low_b + 1) * width)
+        + slots * SLOT_WORK
+    )
+    check_work(min(pairs, packed), what)
+    if pairs <= packed:
         result: Counts = {}
         for x, p in a.items():
             for y, q in b.items():
                 result[x + y] = result.get(x + y, 0) + p * q
         return result
     _check_packed(slots, width, what)
-    check_work(
-        multiply_work((high_a - low_a + 1) * width, (high_b - low_b + 1) * width)
-        + slots * SLOT_WORK,
-        what,
-    )
     product = pack(a, low_a, high_a, width) * pack(b, low_b, high_b, width)
     return unpack(product, low_a + low_b, slots, width)
 
@@ -306,7 +306,7 @@ def power(counts: Mapping[int, int], times: int, what: str = "this roll") -> Cou
     check_memory(slots * width, what)
     terms = sum(1 for count in counts.values() if count) - 1
     recurrence = recurrence_work(slots, terms, width, _is_palindrome(counts, low, high))
-    packed = multiply_work(slots * width // 2, slots * width // 2) * 2 + slots * SLOT_WORK
+    packed = packed_power_work(slots, width)
     check_work(min(recurrence, packed), what)
     if recurrence <= packed:
         return miller_power(counts, times)
@@ -368,6 +368,29 @@ def multiply_work(bytes_a: int, bytes_b: int) -> int:
     return int(2 * big / small * small**1.585) + big
 
 
+def packed_power_work(slots: int, width: int) -> int:
+    """Estimated work of raising a packed integer to a power with ``slots`` slots of
+    ``width`` bytes in the result (the last squaring is most of it)."""
+    return multiply_work(slots * width // 2, slots * width // 2) * 2 + slots * SLOT_WORK
+
+
+def power_work(span: int, terms: int, total_bits: int, times: int) -> int:
+    """Estimated work of :func:`power` for values spread over ``span`` (highest less
+    lowest), ``terms + 1`` of them, weights summing to a number of ``total_bits``."""
+    slots = span * times + 1
+    width = slot_bytes_for_bits(total_bits * times)
+    return min(recurrence_work(slots, terms, width, False), packed_power_work(slots, width))
+
+
+def convolve_work(sizes_a: tuple[int, int, int], sizes_b: tuple[int, int, int]) -> int:
+    """Estimated work of :func:`convolve` for two weights given as (number of
+    outcomes, span of the outcomes, bits of the weights' sum)."""
+    (count_a, span_a, bits_a), (count_b, span_b, bits_b) = sizes_a, sizes_b
+    width = slot_bytes_for_bits(bits_a + bits_b)
+    packed = multiply_work((span_a + 1) * width, (span_b + 1) * width)
+    return min(count_a * count_b * PAIR_WORK, packed + (span_a + span_b + 1) * SLOT_WORK)
+
+
 def recurrence_work(slots: int, terms: int, width: int, palindrome: bool) -> int:
     """Estimated work of :func:`miller_power`: ``terms`` big additions per coefficient."""
     coefficients = slots // 2 + 1 if palindrome else slots
@@ -395,13 +418,18 @@ def combine(
     a: Weights, b: Weights, function: Callable[[int, int], int], what: str = "this roll"
 ) -> Weights:
     """The weights of ``function(x, y)`` for independent ``x``, ``y``: pair by pair."""
-    if len(a.counts) * len(b.counts) > MAX_PAIRS:
-        raise OddsTooBigError(f"odds of {what}: too many combinations to compute exactly here")
+    pairs = len(a.counts) * len(b.counts)
+    if pairs > MAX_PAIRS:
+        raise OddsTooBigError(
+            f"odds of {what}: {pairs:,} pairs of outcomes, more than the {MAX_PAIRS:,} "
+            "that can be combined exactly here"
+        )
     result: Counts = {}
     for x, p in a.counts.items():
         for y, q in b.counts.items():
             key = function(x, y)
             result[key] = result.get(key, 0) + p * q
+    check_outcomes(len(result), what)
     return Weights(result, a.denominator * b.denominator, merged_notes(a.notes, b.notes))
 
 

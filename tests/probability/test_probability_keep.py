@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from dicecli.notation.grammar import parse
 from dicecli.notation.nodes import Condition, Dice, Expr, Group, Keep, KeepKind, Modifiers, Reroll
-from dicecli.probability.engine import clear_caches, distribution
+from dicecli.probability.engine import chain_total, clear_caches, distribution, geometric_series
 from dicecli.probability.keep import (
     Chain,
     Score,
@@ -359,4 +359,102 @@ def test_sorted_chains_leave_mixed_and_penalised_explosions_to_the_walk() -> Non
 def test_small_keeps_over_exploding_dice_are_answered(text: str) -> None:
     found = distribution(expr_of(text))
     assert 0 < found.residue < Fraction(1, 10**12)  # the documented explosion cut-off
+    assert found.total + found.residue == 1
+
+
+# --- exploding chains by a geometric series -------------------------------------------
+
+
+def naive_chain_total(
+    standing: dict[int, int], explodes: frozenset[int], depth: int, first: Score, later: Score
+) -> dict[int, int]:
+    """Every chain of at most ``depth`` added dice, one length at a time."""
+    denominator = sum(standing.values())
+    result: dict[int, int] = {}
+    for v, c in standing.items():
+        if v not in explodes:
+            result[first(v)] = result.get(first(v), 0) + c * denominator**depth
+    # running: the score so far of chains still exploding, by score
+    running: dict[int, int] = {}
+    for v, c in standing.items():
+        if v in explodes:
+            running[first(v)] = running.get(first(v), 0) + c
+    for step in range(1, depth + 1):
+        following: dict[int, int] = {}
+        for total, weight in running.items():
+            for v, c in standing.items():
+                key = total + later(v)
+                if v in explodes:
+                    following[key] = following.get(key, 0) + weight * c
+                else:
+                    result[key] = result.get(key, 0) + weight * c * denominator ** (depth - step)
+        running = following
+    return result
+
+
+@settings(max_examples=150)
+@given(
+    st.dictionaries(st.integers(-2, 9), st.integers(1, 4), min_size=2, max_size=6),
+    st.data(),
+    st.integers(0, 7),
+    st.sampled_from([0, 1]),
+    st.booleans(),
+)
+def test_chain_total_matches_following_every_chain(
+    standing: dict[int, int], data: st.DataObject, depth: int, penalty: int, count: bool
+) -> None:
+    values = sorted(standing)
+    chosen = data.draw(st.sets(st.sampled_from(values), min_size=1, max_size=len(values) - 1))
+    explodes = frozenset(chosen)
+    score: Score = counting if count else (lambda value: value)
+
+    def later(value: int) -> int:
+        return score(value - penalty)
+
+    found = chain_total(standing, explodes, depth, score, later, "test")
+    expected = naive_chain_total(standing, explodes, depth, score, later)
+    assert {k: v for k, v in found.items() if v} == {k: v for k, v in expected.items() if v}
+
+
+@settings(max_examples=150)
+@given(
+    st.dictionaries(st.integers(-4, 6), st.integers(1, 5), min_size=1, max_size=5),
+    st.integers(1, 12),
+    st.integers(0, 8),
+)
+def test_geometric_series_matches_its_sum(ratio: dict[int, int], extra: int, terms: int) -> None:
+    constant = sum(ratio.values()) + extra
+    expected: dict[int, int] = {}
+    for t in range(terms):
+        part = power(ratio, t)
+        for key, count in part.items():
+            expected[key] = expected.get(key, 0) + count * constant ** (terms - 1 - t)
+    found = geometric_series(ratio, constant, terms, "test")
+    assert found == {k: v for k, v in expected.items() if v}
+
+
+# --- refused before the work ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "bound"),
+    [
+        ("3d10000dl", "400 million"),  # 368 s and 2.5 GB before
+        ("3d5000dl1", "400 million"),
+        ("10000d%>=5!>=5", "400 million"),  # a huge power before any check
+        ("d%!>=5", "400 million"),
+        ("100d100dl", "400 million"),
+        ("d1000 * d1000", "200,000"),
+        ("10000d6", "16 MiB"),
+    ],
+)
+def test_forms_too_big_are_refused_naming_the_bound(text: str, bound: str) -> None:
+    with pytest.raises(OddsTooBigError, match=bound):
+        distribution(expr_of(text))
+
+
+@pytest.mark.parametrize("text", ["d20!>=2", "d20!>=5", "50d6!"])
+def test_long_explosion_chains_are_answered(text: str) -> None:
+    found = distribution(expr_of(text))
+    assert 0 < found.residue <= Fraction(1, 10**12)
     assert found.total + found.residue == 1
