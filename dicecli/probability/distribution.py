@@ -77,7 +77,12 @@ class Distribution:
         return sum(((k - mean) ** 2 * p for k, p in self.outcomes), ZERO) / self.total
 
     def stdev(self) -> float:
-        return math.sqrt(self.variance())
+        variance = self.variance()
+        try:
+            return math.sqrt(variance)
+        except OverflowError:  # a variance beyond a float: its square root may not be
+            numerator, denominator = variance.numerator, variance.denominator
+            return float(math.isqrt(numerator * denominator) // denominator)
 
     def probability(self, predicate: Callable[[int], bool]) -> Fraction:
         return sum((p for k, p in self.outcomes if predicate(k)), ZERO)
@@ -125,9 +130,12 @@ JSON output keeps them whole)."""
 
 def fraction_text(probability: Fraction) -> str:
     """``7/12``; a fraction too long to read (``123…/456…``) as ``≈0.0123456789``."""
-    text = str(probability)
-    if len(text) <= LONGEST_FRACTION:
-        return text
+    # More than 80 bits between them make more than 24 characters: not written out.
+    bits = probability.numerator.bit_length() + probability.denominator.bit_length()
+    if bits <= 80:
+        text = str(probability)
+        if len(text) <= LONGEST_FRACTION:
+            return text
     return f"≈{float(probability):.10g}"
 
 
