@@ -219,6 +219,10 @@ class _Weigher:
         modifiers = node.modifiers
         score = _score(modifiers)
         what = str(node)
+        if modifiers.keep is not None and _all_alike(items):  # {20d6, 20d6, 20d6}kh2
+            keep_highest, kept = kept_end(modifiers.keep, len(items))
+            counts = keep_identical(items[0].counts, len(items), keep_highest, kept, score, what)
+            return Weights(counts, denominator, notes)
         if modifiers.keep is not None:
             tracker = Tracker.for_keep(modifiers.keep, score)
             counts = keep_over_items([item.counts for item in items], tracker, what)
@@ -227,6 +231,16 @@ class _Weigher:
         for item in items:
             total = convolve(total, mapped(item.counts, score), what)
         return Weights(total, denominator, notes)
+
+
+def _all_alike(items: list[Weights]) -> bool:
+    """True when every item has the same weights (identical units for keep/drop)."""
+    first = items[0]
+    return all(
+        item.counts is first.counts
+        or (item.denominator == first.denominator and item.counts == first.counts)
+        for item in items[1:]
+    )
 
 
 def _chance_words(chance: Fraction) -> str:

@@ -55,10 +55,10 @@ Score = Callable[[int], int]
 MAX_STATES = 200_000
 """Most distinct tracked tuples the different-units keep/drop may hold."""
 
-MAX_TRACKED_STEPS = 2_000_000
-"""Most steps the different-units keep/drop may take (half a second to a second at
-most: a step takes 0.25-0.4 microseconds). Counted as it goes; groups are also
-refused at once when an estimate before the work exceeds ten times this."""
+MAX_TRACKED_STEPS = 1_000_000
+"""Most steps the different-units keep/drop may take (under a second: a step takes
+0.3-0.8 microseconds on a busy machine). Counted as it goes; groups are also refused
+at once when an estimate before the work exceeds ten times this."""
 
 ROW_STEPS = 4
 """Steps charged per value when a tracked tuple first meets a set of values (working

@@ -13,7 +13,14 @@ from hypothesis import strategies as st
 
 from dicecli.notation.grammar import parse
 from dicecli.notation.nodes import Condition, Dice, Expr, Group, Keep, KeepKind, Modifiers, Reroll
-from dicecli.probability.engine import chain_total, clear_caches, distribution, geometric_series
+from dicecli.probability.engine import (
+    _score,
+    chain_total,
+    clear_caches,
+    dice_weights,
+    distribution,
+    geometric_series,
+)
 from dicecli.probability.keep import (
     Chain,
     Score,
@@ -22,6 +29,7 @@ from dicecli.probability.keep import (
     _keep_by_walk,
     keep_identical,
     keep_over_chains,
+    keep_over_items,
     keep_over_sorted_chains,
     kept_end,
 )
@@ -137,11 +145,16 @@ def test_dice_and_a_group_of_the_same_dice_agree(
     success: Condition | None,
     reroll: Reroll | None,
 ) -> None:
-    # Dice use the identical-dice walk; a group of single dice the tuple tracker.
+    # Dice use the identical-dice keep; the tuple tracker is checked on the same units.
     one = Dice(1, sides, Modifiers(reroll=reroll))  # type: ignore[arg-type]
     many = Dice(count, sides, Modifiers(reroll=reroll, keep=Keep(kind, keep), success=success))  # type: ignore[arg-type]
     group = Group((one,) * count, Modifiers(keep=Keep(kind, keep), success=success))
     assert distribution(many) == distribution(group)
+    unit = dice_weights(one)
+    score = _score(group.modifiers)
+    tracked = keep_over_items([unit.counts] * count, Tracker.for_keep(Keep(kind, keep), score), "t")
+    expected = dice_weights(many).counts
+    assert {k: v for k, v in tracked.items() if v} == {k: v for k, v in expected.items() if v}
 
 
 def test_kept_end_of_each_kind() -> None:
