@@ -28,6 +28,7 @@ Ties never matter: equal values have equal scores, whichever of them is kept.
 from __future__ import annotations
 
 import bisect
+import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -97,8 +98,11 @@ def keep_identical(
     check_memory(slots * width, what)
     walk = _walk_work(len(unit), units, kept, slots, width)
     threshold = _threshold_work(unit, units, keep_highest, kept, lifted, width)
-    check_work(min(walk, threshold), what)
-    if threshold <= walk:
+    uniform = _uniform_work(unit, units, keep_highest, kept, lifted, width)
+    check_work(min(walk, threshold, uniform), what)
+    if uniform <= min(walk, threshold):
+        counts = _keep_uniform(unit, units, keep_highest, kept, lifted, width)
+    elif threshold <= walk:
         counts = _keep_by_threshold(unit, units, keep_highest, kept, lifted, width)
     else:
         counts = _keep_by_walk(unit, units, keep_highest, kept, lifted, width)
@@ -116,7 +120,8 @@ def keep_identical_work(
     slots = kept * max(lifted.values()) + 1
     width = slot_bytes_for_bits((sum(unit.values()) + 1).bit_length() * units)
     walk = _walk_work(len(unit), units, kept, slots, width)
-    return min(walk, _threshold_work(unit, units, keep_highest, kept, lifted, width))
+    threshold = _threshold_work(unit, units, keep_highest, kept, lifted, width)
+    return min(walk, threshold, _uniform_work(unit, units, keep_highest, kept, lifted, width))
 
 
 def _walk_work(values: int, units: int, kept: int, slots: int, width: int) -> int:
@@ -140,21 +145,22 @@ def _threshold_work(
     width: int,
 ) -> int:
     """Estimated work of :func:`_keep_by_threshold`: per value, ``kept - 1``
-    products of a growing packed polynomial by the packed faces beyond it."""
+    products of a growing packed polynomial by the packed faces beyond it (twice the
+    sizes' sum: measured, the shifts and sums cost as much again)."""
     order = sorted(unit, reverse=keep_highest)
     scalar = (sum(unit.values()) + 1).bit_length() * units // 8 + 1  # bytes of a chance
     result_bytes = (kept * max(lifted.values()) + 1) * width
     work = len(order) * (kept * kept * (200 + scalar) + result_bytes)
     if len(order) * kept > 100_000:  # too long to add up one by one: a bound
         span = max(lifted.values()) - min(lifted.values()) + 1
-        return work + len(order) * kept * multiply_work(kept * span * width, span * width)
+        return 2 * (work + len(order) * kept * multiply_work(kept * span * width, span * width))
     low = high = lifted[order[0]]
     for value in order[1:]:
         span = high - low + 1
         for times in range(1, kept):  # Horner: the running sum times the values beyond
             work += multiply_work((times - 1) * span * width + scalar, span * width)
         low, high = min(low, lifted[value]), max(high, lifted[value])
-    return work
+    return 2 * work
 
 
 def _keep_by_threshold(
@@ -211,6 +217,118 @@ def _keep_by_threshold(
         else:
             beyond, low = weight, lift
     return unpack(result, 0, kept * max(lifted.values()) + 1, width)
+
+
+def _is_uniform(unit: Mapping[int, int], keep_highest: bool, lifted: Mapping[int, int]) -> bool:
+    """True when every value has the same weight and the lifted scores, walked from
+    the kept end, step by one: a fair die's faces, scored as they are."""
+    order = sorted(unit, reverse=keep_highest)
+    step = -1 if keep_highest else 1
+    first, weight = lifted[order[0]], unit[order[0]]
+    return all(
+        lifted[value] == first + step * position and unit[value] == weight
+        for position, value in enumerate(order)
+    )
+
+
+def _uniform_work(
+    unit: Mapping[int, int],
+    units: int,
+    keep_highest: bool,
+    kept: int,
+    lifted: Mapping[int, int],
+    width: int,
+) -> int:
+    """Estimated work of :func:`_keep_uniform` (more than any other way when it does
+    not apply): ``kept**2 / 2`` numbers per value, ``kept`` prefix sums over the
+    outcomes."""
+    if not _is_uniform(unit, keep_highest, lifted):
+        return 1 << 62
+    values = len(unit)
+    scalar = (sum(unit.values()) + 1).bit_length() * units // 8 + 1
+    outcomes = kept * (values - 1) + 1
+    return (values * kept // 2 + outcomes) * kept * (800 + 3 * scalar) + values * kept * 5000
+
+
+def _keep_uniform(
+    unit: Mapping[int, int],
+    units: int,
+    keep_highest: bool,
+    kept: int,
+    lifted: Mapping[int, int],
+    width: int,
+) -> Counts:
+    """:func:`_keep_by_threshold` for a fair die scored as it stands (every value
+    the same weight ``w``, lifted scores one apart): lifted scores.
+
+    Then the values beyond the one at position ``s`` of the walk are a geometric run,
+    ``H = w x**a (1 - x**s) / (1 - x)``, and the threshold sum is
+    ``sum over c of M(c) * y**c`` with ``y = x / (1 - x)`` (``1 / (1 - x)`` keeping
+    the lowest) and sparse ``M(c)``: ``(1 - x**s) ** c`` expands into ``c + 1``
+    binomial terms. Horner's rule in ``y`` is a shift and a running sum (dividing
+    by ``1 - x``) over the outcomes, exact when cut at the highest total. So the work
+    is ``kept**2 / 2`` numbers per value and ``kept`` running sums, no products of
+    polynomials.
+
+    Each ``alpha(c) = comb(units, c) * (full - short)`` follows from the next ``c``:
+    ``short(o + 1, r + 1) = (w + L) * short(o, r) + L * term(o, r)``, with ``o`` the
+    dice left, ``r`` how many must show the value, ``L`` the weight short of it and
+    ``term(o, r) = comb(o, r) * w**r * L**(o - r)``.
+    """
+    order = sorted(unit, reverse=keep_highest)
+    values, weight = len(order), unit[order[0]]
+    highest = kept * max(lifted.values())  # the highest lifted total
+    chances: list[list[int]] = []  # per value, per c: comb(units, c) * (full - short) * w**c
+    for beyond in range(values):
+        short_of = weight * (values - 1 - beyond)
+        most = kept - 1 if beyond else 0
+        others, need = units - most, kept - most
+        short, ways = 0, 1  # the terms with fewer than ``need`` dice at this value
+        for landing in range(need):
+            if landing:
+                ways = ways * (others - landing + 1) // landing
+            short += ways * weight**landing * short_of ** (others - landing)
+        term = math.comb(others, need) * weight**need * short_of ** (others - need)
+        full = (weight + short_of) ** others
+        row = [0] * (most + 1)
+        for c in range(most, -1, -1):
+            row[c] = math.comb(units, c) * (full - short) * weight**c
+            short = (weight + short_of) * short + short_of * term  # for c - 1
+            term = term * weight * (others + 1) // (need + 1)
+            full *= weight + short_of
+            others, need = others + 1, need + 1
+        chances.append(row)
+    running: list[int] = []
+    for c in range(kept - 1, -1, -1):
+        part = [0] * (highest + 1)  # M(c)
+        signs = [-b if i & 1 else b for i, b in enumerate(_binomial_row(c))]
+        for beyond, value in enumerate(order):
+            row = chances[beyond]
+            if c >= len(row):
+                continue
+            lift = lifted[value]
+            lowest = lift if keep_highest else lift - beyond
+            start = lowest * (kept - 1) + lift + (0 if keep_highest else beyond * (kept - 1 - c))
+            chance = row[c]
+            if beyond:
+                stop = start + beyond * c + 1
+                here = part[start:stop:beyond]  # the terms past the highest total drop out
+                part[start:stop:beyond] = [
+                    have + chance * sign
+                    for have, sign in zip(here, signs[: len(here)], strict=True)
+                ]
+            else:
+                part[start] += chance * signs[0]
+        if running:  # running * y + M(c): shift (keeping the highest), running sums
+            shifted = [0, *running[:-1]] if keep_highest else running
+            running = [a + b for a, b in zip(itertools.accumulate(shifted), part, strict=True)]
+        else:
+            running = part
+    return {total: count for total, count in enumerate(running) if count}
+
+
+def _binomial_row(c: int) -> list[int]:
+    return [math.comb(c, i) for i in range(c + 1)]
 
 
 def _keep_by_walk(

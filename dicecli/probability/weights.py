@@ -43,10 +43,11 @@ MAX_EXACT_BYTES = 16 << 20
 """Most memory (16 MiB) the exact weights of one distribution may take (``2000d6``:
 6.5 MiB; ``10000d6``: 160 MiB, refused)."""
 
-MAX_WORK = 400_000_000
+MAX_WORK = 500_000_000
 """Most estimated work one step of the odds may take, in units of about a nanosecond
-on the reference machine (so about 0.4 s): every costly step estimates its work from
-the sizes involved, before doing any of it, and is refused beyond this."""
+on the reference machine (so about half a second; the estimates lean high): every
+costly step estimates its work from the sizes involved, before doing any of it, and
+is refused beyond this."""
 
 
 class OddsTooBigError(DiceError):
