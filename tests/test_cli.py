@@ -395,3 +395,10 @@ def test_a_game_option_that_clashes_is_left_out_and_the_command_line_works(
     warning = "warning: dicecli game clash: option --at-least left out: the command line has it"
     assert done.stderr.splitlines() == [f"{warning} already"]
     assert "at_least_12\t1/36\t2.78%" in done.stdout.splitlines()
+
+
+def test_odds_too_long_to_write_are_a_clear_error() -> None:
+    done = run("odds", "6000d6kl1")
+    assert done.returncode == 2
+    assert done.stderr.startswith("error: odds of 6000d6kl1: the exact fractions would have more")
+    assert "Traceback" not in done.stderr

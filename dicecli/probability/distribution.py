@@ -77,7 +77,12 @@ class Distribution:
         return sum(((k - mean) ** 2 * p for k, p in self.outcomes), ZERO) / self.total
 
     def stdev(self) -> float:
-        return math.sqrt(self.variance())
+        variance = self.variance()
+        try:
+            return math.sqrt(variance)
+        except OverflowError:  # a variance beyond a float: its square root may not be
+            numerator, denominator = variance.numerator, variance.denominator
+            return float(math.isqrt(numerator * denominator) // denominator)
 
     def probability(self, predicate: Callable[[int], bool]) -> Fraction:
         return sum((p for k, p in self.outcomes if predicate(k)), ZERO)

@@ -58,6 +58,7 @@ from dicecli.probability.keep import (
     keep_identical,
     keep_over_chains,
     keep_over_items,
+    keep_over_sorted_chains,
     kept_end,
 )
 from dicecli.probability.weights import (
@@ -66,13 +67,19 @@ from dicecli.probability.weights import (
     Weights,
     add_into,
     added,
+    check_memory,
     check_outcomes,
+    check_work,
     combine,
     convolve,
+    convolve_work,
     mapped,
     merged_notes,
     power,
+    power_work,
+    recurrence_work,
     scaled,
+    slot_bytes_for_bits,
 )
 
 PRECISION = Fraction(1, 10**12)
@@ -212,6 +219,10 @@ class _Weigher:
         modifiers = node.modifiers
         score = _score(modifiers)
         what = str(node)
+        if modifiers.keep is not None and _all_alike(items):  # {20d6, 20d6, 20d6}kh2
+            keep_highest, kept = kept_end(modifiers.keep, len(items))
+            counts = keep_identical(items[0].counts, len(items), keep_highest, kept, score, what)
+            return Weights(counts, denominator, notes)
         if modifiers.keep is not None:
             tracker = Tracker.for_keep(modifiers.keep, score)
             counts = keep_over_items([item.counts for item in items], tracker, what)
@@ -220,6 +231,16 @@ class _Weigher:
         for item in items:
             total = convolve(total, mapped(item.counts, score), what)
         return Weights(total, denominator, notes)
+
+
+def _all_alike(items: list[Weights]) -> bool:
+    """True when every item has the same weights (identical units for keep/drop)."""
+    first = items[0]
+    return all(
+        item.counts is first.counts
+        or (item.denominator == first.denominator and item.counts == first.counts)
+        for item in items[1:]
+    )
 
 
 def _chance_words(chance: Fraction) -> str:
@@ -278,23 +299,39 @@ def _exploding_dice(
         raise DiceError(f"{what}: every face that can stand explodes, so the roll would never end")
     depth = explosion_depth(chance, count, what)
     notes = (f"{what}: explosions followed up to {depth} extra dice per die",)
-    chains_denominator = denominator ** ((depth + 1) * count)
+    check_memory((depth + 1) * count * denominator.bit_length() // 8, what)  # the denominator
     kind = modifiers.explode.kind
-    if kind == "!!":  # one unit per die: the compounded total
-        compounded = chain_total(standing, explodes, depth, _identity, _identity, what)
-        counts = _identical_units(compounded, count, modifiers, score, what)
-        return Weights(counts, chains_denominator, notes)
     penalty = 1 if kind == "!p" else 0
-    if modifiers.keep is not None:  # a unit per die rolled: keep/drop sees them all
+    if kind != "!!" and modifiers.keep is not None:  # a unit per die rolled: keep/drop sees all
         chain = Chain(standing, denominator, explodes, penalty, depth)
-        tracker = Tracker.for_keep(modifiers.keep, score)
-        return Weights(keep_over_chains(chain, count, tracker, what), chains_denominator, notes)
+        kept = keep_over_sorted_chains(chain, count, modifiers.keep, score, what)
+        if kept is None:
+            tracker = Tracker.for_keep(modifiers.keep, score)
+            kept = keep_over_chains(chain, count, tracker, what)
+        return Weights(kept, _chains_denominator(denominator, depth, count), notes)
 
     def later(value: int) -> int:
         return score(value - penalty)
 
-    per_die = chain_total(standing, explodes, depth, score, later, what)
-    return Weights(power(per_die, count, what), chains_denominator, notes)
+    # ``!!``: one unit per die, the compounded total; ``!``, ``!p``: each die's score.
+    first, then = (_identity, _identity) if kind == "!!" else (score, later)
+    check_work(chain_work(standing, explodes, depth, first, then), what)
+    if modifiers.keep is None and count > 1:  # and then the chains' total to a power
+        scores = [first(value) for value in standing] + [then(value) for value in standing]
+        span = (depth + 1) * (max(scores) - min(scores))
+        check_work(power_work(span, span, (depth + 1) * denominator.bit_length(), count), what)
+    per_die = chain_total(standing, explodes, depth, first, then, what)
+    if kind == "!!":
+        counts = _identical_units(per_die, count, modifiers, score, what)
+    else:
+        counts = power(per_die, count, what)
+    return Weights(counts, _chains_denominator(denominator, depth, count), notes)
+
+
+def _chains_denominator(denominator: int, depth: int, count: int) -> int:
+    """Every chain followed to ``depth`` added dice: the common denominator."""
+    common: int = denominator ** ((depth + 1) * count)
+    return common
 
 
 def standing_weights(faces: list[int], reroll: Reroll | None) -> tuple[Counts, int]:
@@ -332,6 +369,36 @@ def explosion_depth(chance: Fraction, dice: int, what: str) -> int:
     return depth
 
 
+def _chain_parts(
+    standing: Counts, explodes: frozenset[int], first: Score, later: Score
+) -> tuple[Counts, Counts, Counts, Counts]:
+    """The scored weights of the first die and of an added die, each split into the
+    faces that explode and those that stop: first_on, first_off, later_on, later_off."""
+
+    def part(score: Score, exploding: bool) -> Counts:
+        return mapped({v: c for v, c in standing.items() if (v in explodes) == exploding}, score)
+
+    return part(first, True), part(first, False), part(later, True), part(later, False)
+
+
+def chain_work(
+    standing: Counts, explodes: frozenset[int], depth: int, first: Score, later: Score
+) -> int:
+    """Estimated work of :func:`chain_total`: a power of the exploding faces, one
+    division of polynomials as long as it, and two small convolutions."""
+    if depth == 0:
+        return 0
+    first_on, _, later_on, later_off = _chain_parts(standing, explodes, first, later)
+    span = max(later_on) - min(later_on)
+    bits = sum(standing.values()).bit_length()
+    width = slot_bytes_for_bits(bits * depth)
+    series = span * (depth - 1) + 1
+    work = power_work(span, len(later_on) - 1, bits, depth)
+    work += recurrence_work(series, len(later_on), width, False)
+    ends = (len(first_on) * len(later_off), span + max(first_on) - min(first_on), 2 * bits)
+    return work + convolve_work((series, series, bits * depth), ends)
+
+
 def chain_total(
     standing: Counts,
     explodes: frozenset[int],
@@ -342,19 +409,60 @@ def chain_total(
 ) -> Counts:
     """The weights of one exploding die's summed score: the first die scores
     ``first(natural)``, each added die ``later(natural)``; at most ``depth`` dice are
-    added. Weights are over the standing denominator to the power ``depth + 1``."""
+    added. Weights are over the standing denominator to the power ``depth + 1``.
+
+    A chain that stops after ``s`` added dice is a first die that explodes, ``s - 1``
+    added dice that explode and one that stops; scaled to the common denominator
+    ``D ** (depth + 1)`` it carries ``D ** (depth - s)``. Summed over ``s``:
+    ``first_off * D**depth + first_on * later_off * G`` with the geometric series
+    ``G = sum(later_on**t * D**(depth - 1 - t) for t < depth)``, which is
+    ``(later_on**depth - D**depth) / (later_on - D)``: one power and one exact
+    division of polynomials (:func:`geometric_series`).
+    """
     denominator = sum(standing.values())
-
-    def part(score: Score, exploding: bool) -> Counts:
-        return mapped({v: c for v, c in standing.items() if (v in explodes) == exploding}, score)
-
-    later_on, later_off = part(later, True), part(later, False)
-    total = scaled(part(first, False), denominator**depth)
-    active = part(first, True)
-    for step in range(1, depth + 1):
-        add_into(total, convolve(active, later_off, what), denominator ** (depth - step))
-        active = convolve(active, later_on, what)
+    first_on, first_off, later_on, later_off = _chain_parts(standing, explodes, first, later)
+    total = scaled(first_off, denominator**depth)
+    if depth and first_on:
+        ends = convolve(first_on, later_off, what)
+        add_into(total, convolve(ends, geometric_series(later_on, denominator, depth, what), what))
     return total
+
+
+def geometric_series(ratio: Counts, constant: int, terms: int, what: str) -> Counts:
+    """``sum(ratio**t * constant**(terms - 1 - t) for t in range(terms))`` as weights
+    (``ratio`` a polynomial, its keys the exponents; ``constant`` larger than its
+    total weight), by ``(A**terms - B**terms) / (A - B)``.
+
+    With ``m`` the lowest exponent of ``ratio``, write ``ratio = x**m * R`` (``R`` has
+    a constant term). For ``m >= 0``, ``A = x**m * R`` and ``B = constant``; for
+    ``m < 0``, ``A = R`` and ``B = constant * x**-m``, and the sum is the quotient
+    times ``x**(m * (terms - 1))``. Either way ``A - B`` has a non-zero constant term,
+    so the quotient, a polynomial with integer coefficients, comes out lowest
+    coefficient first, each one an exact integer division.
+    """
+    if terms == 0:
+        return {}
+    low = min(ratio)
+    up, down = max(low, 0), max(-low, 0)
+    a = {value - low + up: weight for value, weight in ratio.items()}
+    numerator = power(a, terms, what)
+    b_power = down * terms
+    numerator[b_power] = numerator.get(b_power, 0) - constant**terms
+    divisor = dict(a)
+    divisor[down] = divisor.get(down, 0) - constant
+    steps = sorted((degree, weight) for degree, weight in divisor.items() if weight and degree)
+    lead = divisor[0]
+    length = max(numerator) - max(divisor) + 1
+    quotient: list[int] = []
+    for k in range(length):
+        remainder = numerator.get(k, 0)
+        for exponent, weight in steps:
+            if exponent > k:
+                break
+            remainder -= weight * quotient[k - exponent]
+        quotient.append(remainder // lead)
+    shift = low * (terms - 1) if low < 0 else 0
+    return {k + shift: count for k, count in enumerate(quotient) if count}
 
 
 def _identical_units(

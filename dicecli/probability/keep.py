@@ -28,6 +28,7 @@ Ties never matter: equal values have equal scores, whichever of them is kept.
 from __future__ import annotations
 
 import bisect
+import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -35,28 +36,30 @@ from dataclasses import dataclass
 from dicecli.notation.nodes import Keep
 from dicecli.notation.semantics import kept_slice
 from dicecli.probability.weights import (
-    MAX_PACKED_BYTES,
     Counts,
     OddsTooBigError,
+    check_memory,
     check_outcomes,
+    check_work,
+    convolve,
+    multiply_work,
     pack,
     power,
-    slot_bytes,
+    recurrence_work,
+    slot_bytes_for_bits,
     unpack,
 )
 
 Score = Callable[[int], int]
 """What a kept unit adds to the total: its value, or +1/-1/0 when counting successes."""
 
-MAX_KEEP_WORK = 2_000_000_000
-"""Most byte-steps the identical-dice keep/drop may take (about a second and a half)."""
-
 MAX_STATES = 200_000
 """Most distinct tracked tuples the different-units keep/drop may hold."""
 
-MAX_TRACKED_STEPS = 3_000_000
-"""Most steps the different-units keep/drop may take (about a second: a step takes
-0.25-0.4 microseconds)."""
+MAX_TRACKED_STEPS = 1_000_000
+"""Most steps the different-units keep/drop may take (under a second: a step takes
+0.3-0.8 microseconds on a busy machine). Counted as it goes; groups are also refused
+at once when an estimate before the work exceeds ten times this."""
 
 ROW_STEPS = 4
 """Steps charged per value when a tracked tuple first meets a set of values (working
@@ -87,23 +90,263 @@ def keep_identical(
         return {0: sum(unit.values()) ** units}
     if kept == units:
         return power(_scored(unit, score), units, what)
+    base = min(score(value) for value in unit)
+    lifted = {value: score(value) - base for value in unit}
+    slots = kept * max(lifted.values()) + 1
+    width = slot_bytes_for_bits((sum(unit.values()) + 1).bit_length() * units)
+    check_outcomes(slots, what)
+    check_memory(slots * width, what)
+    walk = _walk_work(len(unit), units, kept, slots, width)
+    threshold = _threshold_work(unit, units, keep_highest, kept, lifted, width)
+    uniform = _uniform_work(unit, units, keep_highest, kept, lifted, width)
+    check_work(min(walk, threshold, uniform), what)
+    if uniform <= min(walk, threshold):
+        counts = _keep_uniform(unit, units, keep_highest, kept, lifted, width)
+    elif threshold <= walk:
+        counts = _keep_by_threshold(unit, units, keep_highest, kept, lifted, width)
+    else:
+        counts = _keep_by_walk(unit, units, keep_highest, kept, lifted, width)
+    return {k + kept * base: count for k, count in counts.items()}
+
+
+def keep_identical_work(
+    unit: Mapping[int, int], units: int, keep_highest: bool, kept: int, score: Score
+) -> int:
+    """The estimated work of :func:`keep_identical` (the cheaper of its two ways)."""
+    if kept in (0, units):
+        return 0
+    base = min(score(value) for value in unit)
+    lifted = {value: score(value) - base for value in unit}
+    slots = kept * max(lifted.values()) + 1
+    width = slot_bytes_for_bits((sum(unit.values()) + 1).bit_length() * units)
+    walk = _walk_work(len(unit), units, kept, slots, width)
+    threshold = _threshold_work(unit, units, keep_highest, kept, lifted, width)
+    return min(walk, threshold, _uniform_work(unit, units, keep_highest, kept, lifted, width))
+
+
+def _walk_work(values: int, units: int, kept: int, slots: int, width: int) -> int:
+    """Estimated work of :func:`_keep_by_walk`: about tracked**2 / 2 big-number steps
+    per value over up to ``slots * width`` bytes, the rest settled per value (when the
+    dropped side is tracked, by powers of packed integers)."""
+    dropped = units - kept
+    tracked = min(kept, dropped)
+    work = tracked * tracked * values * slots * width * 3 // 8 + values * values * 600
+    if dropped < kept:
+        work += values * (tracked + 1) * multiply_work(slots * width // 2, slots * width // 2)
+    return work
+
+
+def _threshold_work(
+    unit: Mapping[int, int],
+    units: int,
+    keep_highest: bool,
+    kept: int,
+    lifted: Mapping[int, int],
+    width: int,
+) -> int:
+    """Estimated work of :func:`_keep_by_threshold`: per value, ``kept - 1``
+    products of a growing packed polynomial by the packed faces beyond it (twice the
+    sizes' sum: measured, the shifts and sums cost as much again)."""
+    order = sorted(unit, reverse=keep_highest)
+    scalar = (sum(unit.values()) + 1).bit_length() * units // 8 + 1  # bytes of a chance
+    result_bytes = (kept * max(lifted.values()) + 1) * width
+    work = len(order) * (kept * kept * (200 + scalar) + result_bytes)
+    if len(order) * kept > 100_000:  # too long to add up one by one: a bound
+        span = max(lifted.values()) - min(lifted.values()) + 1
+        return 2 * (work + len(order) * kept * multiply_work(kept * span * width, span * width))
+    low = high = lifted[order[0]]
+    for value in order[1:]:
+        span = high - low + 1
+        for times in range(1, kept):  # Horner: the running sum times the values beyond
+            work += multiply_work((times - 1) * span * width + scalar, span * width)
+        low, high = min(low, lifted[value]), max(high, lifted[value])
+    return 2 * work
+
+
+def _keep_by_threshold(
+    unit: Mapping[int, int],
+    units: int,
+    keep_highest: bool,
+    kept: int,
+    lifted: Mapping[int, int],
+    width: int,
+) -> Counts:
+    """Keep/drop by the value of the last kept die (the "threshold"): lifted scores.
+
+    Walk the values from the kept end. When the last kept die shows ``v``, some
+    ``c < kept`` dice lie beyond ``v`` (any values beyond it), and at least
+    ``kept - c`` of the other ``units - c`` show ``v``, the rest lying short of it:
+
+        sum over v, c:  comb(units, c) * S(v, c) * x**((kept - c) * lift(v)) * H(v)**c
+
+    with ``H(v)`` the packed weights of the values beyond ``v`` and ``S(v, c)`` the
+    weight of the ``units - c`` others (a binomial sum, less the terms with too few
+    at ``v``). The sum over ``c`` is one polynomial in ``H(v)``, evaluated by Horner's
+    rule: ``kept - 1`` products per value, whatever the number of units.
+    """
+    order = sorted(unit, reverse=keep_highest)
+    bits = 8 * width
+    after = [0] * (len(order) + 1)  # total weight of the values past a position
+    for position in range(len(order) - 1, -1, -1):
+        after[position] = after[position + 1] + unit[order[position]]
+    result = 0
+    beyond = 0  # packed weights of the values passed so far, shifted down by ``low``
+    low = 0
+    for position, value in enumerate(order):
+        weight, lift, short_of = unit[value], lifted[value], after[position + 1]
+        # exponent(c) = (kept - c) * lift + c * low: linear in c; factor out its least.
+        most = kept - 1 if beyond else 0
+        least = min(kept * lift, (kept - most) * lift + most * low)
+        total = 0
+        for c in range(most, -1, -1):
+            others, need = units - c, kept - c
+            short, ways = 0, 1  # the terms with fewer than ``need`` dice at ``value``
+            for landing in range(need):
+                if landing:
+                    ways = ways * (others - landing + 1) // landing
+                short += ways * weight**landing * short_of ** (others - landing)
+            chance = math.comb(units, c) * ((weight + short_of) ** others - short)
+            shift = (kept - c) * lift + c * low - least
+            total = total * beyond + (chance << (bits * shift))
+        result += total << (bits * least)
+        if beyond and lift < low:
+            beyond = (beyond << (bits * (low - lift))) + weight
+            low = lift
+        elif beyond:
+            beyond += weight << (bits * (lift - low))
+        else:
+            beyond, low = weight, lift
+    return unpack(result, 0, kept * max(lifted.values()) + 1, width)
+
+
+def _is_uniform(unit: Mapping[int, int], keep_highest: bool, lifted: Mapping[int, int]) -> bool:
+    """True when every value has the same weight and the lifted scores, walked from
+    the kept end, step by one: a fair die's faces, scored as they are."""
+    order = sorted(unit, reverse=keep_highest)
+    step = -1 if keep_highest else 1
+    first, weight = lifted[order[0]], unit[order[0]]
+    return all(
+        lifted[value] == first + step * position and unit[value] == weight
+        for position, value in enumerate(order)
+    )
+
+
+def _uniform_work(
+    unit: Mapping[int, int],
+    units: int,
+    keep_highest: bool,
+    kept: int,
+    lifted: Mapping[int, int],
+    width: int,
+) -> int:
+    """Estimated work of :func:`_keep_uniform` (more than any other way when it does
+    not apply): ``kept**2 / 2`` numbers per value, ``kept`` prefix sums over the
+    outcomes."""
+    if not _is_uniform(unit, keep_highest, lifted):
+        return 1 << 62
+    values = len(unit)
+    scalar = (sum(unit.values()) + 1).bit_length() * units // 8 + 1
+    outcomes = kept * (values - 1) + 1
+    return (values * kept // 2 + outcomes) * kept * (800 + 3 * scalar) + values * kept * 5000
+
+
+def _keep_uniform(
+    unit: Mapping[int, int],
+    units: int,
+    keep_highest: bool,
+    kept: int,
+    lifted: Mapping[int, int],
+    width: int,
+) -> Counts:
+    """:func:`_keep_by_threshold` for a fair die scored as it stands (every value
+    the same weight ``w``, lifted scores one apart): lifted scores.
+
+    Then the values beyond the one at position ``s`` of the walk are a geometric run,
+    ``H = w x**a (1 - x**s) / (1 - x)``, and the threshold sum is
+    ``sum over c of M(c) * y**c`` with ``y = x / (1 - x)`` (``1 / (1 - x)`` keeping
+    the lowest) and sparse ``M(c)``: ``(1 - x**s) ** c`` expands into ``c + 1``
+    binomial terms. Horner's rule in ``y`` is a shift and a running sum (dividing
+    by ``1 - x``) over the outcomes, exact when cut at the highest total. So the work
+    is ``kept**2 / 2`` numbers per value and ``kept`` running sums, no products of
+    polynomials.
+
+    Each ``alpha(c) = comb(units, c) * (full - short)`` follows from the next ``c``:
+    ``short(o + 1, r + 1) = (w + L) * short(o, r) + L * term(o, r)``, with ``o`` the
+    dice left, ``r`` how many must show the value, ``L`` the weight short of it and
+    ``term(o, r) = comb(o, r) * w**r * L**(o - r)``.
+    """
+    order = sorted(unit, reverse=keep_highest)
+    values, weight = len(order), unit[order[0]]
+    highest = kept * max(lifted.values())  # the highest lifted total
+    chances: list[list[int]] = []  # per value, per c: comb(units, c) * (full - short) * w**c
+    for beyond in range(values):
+        short_of = weight * (values - 1 - beyond)
+        most = kept - 1 if beyond else 0
+        others, need = units - most, kept - most
+        short, ways = 0, 1  # the terms with fewer than ``need`` dice at this value
+        for landing in range(need):
+            if landing:
+                ways = ways * (others - landing + 1) // landing
+            short += ways * weight**landing * short_of ** (others - landing)
+        term = math.comb(others, need) * weight**need * short_of ** (others - need)
+        full = (weight + short_of) ** others
+        row = [0] * (most + 1)
+        for c in range(most, -1, -1):
+            row[c] = math.comb(units, c) * (full - short) * weight**c
+            short = (weight + short_of) * short + short_of * term  # for c - 1
+            term = term * weight * (others + 1) // (need + 1)
+            full *= weight + short_of
+            others, need = others + 1, need + 1
+        chances.append(row)
+    running: list[int] = []
+    for c in range(kept - 1, -1, -1):
+        part = [0] * (highest + 1)  # M(c)
+        signs = [-b if i & 1 else b for i, b in enumerate(_binomial_row(c))]
+        for beyond, value in enumerate(order):
+            row = chances[beyond]
+            if c >= len(row):
+                continue
+            lift = lifted[value]
+            lowest = lift if keep_highest else lift - beyond
+            start = lowest * (kept - 1) + lift + (0 if keep_highest else beyond * (kept - 1 - c))
+            chance = row[c]
+            if beyond:
+                stop = start + beyond * c + 1
+                here = part[start:stop:beyond]  # the terms past the highest total drop out
+                part[start:stop:beyond] = [
+                    have + chance * sign
+                    for have, sign in zip(here, signs[: len(here)], strict=True)
+                ]
+            else:
+                part[start] += chance * signs[0]
+        if running:  # running * y + M(c): shift (keeping the highest), running sums
+            shifted = [0, *running[:-1]] if keep_highest else running
+            running = [a + b for a, b in zip(itertools.accumulate(shifted), part, strict=True)]
+        else:
+            running = part
+    return {total: count for total, count in enumerate(running) if count}
+
+
+def _binomial_row(c: int) -> list[int]:
+    return [math.comb(c, i) for i in range(c + 1)]
+
+
+def _keep_by_walk(
+    unit: Mapping[int, int],
+    units: int,
+    keep_highest: bool,
+    kept: int,
+    lifted: Mapping[int, int],
+    width: int,
+) -> Counts:
+    """Keep/drop by walking the values from the tracked end (see the module's
+    docstring): lifted scores."""
     dropped = units - kept
     track_kept = kept <= dropped
     tracked = kept if track_kept else dropped
     # Walk from the tracked end: the kept end when tracking kept dice.
     order = sorted(unit, reverse=keep_highest == track_kept)
-    base = min(score(value) for value in unit)
-    lifted = {value: score(value) - base for value in unit}
     slots = kept * max(lifted.values()) + 1
-    width = slot_bytes((sum(unit.values()) + 1) ** units)
-    check_outcomes(slots, what)
-    # About tracked**2 / 2 big-number steps per face, each over up to slots * width bytes.
-    work = tracked * tracked * len(unit) // 2 * slots * width
-    if slots * width > MAX_PACKED_BYTES or work > MAX_KEEP_WORK:
-        raise OddsTooBigError(
-            f"odds of {what}: keeping {kept} of {units} dice with {len(unit)} values each "
-            "is too big to compute exactly here"
-        )
     rest = _Rest(unit, order, lifted, width)
     bits = 8 * width
     states = [1] + [0] * (tracked - 1)  # dice placed -> packed weights of their score
@@ -137,7 +380,7 @@ def keep_identical(
                 full = (rest.scores(position, left) - short) >> (bits * lift * need)
                 result += state * full
         states = following
-    return {k + kept * base: count for k, count in unpack(result, 0, slots, width).items()}
+    return unpack(result, 0, slots, width)
 
 
 def _scored(unit: Mapping[int, int], score: Score) -> Counts:
@@ -362,6 +605,107 @@ class Chain:
     explodes: frozenset[int]
     penalty: int
     depth: int
+
+
+def keep_over_sorted_chains(
+    chain: Chain, dice: int, keep: Keep, score: Score, what: str
+) -> Counts | None:
+    """Weights of the kept score over ``dice`` exploding dice (``!``) when every value
+    that explodes lies beyond every value that stops, on the same side (``d20!``:
+    20 above 1-19; ``d10!<=2``: 1-2 below 3-10). None when that does not hold, or for
+    ``!p``: then :func:`keep_over_chains` does it.
+
+    The units rolled are then ``dice`` stopping units (each chain ends on one) and
+    ``j`` exploding units, all independent, and every exploding one is beyond every
+    stopping one: keep/drop over the two kinds is keep/drop over one kind, with the
+    other wholly kept or wholly dropped. ``j`` added dice fall among the chains (each
+    at most ``depth``) in as many ways as the coefficient of ``x**j`` in
+    ``(1 + x + ... + x**depth) ** dice``; the chains that stop sooner carry the
+    unused depth in the denominator. Same weights, same denominator and same residue
+    as :func:`keep_over_chains`, with work in the number of dice, not of tuples.
+    """
+    if chain.penalty:
+        return None
+    stopping = {v: c for v, c in chain.standing.items() if v not in chain.explodes}
+    exploding = {v: c for v, c in chain.standing.items() if v in chain.explodes}
+    if not stopping or not exploding:
+        return None
+    if min(exploding) > max(stopping):
+        low, high, high_is_exploding = stopping, exploding, True
+    elif max(exploding) < min(stopping):
+        low, high, high_is_exploding = exploding, stopping, False
+    else:
+        return None
+    ways = power(dict.fromkeys(range(chain.depth + 1), 1), dice, what)
+    cases = []
+    for added in ways:
+        high_units, low_units = (added, dice) if high_is_exploding else (dice, added)
+        keep_highest, kept = kept_end(keep, dice + added)
+        cases.append((added, _two_kinds(low, low_units, high, high_units, keep_highest, kept)))
+    check_work(sum(_keep_over_two_work(two, score) for _, two in cases), what)
+    result: Counts = {}
+    for added, two in cases:
+        spread = ways[added]
+        counts = _keep_over_two(two, score, what)
+        factor = spread * chain.denominator ** (chain.depth * dice - added)
+        for total, count in counts.items():
+            result[total] = result.get(total, 0) + count * factor
+    return result
+
+
+@dataclass(frozen=True)
+class _TwoKinds:
+    """Keep/drop over two kinds of identical units, every ``far`` value beyond every
+    ``near`` value as seen from the kept end: ``kept`` of them, counted from the
+    near end."""
+
+    near: Mapping[int, int]
+    near_units: int
+    far: Mapping[int, int]
+    far_units: int
+    keep_highest: bool
+    kept: int
+
+
+def _two_kinds(
+    low: Mapping[int, int],
+    low_units: int,
+    high: Mapping[int, int],
+    high_units: int,
+    keep_highest: bool,
+    kept: int,
+) -> _TwoKinds:
+    """``low_units`` units with weights ``low``, ``high_units`` with ``high``, every
+    ``high`` value above every ``low`` value."""
+    if keep_highest:
+        return _TwoKinds(high, high_units, low, low_units, keep_highest, kept)
+    return _TwoKinds(low, low_units, high, high_units, keep_highest, kept)
+
+
+def _keep_over_two(two: _TwoKinds, score: Score, what: str) -> Counts:
+    """The kept score's weights: all kept from the near kind (the far kind only
+    weighs), or the near kind wholly kept and the rest kept from the far kind."""
+    if two.kept <= two.near_units:
+        counts = keep_identical(two.near, two.near_units, two.keep_highest, two.kept, score, what)
+        weight = sum(two.far.values()) ** two.far_units
+        return {total: count * weight for total, count in counts.items()}
+    every_near = power(_scored(two.near, score), two.near_units, what)
+    rest_kept = two.kept - two.near_units
+    rest = keep_identical(two.far, two.far_units, two.keep_highest, rest_kept, score, what)
+    return convolve(every_near, rest, what)
+
+
+def _keep_over_two_work(two: _TwoKinds, score: Score) -> int:
+    """The estimated work of :func:`_keep_over_two`."""
+    if two.kept <= two.near_units:
+        return keep_identical_work(two.near, two.near_units, two.keep_highest, two.kept, score)
+    rest_kept = two.kept - two.near_units
+    rest = keep_identical_work(two.far, two.far_units, two.keep_highest, rest_kept, score)
+    span = max(two.near) - min(two.near) + 1
+    width = slot_bytes_for_bits(sum(two.near.values()).bit_length() * two.near_units)
+    slots = span * two.near_units + 1
+    every_near = recurrence_work(slots, len(two.near), width, False)
+    return rest + every_near + multiply_work(slots * width, slots * width)
 
 
 def keep_over_chains(chain: Chain, dice: int, tracker: Tracker, what: str) -> Counts:

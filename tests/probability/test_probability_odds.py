@@ -16,6 +16,7 @@ from dicecli.notation.nodes import Check, Roll
 from dicecli.probability import report as odds_module
 from dicecli.probability.distribution import Distribution, Odds
 from dicecli.probability.report import odds, odds_as_dict, probability_object
+from dicecli.probability.weights import OddsTooBigError
 from dicecli.systems import registry
 
 
@@ -164,3 +165,35 @@ def test_distribution_and_notes_for_game_modules() -> None:
     found, notes = distribution_and_notes(body)  # type: ignore[arg-type]
     assert found.min == 2
     assert notes == ("d6!: explosions followed up to 15 extra dice per die",)
+
+
+# --- odds that could not be written out are refused -------------------------------------
+
+
+@pytest.mark.parametrize("text", ["6000d6kl1", "10000d6kl1"])
+def test_fractions_too_long_to_write_are_refused(text: str) -> None:
+    # 6**6000 has 4,669 digits: more than Python writes as text.
+    with pytest.raises(OddsTooBigError, match="more than 4,300 digits"):
+        odds(text)
+
+
+def test_fractions_just_short_of_the_limit_are_answered() -> None:
+    found = odds("5000d6kl1")  # 6**5000 has 3,891 digits
+    assert found.distribution is not None
+    assert json.dumps(odds_as_dict(found))  # every fraction written out
+
+
+@pytest.mark.parametrize("text", ["9" * 310, "d6 * 1" + "0" * 300, "1" + "0" * 301 + " - d2"])
+def test_totals_of_more_than_300_digits_are_refused(text: str) -> None:
+    with pytest.raises(OddsTooBigError, match="more than 300 digits"):
+        odds(text)
+
+
+def test_a_spread_beyond_a_float_is_still_computed() -> None:
+    # d2 * N: totals N and 2N, each 1/2: the spread is N / 2, about 5e249, whose
+    # variance (2.5e499) no float holds.
+    big = 10**250
+    found = odds(f"d2 * {big}")
+    assert found.distribution is not None
+    assert found.distribution.stdev() == pytest.approx(big / 2)
+    assert odds_as_dict(found)["stdev"] == pytest.approx(big / 2)
