@@ -11,6 +11,8 @@ Three families, each reusable by any test module (``from strategies import ...``
   parses. Dice counts and sides stay small, and re-rolls and explosions are kept to
   forms that end quickly (at most half the standing faces explode, at most three
   quarters re-roll), so a roll is fast and never meets the roll budget.
+  A line may end in a check on the expression (``d20 + 5 >= 15``, ``3d6 vs 11``):
+  :func:`check_text`.
 * **Refused text**: :func:`endless_dice_text` (rolls that would never end, which must
   be refused), :func:`junk_text` (any Unicode) and :func:`near_miss_text` (valid lines
   with a few characters inserted, deleted or swapped, which is where parsers crash).
@@ -44,7 +46,9 @@ from hypothesis import strategies as st
 from dicecli.notation.nodes import (
     BinaryOp,
     BinaryOpSymbol,
+    CheckOp,
     CompareOp,
+    Comparison,
     Condition,
     Dice,
     Explode,
@@ -73,6 +77,16 @@ SIDES: tuple[Sides, ...] = (1, 2, 4, 6, 8, 10, 12, 20, 100, "%", "F", "3")
 (rule N4; ``Dice(1, 3)`` is the same node as ``Dice(1, "3")``)."""
 
 COMPARE_OPS: tuple[CompareOp, ...] = ("=", "<", "<=", ">", ">=")
+CHECK_OPS: tuple[CheckOp, ...] = (">=", "<=", ">", "<", "=", "!=")
+CHECK_SPELLINGS: dict[str, CheckOp] = {
+    **{op: op for op in CHECK_OPS},
+    "vs": ">=",
+    "VS": ">=",
+    "\N{GREATER-THAN OR EQUAL TO}": ">=",
+    "\N{LESS-THAN OR EQUAL TO}": "<=",
+    "\N{NOT EQUAL TO}": "!=",
+}
+"""How a check's comparison may be typed, and what it means (``vs`` meets or beats)."""
 KEEP_KINDS: tuple[KeepKind, ...] = ("kh", "kl", "dh", "dl")
 EXPLODE_KINDS: tuple[ExplodeKind, ...] = ("!", "!!", "!p")
 
@@ -447,11 +461,34 @@ def expression_text(
 
 
 @st.composite
+def check_text(draw: st.DrawFn, left: str, options: TextOptions, depth: int) -> str:
+    """``left`` checked against a target: ``left >= 15``, ``left vs d6 + 2``.
+
+    The comparison is followed by a space (else, after dice, ``>=5`` is a success
+    condition of the dice), and preceded by one unless ``left`` ends in a digit or a
+    closing bracket (``1d20+5>= 15``); ``vs`` is a word, so always spaced."""
+    spelling = draw(st.sampled_from(sorted(CHECK_SPELLINGS)))
+    before = draw(spaces(options.whitespace))
+    if spelling.isalpha() or not (left[-1].isdigit() or left[-1] in ")]}"):
+        before = before or " "
+    after = draw(st.sampled_from([" ", "  ", "\t"]))
+    return left + before + spelling + after + draw(expression_pieces(options, depth))
+
+
+@st.composite
 def line_text(
-    draw: st.DrawFn, depth: int = 1, *, names: bool = True, explosions: bool = True
+    draw: st.DrawFn,
+    depth: int = 1,
+    *,
+    names: bool = True,
+    explosions: bool = True,
+    checks: bool = True,
 ) -> str:
-    """A whole line: whitespace, an expression, an optional ``# comment``, whitespace."""
+    """A whole line: whitespace, an expression (perhaps checked against a target), an
+    optional ``# comment``, whitespace."""
     body = draw(expression_text(depth, names=names, explosions=explosions))
+    if checks and draw(st.integers(0, 3)) == 0:
+        body = draw(check_text(body, TextOptions(names, explosions), depth))
     comment = _maybe(draw, comment_text())
     tail = "" if comment is None else draw(spaces()) + comment
     return draw(spaces()) + body + tail + draw(spaces())
@@ -565,3 +602,9 @@ def expr_nodes(max_leaves: int = 8, *, modifiers: bool = True) -> st.SearchStrat
         )
 
     return st.recursive(leaves, extend, max_leaves=max_leaves)
+
+
+def comparison_nodes(max_leaves: int = 6) -> st.SearchStrategy[Comparison]:
+    """A check on an expression: ``Comparison(left, op, right)``."""
+    sides = expr_nodes(max_leaves)
+    return st.builds(Comparison, sides, st.sampled_from(CHECK_OPS), sides)

@@ -22,9 +22,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import (
+    CHECK_OPS,
     COMPARE_OPS,
     KEEP_KINDS,
     NAMES,
+    comparison_nodes,
     die_values,
     endless_dice_text,
     exploding_values,
@@ -41,7 +43,9 @@ from dicecli.environment import EMPTY_ENVIRONMENT
 from dicecli.notation.dice import Die, die_for_sides
 from dicecli.notation.nodes import (
     BinaryOp,
+    CheckOp,
     CompareOp,
+    Comparison,
     Condition,
     Dice,
     Expr,
@@ -169,6 +173,12 @@ def test_canonical_text_of_a_parsed_line_parses_back(text: str) -> None:
 @MANY
 @given(expr_nodes())
 def test_printed_tree_parses_back_to_the_same_tree(node: Expr) -> None:
+    assert parse(str(node)).body == node
+
+
+@MANY
+@given(comparison_nodes())
+def test_printed_check_parses_back_to_the_same_check(node: Comparison) -> None:
     assert parse(str(node)).body == node
 
 
@@ -349,8 +359,11 @@ def bounds(node: Expr, divides: list[Span]) -> Span:
 
 def _check_total_within_bounds(text: str, seed: int) -> Span:
     body = parse(text).body
-    assert isinstance(body, Expr)
     divides: list[Span] = []
+    if isinstance(body, Comparison):  # the total is the left side's; the target's
+        bounds(body.right, divides)  # divisors may divide by zero too
+        body = body.left
+    assert isinstance(body, Expr)
     span = bounds(body, divides)
     result = _roll(text, seed=seed)
     if result is None:
@@ -373,6 +386,40 @@ def test_total_lies_within_bounds(text: str, seed: int) -> None:
 @given(line_text(), st.integers(0, 2**32))
 def test_total_with_explosions_lies_within_bounds(text: str, seed: int) -> None:
     _check_total_within_bounds(text, seed)
+
+
+_PASSES: dict[CheckOp, Callable[[int, int], bool]] = {
+    ">=": lambda total, target: total >= target,
+    "<=": lambda total, target: total <= target,
+    ">": lambda total, target: total > target,
+    "<": lambda total, target: total < target,
+    "=": lambda total, target: total == target,
+    "!=": lambda total, target: total != target,
+}
+
+
+@MANY
+@given(comparison_nodes(), st.integers(0, 2**32))
+def test_a_check_passes_when_its_total_compares_so_with_its_target(
+    node: Comparison, seed: int
+) -> None:
+    result = _roll(str(node), seed=seed)
+    if result is None:
+        return
+    assert result.outcome is not None
+    assert result.total is not None
+    fields = dict(result.outcome.fields)
+    target = fields["target"]
+    assert isinstance(target, int)
+    passed = _PASSES[node.op](result.total, target)
+    assert result.outcome.passed is fields["success"] is passed
+    # the margin is how far past the target, the way the check wants (down for <=, <)
+    downwards = node.op in ("<=", "<")
+    assert fields["margin"] == (target - result.total if downwards else result.total - target)
+    assert result.failed is not passed
+    # the target is the right side rolled after the left: its own bounds hold
+    assert target in bounds(node.right, [])
+    assert node.op in CHECK_OPS
 
 
 @pytest.mark.parametrize(

@@ -32,7 +32,9 @@ from dicecli.notation.nodes import (
     BinaryOp,
     BinaryOpSymbol,
     Check,
+    CheckOp,
     CompareOp,
+    Comparison,
     Condition,
     Dice,
     Explode,
@@ -78,7 +80,7 @@ _DICE_RE = re.compile(r"(?P<count>\d*)[dD](?P<sides>\d+|%|[fF])")
 _MODIFIER_RE = re.compile(
     r"(?i)(?P<keep>kh|kl|dh|dl|k)(?P<keep_n>\d*)"
     rf"|(?P<reroll>ro|r)(?P<reroll_if>{_COMPARE}?\d+)"
-    rf"|(?P<explode>!!|!p|!)(?P<explode_if>{_COMPARE}?\d+)?"
+    rf"|(?P<explode>!!|!p|!(?!=(?:\s|$)))(?P<explode_if>{_COMPARE}?\d+)?"
     rf"|(?P<success>{_COMPARE}\d+)"
     rf"|f(?P<failure>{_COMPARE}?\d+)"
 )
@@ -255,7 +257,39 @@ def whole_line(body: pp.ParserElement) -> pp.ParserElement:
     return line.parse_with_tabs()
 
 
-_generic_line = whole_line(expression)
+# A check on an expression: ``d20 + 5 >= 15``. After dice, a comparison with a number
+# right after it (``6d6>4``, ``6d6 >4``) is a success condition of the dice (a
+# modifier), read before this; a comparison followed by a space, or after anything
+# else, is a check.
+_CHECK_OPS: dict[str, CheckOp] = {
+    ">=": ">=",
+    "\N{GREATER-THAN OR EQUAL TO}": ">=",
+    "<=": "<=",
+    "\N{LESS-THAN OR EQUAL TO}": "<=",
+    "!=": "!=",
+    "\N{NOT EQUAL TO}": "!=",
+    ">": ">",
+    "<": "<",
+    "=": "=",
+    "vs": ">=",
+}
+_check_op = (
+    pp.Regex(">=|<=|!=|[><=\N{GREATER-THAN OR EQUAL TO}\N{LESS-THAN OR EQUAL TO}\N{NOT EQUAL TO}]")
+    | keyword("vs")
+).set_name("a comparison (>=, vs, <= ...)")
+_check_op.set_parse_action(lambda s, loc, t: _CHECK_OPS[t[0].lower()])
+check = (expression + pp.Optional(_check_op - expression)).set_name(expression.name)
+
+
+def _check_action(text: str, loc: int, tokens: pp.ParseResults) -> Expr | Comparison:
+    if len(tokens) == 1:
+        return cast(Expr, tokens[0])
+    return Comparison(tokens[0], cast(CheckOp, tokens[1]), tokens[2])
+
+
+check.set_parse_action(_check_action)
+
+_generic_line = whole_line(check)
 
 
 def _expected(error: pp.ParseBaseException, text: str) -> str:

@@ -32,6 +32,7 @@ CompareOp = Literal["=", "<", "<=", ">", ">="]
 KeepKind = Literal["kh", "kl", "dh", "dl"]
 ExplodeKind = Literal["!", "!!", "!p"]
 BinaryOpSymbol = Literal["+", "-", "*", "/"]
+CheckOp = Literal[">=", "<=", ">", "<", "=", "!="]
 Sides = int | Literal["%", "F", "3"]
 
 
@@ -279,10 +280,27 @@ class Check:
 
 
 @dataclass(frozen=True)
-class Roll:
-    """One line typed by the user: an expression or a game check, and a comment."""
+class Comparison:
+    """A check on any expression: ``d20 + 5 >= 15``, ``3d6 <= 11``, ``d20 vs 15``.
 
-    body: Expr | Check
+    ``vs`` (meets or beats) is read as ``>=``. Written with spaces around the
+    comparison, so that it never reads as a success condition on dice (``d6>=5``).
+    """
+
+    left: Expr
+    op: CheckOp
+    right: Expr
+
+    def __str__(self) -> str:
+        return f"{self.left} {self.op} {self.right}"
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One line typed by the user: an expression, a check on one, or a game check, and
+    a comment."""
+
+    body: Expr | Comparison | Check
     comment: str | None = None
 
     def __str__(self) -> str:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from dicecli.errors import DiceError, UnknownNameError
 from dicecli.notation.dice import die_for_sides
-from dicecli.notation.nodes import Condition, Dice, Expr, Keep, Modifiers, Name
+from dicecli.notation.nodes import CheckOp, Condition, Dice, Expr, Keep, Modifiers, Name
 
 if TYPE_CHECKING:
     from dicecli.environment import Environment
@@ -27,6 +27,27 @@ MAX_NAME_DEPTH = 16
 def ceil_div(numerator: int, denominator: int) -> int:
     """Integer division rounding up (rule N3): 7/2 -> 4, -7/2 -> -3."""
     return -(-numerator // denominator)
+
+
+def check_passes(op: CheckOp, total: int, target: int) -> bool:
+    """Whether a check (``d20 + 5 >= 15``) passes: ``total`` compared with ``target``."""
+    if op == ">=":
+        return total >= target
+    if op == "<=":
+        return total <= target
+    if op == ">":
+        return total > target
+    if op == "<":
+        return total < target
+    if op == "=":
+        return total == target
+    return total != target
+
+
+def check_margin(op: CheckOp, total: int, target: int) -> int:
+    """How far a check went past its target, in the direction it wants: ``total -
+    target``, or ``target - total`` for a roll-under check (``<=``, ``<``)."""
+    return target - total if op in ("<=", "<") else total - target
 
 
 def percent_of(percent: int, whole: int) -> int:

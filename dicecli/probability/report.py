@@ -18,7 +18,7 @@ from fractions import Fraction
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
 from dicecli.notation.grammar import parse
-from dicecli.notation.nodes import Check, Expr
+from dicecli.notation.nodes import Check, Comparison, Expr
 from dicecli.probability.distribution import Distribution, Odds
 from dicecli.probability.engine import PRECISION, analyse
 from dicecli.results import JSONValue
@@ -38,6 +38,10 @@ def odds(
     try:
         if isinstance(body, Check):
             found = registry.system(body.system).odds(body, env, text)
+        elif isinstance(body, Comparison):
+            from dicecli.probability.comparison import comparison_odds
+
+            found = comparison_odds(body, env, text)
         else:
             found = _plain_odds(body, env, text)
         return _with_bounds(found, at_least, at_most)

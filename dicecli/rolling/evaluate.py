@@ -32,6 +32,7 @@ from dicecli.notation.nodes import (
     NO_MODIFIERS,
     BinaryOp,
     Check,
+    Comparison,
     Dice,
     Expr,
     Group,
@@ -47,6 +48,8 @@ from dicecli.notation.nodes import (
 )
 from dicecli.notation.semantics import (
     ceil_div,
+    check_margin,
+    check_passes,
     count_one,
     kept_positions,
     kept_slice,
@@ -59,6 +62,7 @@ from dicecli.results import (
     SUCCESS,
     DiceShown,
     DieRoll,
+    Outcome,
     RollResult,
     Segment,
     Text,
@@ -78,6 +82,8 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
             if roll.comment is not None and result.comment is None:
                 result = replace(result, comment=roll.comment)
             return result
+        if isinstance(body, Comparison):
+            return roll_comparison(body, roller, env, text, roll.comment)
         step, canonical = prepared(body)
         evaluation = Evaluation(roller, env)
         total = step(evaluation)
@@ -94,6 +100,46 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
         None,
         roll.comment,
     )
+
+
+def roll_comparison(
+    check: Comparison, roller: Roller, env: Environment, text: str, comment: str | None
+) -> RollResult:
+    """Roll a check on an expression (``d20 + 5 >= 15``): the left side's total is the
+    roll's total, the right side's the target; the outcome says pass or fail and by how
+    much (:func:`~dicecli.notation.semantics.check_margin`)."""
+    evaluation = Evaluation(roller, env)
+    total = step_of(check.left)(evaluation)
+    evaluation.segments.append(_CHECK_TEXT[check.op])
+    first_target_segment = len(evaluation.segments)
+    target = step_of(check.right)(evaluation)
+    if not isinstance(check.right, Number):
+        evaluation.segments.append(Text(f" (={target})", "value"))
+    for place in range(first_target_segment, len(evaluation.segments)):
+        segment = evaluation.segments[place]
+        if isinstance(segment, Text) and segment.role == "number":
+            evaluation.segments[place] = Text(segment.text, "target")
+    passed = check_passes(check.op, total, target)
+    margin = check_margin(check.op, total, target)
+    verdict = f"{'pass' if passed else 'fail'}, margin {margin:+d}"
+    fields = (("success", passed), ("target", target), ("margin", margin), ("compare", check.op))
+    return RollResult(
+        text,
+        _canonical_check(check),
+        total,
+        tuple(evaluation.dice),
+        tuple(evaluation.segments),
+        Outcome(verdict, passed, fields),
+        comment,
+    )
+
+
+_CHECK_TEXT = {op: Text(f" {op} ", "op") for op in (">=", "<=", ">", "<", "=", "!=")}
+
+
+@lru_cache(maxsize=256)
+def _canonical_check(check: Comparison) -> str:
+    return str(check)
 
 
 _OP_TEXT = {op: Text(f" {op} " if op in "+-" else op, "op") for op in "+-*/"}

@@ -26,7 +26,9 @@ from dicecli.notation.grammar import parse
 from dicecli.notation.nodes import (
     BinaryOp,
     BinaryOpSymbol,
+    CheckOp,
     CompareOp,
+    Comparison,
     Condition,
     Dice,
     Explode,
@@ -41,13 +43,15 @@ from dicecli.notation.nodes import (
     Number,
     PercentOf,
     Reroll,
+    Roll,
     Sides,
     children,
 )
+from dicecli.probability.comparison import comparison_odds
 from dicecli.probability.distribution import Distribution
 from dicecli.probability.engine import distribution
 from dicecli.probability.weights import OddsTooBigError
-from dicecli.rolling.evaluate import Evaluation
+from dicecli.rolling.evaluate import Evaluation, roll
 from dicecli.rolling.sources import Roller
 
 # --- the oracle ---------------------------------------------------------------------
@@ -459,3 +463,79 @@ def test_distributions_sum_to_one_less_the_residue(expr: Expr) -> None:
     assert found.total + found.residue == 1
     assert all(p > 0 for _, p in found.outcomes)
     assert [v for v, _ in found.outcomes] == sorted(v for v, _ in found.outcomes)
+
+
+# --- checks on an expression: the chance of success against brute force ---------------
+
+CHECK_OPS: list[CheckOp] = [">=", "<=", ">", "<", "=", "!="]
+
+
+def brute_force_success(check: Comparison, max_dice: int) -> tuple[Fraction, Fraction, bool]:
+    """(chance that the real roll of ``check`` passes, chance cut off, some roll raised)."""
+    passed, cut, error = Fraction(0), Fraction(0), False
+    pending: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
+    while pending:
+        faces, chance = pending.pop()
+        roller = Roller(_Replay(faces), budget=10**6)
+        try:
+            result = roll(Roll(check), roller, EMPTY_ENVIRONMENT, str(check))
+        except _NeedFaceError as need:
+            if len(faces) >= max_dice:
+                cut += chance
+                continue
+            sides = len(need.die.faces)
+            pending.extend(((*faces, index), chance / sides) for index in range(sides))
+            continue
+        except DiceError:
+            error = True
+            continue
+        assert result.outcome is not None
+        if result.outcome.passed:
+            passed += chance
+    return passed, cut, error
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(expressions(), st.sampled_from(CHECK_OPS), expressions())
+def test_chance_of_passing_a_check_agrees_with_brute_force(
+    left: Expr, op: CheckOp, right: Expr
+) -> None:
+    check = Comparison(left, op, right)
+    left_dice, left_cost = brute_plan(left)
+    right_dice, right_cost = brute_plan(right)
+    assume(left_cost * right_cost <= 1500)
+    truth, cut, error = brute_force_success(check, left_dice + right_dice)
+    try:
+        found = comparison_odds(check, EMPTY_ENVIRONMENT, str(check))
+    except OddsTooBigError:
+        reject()
+    except DiceError:
+        assert error  # division by a possible zero: some roll divides by zero
+        return
+    assert not error
+    (name, ours), *_ = found.chances
+    assert name == "success"
+    if found.exact and cut == 0:
+        assert ours == truth, str(check)
+    else:
+        slack = max(cut, found.left_out)
+        assert truth - slack <= ours <= truth + slack, str(check)
+
+
+@pytest.mark.parametrize(
+    ("text", "chance"),
+    [
+        ("d20 + 5 >= 15", Fraction(11, 20)),  # 10..20 on the d20
+        ("d20 vs 15", Fraction(6, 20)),  # meets or beats
+        ("d20 > 15", Fraction(5, 20)),
+        ("3d6 <= 11", Fraction(135, 216)),  # roll-under: 3..10 is 108 of 216, 11 is 27
+        ("3d6 < 11", Fraction(108, 216)),
+        ("2d6 = 7", Fraction(1, 6)),
+        ("2d6 != 7", Fraction(5, 6)),
+        ("d20 vs d20", Fraction(21, 40)),  # ties go to the roller: (1 + 1/20) / 2
+    ],
+)
+def test_chance_of_passing_pinned_checks(text: str, chance: Fraction) -> None:
+    check = parse(text).body
+    assert isinstance(check, Comparison)
+    assert comparison_odds(check, EMPTY_ENVIRONMENT, text).chances == (("success", chance),)
