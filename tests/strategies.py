@@ -3,14 +3,15 @@
 Three families, each reusable by any test module (``from strategies import ...``):
 
 * **Text** (``*_text``): what a player types, over the whole generic notation of
-  ``dicecli/notation/grammar.py``: dice (``NdM``, ``dM``, ``D``/``d``, ``d%``, ``dF``, ``D3``),
-  their modifiers typed in any order and spelling (``kh kl dh dl k``, ``r``/``ro``,
-  ``! !! !p``, ``>=5 >5 <=5 <5 =5``, ``f1``), groups ``{a, b}kh1``, numbers, ``+ - * /
-  x X ×``, Unicode minus, parentheses, unary minus, ``N% of X``, ``[labels]``, names,
-  a trailing ``# comment`` and optional whitespace between tokens. Every generated line
-  parses. Dice counts and sides stay small, and re-rolls and explosions are kept to
-  forms that end quickly (at most half the standing faces explode, at most three
-  quarters re-roll), so a roll is fast and never meets the roll budget.
+  ``dicecli/notation/grammar.py``: dice (``NdM``, ``dM``, ``D``/``d``, ``d%``, ``dF``,
+  ``D3``), their modifiers typed in any order and spelling (``kh kl dh dl k``,
+  ``r``/``ro``, ``! !! !p``, ``>=5 >5 <=5 <5 =5``, ``f1``, critical markers ``cs20
+  cf<2``), groups ``{a, b}kh1``, numbers, ``+ - * / x X ×``, Unicode minus, parentheses,
+  unary minus, ``N% of X``, ``[labels]``, names, a trailing ``# comment`` and optional
+  whitespace between tokens. Every generated line parses. Dice counts and sides stay
+  small, and re-rolls and explosions are kept to forms that end quickly (at most half
+  the standing faces explode, at most three quarters re-roll), so a roll is fast and
+  never meets the roll budget.
   A line may end in a check on the expression (``d20 + 5 >= 15``, ``3d6 vs 11``):
   :func:`check_text`.
 * **Refused text**: :func:`endless_dice_text` (rolls that would never end, which must
@@ -224,7 +225,11 @@ def dice_modifiers(draw: st.DrawFn, sides: Sides, count: int) -> Modifiers:
     keep = _maybe(draw, keep_for(count))
     success = _maybe(draw, condition_for(values))
     failure = _maybe(draw, condition_for(values)) if success is not None else None
-    return Modifiers(reroll, explode, keep, success, failure)
+    critical = fumble = None
+    if explode is None or explode.kind != "!!":  # cs/cf judge single dice, not a compound
+        critical = _maybe(draw, condition_for(values))
+        fumble = _maybe(draw, condition_for(values))
+    return Modifiers(reroll, explode, keep, success, failure, critical, fumble)
 
 
 @cache
@@ -261,6 +266,9 @@ def modifiers_text(draw: st.DrawFn, modifiers: Modifiers, allow_spaces: bool = T
     if modifiers.failure is not None:
         condition = draw(condition_text(modifiers.failure, True))
         tokens.append(("failure", draw(_cased("f")) + condition))
+    for word, marked in (("cs", modifiers.critical_success), ("cf", modifiers.critical_failure)):
+        if marked is not None:
+            tokens.append((word, draw(_cased(word)) + draw(condition_text(marked, True))))
     order = _shuffled(draw, tokens)
     # A bare "!" just before ">=5" reads as "explode on >=5": type the "!" last instead.
     bare = [

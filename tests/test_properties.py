@@ -62,7 +62,12 @@ from dicecli.notation.nodes import (
     Sides,
 )
 from dicecli.results import DieRoll
-from dicecli.rolling.evaluate import Evaluation, rolled_one_by_one_step, step_of
+from dicecli.rolling.evaluate import (
+    Evaluation,
+    rolled_one_by_one_step,
+    step_of,
+    with_criticals,
+)
 from dicecli.rolling.rerolls_and_explosions import values_matching
 from dicecli.rolling.sources import RandomSource, Roller
 from dicecli.systems import registry
@@ -598,7 +603,9 @@ def test_face_decided_terms_agree_with_rolling_one_die_at_a_time(node: Dice, see
     and total."""
     fast = Evaluation(Roller(RandomSource(seed)), EMPTY_ENVIRONMENT)
     general = Evaluation(Roller(RandomSource(seed)), EMPTY_ENVIRONMENT)
-    general_step = rolled_one_by_one_step(die_for_sides(node.sides), node.count, node.modifiers)
+    general_step = with_criticals(
+        node, rolled_one_by_one_step(die_for_sides(node.sides), node.count, node.modifiers)
+    )
     assert general_step(general) == step_of(node)(fast)
     assert general.dice == fast.dice
     assert general.segments == fast.segments
@@ -688,7 +695,9 @@ def test_total_matches_a_reference_evaluator(node: Expr, seed: int) -> None:
         return
     assert [die.value for die in result.dice] == source.values
     # dice without modifiers count, unless a group dropped the item they rolled for
-    assert all(die.kept or die.marks == ("dropped",) for die in result.dice)
+    # (a lone d20 marks its 20 and 1 critical, dropped or not: docs/grammar.md)
+    criticals = {"critical-success", "critical-failure"}
+    assert all(die.kept or set(die.marks) - criticals == {"dropped"} for die in result.dice)
     assert result.total == reference_total(node, dice)
     assert next(dice, None) is None  # every die rolled was used, in order
 

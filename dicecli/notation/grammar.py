@@ -83,9 +83,10 @@ _MODIFIER_RE = re.compile(
     rf"|(?P<explode>!!|!p|!(?!=(?:\s|$)))(?P<explode_if>{_COMPARE}?\d+)?"
     rf"|(?P<success>{_COMPARE}\d+)"
     rf"|f(?P<failure>{_COMPARE}?\d+)"
+    rf"|c(?P<critical>[sf])(?P<critical_if>{_COMPARE}?\d+)"
 )
 _dice_token = pp.Regex(_DICE_RE).set_name("dice such as 2d6")
-_modifier_token = pp.Regex(_MODIFIER_RE).set_name("a dice modifier (kh3, r1, !, >=5 ...)")
+_modifier_token = pp.Regex(_MODIFIER_RE).set_name("a dice modifier (kh3, r1, !, >=5, cs20 ...)")
 _modifier_token.set_parse_action(lambda s, loc, t: (loc, t[0]))
 
 
@@ -123,19 +124,39 @@ def _modifiers(text: str, found: list[tuple[int, str]], allow_per_die: bool) -> 
                 "explode",
                 Explode(cast("ExplodeKind", groups["explode"].lower()), condition),
             )
+        elif groups["critical"]:
+            kind = "success" if groups["critical"].lower() == "s" else "failure"
+            slot, value = f"critical_{kind}", _condition(groups["critical_if"])
         elif groups["success"]:
             slot, value = "success", _condition(groups["success"])
         else:
             slot, value = "failure", _condition(groups["failure"])
         if slot in values:
-            raise _fail(text, loc, f"a second {slot} modifier: write one {slot} per dice term")
-        if not allow_per_die and slot in ("reroll", "explode"):
-            raise _fail(text, loc, f"a group cannot {slot}: put it on the dice inside the group")
+            word = _SLOT_WORDS.get(slot, slot)
+            raise _fail(text, loc, f"a second {word} modifier: write one {word} per dice term")
+        if not allow_per_die and slot in _PER_DIE:
+            raise _fail(
+                text, loc, f"a group cannot {_PER_DIE[slot]}: put it on the dice inside the group"
+            )
         values[slot] = value
     if "failure" in values and "success" not in values:
         loc = found[-1][0]
         raise _fail(text, loc, "f counts failures beside successes: add one such as >=5")
+    compounds = "explode" in values and values["explode"].kind == "!!"
+    if compounds and ("critical_success" in values or "critical_failure" in values):
+        loc = found[-1][0]
+        raise _fail(text, loc, "cs and cf judge single dice: a compounded die (!!) is several")
     return Modifiers(**values)
+
+
+_SLOT_WORDS = {"critical_success": "cs", "critical_failure": "cf"}
+_PER_DIE = {
+    "reroll": "reroll",
+    "explode": "explode",
+    "critical_success": "mark criticals",
+    "critical_failure": "mark criticals",
+}
+"""Modifiers of single dice, refused on a group, and what a group cannot do."""
 
 
 def _dice_action(text: str, loc: int, tokens: pp.ParseResults) -> Dice:

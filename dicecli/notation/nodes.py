@@ -7,7 +7,8 @@ always applied in one fixed order (see ``docs/grammar.md``, "Modifier order"):
 1. re-roll (``r``/``ro``) each die as it is rolled,
 2. explode (``!``, ``!!``, ``!p``) the die that stands after re-rolls,
 3. keep/drop (``kh kl dh dl``) over every die standing,
-4. count successes (``>=5`` ...) and failures (``f1``) among the kept dice.
+4. count successes (``>=5`` ...) and failures (``f1``) among the kept dice;
+   mark kept dice critical (``cs``, ``cf``, or a lone ``d20``'s 20 and 1 by default).
 
 The parts of modifiers (:class:`Condition`, :class:`Keep`, :class:`Reroll`,
 :class:`Explode`) are named tuples, not dataclasses: frozen values all the same, and a
@@ -101,6 +102,8 @@ class Modifiers:
     keep: Keep | None = None
     success: Condition | None = None
     failure: Condition | None = None
+    critical_success: Condition | None = None  # cs: mark a kept die critical
+    critical_failure: Condition | None = None  # cf
 
     def __str__(self) -> str:
         # In the order applied, except that a bare "!" followed by a success condition
@@ -112,6 +115,10 @@ class Modifiers:
         text = "".join(str(part) for part in parts if part is not None)
         if self.failure is not None:
             text += "f" + self.failure.bare()
+        if self.critical_success is not None:
+            text += "cs" + self.critical_success.bare()
+        if self.critical_failure is not None:
+            text += "cf" + self.critical_failure.bare()
         if bare_before_success:
             text += str(explode)
         return text

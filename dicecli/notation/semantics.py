@@ -84,6 +84,33 @@ def kept_positions(values: list[int], keep: Keep) -> set[int]:
     return set(order[kept_slice(keep, len(values))])
 
 
+def kept_count(node: Dice) -> int:
+    """How many dice of ``node`` keep/drop keeps (before explosions add any)."""
+    keep = node.modifiers.keep
+    if keep is None:
+        return node.count
+    return len(range(node.count)[kept_slice(keep, node.count)])
+
+
+NATURAL_20 = Condition("=", 20)
+NATURAL_1 = Condition("=", 1)
+
+
+def critical_conditions(node: Dice) -> tuple[Condition | None, Condition | None]:
+    """What marks a kept die of ``node`` a critical success and a critical failure.
+
+    ``cs``/``cf`` when written (either replaces both defaults); else a lone ``d20``
+    (one die kept, no explosion: ``d20``, ``2d20kh1``, ``d20ro1``) marks a natural 20
+    and a natural 1; other dice mark nothing.
+    """
+    mods = node.modifiers
+    if mods.critical_success is not None or mods.critical_failure is not None:
+        return mods.critical_success, mods.critical_failure
+    if node.sides == 20 and mods.explode is None and kept_count(node) == 1:
+        return NATURAL_20, NATURAL_1
+    return None, None
+
+
 def endless_roll(node: Dice) -> str | None:
     """Why ``node``'s modifiers would roll forever (``d6r<7``, ``d1!``, ``d6r<6!``), or
     None when the roll ends."""

@@ -44,11 +44,20 @@ def odds(
             found = comparison_odds(body, env, text)
         else:
             found = _plain_odds(body, env, text)
+        if not isinstance(body, Check):
+            found = _with_criticals(found, body, env)
         return _with_bounds(found, at_least, at_most)
     except DiceError as error:
         raise error.at(text) from None
     except RecursionError:
         raise DiceError("too deeply nested", text, 0) from None
+
+
+def _with_criticals(found: Odds, body: Expr | Comparison, env: Environment) -> Odds:
+    from dicecli.probability.criticals import critical_chances
+
+    chances = critical_chances(body, env)
+    return replace(found, chances=found.chances + chances) if chances else found
 
 
 def _plain_odds(body: Expr, env: Environment, text: str) -> Odds:

@@ -12,6 +12,8 @@ from functools import cache
 
 from dicecli.results import (
     COMPOUNDED,
+    CRITICAL_FAILURE,
+    CRITICAL_SUCCESS,
     DROPPED,
     EXPLODED,
     EXPLOSION,
@@ -47,6 +49,8 @@ MARK_STYLES: dict[str, str] = {
     SUCCESS: "green",
     FAILURE: "red",
     IGNORED: "dim strike",
+    CRITICAL_SUCCESS: "bold reverse green",
+    CRITICAL_FAILURE: "bold reverse red",
 }
 """Every mark of the core (:mod:`dicecli.results`), styled or not."""
 

@@ -33,6 +33,7 @@ from dicecli.notation.nodes import (
     BinaryOp,
     Check,
     Comparison,
+    Condition,
     Dice,
     Expr,
     Group,
@@ -51,12 +52,15 @@ from dicecli.notation.semantics import (
     check_margin,
     check_passes,
     count_one,
+    critical_conditions,
     kept_positions,
     kept_slice,
     name_meaning,
     percent_of,
 )
 from dicecli.results import (
+    CRITICAL_FAILURE,
+    CRITICAL_SUCCESS,
     DROPPED,
     FAILURE,
     SUCCESS,
@@ -106,22 +110,20 @@ def roll_comparison(
     check: Comparison, roller: Roller, env: Environment, text: str, comment: str | None
 ) -> RollResult:
     """Roll a check on an expression (``d20 + 5 >= 15``): the left side's total is the
-    roll's total, the right side's the target; the outcome says pass or fail and by how
-    much (:func:`~dicecli.notation.semantics.check_margin`)."""
+    roll's total, the right side's the target; the outcome says pass or fail, against
+    what, and by how much (:func:`~dicecli.notation.semantics.check_margin`). A target
+    with dice shows them after the total's (``[9] vs [6] (=6)``)."""
     evaluation = Evaluation(roller, env)
     total = step_of(check.left)(evaluation)
-    evaluation.segments.append(_CHECK_TEXT[check.op])
-    first_target_segment = len(evaluation.segments)
-    target = step_of(check.right)(evaluation)
-    if not isinstance(check.right, Number):
-        evaluation.segments.append(Text(f" (={target})", "value"))
-    for place in range(first_target_segment, len(evaluation.segments)):
-        segment = evaluation.segments[place]
-        if isinstance(segment, Text) and segment.role == "number":
-            evaluation.segments[place] = Text(segment.text, "target")
+    if isinstance(check.right, Number):
+        target = check.right.value
+    else:
+        evaluation.segments.append(_VS)
+        target = step_of(check.right)(evaluation)
+        evaluation.segments.append(Text(f" (={target})", "target"))
     passed = check_passes(check.op, total, target)
     margin = check_margin(check.op, total, target)
-    verdict = f"{'pass' if passed else 'fail'}, margin {margin:+d}"
+    verdict = f"{'pass' if passed else 'fail'} ({check.op} {target}), margin {margin:+d}"
     fields = (("success", passed), ("target", target), ("margin", margin), ("compare", check.op))
     return RollResult(
         text,
@@ -134,7 +136,7 @@ def roll_comparison(
     )
 
 
-_CHECK_TEXT = {op: Text(f" {op} ", "op") for op in (">=", "<=", ">", "<", "=", "!=")}
+_VS = Text(" vs ", "op")
 
 
 @lru_cache(maxsize=256)
@@ -350,6 +352,60 @@ outcomes); a d10000 term rolls without them rather than build 10,000 of each."""
 
 def _compile_dice(node: Dice) -> Step:
     die = die_for_sides(node.sides)
+    critical, fumble = critical_conditions(node)
+    if critical is None and fumble is None:
+        return _uncritical_dice_step(node, die)
+    if node.modifiers is NO_MODIFIERS and node.count == 1:  # a lone d20: marked per face
+        marked = tuple(
+            die.roll_of(index, True, _critical_marks(value, critical, fumble))
+            for index, value in enumerate(die.face_values)
+        )
+        return _one_die_step(die, marked, tuple(DiceShown((roll,)) for roll in marked))
+    return with_criticals(node, _uncritical_dice_step(node, die))
+
+
+def _critical_marks(
+    value: int | None, critical: Condition | None, fumble: Condition | None
+) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    marks: tuple[str, ...] = ()
+    if critical is not None and critical.matches(value):
+        marks = (CRITICAL_SUCCESS,)
+    if fumble is not None and fumble.matches(value):
+        marks += (CRITICAL_FAILURE,)
+    return marks
+
+
+def with_criticals(node: Dice, step: Step) -> Step:
+    """``step`` (which rolls ``node``), then its kept dice marked critical (``cs``/``cf``
+    or a lone d20's defaults, on each die's value, as success conditions judge it). A
+    term shows its dice in one segment: it is shown again with the marks."""
+    critical, fumble = critical_conditions(node)
+    if critical is None and fumble is None:
+        return step
+
+    def criticals(ev: Evaluation) -> int:
+        first_die, first_segment = len(ev.dice), len(ev.segments)
+        total = step(ev)
+        dice = ev.dice
+        for position in range(first_die, len(dice)):
+            die = dice[position]
+            if die.kept:
+                marks = _critical_marks(die.value, critical, fumble)
+                if marks:
+                    dice[position] = die.marked(*marks)
+        segments = ev.segments
+        for place in range(first_segment, len(segments)):
+            if isinstance(segments[place], DiceShown):
+                segments[place] = DiceShown(tuple(dice[first_die:]))
+                break
+        return total
+
+    return criticals
+
+
+def _uncritical_dice_step(node: Dice, die: Die) -> Step:
     modifiers = node.modifiers
     if modifiers is NO_MODIFIERS:
         return _plain_dice_step(die, node.count)
@@ -363,15 +419,7 @@ def _plain_dice_step(die: Die, count: int) -> Step:
     kept, values = die.kept_rolls, die.face_values
 
     if count == 1 and len(die.faces) <= TABLED_FACES:  # d20, 1d8: no lists to build
-        alone = die.shown_alone
-
-        def one_die(ev: Evaluation) -> int:
-            index = ev.roller.draw(die)
-            ev.dice.append(kept[index])
-            ev.segments.append(alone[index])
-            return values[index]
-
-        return one_die
+        return _one_die_step(die, kept, die.shown_alone)
 
     def plain_dice(ev: Evaluation) -> int:
         rolled = []
@@ -385,6 +433,19 @@ def _plain_dice_step(die: Die, count: int) -> Step:
         return total
 
     return plain_dice
+
+
+def _one_die_step(die: Die, rolls: tuple[DieRoll, ...], alone: tuple[DiceShown, ...]) -> Step:
+    """One die with no modifiers: its roll and how it shows, looked up by face."""
+    values = die.face_values
+
+    def one_die(ev: Evaluation) -> int:
+        index = ev.roller.draw(die)
+        ev.dice.append(rolls[index])
+        ev.segments.append(alone[index])
+        return values[index]
+
+    return one_die
 
 
 _SCORE_MARKS: dict[int, tuple[str, ...]] = {1: (SUCCESS,), -1: (FAILURE,), 0: ()}

@@ -95,15 +95,15 @@ def test_malformed_checks_are_refused(text: str, message: str, position: int) ->
 @pytest.mark.parametrize(
     ("text", "given", "total", "passed", "margin", "verdict"),
     [
-        ("1d20+5 >= 15", "10", 15, True, 0, "pass, margin +0"),
-        ("1d20+5 >= 15", "9", 14, False, -1, "fail, margin -1"),
-        ("1d20+5 vs 15", "20", 25, True, 10, "pass, margin +10"),
-        ("d20 > 15", "15", 15, False, 0, "fail, margin +0"),
-        ("3d6 <= 11", "1,2,3", 6, True, 5, "pass, margin +5"),  # roll-under: target - total
-        ("3d6 <= 11", "6,5,1", 12, False, -1, "fail, margin -1"),
-        ("3d6 < 11", "5,5,1", 11, False, 0, "fail, margin +0"),
-        ("2d6 = 7", "3,4", 7, True, 0, "pass, margin +0"),
-        ("2d6 != 7", "3,4", 7, False, 0, "fail, margin +0"),
+        ("1d20+5 >= 15", "10", 15, True, 0, "pass (>= 15), margin +0"),
+        ("1d20+5 >= 15", "9", 14, False, -1, "fail (>= 15), margin -1"),
+        ("1d20+5 vs 15", "19", 24, True, 9, "pass (>= 15), margin +9"),
+        ("d20 > 15", "15", 15, False, 0, "fail (> 15), margin +0"),
+        ("3d6 <= 11", "1,2,3", 6, True, 5, "pass (<= 11), margin +5"),  # roll-under: target - total
+        ("3d6 <= 11", "6,5,1", 12, False, -1, "fail (<= 11), margin -1"),
+        ("3d6 < 11", "5,5,1", 11, False, 0, "fail (< 11), margin +0"),
+        ("2d6 = 7", "3,4", 7, True, 0, "pass (= 7), margin +0"),
+        ("2d6 != 7", "3,4", 7, False, 0, "fail (!= 7), margin +0"),
     ],
 )
 def test_a_check_says_pass_or_fail_and_the_margin(
@@ -125,6 +125,7 @@ def test_a_target_with_dice_is_rolled_after_the_total_and_shown() -> None:
     assert result.outcome is not None
     assert dict(result.outcome.fields)["target"] == 13
     assert result.outcome.passed is True
+    assert result.outcome.verdict == "pass (>= 13), margin +1"
 
 
 def test_a_check_as_json_gives_success_and_margin() -> None:
@@ -133,7 +134,7 @@ def test_a_check_as_json_gives_success_and_margin() -> None:
     assert data["total"] == 17
     assert data["comment"] == "attack"
     assert data["outcome"] == {
-        "verdict": "pass, margin +2",
+        "verdict": "pass (>= 15), margin +2",
         "passed": True,
         "success": True,
         "target": 15,
@@ -163,7 +164,7 @@ def _run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
 def test_a_failed_check_exits_with_status_1_like_a_games_check() -> None:
     failed = _run("1d20+5 >= 15", "--given", "3")
     assert failed.returncode == 1
-    assert failed.stdout == "8\t1d20+5 >= 15\t[3] + 5 >= 15 => fail, margin -7\n"
+    assert failed.stdout == "8\t1d20+5 >= 15\t[3] + 5 => fail (>= 15), margin -7\n"
     assert _run("1d20+5 >= 15", "--given", "10").returncode == 0
     piped = _run("--json", stdin="d20 vs 15\n")
     assert json.loads(piped.stdout)["outcome"]["compare"] == ">="

@@ -48,6 +48,7 @@ from dicecli.notation.nodes import (
     children,
 )
 from dicecli.probability.comparison import comparison_odds
+from dicecli.probability.criticals import critical_chances
 from dicecli.probability.distribution import Distribution
 from dicecli.probability.engine import distribution
 from dicecli.probability.weights import OddsTooBigError
@@ -375,9 +376,14 @@ def dice_terms(draw: st.DrawFn) -> Expr:
     keep = draw(st.none() | st.builds(Keep, st.sampled_from(KEEPS), st.integers(0, 3)))
     success = draw(st.none() | conditions(sides))
     failure = draw(st.none() | conditions(sides)) if success else None
+    critical = fumble = None
+    if explode is None or explode.kind != "!!":  # cs/cf are refused beside "!!"
+        critical = draw(st.none() | conditions(sides))
+        fumble = draw(st.none() | conditions(sides))
     slow = reroll is not None or explode is not None
     count = draw(st.integers(1, 2 if slow else 3))
-    node = Dice(count, sides, Modifiers(reroll, explode, keep, success, failure))
+    mods = Modifiers(reroll, explode, keep, success, failure, critical, fumble)
+    node = Dice(count, sides, mods)
     try:
         parsed = parse(str(node)).body  # the grammar refuses endless forms: so do we
     except DiceSyntaxError:
@@ -404,7 +410,7 @@ def _binary(op: BinaryOpSymbol) -> Callable[[Expr, Expr], Expr]:
 
 
 def expressions() -> st.SearchStrategy[Expr]:
-    leaves = st.builds(Number, st.integers(0, 5)) | dice_terms()
+    leaves = st.builds(Number, st.integers(0, 5)) | dice_terms() | st.just(Dice(1, 20))
 
     def extend(inner: st.SearchStrategy[Expr]) -> st.SearchStrategy[Expr]:
         ops: list[BinaryOpSymbol] = ["+", "-", "*", "/"]
@@ -539,3 +545,78 @@ def test_chance_of_passing_pinned_checks(text: str, chance: Fraction) -> None:
     check = parse(text).body
     assert isinstance(check, Comparison)
     assert comparison_odds(check, EMPTY_ENVIRONMENT, text).chances == (("success", chance),)
+
+
+# --- critical markers: the chance of a critical against brute force --------------------
+
+
+def brute_force_criticals(expr: Expr, max_dice: int) -> tuple[dict[str, Fraction], Fraction]:
+    """The chance that the real roll marks some die critical-success / critical-failure,
+    and the chance cut off."""
+    found = {"critical_success": Fraction(0), "critical_failure": Fraction(0)}
+    cut = Fraction(0)
+    pending: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
+    while pending:
+        faces, chance = pending.pop()
+        evaluation = Evaluation(Roller(_Replay(faces), budget=10**6), EMPTY_ENVIRONMENT)
+        try:
+            evaluation.value(expr)
+        except _NeedFaceError as need:
+            if len(faces) >= max_dice:
+                cut += chance
+                continue
+            sides = len(need.die.faces)
+            pending.extend(((*faces, index), chance / sides) for index in range(sides))
+            continue
+        except DiceError:  # a division by zero: the line has no odds (the test skips it)
+            found["error"] = Fraction(1)
+            continue
+        marks = {mark for die in evaluation.dice for mark in die.marks}
+        for name in found:
+            if name.replace("_", "-") in marks:
+                found[name] += chance
+    return found, cut
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(expressions())
+def test_chance_of_a_critical_agrees_with_brute_force(expr: Expr) -> None:
+    max_dice, cost = brute_plan(expr)
+    assume(cost <= 1500)
+    try:
+        ours = dict(critical_chances(expr, EMPTY_ENVIRONMENT))
+    except OddsTooBigError:
+        reject()
+    truth, cut = brute_force_criticals(expr, max_dice)
+    if truth.pop("error", None):
+        return  # the odds refuse a line that may divide by zero, before any critical
+    for name, chance in truth.items():
+        if name not in ours:  # no term can mark it: brute force never saw it
+            assert chance == 0, (str(expr), name)
+            continue
+        assert ours[name] - cut <= chance <= ours[name] + cut, (str(expr), name)
+        if cut == 0 and all(not t.modifiers.explode for t in dice_terms_in(expr)):
+            assert ours[name] == chance, (str(expr), name)
+
+
+@pytest.mark.parametrize(
+    ("text", "success", "failure"),
+    [
+        ("d20", Fraction(1, 20), Fraction(1, 20)),  # a lone d20: natural 20 and 1
+        ("2d20kh1", Fraction(39, 400), Fraction(1, 400)),  # advantage
+        ("2d20kl1", Fraction(1, 400), Fraction(39, 400)),  # disadvantage
+        ("d20cs>=19", Fraction(2, 20), None),  # written: replaces both defaults
+        ("3d6cs>5cf<2", 1 - Fraction(5, 6) ** 3, 1 - Fraction(5, 6) ** 3),
+        ("d20 + d20", Fraction(39, 400), Fraction(39, 400)),  # two terms: either
+    ],
+)
+def test_chance_of_a_critical_pinned(
+    text: str, success: Fraction, failure: Fraction | None
+) -> None:
+    chances = dict(critical_chances(expr_of(text), EMPTY_ENVIRONMENT))
+    assert chances.get("critical_success") == success
+    assert chances.get("critical_failure") == failure
+
+
+def test_two_d20_summed_mark_no_criticals() -> None:
+    assert critical_chances(expr_of("2d20"), EMPTY_ENVIRONMENT) == ()
