@@ -45,8 +45,10 @@ from typing import Literal, TypeVar, cast
 from hypothesis import strategies as st
 
 from dicecli.notation.nodes import (
+    FUNCTION_NAMES,
     BinaryOp,
     BinaryOpSymbol,
+    Call,
     CheckOp,
     CompareOp,
     Comparison,
@@ -370,7 +372,20 @@ def operand_pieces(options: TextOptions, depth: int) -> st.SearchStrategy[str]:
     if depth > 0:
         choices.append(group_pieces(options, depth - 1))
         choices.append(parenthesised_pieces(options, depth - 1))
+        choices.append(function_pieces(options, depth - 1))
     return st.one_of(choices)
+
+
+@cache
+@st.composite
+def function_pieces(draw: st.DrawFn, options: TextOptions, depth: int) -> str:
+    """``floor(2d6 / 2)``, ``MAX(d20, d20)``, ``abs (d6 - d6)``."""
+    function = draw(st.sampled_from(FUNCTION_NAMES))
+    count = draw(st.integers(1, 3)) if function in ("min", "max") else 1
+    args = [draw(expression_pieces(options, depth)) for _ in range(count)]
+    gap = _gap(options)
+    inside = ("," + draw(gap)).join(args)
+    return f"{draw(_cased(function))}{draw(gap)}({draw(gap)}{inside}{draw(gap)})"
 
 
 @cache
@@ -607,9 +622,25 @@ def expr_nodes(max_leaves: int = 8, *, modifiers: bool = True) -> st.SearchStrat
             st.builds(PercentOf, st.integers(0, 200), children),
             st.builds(Labelled, children, label_strings()),
             group_nodes(children),
+            call_nodes(children),
         )
 
     return st.recursive(leaves, extend, max_leaves=max_leaves)
+
+
+def call_nodes(args: st.SearchStrategy[Expr]) -> st.SearchStrategy[Call]:
+    """``floor(...)``, ``abs(...)``; ``min``/``max`` of one to three arguments."""
+    one = st.builds(
+        lambda function, arg: Call(function, (arg,)),
+        st.sampled_from(("floor", "ceil", "round", "abs")),
+        args,
+    )
+    several = st.builds(
+        lambda function, items: Call(function, tuple(items)),
+        st.sampled_from(("min", "max")),
+        st.lists(args, min_size=1, max_size=3),
+    )
+    return one | several
 
 
 def comparison_nodes(max_leaves: int = 6) -> st.SearchStrategy[Comparison]:

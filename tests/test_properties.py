@@ -43,6 +43,7 @@ from dicecli.environment import EMPTY_ENVIRONMENT
 from dicecli.notation.dice import Die, die_for_sides
 from dicecli.notation.nodes import (
     BinaryOp,
+    Call,
     CheckOp,
     CompareOp,
     Comparison,
@@ -339,8 +340,53 @@ def _binary_bounds(node: BinaryOp, divides: list[Span]) -> Span:
     return _spread([_ceil_div(a, d) for a in (left.low, left.high) for d in divisors])
 
 
+def _rounded_quotient(function: str, a: Bound, b: Bound) -> Bound:
+    """a / b, exact, rounded by ``function`` (floor, ceil, round: halves up)."""
+    if math.isinf(b):
+        return 0
+    if math.isinf(a):
+        return a if b > 0 else -a
+    exact = Fraction(int(a), int(b))
+    if function == "floor":
+        return math.floor(exact)
+    if function == "ceil":
+        return math.ceil(exact)
+    return math.floor(exact + Fraction(1, 2))
+
+
+def _call_bounds(node: Call, divides: list[Span]) -> Span:
+    first = node.args[0]
+    rounding = node.function in ("floor", "ceil", "round")
+    if rounding and isinstance(first, BinaryOp) and first.op == "/":
+        left, right = bounds(first.left, divides), bounds(first.right, divides)
+        divides.append(right)
+        divisors = {d for d in {right.low, right.high, -1, 1} - {0} if d in right}
+        if not divisors:
+            return Span(0, 0)
+        if any(math.isinf(a) for a in (left.low, left.high)) and any(map(math.isinf, divisors)):
+            return Span(-INF, INF)
+        ends = (left.low, left.high)
+        return _spread([_rounded_quotient(node.function, a, d) for a in ends for d in divisors])
+    if rounding and isinstance(first, PercentOf):
+        inner = bounds(first.operand, divides)
+        wholes = [_times(first.percent, end) for end in (inner.low, inner.high)]
+        return _spread([_rounded_quotient(node.function, whole, 100) for whole in wholes])
+    spans = [bounds(arg, divides) for arg in node.args]
+    if node.function == "min":
+        return Span(min(s.low for s in spans), min(s.high for s in spans))
+    if node.function == "max":
+        return Span(max(s.low for s in spans), max(s.high for s in spans))
+    if node.function == "abs":
+        (span,) = spans
+        low = 0 if 0 in span else min(abs(span.low), abs(span.high))
+        return Span(low, max(abs(span.low), abs(span.high)))
+    return spans[0]  # floor, ceil, round of a whole number: that number
+
+
 def bounds(node: Expr, divides: list[Span]) -> Span:
     """The least and greatest total of ``node``; every divisor's span is put in ``divides``."""
+    if isinstance(node, Call):
+        return _call_bounds(node, divides)
     if isinstance(node, Number):
         return Span(node.value, node.value)
     if isinstance(node, Name):
@@ -645,6 +691,8 @@ def reference_total(node: Expr, dice: Iterator[int]) -> int:
         return math.ceil(Fraction(node.percent * reference_total(node.operand, dice), 100))
     if isinstance(node, Group):
         return reference_group_total(node, [reference_total(item, dice) for item in node.items])
+    if isinstance(node, Call):
+        return reference_call(node, dice)
     assert isinstance(node, BinaryOp)
     left, right = reference_total(node.left, dice), reference_total(node.right, dice)
     if node.op == "/":
@@ -652,6 +700,33 @@ def reference_total(node: Expr, dice: Iterator[int]) -> int:
             raise ZeroDivisionError
         return math.ceil(Fraction(left, right))  # rule N3
     return {"+": left + right, "-": left - right, "*": left * right}[node.op]
+
+
+def reference_call(node: Call, dice: Iterator[int]) -> int:
+    """A function by the book: an exact quotient or percentage directly inside floor,
+    ceil or round is rounded by it; round takes halves up."""
+    first = node.args[0]
+    exact: Fraction | None = None
+    if node.function in ("floor", "ceil", "round"):
+        if isinstance(first, BinaryOp) and first.op == "/":
+            left, right = reference_total(first.left, dice), reference_total(first.right, dice)
+            if right == 0:
+                raise ZeroDivisionError
+            exact = Fraction(left, right)
+        elif isinstance(first, PercentOf):
+            exact = Fraction(first.percent * reference_total(first.operand, dice), 100)
+    if exact is None:
+        values = [reference_total(arg, dice) for arg in node.args]
+        if node.function == "min":
+            return min(values)
+        if node.function == "max":
+            return max(values)
+        return abs(values[0]) if node.function == "abs" else values[0]
+    if node.function == "floor":
+        return math.floor(exact)
+    if node.function == "ceil":
+        return math.ceil(exact)
+    return math.floor(exact + Fraction(1, 2))
 
 
 def reference_group_total(node: Group, values: list[int]) -> int:

@@ -31,6 +31,7 @@ from dicecli.notation.nodes import (
     NO_MODIFIERS,
     BinaryOp,
     BinaryOpSymbol,
+    Call,
     Check,
     CheckOp,
     CompareOp,
@@ -40,6 +41,7 @@ from dicecli.notation.nodes import (
     Explode,
     ExplodeKind,
     Expr,
+    FunctionName,
     Group,
     Keep,
     KeepKind,
@@ -207,7 +209,30 @@ number = integer.copy().set_name("a number")
 number.set_parse_action(lambda s, loc, t: Number(int(t[0])))
 
 _parenthesised = pp.Suppress("(") + expression + pp.Suppress(")").set_name("')'")
-_operand = (dice_term | group_term | number | _parenthesised | name).set_name(
+
+_function_name = pp.Regex(r"(?i)(?:floor|ceil|round|abs|min|max)(?=\s*\()").set_name(
+    "a function such as floor("
+)
+_function_name.set_parse_action(lambda s, loc, t: (loc, t[0].lower()))
+function_call = (
+    _function_name
+    + pp.Suppress("(")
+    - pp.Group(pp.DelimitedList(expression))
+    + pp.Suppress(")").set_name("',' or ')'")
+).set_name("a function such as floor(2d6/2)")
+
+
+def _call_action(text: str, loc: int, tokens: pp.ParseResults) -> Call:
+    where, function = tokens[0]
+    args = tuple(tokens[1])
+    if function in ("floor", "ceil", "round", "abs") and len(args) != 1:
+        raise _fail(text, where, f"{function}() takes one value, not {len(args)}")
+    return Call(cast(FunctionName, function), args)
+
+
+function_call.set_parse_action(_call_action)
+
+_operand = (dice_term | group_term | number | _parenthesised | function_call | name).set_name(
     "a number, dice such as 2d6, '(' or a name"
 )
 _label = pp.Regex(r"\[(?P<label>[^\]\[]*)\]").set_name("a [label]")
@@ -322,12 +347,28 @@ def _expected(error: pp.ParseBaseException, text: str) -> str:
     ):
         return message
     found = text[error.loc :].strip()
+    refused = _refused_feature(text, error.loc)
+    if refused is not None:
+        return refused
     wanted = message.removeprefix("Expected ").strip()
     if wanted.startswith("end of text") or wanted == "the end of the line":
         return f"unexpected '{_word(found)}'"
     if not found:
         return f"expected {wanted} at the end"
     return f"expected {wanted}, found '{_word(found)}'"
+
+
+def _refused_feature(text: str, loc: int) -> str | None:
+    """What a form dicecli does not have is called, when the error stands at one."""
+    rest = text[loc:].lstrip()
+    before = text[:loc].rstrip()
+    if rest.startswith(".") and rest[1:2].isdigit() and before[-1:].isdigit():
+        return "decimals are not supported: dice and values are whole numbers"
+    if rest.startswith("%"):
+        return "'%' is percent of here (10% of 51); there is no modulo"
+    if rest.startswith("^"):
+        return "there is no power operator: multiply (d6*d6)"
+    return None
 
 
 def _word(text: str) -> str:

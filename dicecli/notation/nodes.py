@@ -34,6 +34,9 @@ KeepKind = Literal["kh", "kl", "dh", "dl"]
 ExplodeKind = Literal["!", "!!", "!p"]
 BinaryOpSymbol = Literal["+", "-", "*", "/"]
 CheckOp = Literal[">=", "<=", ">", "<", "=", "!="]
+FunctionName = Literal["floor", "ceil", "round", "abs", "min", "max"]
+ROUNDING_FUNCTIONS: tuple[FunctionName, ...] = ("floor", "ceil", "round")
+FUNCTION_NAMES: tuple[FunctionName, ...] = (*ROUNDING_FUNCTIONS, "abs", "min", "max")
 Sides = int | Literal["%", "F", "3"]
 
 
@@ -223,6 +226,22 @@ class PercentOf(ExprNode):
         return f"{self.percent}% of {_wrap(self.operand, 7)}"
 
 
+@dataclass(frozen=True)
+class Call(ExprNode):
+    """A function of expressions: ``floor(2d6 / 2)``, ``max(d20, d20)``, ``abs(d6 - d6)``.
+
+    A division (or ``N% of``) that is the whole argument of ``floor``, ``ceil`` or
+    ``round`` is exact, and the function rounds it; everywhere else ``/`` rounds up
+    (rule N3).
+    """
+
+    function: FunctionName
+    args: tuple[Expr, ...]
+
+    def __str__(self) -> str:
+        return f"{self.function}({', '.join(str(arg) for arg in self.args)})"
+
+
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
 
 
@@ -245,7 +264,7 @@ class BinaryOp(ExprNode):
         return f"{_wrap(self.left, level)}{symbol}{_wrap(self.right, level + 1)}"
 
 
-Expr = Number | Dice | Group | Name | Labelled | Negate | PercentOf | BinaryOp
+Expr = Number | Dice | Group | Name | Labelled | Negate | PercentOf | BinaryOp | Call
 """Every expression node: walkers ``match`` on it and end in :func:`assert_never`, so
 mypy reports any walker a new node type would break."""
 
@@ -271,6 +290,8 @@ def children(expr: Expr) -> tuple[Expr, ...]:
             return (expr.expr,)
         case Group():
             return expr.items
+        case Call():
+            return expr.args
         case Number() | Dice() | Name():
             return ()
         case _:

@@ -11,11 +11,22 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from dicecli.errors import DiceError, UnknownNameError
 from dicecli.notation.dice import die_for_sides
-from dicecli.notation.nodes import CheckOp, Condition, Dice, Expr, Keep, Modifiers, Name
+from dicecli.notation.nodes import (
+    CheckOp,
+    Condition,
+    Dice,
+    Expr,
+    FunctionName,
+    Keep,
+    Modifiers,
+    Name,
+)
 
 if TYPE_CHECKING:
     from dicecli.environment import Environment
@@ -27,6 +38,29 @@ MAX_NAME_DEPTH = 16
 def ceil_div(numerator: int, denominator: int) -> int:
     """Integer division rounding up (rule N3): 7/2 -> 4, -7/2 -> -3."""
     return -(-numerator // denominator)
+
+
+def rounded(function: FunctionName, value: Fraction) -> int:
+    """An exact quotient rounded by ``floor``, ``ceil`` or ``round`` (``round`` takes
+    halves up, towards the larger number, as Roll20 and RPG Dice Roller do: 7/2 is 4,
+    -7/2 is -3)."""
+    if function == "floor":
+        return math.floor(value)
+    if function == "ceil":
+        return math.ceil(value)
+    return math.floor(value + Fraction(1, 2))
+
+
+def applied(function: FunctionName, values: list[int]) -> int:
+    """``abs``, ``min``, ``max`` of whole values; ``floor``/``ceil``/``round`` of a whole
+    value is that value."""
+    if function == "abs":
+        return abs(values[0])
+    if function == "min":
+        return min(values)
+    if function == "max":
+        return max(values)
+    return values[0]
 
 
 def check_passes(op: CheckOp, total: int, target: int) -> bool:

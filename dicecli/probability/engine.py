@@ -34,7 +34,9 @@ from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
 from dicecli.notation.dice import die_for_sides
 from dicecli.notation.nodes import (
+    ROUNDING_FUNCTIONS,
     BinaryOp,
+    Call,
     Condition,
     Dice,
     Expr,
@@ -49,7 +51,14 @@ from dicecli.notation.nodes import (
     assert_never,
     children,
 )
-from dicecli.notation.semantics import ceil_div, count_one, name_meaning, percent_of
+from dicecli.notation.semantics import (
+    applied,
+    ceil_div,
+    count_one,
+    name_meaning,
+    percent_of,
+    rounded,
+)
 from dicecli.probability.distribution import Distribution
 from dicecli.probability.keep import (
     Chain,
@@ -172,6 +181,8 @@ class _Weigher:
                 return self._name(node)
             case Group():
                 return self._group(node)
+            case Call():
+                return self._call(node)
             case _:
                 return assert_never(node)
 
@@ -185,13 +196,30 @@ class _Weigher:
             return added(left, negated, what)
         if node.op == "*":
             return combine(left, right, int.__mul__, what)
-        if right.counts.get(0):
-            chance = Fraction(right.counts[0], right.denominator)
-            raise DiceError(
-                f"{node} divides by zero {_chance_words(chance)}, so it has no odds; "
-                "make sure the divisor cannot be 0"
-            )
+        _refuse_zero_divisor(node, right)
         return combine(left, right, ceil_div, what)
+
+    def _call(self, node: Call) -> Weights:
+        """A function of independent arguments; a rounding function over a division or
+        percentage rounds the exact quotient (as the evaluator does)."""
+        function, first, what = node.function, node.args[0], str(node)
+        if function in ROUNDING_FUNCTIONS and isinstance(first, BinaryOp) and first.op == "/":
+            left, right = self.weights(first.left), self.weights(first.right)
+            _refuse_zero_divisor(first, right)
+            return combine(left, right, lambda a, b: rounded(function, Fraction(a, b)), what)
+        if function in ROUNDING_FUNCTIONS and isinstance(first, PercentOf):
+            inner, percent = self.weights(first.operand), first.percent
+            counts = mapped(inner.counts, lambda w: rounded(function, Fraction(percent * w, 100)))
+            return Weights(counts, inner.denominator, inner.notes)
+        if function in ("min", "max"):
+            found = self.weights(first)
+            for arg in node.args[1:]:
+                pick = min if function == "min" else max
+                found = combine(found, self.weights(arg), pick, what)
+            return found
+        inner = self.weights(first)
+        counts = mapped(inner.counts, lambda value: applied(function, [value]))
+        return Weights(counts, inner.denominator, inner.notes)
 
     def _name(self, node: Name) -> Weights:
         meaning = name_meaning(node, self.env, self.depth)
@@ -220,6 +248,15 @@ class _Weigher:
         for item in items:
             total = convolve(total, mapped(item.counts, score), what)
         return Weights(total, denominator, notes)
+
+
+def _refuse_zero_divisor(node: BinaryOp, right: Weights) -> None:
+    if right.counts.get(0):
+        chance = Fraction(right.counts[0], right.denominator)
+        raise DiceError(
+            f"{node} divides by zero {_chance_words(chance)}, so it has no odds; "
+            "make sure the divisor cannot be 0"
+        )
 
 
 def _chance_words(chance: Fraction) -> str:

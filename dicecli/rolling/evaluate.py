@@ -23,6 +23,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable
 from dataclasses import replace
+from fractions import Fraction
 from functools import lru_cache
 
 from dicecli.environment import Environment
@@ -30,7 +31,9 @@ from dicecli.errors import DiceError, RollLimitError
 from dicecli.notation.dice import Die, die_for_sides
 from dicecli.notation.nodes import (
     NO_MODIFIERS,
+    ROUNDING_FUNCTIONS,
     BinaryOp,
+    Call,
     Check,
     Comparison,
     Condition,
@@ -48,6 +51,7 @@ from dicecli.notation.nodes import (
     binding,
 )
 from dicecli.notation.semantics import (
+    applied,
     ceil_div,
     check_margin,
     check_passes,
@@ -57,6 +61,7 @@ from dicecli.notation.semantics import (
     kept_slice,
     name_meaning,
     percent_of,
+    rounded,
 )
 from dicecli.results import (
     CRITICAL_FAILURE,
@@ -199,6 +204,8 @@ def compile_step(node: Expr) -> Step:
             return _compile_dice(node)
         case Group():
             return _compile_group(node)
+        case Call():
+            return _compile_call(node)
         case _:
             return assert_never(node)
 
@@ -325,6 +332,69 @@ def _compile_percent(node: PercentOf) -> Step:
         return result
 
     return percentage
+
+
+def _compile_call(node: Call) -> Step:
+    """``floor(...)``, ``max(..., ...)``: the arguments as typed, then the value. A
+    division or percentage that is the whole argument of a rounding function is
+    exact, rounded by the function (not up, as ``/`` elsewhere)."""
+    function, (first, *_) = node.function, node.args
+    opening, closing, comma = Text(f"{function}(", "op"), Text(")", "op"), Text(", ", "op")
+    if function in ROUNDING_FUNCTIONS and isinstance(first, BinaryOp) and first.op == "/":
+        return _exact_quotient_step(node, first, opening, closing)
+    if function in ROUNDING_FUNCTIONS and isinstance(first, PercentOf):
+        return _exact_percent_step(node, first, opening, closing)
+    args = [compile_step(arg) for arg in node.args]
+
+    def call(ev: Evaluation) -> int:
+        ev.segments.append(opening)
+        values = []
+        for index, arg in enumerate(args):
+            if index:
+                ev.segments.append(comma)
+            values.append(arg(ev))
+        ev.segments.append(closing)
+        result = applied(function, values)
+        if function not in ROUNDING_FUNCTIONS:
+            ev.segments.append(Text(f" (={result})", "value"))
+        return result
+
+    return call
+
+
+def _exact_quotient_step(node: Call, quotient: BinaryOp, opening: Text, closing: Text) -> Step:
+    left = _wrapped_step(quotient.left, quotient.level)
+    right = _wrapped_step(quotient.right, quotient.level + 1)
+    divide = _OP_TEXT["/"]
+
+    def exact_quotient(ev: Evaluation) -> int:
+        ev.segments.append(opening)
+        numerator = left(ev)
+        ev.segments.append(divide)
+        denominator = right(ev)
+        ev.segments.append(closing)
+        if denominator == 0:
+            raise DiceError(f"division by zero in {quotient}")
+        result = rounded(node.function, Fraction(numerator, denominator))
+        ev.segments.append(Text(f" (={result})", "value"))
+        return result
+
+    return exact_quotient
+
+
+def _exact_percent_step(node: Call, percent: PercentOf, opening: Text, closing: Text) -> Step:
+    operand = _wrapped_step(percent.operand, 7)
+    text = Text(f"{percent.percent}% of ", "op")
+
+    def exact_percent(ev: Evaluation) -> int:
+        ev.segments.extend((opening, text))
+        whole = operand(ev)
+        ev.segments.append(closing)
+        result = rounded(node.function, Fraction(percent.percent * whole, 100))
+        ev.segments.append(Text(f" (={result})", "value"))
+        return result
+
+    return exact_percent
 
 
 def _compile_labelled(node: Labelled) -> Step:

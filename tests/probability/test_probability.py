@@ -18,6 +18,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import HealthCheck, assume, given, reject, settings
 from hypothesis import strategies as st
+from strategies import call_nodes
 
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError, DiceSyntaxError
@@ -194,6 +195,13 @@ def test_division_rounds_up() -> None:
     assert distribution(expr_of("2d6/2")).as_dict()[4] == Fraction(6 + 5, 36)
 
 
+def test_floor_and_round_get_the_exact_quotient() -> None:
+    # rule N3 holds for "/" everywhere else; floor() rounds 7/2 down, round() half up
+    assert distribution(expr_of("floor(2d6/2)")).as_dict()[3] == Fraction(5 + 6, 36)  # 6, 7
+    assert distribution(expr_of("round(2d6/2)")).as_dict()[4] == Fraction(6 + 5, 36)  # 7, 8
+    assert distribution(expr_of("round(-7/2)")).as_dict() == {-3: 1}
+
+
 def test_percent_rounds_up() -> None:
     # rule N3: 10% of 51 models is 6
     assert distribution(expr_of("10% of 51")).as_dict() == {6: 1}
@@ -275,6 +283,14 @@ EXACT_FORMS = [
     "150% of (d4 - 2)",
     "d6[fire] + d4[cold]",
     "10 - 3",
+    "floor(2d6 / 2)",
+    "round(d6 / 4)",
+    "ceil(-d6 / 4)",
+    "round(50% of d6)",
+    "floor(d6 / 2 + 1)",
+    "max(d6, d4)",
+    "min(d6, d6, d4)",
+    "abs(d6 - d6)",
 ]
 
 
@@ -420,6 +436,7 @@ def expressions() -> st.SearchStrategy[Expr]:
             st.builds(PercentOf, st.integers(0, 150), inner),
             st.builds(Labelled, inner, st.just("x")),
             groups(inner),
+            call_nodes(inner),
         )
 
     return st.recursive(leaves, extend, max_leaves=3)
