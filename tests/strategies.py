@@ -52,6 +52,7 @@ from dicecli.notation.nodes import (
     CheckOp,
     CompareOp,
     Comparison,
+    ComputedDice,
     Condition,
     Dice,
     Explode,
@@ -366,7 +367,7 @@ def _gap(options: TextOptions) -> st.SearchStrategy[str]:
 def operand_pieces(options: TextOptions, depth: int) -> st.SearchStrategy[str]:
     """A dice term, a number, a name, a group or a parenthesised expression."""
     dice = dice_text(options.explosions)
-    choices: list[st.SearchStrategy[str]] = [dice, dice, number_text()]
+    choices: list[st.SearchStrategy[str]] = [dice, dice, number_text(), computed_dice_text(options)]
     if options.names:
         choices.append(name_text())
     if depth > 0:
@@ -374,6 +375,37 @@ def operand_pieces(options: TextOptions, depth: int) -> st.SearchStrategy[str]:
         choices.append(parenthesised_pieces(options, depth - 1))
         choices.append(function_pieces(options, depth - 1))
     return st.one_of(choices)
+
+
+_COUNT_TEXTS = ("1+2", "d4", "2d2", "d3 + 1", "3*1")
+_SIDES_TEXTS = ("2*3", "d4+2", "d6", "10 - 4", "3", "d2*10")
+_NAMED_COUNTS, _NAMED_SIDES = ("STR", "bonus"), ("BONUS+4", "str*2")
+"""Counts and sizes of computed dice: each comes out 1 or more whatever is rolled."""
+
+
+@cache
+@st.composite
+def computed_dice_text(draw: st.DrawFn, options: TextOptions) -> str:
+    """``(1+2)d6``, ``(STR)d6kh1``, ``(2d2)dF``, ``d(2*3)``, ``2d(d4+2)>=3``: a count or
+    sides worked out when rolled (never both literal: that is ``3d6``)."""
+    counts = _COUNT_TEXTS + (_NAMED_COUNTS if options.names else ())
+    sizes = _SIDES_TEXTS + (_NAMED_SIDES if options.names else ())
+    computed_count = draw(st.booleans())
+    if computed_count:
+        count = f"({draw(st.sampled_from(counts))})"
+        sides = draw(st.sampled_from(["6", "20", "F", "%", f"({draw(st.sampled_from(sizes))})"]))
+    else:
+        count = draw(st.sampled_from(["", "1", "2"]))
+        sides = f"({draw(st.sampled_from(sizes))})"
+    modifiers = draw(dice_modifiers(6, 3))
+    counted = Modifiers(
+        keep=modifiers.keep,
+        success=modifiers.success,
+        failure=modifiers.failure,
+        critical_success=modifiers.critical_success,
+        critical_failure=modifiers.critical_failure,
+    )
+    return f"{count}{draw(st.sampled_from('dD'))}{sides}{draw(modifiers_text(counted))}"
 
 
 @cache
@@ -613,7 +645,9 @@ def _binary(op: str, left: Expr, right: Expr) -> BinaryOp:
 
 def expr_nodes(max_leaves: int = 8, *, modifiers: bool = True) -> st.SearchStrategy[Expr]:
     """Any generic expression tree; its dice have no modifiers unless ``modifiers``."""
-    leaves: st.SearchStrategy[Expr] = st.one_of(number_nodes(), name_nodes(), dice_nodes(modifiers))
+    leaves: st.SearchStrategy[Expr] = st.one_of(
+        number_nodes(), name_nodes(), dice_nodes(modifiers), computed_dice_nodes(modifiers)
+    )
 
     def extend(children: st.SearchStrategy[Expr]) -> st.SearchStrategy[Expr]:
         return st.one_of(
@@ -626,6 +660,45 @@ def expr_nodes(max_leaves: int = 8, *, modifiers: bool = True) -> st.SearchStrat
         )
 
     return st.recursive(leaves, extend, max_leaves=max_leaves)
+
+
+_COUNT_NODES: tuple[Expr, ...] = (
+    Number(2),
+    BinaryOp("+", Number(1), Number(2)),
+    Dice(1, 4),
+    Dice(2, 2),
+    Name("str"),
+)
+_SIDES_NODES: tuple[Expr | Literal["%", "F"], ...] = (
+    Number(6),
+    BinaryOp("*", Number(2), Number(3)),
+    BinaryOp("+", Dice(1, 4), Number(2)),
+    Dice(1, 6),
+    "F",
+    "%",
+)
+
+
+@st.composite
+def computed_dice_nodes(draw: st.DrawFn, modifiers: bool = True) -> ComputedDice:
+    """``ComputedDice`` whose count and sides always come out 1 or more; keep/drop,
+    counting and critical markers only (re-rolls and explosions could be endless on
+    some size)."""
+    count = draw(st.sampled_from(_COUNT_NODES))
+    sides = draw(st.sampled_from(_SIDES_NODES))
+    if isinstance(count, Number) and isinstance(sides, (Number, str)):
+        sides = BinaryOp("+", Number(1), Dice(1, 4))
+    mods = Modifiers()
+    if modifiers:
+        drawn = draw(dice_modifiers(6, 3))
+        mods = Modifiers(
+            keep=drawn.keep,
+            success=drawn.success,
+            failure=drawn.failure,
+            critical_success=drawn.critical_success,
+            critical_failure=drawn.critical_failure,
+        )
+    return ComputedDice(count, sides, mods)
 
 
 def call_nodes(args: st.SearchStrategy[Expr]) -> st.SearchStrategy[Call]:

@@ -47,6 +47,7 @@ from dicecli.notation.nodes import (
     CheckOp,
     CompareOp,
     Comparison,
+    ComputedDice,
     Condition,
     Dice,
     Expr,
@@ -383,10 +384,24 @@ def _call_bounds(node: Call, divides: list[Span]) -> Span:
     return spans[0]  # floor, ceil, round of a whole number: that number
 
 
+def _computed_dice_bounds(node: ComputedDice, divides: list[Span]) -> Span:
+    """Every count and size the dice may come to: the widest of their bounds."""
+    count = bounds(node.count, divides)
+    sizes: list[Sides] = [node.sides] if isinstance(node.sides, str) else []
+    if not isinstance(node.sides, str):
+        span = bounds(node.sides, divides)
+        sizes = list(range(int(span.low), int(span.high) + 1))
+    counts = range(int(count.low), int(count.high) + 1)
+    spans = [_dice_bounds(Dice(c, size, node.modifiers)) for c in counts for size in sizes]
+    return Span(min(s.low for s in spans), max(s.high for s in spans))
+
+
 def bounds(node: Expr, divides: list[Span]) -> Span:
     """The least and greatest total of ``node``; every divisor's span is put in ``divides``."""
     if isinstance(node, Call):
         return _call_bounds(node, divides)
+    if isinstance(node, ComputedDice):
+        return _computed_dice_bounds(node, divides)
     if isinstance(node, Number):
         return Span(node.value, node.value)
     if isinstance(node, Name):
@@ -693,6 +708,11 @@ def reference_total(node: Expr, dice: Iterator[int]) -> int:
         return reference_group_total(node, [reference_total(item, dice) for item in node.items])
     if isinstance(node, Call):
         return reference_call(node, dice)
+    if isinstance(node, ComputedDice):  # the count, the sides, then that many dice
+        count = reference_total(node.count, dice)
+        if not isinstance(node.sides, str):
+            reference_total(node.sides, dice)
+        return sum(next(dice) for _ in range(count))
     assert isinstance(node, BinaryOp)
     left, right = reference_total(node.left, dice), reference_total(node.right, dice)
     if node.op == "/":

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 import pyparsing as pp
 
@@ -36,6 +36,7 @@ from dicecli.notation.nodes import (
     CheckOp,
     CompareOp,
     Comparison,
+    ComputedDice,
     Condition,
     Dice,
     Explode,
@@ -55,11 +56,7 @@ from dicecli.notation.nodes import (
     Roll,
     Sides,
 )
-from dicecli.notation.semantics import endless_roll
-
-MAX_DICE_COUNT = 10_000  # the roll budget (dice.DEFAULT_BUDGET); larger is refused at once
-MAX_SIDES = 10_000  # every face is built once; d10000 takes milliseconds, d1000000 seconds
-
+from dicecli.notation.semantics import MAX_DICE_COUNT, MAX_SIDES, endless_roll
 
 _COMPARE = r"(?:>=|<=|>|<|=)"
 
@@ -165,7 +162,12 @@ def _dice_action(text: str, loc: int, tokens: pp.ParseResults) -> Dice:
     match = _DICE_RE.match(text, loc)
     assert match is not None
     count = int(match["count"]) if match["count"] else 1
-    raw_sides = match["sides"]
+    modifiers = _modifiers(text, list(tokens[1:]), allow_per_die=True)
+    return _checked_dice(text, loc, count, match["sides"], modifiers)
+
+
+def _checked_dice(text: str, loc: int, count: int, raw_sides: str, modifiers: Modifiers) -> Dice:
+    """``count`` dice of ``raw_sides`` (as typed), refused out of range or endless."""
     sides: Sides
     if raw_sides in ("%", "F", "f"):
         sides = cast(Sides, raw_sides.upper())
@@ -179,7 +181,7 @@ def _dice_action(text: str, loc: int, tokens: pp.ParseResults) -> Dice:
         raise _fail(text, loc, "roll at least one die")
     if count > MAX_DICE_COUNT:
         raise _fail(text, loc, f"roll limit: one roll may use at most {MAX_DICE_COUNT:,} dice")
-    node = Dice(count, sides, _modifiers(text, list(tokens[1:]), allow_per_die=True))
+    node = Dice(count, sides, modifiers)
     endless = endless_roll(node)
     if endless is not None:
         raise _fail(text, loc, endless)
@@ -232,9 +234,51 @@ def _call_action(text: str, loc: int, tokens: pp.ParseResults) -> Call:
 
 function_call.set_parse_action(_call_action)
 
-_operand = (dice_term | group_term | number | _parenthesised | function_call | name).set_name(
-    "a number, dice such as 2d6, '(' or a name"
-)
+# Dice with a count or sides worked out when rolled: (1+2)d6, (STR)d6, (2d4)d6, d(2*3).
+# Written without spaces, as any dice term; tried before a parenthesised expression.
+_inner = (pp.Suppress("(") + expression + pp.Suppress(")").set_name("')'")).leave_whitespace()
+_computed_sides = pp.Regex(r"\d+|%|[fF]").leave_whitespace().set_name("sides")
+_computed_sides.set_parse_action(lambda s, loc, t: ("literal", t[0]))
+_computed_letter = pp.Regex(r"[dD]").leave_whitespace().set_name("'d'")
+_computed_count = pp.Regex(r"\d+").set_name("a count")
+_computed_count.set_parse_action(lambda s, loc, t: Number(int(t[0])))
+computed_dice_term = (
+    (
+        (
+            pp.Group(pp.Suppress("(") + expression + pp.Suppress(")"))
+            + _computed_letter
+            + (_computed_sides | pp.Group(_inner))
+        )
+        | (pp.Optional(_computed_count) + _computed_letter + pp.Group(_inner))
+    )
+    + pp.ZeroOrMore(_modifier_token)
+).set_name("dice such as (1+2)d6 or d(2*3)")
+
+
+def _computed_action(text: str, loc: int, tokens: pp.ParseResults) -> Dice | ComputedDice:
+    parts = list(tokens)
+    letter = next(index for index, part in enumerate(parts) if isinstance(part, str))
+    count: Expr = Number(1)
+    if letter == 1:
+        count = cast(Expr, parts[0][0] if isinstance(parts[0], pp.ParseResults) else parts[0])
+    raw_sides = parts[letter + 1]
+    sides: Expr | str
+    if isinstance(raw_sides, tuple):
+        sides = raw_sides[1].upper() if raw_sides[1] in "fF%" else Number(int(raw_sides[1]))
+    else:
+        sides = cast(Expr, raw_sides[0])
+    modifiers = _modifiers(text, parts[letter + 2 :], allow_per_die=True)
+    if isinstance(count, Number) and isinstance(sides, (Number, str)):  # (3)d6 is 3d6
+        raw = str(sides.value) if isinstance(sides, Number) else sides
+        return _checked_dice(text, loc, count.value, raw, modifiers)
+    return ComputedDice(count, cast("Expr | Literal['%', 'F']", sides), modifiers)
+
+
+computed_dice_term.set_parse_action(_computed_action)
+
+_operand = (
+    dice_term | group_term | computed_dice_term | number | _parenthesised | function_call | name
+).set_name("a number, dice such as 2d6, '(' or a name")
 _label = pp.Regex(r"\[(?P<label>[^\]\[]*)\]").set_name("a [label]")
 _label.set_parse_action(lambda s, loc, t: t["label"].strip())
 atom = (_operand + pp.Optional(_label)).set_name(_operand.name)

@@ -170,6 +170,36 @@ class Dice(ExprNode):
 
 
 @dataclass(frozen=True)
+class ComputedDice(ExprNode):
+    """Dice whose count or sides are worked out when rolled: ``(1+2)d6``, ``(STR)d6``,
+    ``(2d4)d6`` (roll a count, then that many dice), ``d(2*3)``.
+
+    A literal count or size is a :class:`Number`; at least one of the two is not (the
+    parser makes ``(3)d6`` a plain :class:`Dice`). ``sides`` may be ``"%"`` or ``"F"``.
+    """
+
+    count: Expr
+    sides: Expr | Literal["%", "F"]
+    modifiers: Modifiers = NO_MODIFIERS
+
+    def __str__(self) -> str:
+        count = self.count
+        if isinstance(count, Number):
+            count_text = "" if count.value == 1 else str(count.value)
+        else:
+            count_text = f"({count})"
+        sides = self.sides
+        sides_text: str
+        if isinstance(sides, str):
+            sides_text = sides
+        elif isinstance(sides, Number):
+            sides_text = str(sides.value)
+        else:
+            sides_text = f"({sides})"
+        return f"{count_text}d{sides_text}{self.modifiers}"
+
+
+@dataclass(frozen=True)
 class Group(ExprNode):
     """``{2d6, 1d8}kh1``: each item is one value; modifiers act on the items."""
 
@@ -264,7 +294,7 @@ class BinaryOp(ExprNode):
         return f"{_wrap(self.left, level)}{symbol}{_wrap(self.right, level + 1)}"
 
 
-Expr = Number | Dice | Group | Name | Labelled | Negate | PercentOf | BinaryOp | Call
+Expr = Number | Dice | ComputedDice | Group | Name | Labelled | Negate | PercentOf | BinaryOp | Call
 """Every expression node: walkers ``match`` on it and end in :func:`assert_never`, so
 mypy reports any walker a new node type would break."""
 
@@ -292,6 +322,8 @@ def children(expr: Expr) -> tuple[Expr, ...]:
             return expr.items
         case Call():
             return expr.args
+        case ComputedDice():
+            return (expr.count,) if isinstance(expr.sides, str) else (expr.count, expr.sides)
         case Number() | Dice() | Name():
             return ()
         case _:

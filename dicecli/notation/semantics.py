@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from functools import lru_cache
+from typing import TYPE_CHECKING, cast
 
 from dicecli.errors import DiceError, UnknownNameError
 from dicecli.notation.dice import die_for_sides
 from dicecli.notation.nodes import (
     CheckOp,
+    ComputedDice,
     Condition,
     Dice,
     Expr,
@@ -26,10 +28,14 @@ from dicecli.notation.nodes import (
     Keep,
     Modifiers,
     Name,
+    Sides,
 )
 
 if TYPE_CHECKING:
     from dicecli.environment import Environment
+
+MAX_DICE_COUNT = 10_000  # the roll budget (dice.DEFAULT_BUDGET); larger is refused at once
+MAX_SIDES = 10_000  # every face is built once; d10000 takes milliseconds, d1000000 seconds
 
 MAX_NAME_DEPTH = 16
 """How deep saved rolls may refer to other saved rolls (``a = b + 1``)."""
@@ -160,6 +166,24 @@ def endless_roll(node: Dice) -> str | None:
         if all(map(condition.matches, standing)):
             return f"{node}: every face explodes, so the roll would never end"
     return None
+
+
+@lru_cache(maxsize=1024)
+def computed_dice(node: ComputedDice, count: int, sides: int | str) -> Dice:
+    """The dice ``node`` rolls once its count and sides came out ``count`` and ``sides``
+    (shared by the roller and the odds); a :class:`DiceError` naming the value when
+    either is out of range, or when those dice would roll forever."""
+    if not 1 <= count <= MAX_DICE_COUNT:
+        raise DiceError(
+            f"{node}: the dice count came out {count}; it must be 1 to {MAX_DICE_COUNT:,}"
+        )
+    if isinstance(sides, int) and not 1 <= sides <= MAX_SIDES:
+        raise DiceError(f"{node}: the sides came out {sides}; a die needs 1 to {MAX_SIDES:,}")
+    dice = Dice(count, cast("Sides", sides), node.modifiers)
+    endless = endless_roll(dice)
+    if endless is not None:
+        raise DiceError(f"{node}: {endless}")
+    return dice
 
 
 def name_meaning(node: Name, env: Environment, depth: int) -> int | Expr:

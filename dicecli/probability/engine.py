@@ -26,6 +26,7 @@ Forms too big to compute exactly raise :class:`OddsTooBigError`: nothing is samp
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -37,6 +38,7 @@ from dicecli.notation.nodes import (
     ROUNDING_FUNCTIONS,
     BinaryOp,
     Call,
+    ComputedDice,
     Condition,
     Dice,
     Expr,
@@ -54,6 +56,7 @@ from dicecli.notation.nodes import (
 from dicecli.notation.semantics import (
     applied,
     ceil_div,
+    computed_dice,
     count_one,
     name_meaning,
     percent_of,
@@ -183,6 +186,8 @@ class _Weigher:
                 return self._group(node)
             case Call():
                 return self._call(node)
+            case ComputedDice():
+                return self._computed_dice(node)
             case _:
                 return assert_never(node)
 
@@ -198,6 +203,29 @@ class _Weigher:
             return combine(left, right, int.__mul__, what)
         _refuse_zero_divisor(node, right)
         return combine(left, right, ceil_div, what)
+
+    def _computed_dice(self, node: ComputedDice) -> Weights:
+        """A mixture: for each count and size the dice may come to, with its chance,
+        the weights of that many such dice (an impossible count or size is refused, as
+        rolling it would be, whatever its chance)."""
+        count = self.weights(node.count)
+        sides: Weights | None = None if isinstance(node.sides, str) else self.weights(node.sides)
+        sizes = {node.sides: 1} if isinstance(node.sides, str) else (sides.counts if sides else {})
+        check_outcomes(len(count.counts) * len(sizes), str(node))
+        parts = [
+            (count_weight * size_weight, dice_weights(computed_dice(node, dice, size)))
+            for dice, count_weight in count.counts.items()
+            for size, size_weight in sizes.items()
+        ]
+        common = math.lcm(*(part.denominator for _, part in parts))
+        counts: Counts = {}
+        for weight, part in parts:
+            add_into(counts, part.counts, weight * (common // part.denominator))
+        denominator = count.denominator * (sides.denominator if sides else 1) * common
+        notes = merged_notes(
+            count.notes, sides.notes if sides else (), *(p.notes for _, p in parts)
+        )
+        return Weights(counts, denominator, notes)
 
     def _call(self, node: Call) -> Weights:
         """A function of independent arguments; a rounding function over a division or

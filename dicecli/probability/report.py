@@ -54,9 +54,12 @@ def odds(
 
 
 def _with_criticals(found: Odds, body: Expr | Comparison, env: Environment) -> Odds:
-    from dicecli.probability.criticals import critical_chances
+    from dicecli.probability.criticals import LinkedCriticalsError, critical_chances
 
-    chances = critical_chances(body, env)
+    try:
+        chances = critical_chances(body, env)
+    except LinkedCriticalsError as error:
+        return replace(found, notes=(*found.notes, str(error)))
     return replace(found, chances=found.chances + chances) if chances else found
 
 

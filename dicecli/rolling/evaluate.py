@@ -36,6 +36,7 @@ from dicecli.notation.nodes import (
     Call,
     Check,
     Comparison,
+    ComputedDice,
     Condition,
     Dice,
     Expr,
@@ -55,6 +56,7 @@ from dicecli.notation.semantics import (
     ceil_div,
     check_margin,
     check_passes,
+    computed_dice,
     count_one,
     critical_conditions,
     kept_positions,
@@ -206,6 +208,8 @@ def compile_step(node: Expr) -> Step:
             return _compile_group(node)
         case Call():
             return _compile_call(node)
+        case ComputedDice():
+            return _compile_computed_dice(node)
         case _:
             return assert_never(node)
 
@@ -332,6 +336,65 @@ def _compile_percent(node: PercentOf) -> Step:
         return result
 
     return percentage
+
+
+def _compile_computed_dice(node: ComputedDice) -> Step:
+    """Roll the count and the sides (in that order), then that many dice, shown as
+    ``(STR(3))d6 → 3d6 [4, 1, 6]``; a count or size out of range is an error naming it."""
+    count = node.count
+    count_step = None if isinstance(count, Number) else _parts_step(count)
+    count_text = Text(
+        "" if not isinstance(count, Number) or count.value == 1 else str(count.value), "op"
+    )
+    sides = node.sides
+    sides_step = None if isinstance(sides, (str, Number)) else _parts_step(sides)
+    sides_text = Text(f"d{sides.value if isinstance(sides, Number) else sides}", "op")
+    letter = Text("d", "op")
+
+    fixed_count = count.value if isinstance(count, Number) else 1
+    fixed_sides: int | str = 0
+    if isinstance(sides, Number):
+        fixed_sides = sides.value
+    elif isinstance(sides, str):
+        fixed_sides = sides
+
+    def computed(ev: Evaluation) -> int:
+        segments = ev.segments
+        if count_step is None:
+            dice_count = fixed_count
+            segments.append(count_text)
+        else:
+            dice_count = count_step(ev)
+        if sides_step is None:
+            dice_sides = fixed_sides
+            segments.append(sides_text)
+        else:
+            segments.append(letter)
+            dice_sides = sides_step(ev)
+        dice = computed_dice(node, dice_count, dice_sides)
+        segments.append(Text(f" \N{RIGHTWARDS ARROW} {dice.count}d{dice.sides} ", "value"))
+        return step_of_dice(dice)(ev)
+
+    return computed
+
+
+def _parts_step(node: Expr) -> Step:
+    """``node``'s step, always in parentheses (a computed count or size)."""
+    inner = compile_step(node)
+
+    def in_parentheses(ev: Evaluation) -> int:
+        ev.segments.append(_OPEN)
+        value = inner(ev)
+        ev.segments.append(_CLOSE)
+        return value
+
+    return in_parentheses
+
+
+@lru_cache(maxsize=256)
+def step_of_dice(dice: Dice) -> Step:
+    """The step of dice a computed term came to (kept by value: they are made anew)."""
+    return compile_step(dice)
 
 
 def _compile_call(node: Call) -> Step:

@@ -30,6 +30,7 @@ from dicecli.notation.nodes import (
     CheckOp,
     CompareOp,
     Comparison,
+    ComputedDice,
     Condition,
     Dice,
     Explode,
@@ -291,6 +292,13 @@ EXACT_FORMS = [
     "max(d6, d4)",
     "min(d6, d6, d4)",
     "abs(d6 - d6)",
+    "(d2)d4",
+    "d(d4 + 1)",
+    "(d2)d3kh1",
+    "(1 + d2)dF",
+    "(d2)d4>=3",
+    "2d(d2*2)",
+    "(d3)d6 / 2",
 ]
 
 
@@ -421,12 +429,25 @@ def groups(items: st.SearchStrategy[Expr]) -> st.SearchStrategy[Expr]:
     )
 
 
+SMALL_COMPUTED_DICE = (
+    ComputedDice(Dice(1, 2), Number(4)),  # (d2)d4
+    ComputedDice(Number(1), BinaryOp("+", Dice(1, 2), Number(2))),  # d(d2 + 2)
+    ComputedDice(Dice(1, 2), Number(3), Modifiers(keep=Keep("kh", 1))),  # (d2)d3kh1
+    ComputedDice(Dice(1, 2), "F"),  # (d2)dF
+    ComputedDice(Dice(1, 2), Number(4), Modifiers(success=Condition(">=", 3))),
+    ComputedDice(Number(2), BinaryOp("*", Dice(1, 2), Number(2))),  # 2d(d2*2)
+    ComputedDice(Dice(1, 2), Number(20), Modifiers(critical_success=Condition(">=", 19))),
+)
+"""Computed dice small enough for brute force."""
+
+
 def _binary(op: BinaryOpSymbol) -> Callable[[Expr, Expr], Expr]:
     return lambda left, right: BinaryOp(op, left, right)
 
 
 def expressions() -> st.SearchStrategy[Expr]:
     leaves = st.builds(Number, st.integers(0, 5)) | dice_terms() | st.just(Dice(1, 20))
+    leaves |= st.sampled_from(SMALL_COMPUTED_DICE)
 
     def extend(inner: st.SearchStrategy[Expr]) -> st.SearchStrategy[Expr]:
         ops: list[BinaryOpSymbol] = ["+", "-", "*", "/"]
@@ -443,9 +464,12 @@ def expressions() -> st.SearchStrategy[Expr]:
 
 
 def dice_terms_in(expr: Expr) -> list[Dice]:
+    """The dice terms of ``expr``; computed dice as the most dice they may come to
+    (the small ones of :data:`SMALL_COMPUTED_DICE`: up to 2 dice of up to 4 sides)."""
     if isinstance(expr, Dice):
         return [expr]
-    return [term for child in children(expr) for term in dice_terms_in(child)]
+    inner = [Dice(2, 4, expr.modifiers)] if isinstance(expr, ComputedDice) else []
+    return inner + [term for child in children(expr) for term in dice_terms_in(child)]
 
 
 def brute_plan(expr: Expr) -> tuple[int, int]:

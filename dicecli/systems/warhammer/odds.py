@@ -31,6 +31,7 @@ from dicecli.notation.dice import D6, Die
 from dicecli.notation.nodes import (
     BinaryOp,
     Call,
+    ComputedDice,
     Dice,
     Expr,
     Group,
@@ -145,7 +146,7 @@ class ExactValues:
                 return self.of(expr.expr)
             case Name():
                 return self._saved(expr)
-            case Group() | Number() | Dice() | Call():  # only groups, calls hold one
+            case Group() | Number() | Dice() | Call() | ComputedDice():  # some hold one
                 raise RuleError(f"no exact odds for the artillery die inside {expr}")
             case _:
                 return assert_never(expr)
