@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from itertools import product
 from typing import Literal, TypeVar, cast
@@ -76,7 +76,7 @@ T = TypeVar("T")
 NAMES: dict[str, int] = {"str": 3, "dex": -1, "bonus": 2}
 """The named values generated text and nodes may use; roll them with ``values=NAMES``."""
 
-SIDES: tuple[Sides, ...] = (1, 2, 4, 6, 8, 10, 12, 20, 100, "%", "F", "3")
+SIDES: tuple[Sides, ...] = (1, 2, 4, 6, 8, 10, 12, 20, 100, "%", "F", "F.1", "3")
 """Die kinds generated: numbered dice, the percentile die, the fudge die and the D3
 (rule N4; ``Dice(1, 3)`` is the same node as ``Dice(1, "3")``)."""
 
@@ -92,7 +92,7 @@ CHECK_SPELLINGS: dict[str, CheckOp] = {
 }
 """How a check's comparison may be typed, and what it means (``vs`` meets or beats)."""
 KEEP_KINDS: tuple[KeepKind, ...] = ("kh", "kl", "dh", "dl")
-EXPLODE_KINDS: tuple[ExplodeKind, ...] = ("!", "!!", "!p")
+EXPLODE_KINDS: tuple[ExplodeKind, ...] = ("!", "!!", "!p", "!!p")
 
 MAX_EXPLODING_SHARE = 0.5  # of the standing faces: explosions end fast
 MAX_REROLLING_SHARE = 0.75  # of the faces, for ``r``: re-rolls end fast
@@ -107,7 +107,7 @@ def die_values(sides: Sides) -> tuple[int, ...]:
     """The values a die can show, each once, lowest first (rules N1, N4)."""
     if sides == "%":
         return tuple(range(1, 101))
-    if sides == "F":
+    if sides in ("F", "F.1"):  # dF.1: one minus, four blanks, one plus
         return (-1, 0, 1)
     if sides == "3":
         return (1, 2, 3)
@@ -229,10 +229,13 @@ def dice_modifiers(draw: st.DrawFn, sides: Sides, count: int) -> Modifiers:
     success = _maybe(draw, condition_for(values))
     failure = _maybe(draw, condition_for(values)) if success is not None else None
     critical = fumble = None
-    if explode is None or explode.kind != "!!":  # cs/cf judge single dice, not a compound
+    if explode is None or explode.kind not in ("!!", "!!p"):  # cs/cf judge single dice
         critical = _maybe(draw, condition_for(values))
         fumble = _maybe(draw, condition_for(values))
-    return Modifiers(reroll, explode, keep, success, failure, critical, fumble)
+    double = _maybe(draw, condition_for(values)) if success is not None else None
+    sorts: tuple[Literal["a", "d"], ...] = ("a", "d")
+    sort = _maybe(draw, st.sampled_from(sorts))
+    return Modifiers(reroll, explode, keep, success, failure, critical, fumble, double, sort)
 
 
 @cache
@@ -247,12 +250,24 @@ def group_modifiers(draw: st.DrawFn, items: int) -> Modifiers:
 
 @lru_cache(maxsize=4096)
 @st.composite
-def modifiers_text(draw: st.DrawFn, modifiers: Modifiers, allow_spaces: bool = True) -> str:
-    """``modifiers`` typed in a random order and spelling."""
+def modifiers_text(
+    draw: st.DrawFn,
+    modifiers: Modifiers,
+    allow_spaces: bool = True,
+    lowest: Condition | None = None,
+) -> str:
+    """``modifiers`` typed in a random order and spelling; a re-roll of ``lowest`` (the
+    die's lowest face) may be typed bare (``r``), and then goes last, before a bare
+    ``!`` (``r>=5`` would read as "re-roll on >=5")."""
     tokens: list[tuple[str, str]] = []
+    bare_reroll = ""
     if modifiers.reroll is not None:
         word = draw(_cased("ro" if modifiers.reroll.once else "r"))
-        tokens.append(("reroll", word + draw(condition_text(modifiers.reroll.condition, True))))
+        if modifiers.reroll.condition == lowest and draw(st.booleans()):
+            bare_reroll = word
+        else:
+            condition = draw(condition_text(modifiers.reroll.condition, True))
+            tokens.append(("reroll", word + condition))
     if modifiers.explode is not None:
         explode = modifiers.explode
         word = draw(_cased(explode.kind))
@@ -269,6 +284,11 @@ def modifiers_text(draw: st.DrawFn, modifiers: Modifiers, allow_spaces: bool = T
     if modifiers.failure is not None:
         condition = draw(condition_text(modifiers.failure, True))
         tokens.append(("failure", draw(_cased("f")) + condition))
+    if modifiers.double is not None:
+        tokens.append(("double", draw(_cased("ds")) + draw(condition_text(modifiers.double, True))))
+    if modifiers.sort is not None:
+        spellings = ["s", "sa"] if modifiers.sort == "a" else ["sd"]
+        tokens.append(("sort", draw(_cased(draw(st.sampled_from(spellings))))))
     for word, marked in (("cs", modifiers.critical_success), ("cf", modifiers.critical_failure)):
         if marked is not None:
             tokens.append((word, draw(_cased(word)) + draw(condition_text(marked, True))))
@@ -280,7 +300,10 @@ def modifiers_text(draw: st.DrawFn, modifiers: Modifiers, allow_spaces: bool = T
         if t[0] == "explode" and modifiers.explode and not modifiers.explode.condition
     ]
     if bare:
-        order = [t for t in order if t[0] != "explode"] + bare
+        order = [t for t in order if t[0] != "explode"]
+    if bare_reroll:
+        order.append(("reroll", bare_reroll))
+    order += bare
     gaps = [draw(spaces(allow_spaces)) for _ in order]
     return "".join(gap + text for gap, (_, text) in zip(gaps, order, strict=True))
 
@@ -292,7 +315,9 @@ def modifiers_text(draw: st.DrawFn, modifiers: Modifiers, allow_spaces: bool = T
 def sides_text(sides: Sides) -> st.SearchStrategy[str]:
     """``6``, sometimes ``06``; ``F`` or ``f``; ``%``; ``3`` or ``03`` for the D3."""
     if sides == "F":
-        return st.sampled_from(["F", "f"])
+        return st.sampled_from(["F", "f", "F.2", "f.2"])  # dF.2 is the usual Fudge die
+    if sides == "F.1":
+        return st.sampled_from(["F.1", "f.1"])
     if sides == "%":
         return st.just("%")
     return st.sampled_from([str(sides), str(sides), f"0{sides}"])
@@ -310,7 +335,8 @@ def dice_text(draw: st.DrawFn, explosions: bool = True, modifiers: bool = True) 
     if not explosions and mods.explode is not None:
         mods = Modifiers(mods.reroll, None, mods.keep, mods.success, mods.failure)
     letter = draw(st.sampled_from("dD"))
-    return count_text + letter + draw(sides_text(sides)) + draw(modifiers_text(mods))
+    lowest = Condition("<", 0) if sides in ("F", "F.1") else Condition("=", 1)
+    return count_text + letter + draw(sides_text(sides)) + draw(modifiers_text(mods, True, lowest))
 
 
 def number_text() -> st.SearchStrategy[str]:
@@ -397,14 +423,7 @@ def computed_dice_text(draw: st.DrawFn, options: TextOptions) -> str:
     else:
         count = draw(st.sampled_from(["", "1", "2"]))
         sides = f"({draw(st.sampled_from(sizes))})"
-    modifiers = draw(dice_modifiers(6, 3))
-    counted = Modifiers(
-        keep=modifiers.keep,
-        success=modifiers.success,
-        failure=modifiers.failure,
-        critical_success=modifiers.critical_success,
-        critical_failure=modifiers.critical_failure,
-    )
+    counted = replace(draw(dice_modifiers(6, 3)), reroll=None, explode=None)
     return f"{count}{draw(st.sampled_from('dD'))}{sides}{draw(modifiers_text(counted))}"
 
 
@@ -691,13 +710,7 @@ def computed_dice_nodes(draw: st.DrawFn, modifiers: bool = True) -> ComputedDice
     mods = Modifiers()
     if modifiers:
         drawn = draw(dice_modifiers(6, 3))
-        mods = Modifiers(
-            keep=drawn.keep,
-            success=drawn.success,
-            failure=drawn.failure,
-            critical_success=drawn.critical_success,
-            critical_failure=drawn.critical_failure,
-        )
+        mods = replace(drawn, reroll=None, explode=None)
     return ComputedDice(count, sides, mods)
 
 

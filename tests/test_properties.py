@@ -238,9 +238,10 @@ def _sum_of(count: Span, each: Span) -> Span:
 
 
 def _score(value: int, modifiers: Modifiers) -> int:
-    """+1 success, -1 failure, 0 otherwise (docs/grammar.md, modifier order step 4)."""
+    """+1 success (+2 when it meets ``ds`` too), -1 failure, 0 otherwise (docs/grammar.md,
+    modifier order step 4)."""
     if modifiers.success is not None and modifiers.success.matches(value):
-        return 1
+        return 2 if modifiers.double is not None and modifiers.double.matches(value) else 1
     if modifiers.failure is not None and modifiers.failure.matches(value):
         return -1
     return 0
@@ -248,7 +249,9 @@ def _score(value: int, modifiers: Modifiers) -> int:
 
 def _scores_over(span: Span, modifiers: Modifiers) -> Span:
     """The scores values within ``span`` can get: sample every piece of the step function."""
-    conditions = [c for c in (modifiers.success, modifiers.failure) if c is not None]
+    conditions = [
+        c for c in (modifiers.success, modifiers.failure, modifiers.double) if c is not None
+    ]
     points = {c.value + d for c in conditions for d in (-1, 0, 1)}
     far = 10**9
     candidates = [p for p in points if p in span]
@@ -271,9 +274,12 @@ def _unit_span(sides: Sides, modifiers: Modifiers) -> tuple[Span, Span]:
         return _spread(standing), Span(1, INF)
     if explode.kind == "!p":  # added dice are worth one less
         return Span(min(standing) - 1, max(standing)), Span(1, INF)
-    # "!!": one unit per die: the exploding faces, then one that does not explode
+    # "!!", "!!p": one unit per die: the exploding faces, then one that does not explode
     last = [v for v in standing if v not in exploding]
-    low = min(last) if min(exploding) >= 0 else -INF
+    less = 1 if explode.kind == "!!p" else 0  # each added die worth one less
+    low: Bound = min(min(last), min(exploding) + min(last) - less)
+    if min(exploding) - less < 0:
+        low = -INF
     return Span(low, INF), Span(1, 1)
 
 
@@ -545,6 +551,7 @@ def test_discarded_dice_say_why(text: str, seed: int) -> None:
 
 _FACE_VALUES: dict[str, dict[str, int]] = {
     "dF": {"-": -1, "0": 0, "+": 1},
+    "dF.1": {"-": -1, "0": 0, "+": 1},
     "D3": {str(n): (n + 1) // 2 for n in range(1, 7)},  # rule N4
 }
 

@@ -75,11 +75,13 @@ def _fail(text: str, loc: int, message: str) -> pp.ParseFatalException:
 integer = pp.Regex(r"\d+").set_name("a number")
 integer.set_parse_action(lambda s, loc, t: int(t[0]))
 
-_DICE_RE = re.compile(r"(?P<count>\d*)[dD](?P<sides>\d+|%|[fF])")
+_DICE_RE = re.compile(r"(?P<count>\d*)[dD](?P<sides>\d+|%|[fF](?:\.[12](?!\d))?)")
 _MODIFIER_RE = re.compile(
     r"(?i)(?P<keep>kh|kl|dh|dl|k)(?P<keep_n>\d*)"
-    rf"|(?P<reroll>ro|r)(?P<reroll_if>{_COMPARE}?\d+)"
-    rf"|(?P<explode>!!|!p|!(?!=(?:\s|$)))(?P<explode_if>{_COMPARE}?\d+)?"
+    rf"|(?P<reroll>ro|r)(?P<reroll_if>{_COMPARE}?\d+)?"
+    rf"|(?P<explode>!!p|!!|!p|!(?!=(?:\s|$)))(?P<explode_if>{_COMPARE}?\d+)?"
+    rf"|ds(?P<double>{_COMPARE}?\d+)"
+    r"|s(?P<sort>a|d(?![hls]))?"
     rf"|(?P<success>{_COMPARE}\d+)"
     rf"|f(?P<failure>{_COMPARE}?\d+)"
     rf"|c(?P<critical>[sf])(?P<critical_if>{_COMPARE}?\d+)"
@@ -97,12 +99,15 @@ def _condition(text: str) -> Condition:
     return Condition("=", int(text))
 
 
-def _modifiers(text: str, found: list[tuple[int, str]], allow_per_die: bool) -> Modifiers:
-    """Fold the modifier tokens of one term into :class:`Modifiers`, refusing repeats."""
+def _modifiers(
+    text: str, found: list[tuple[int, str]], allow_per_die: bool, lowest: Condition | None = None
+) -> Modifiers:
+    """Fold the modifier tokens of one term into :class:`Modifiers`, refusing repeats.
+    ``lowest`` is what a bare ``r`` re-rolls: the die's lowest face (None for a group)."""
     if not found:
         return NO_MODIFIERS
     values: dict[str, Any] = {}
-    value: Keep | Reroll | Explode | Condition
+    value: Keep | Reroll | Explode | Condition | str
     for loc, token in found:
         match = _MODIFIER_RE.fullmatch(token)
         assert match is not None
@@ -116,7 +121,15 @@ def _modifiers(text: str, found: list[tuple[int, str]], allow_per_die: bool) -> 
             slot, value = "keep", Keep(cast("KeepKind", kind), count)
         elif groups["reroll"]:
             reroll = groups["reroll"].lower()
-            slot, value = "reroll", Reroll(_condition(groups["reroll_if"]), reroll == "ro")
+            if groups["reroll_if"] is None and lowest is None:
+                raise _fail(text, loc, "a group cannot reroll: put it on the dice inside the group")
+            condition = _condition(groups["reroll_if"]) if groups["reroll_if"] else lowest
+            assert condition is not None
+            slot, value = "reroll", Reroll(condition, reroll == "ro")
+        elif groups["double"]:
+            slot, value = "double", _condition(groups["double"])
+        elif match.group(0).lower().startswith("s"):
+            slot, value = "sort", "d" if (groups["sort"] or "a").lower() == "d" else "a"
         elif groups["explode"]:
             condition = _condition(groups["explode_if"]) if groups["explode_if"] else None
             slot, value = (
@@ -138,10 +151,13 @@ def _modifiers(text: str, found: list[tuple[int, str]], allow_per_die: bool) -> 
                 text, loc, f"a group cannot {_PER_DIE[slot]}: put it on the dice inside the group"
             )
         values[slot] = value
+    if "double" in values and "success" not in values:
+        loc = found[-1][0]
+        raise _fail(text, loc, "ds counts a success twice: add a success such as >=8")
     if "failure" in values and "success" not in values:
         loc = found[-1][0]
         raise _fail(text, loc, "f counts failures beside successes: add one such as >=5")
-    compounds = "explode" in values and values["explode"].kind == "!!"
+    compounds = "explode" in values and values["explode"].kind in ("!!", "!!p")
     if compounds and ("critical_success" in values or "critical_failure" in values):
         loc = found[-1][0]
         raise _fail(text, loc, "cs and cf judge single dice: a compounded die (!!) is several")
@@ -151,6 +167,7 @@ def _modifiers(text: str, found: list[tuple[int, str]], allow_per_die: bool) -> 
 _SLOT_WORDS = {"critical_success": "cs", "critical_failure": "cf"}
 _PER_DIE = {
     "reroll": "reroll",
+    "sort": "sort",
     "explode": "explode",
     "critical_success": "mark criticals",
     "critical_failure": "mark criticals",
@@ -162,15 +179,23 @@ def _dice_action(text: str, loc: int, tokens: pp.ParseResults) -> Dice:
     match = _DICE_RE.match(text, loc)
     assert match is not None
     count = int(match["count"]) if match["count"] else 1
-    modifiers = _modifiers(text, list(tokens[1:]), allow_per_die=True)
-    return _checked_dice(text, loc, count, match["sides"], modifiers)
+    raw_sides = match["sides"]
+    modifiers = _modifiers(text, list(tokens[1:]), True, _lowest(raw_sides))
+    return _checked_dice(text, loc, count, raw_sides, modifiers)
+
+
+def _lowest(raw_sides: str) -> Condition:
+    """What a bare ``r`` re-rolls: the lowest face (a 1; the minus of a Fudge die)."""
+    return Condition("<", 0) if raw_sides[0] in "fF" else Condition("=", 1)
 
 
 def _checked_dice(text: str, loc: int, count: int, raw_sides: str, modifiers: Modifiers) -> Dice:
     """``count`` dice of ``raw_sides`` (as typed), refused out of range or endless."""
     sides: Sides
-    if raw_sides in ("%", "F", "f"):
-        sides = cast(Sides, raw_sides.upper())
+    if raw_sides in ("%", "F", "f", "F.2", "f.2"):  # dF.2 is the usual Fudge die
+        sides = cast(Sides, raw_sides.upper()[0])
+    elif raw_sides in ("F.1", "f.1"):
+        sides = "F.1"
     elif int(raw_sides) == 3:  # d3, d03: the D3 of rule N4
         sides = "3"
     else:
@@ -237,7 +262,7 @@ function_call.set_parse_action(_call_action)
 # Dice with a count or sides worked out when rolled: (1+2)d6, (STR)d6, (2d4)d6, d(2*3).
 # Written without spaces, as any dice term; tried before a parenthesised expression.
 _inner = (pp.Suppress("(") + expression + pp.Suppress(")").set_name("')'")).leave_whitespace()
-_computed_sides = pp.Regex(r"\d+|%|[fF]").leave_whitespace().set_name("sides")
+_computed_sides = pp.Regex(r"\d+|%|[fF](?:\.[12](?!\d))?").leave_whitespace().set_name("sides")
 _computed_sides.set_parse_action(lambda s, loc, t: ("literal", t[0]))
 _computed_letter = pp.Regex(r"[dD]").leave_whitespace().set_name("'d'")
 _computed_count = pp.Regex(r"\d+").set_name("a count")
@@ -264,10 +289,12 @@ def _computed_action(text: str, loc: int, tokens: pp.ParseResults) -> Dice | Com
     raw_sides = parts[letter + 1]
     sides: Expr | str
     if isinstance(raw_sides, tuple):
-        sides = raw_sides[1].upper() if raw_sides[1] in "fF%" else Number(int(raw_sides[1]))
+        raw = raw_sides[1].upper()
+        sides = {"F.2": "F", "F.1": "F.1"}.get(raw, raw) if raw[0] in "F%" else Number(int(raw))
     else:
         sides = cast(Expr, raw_sides[0])
-    modifiers = _modifiers(text, parts[letter + 2 :], allow_per_die=True)
+    lowest = _lowest(raw_sides[1]) if isinstance(raw_sides, tuple) else Condition("=", 1)
+    modifiers = _modifiers(text, parts[letter + 2 :], True, lowest)
     if isinstance(count, Number) and isinstance(sides, (Number, str)):  # (3)d6 is 3d6
         raw = str(sides.value) if isinstance(sides, Number) else sides
         return _checked_dice(text, loc, count.value, raw, modifiers)
@@ -412,7 +439,17 @@ def _refused_feature(text: str, loc: int) -> str | None:
         return "'%' is percent of here (10% of 51); there is no modulo"
     if rest.startswith("^"):
         return "there is no power operator: multiply (d6*d6)"
+    after_dice = _ENDS_DICE.search(before) is not None
+    if after_dice and re.match(r"(?i)uo?(?![a-z])", rest):
+        return "unique dice (u, uo) are not supported"
+    if after_dice and re.match(r"(?i)(?:min|max)\d", rest):
+        return "clamps (min3, max6) are not supported: use max(d6, 3) for one die"
+    if rest.startswith("<>") or (before.endswith("<") and rest.startswith(">")):
+        return "'<>' is not a condition here: count the other faces (<3 and >3 are two)"
     return None
+
+
+_ENDS_DICE = re.compile(r"(?:\d*[dD](?:\d+|%|[fF](?:\.[12])?)|\))\S*$")
 
 
 def _word(text: str) -> str:

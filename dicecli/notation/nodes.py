@@ -31,13 +31,13 @@ else:  # pragma: no cover - Python 3.10
 
 CompareOp = Literal["=", "<", "<=", ">", ">="]
 KeepKind = Literal["kh", "kl", "dh", "dl"]
-ExplodeKind = Literal["!", "!!", "!p"]
+ExplodeKind = Literal["!", "!!", "!p", "!!p"]
 BinaryOpSymbol = Literal["+", "-", "*", "/"]
 CheckOp = Literal[">=", "<=", ">", "<", "=", "!="]
 FunctionName = Literal["floor", "ceil", "round", "abs", "min", "max"]
 ROUNDING_FUNCTIONS: tuple[FunctionName, ...] = ("floor", "ceil", "round")
 FUNCTION_NAMES: tuple[FunctionName, ...] = (*ROUNDING_FUNCTIONS, "abs", "min", "max")
-Sides = int | Literal["%", "F", "3"]
+Sides = int | Literal["%", "F", "F.1", "3"]
 
 
 class Condition(NamedTuple):
@@ -87,7 +87,8 @@ class Reroll(NamedTuple):
 
 
 class Explode(NamedTuple):
-    """Roll another die on ``condition``: ``!`` adds it, ``!!`` compounds it, ``!p`` penetrates."""
+    """Roll another die on ``condition``: ``!`` adds it, ``!!`` compounds it, ``!p``
+    penetrates (the added die is worth one less), ``!!p`` does both."""
 
     kind: ExplodeKind
     condition: Condition | None  # None: the die's highest face
@@ -107,6 +108,8 @@ class Modifiers:
     failure: Condition | None = None
     critical_success: Condition | None = None  # cs: mark a kept die critical
     critical_failure: Condition | None = None  # cf
+    double: Condition | None = None  # ds: a success meeting it counts 2
+    sort: Literal["a", "d"] | None = None  # s/sa, sd: the dice shown sorted
 
     def __str__(self) -> str:
         # In the order applied, except that a bare "!" followed by a success condition
@@ -118,10 +121,14 @@ class Modifiers:
         text = "".join(str(part) for part in parts if part is not None)
         if self.failure is not None:
             text += "f" + self.failure.bare()
+        if self.double is not None:
+            text += "ds" + self.double.bare()
         if self.critical_success is not None:
             text += "cs" + self.critical_success.bare()
         if self.critical_failure is not None:
             text += "cf" + self.critical_failure.bare()
+        if self.sort is not None:
+            text += "s" if self.sort == "a" else "sd"
         if bare_before_success:
             text += str(explode)
         return text

@@ -97,9 +97,9 @@ def percent_of(percent: int, whole: int) -> int:
 
 def count_one(value: int, modifiers: Modifiers) -> int:
     """What a kept die scores when counting (step 4 of the modifier order): +1 for a
-    success, -1 for a failure, 0 otherwise."""
+    success (+2 when it also meets ``ds``), -1 for a failure, 0 otherwise."""
     if modifiers.success is not None and modifiers.success.matches(value):
-        return 1
+        return 2 if modifiers.double is not None and modifiers.double.matches(value) else 1
     if modifiers.failure is not None and modifiers.failure.matches(value):
         return -1
     return 0

@@ -7,10 +7,11 @@ expression's total, following the evaluator (:mod:`dicecli.rolling.evaluate`) to
    then a fresh face; after ``r`` (repeat) it is uniform over the faces that do not
    match (the geometric series, solved exactly). Explosion dice are re-rolled too.
 2. **explode**: a standing die that matches adds another. ``!!`` sums the chain into
-   one die; ``!`` makes each added die its own unit; ``!p`` too, worth one less (it
-   explodes on its natural face). Explosions are unbounded, so each dice term follows
-   them to the depth where the chance left out is below :data:`PRECISION`; that
-   chance is the distribution's ``residue`` and the odds say so.
+   one die (``!!p`` with each added die worth one less); ``!`` makes each added die
+   its own unit; ``!p`` too, worth one less (it explodes on its natural face).
+   Explosions are unbounded, so each dice term follows them to the depth where the
+   chance left out is below :data:`PRECISION`; that chance is the distribution's
+   ``residue`` and the odds say so.
 3. **keep/drop** over the units standing (:mod:`dicecli.probability.keep`).
 4. **count**: a kept unit scores +1 on a success, else -1 on a failure, else 0.
 
@@ -306,6 +307,10 @@ def _identity(value: int) -> int:
     return value
 
 
+def _less_one(value: int) -> int:
+    return value - 1
+
+
 # --- dice terms ------------------------------------------------------------------
 
 
@@ -345,8 +350,9 @@ def _exploding_dice(
     notes = (f"{what}: explosions followed up to {depth} extra dice per die",)
     chains_denominator = denominator ** ((depth + 1) * count)
     kind = modifiers.explode.kind
-    if kind == "!!":  # one unit per die: the compounded total
-        compounded = chain_total(standing, explodes, depth, _identity, _identity, what)
+    if kind in ("!!", "!!p"):  # one unit per die: the compounded total
+        added_worth = _less_one if kind == "!!p" else _identity
+        compounded = chain_total(standing, explodes, depth, _identity, added_worth, what)
         counts = _identical_units(compounded, count, modifiers, score, what)
         return Weights(counts, chains_denominator, notes)
     penalty = 1 if kind == "!p" else 0

@@ -14,6 +14,7 @@ from dicecli.results import (
     COMPOUNDED,
     CRITICAL_FAILURE,
     CRITICAL_SUCCESS,
+    DOUBLE_SUCCESS,
     DROPPED,
     EXPLODED,
     EXPLOSION,
@@ -50,6 +51,7 @@ MARK_STYLES: dict[str, str] = {
     FAILURE: "red",
     IGNORED: "dim strike",
     CRITICAL_SUCCESS: "bold reverse green",
+    DOUBLE_SUCCESS: "bold green",
     CRITICAL_FAILURE: "bold reverse red",
 }
 """Every mark of the core (:mod:`dicecli.results`), styled or not."""

@@ -68,6 +68,7 @@ from dicecli.notation.semantics import (
 from dicecli.results import (
     CRITICAL_FAILURE,
     CRITICAL_SUCCESS,
+    DOUBLE_SUCCESS,
     DROPPED,
     FAILURE,
     SUCCESS,
@@ -484,6 +485,12 @@ outcomes); a d10000 term rolls without them rather than build 10,000 of each."""
 
 
 def _compile_dice(node: Dice) -> Step:
+    if node.modifiers.sort is not None:
+        return _sorted_as_shown(node, _shown_dice_step(node))
+    return _shown_dice_step(node)
+
+
+def _shown_dice_step(node: Dice) -> Step:
     die = die_for_sides(node.sides)
     critical, fumble = critical_conditions(node)
     if critical is None and fumble is None:
@@ -495,6 +502,29 @@ def _compile_dice(node: Dice) -> Step:
         )
         return _one_die_step(die, marked, tuple(DiceShown((roll,)) for roll in marked))
     return with_criticals(node, _uncritical_dice_step(node, die))
+
+
+def _sorted_as_shown(node: Dice, step: Step) -> Step:
+    """``step``, then its dice shown sorted by value (``s``/``sa`` lowest first, ``sd``
+    highest first); the result's dice stay in roll order, so ``--given`` replays them."""
+    descending = node.modifiers.sort == "d"
+
+    def worth(die: DieRoll) -> int:
+        return die.value if die.value is not None else 0
+
+    def sorted_dice(ev: Evaluation) -> int:
+        first_segment = len(ev.segments)
+        total = step(ev)
+        segments = ev.segments
+        for place in range(first_segment, len(segments)):
+            segment = segments[place]
+            if isinstance(segment, DiceShown):
+                ordered = sorted(segment.dice, key=worth, reverse=descending)
+                segments[place] = DiceShown(tuple(ordered))
+                break
+        return total
+
+    return sorted_dice
 
 
 def _critical_marks(
@@ -542,6 +572,10 @@ def _uncritical_dice_step(node: Dice, die: Die) -> Step:
     modifiers = node.modifiers
     if modifiers is NO_MODIFIERS:
         return _plain_dice_step(die, node.count)
+    if modifiers.sort is not None:  # sorting is shown apart: the dice roll the same
+        modifiers = replace(modifiers, sort=None)
+        if modifiers == NO_MODIFIERS:
+            return _plain_dice_step(die, node.count)
     small = len(die.faces) <= TABLED_FACES
     if modifiers.reroll is None and modifiers.explode is None and small:
         return _face_decided_step(die, node.count, modifiers)
@@ -581,7 +615,12 @@ def _one_die_step(die: Die, rolls: tuple[DieRoll, ...], alone: tuple[DiceShown, 
     return one_die
 
 
-_SCORE_MARKS: dict[int, tuple[str, ...]] = {1: (SUCCESS,), -1: (FAILURE,), 0: ()}
+_SCORE_MARKS: dict[int, tuple[str, ...]] = {
+    2: (SUCCESS, DOUBLE_SUCCESS),
+    1: (SUCCESS,),
+    -1: (FAILURE,),
+    0: (),
+}
 
 
 def _face_decided_step(die: Die, count: int, modifiers: Modifiers) -> Step:
@@ -606,7 +645,7 @@ def _face_decided_step(die: Die, count: int, modifiers: Modifiers) -> Step:
             for index in indexes:  # loops, not comprehensions: cheaper for a few dice
                 marked.append(standing[index])
                 total += worth[index]
-                successes += worth[index] > 0
+                successes += max(worth[index], 0)
         else:
             drawn = []
             for index in indexes:
@@ -616,7 +655,7 @@ def _face_decided_step(die: Die, count: int, modifiers: Modifiers) -> Step:
                 index = indexes[position]
                 marked[position] = standing[index]
                 total += worth[index]
-                successes += worth[index] > 0
+                successes += max(worth[index], 0)
         shown = tuple(marked)
         ev.dice.extend(shown)
         ev.segments.append(DiceShown(shown))
@@ -644,7 +683,9 @@ def rolled_one_by_one_step(die: Die, count: int, modifiers: Modifiers) -> Step:
         ev.dice.extend(rolled)
         ev.segments.append(DiceShown(tuple(rolled)))
         if modifiers.counts_successes:
-            successes = sum(1 for roll in rolled if SUCCESS in roll.marks)
+            successes = sum(
+                1 + (DOUBLE_SUCCESS in roll.marks) for roll in rolled if SUCCESS in roll.marks
+            )
             ev.segments.append(_tally(successes, successes - total))
         return total
 
@@ -693,7 +734,7 @@ def _compile_group(node: Group) -> Step:
             elif counting:
                 score = count_one(value, modifiers)
                 total += score
-                successes += score > 0
+                successes += max(score, 0)
             else:
                 total += value
         if counting:
@@ -759,9 +800,8 @@ def apply_keep_and_count(
             score = count_one(value, modifiers)
             total += score
             if score:
-                mark = SUCCESS if score > 0 else FAILURE
                 for position in positions:
-                    rolled[position] = rolled[position].marked(mark)
+                    rolled[position] = rolled[position].marked(*_SCORE_MARKS[score])
         else:
             total += value
     return total, rolled

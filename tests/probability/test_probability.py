@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
+from typing import Literal
 
 import pytest
 from hypothesis import HealthCheck, assume, given, reject, settings
@@ -299,6 +300,13 @@ EXACT_FORMS = [
     "(d2)d4>=3",
     "2d(d2*2)",
     "(d3)d6 / 2",
+    "4d4r",
+    "3dFr",
+    "3d6>=5ds6",
+    "4d6>=4ds6f1kh3",
+    "4dF.1",
+    "3dF.1kh2",
+    "3d4sd",
 ]
 
 
@@ -340,6 +348,10 @@ REPEATING_FORMS = [
     ("{d3!, d4}kh1", 9),
     ("{d2!!, 2, d2!}>=3", 10),
     ("{d2!p, d4!}dl1", 9),
+    ("d3!!p", 10),
+    ("2d3!!pkh1", 7),
+    ("2d3!!p3>=3ds4", 7),
+    ("dF.1!!p", 8),
 ]
 
 
@@ -381,7 +393,7 @@ def test_a_die_that_always_explodes_after_rerolls_is_refused() -> None:
 
 COMPARES: list[CompareOp] = ["=", "<", "<=", ">", ">="]
 KEEPS: list[KeepKind] = ["kh", "kl", "dh", "dl"]
-EXPLODES: list[ExplodeKind] = ["!", "!!", "!p"]
+EXPLODES: list[ExplodeKind] = ["!", "!!", "!p", "!!p"]
 
 
 def conditions(sides: Sides) -> st.SearchStrategy[Condition]:
@@ -392,7 +404,7 @@ def conditions(sides: Sides) -> st.SearchStrategy[Condition]:
 
 @st.composite
 def dice_terms(draw: st.DrawFn) -> Expr:
-    sides: Sides = draw(st.sampled_from([2, 4, 5, 6, "F", "3"]))  # "d3" is the D3
+    sides: Sides = draw(st.sampled_from([2, 4, 5, 6, "F", "F.1", "3"]))  # "d3" is the D3
     reroll = draw(st.none() | st.builds(Reroll, conditions(sides), st.booleans()))
     explode = draw(st.none() | st.builds(Explode, st.sampled_from(EXPLODES), st.none()))
     if explode is not None and draw(st.booleans()):
@@ -401,12 +413,15 @@ def dice_terms(draw: st.DrawFn) -> Expr:
     success = draw(st.none() | conditions(sides))
     failure = draw(st.none() | conditions(sides)) if success else None
     critical = fumble = None
-    if explode is None or explode.kind != "!!":  # cs/cf are refused beside "!!"
+    if explode is None or explode.kind not in ("!!", "!!p"):  # cs/cf refused beside them
         critical = draw(st.none() | conditions(sides))
         fumble = draw(st.none() | conditions(sides))
+    double = draw(st.none() | conditions(sides)) if success else None
+    sorts: list[Literal["a", "d"] | None] = [None, "a", "d"]
+    sort = draw(st.sampled_from(sorts))
     slow = reroll is not None or explode is not None
     count = draw(st.integers(1, 2 if slow else 3))
-    mods = Modifiers(reroll, explode, keep, success, failure, critical, fumble)
+    mods = Modifiers(reroll, explode, keep, success, failure, critical, fumble, double, sort)
     node = Dice(count, sides, mods)
     try:
         parsed = parse(str(node)).body  # the grammar refuses endless forms: so do we
