@@ -174,12 +174,8 @@ def condition_text(condition: Condition, bare_allowed: bool) -> st.SearchStrateg
 
 @cache
 def keep_for(count: int) -> st.SearchStrategy[Keep]:
-    """Keep/drop of 0 to ``count + 1`` dice or items; keeping 0 (``kh0``, ``kl0``) is an
-    error, so keeps start at 1."""
-    return st.one_of(
-        st.builds(Keep, st.sampled_from(("kh", "kl")), st.integers(1, count + 1)),
-        st.builds(Keep, st.sampled_from(("dh", "dl")), st.integers(0, count + 1)),
-    )
+    """Keep/drop of 0 to ``count + 1`` dice or items (keeping none, ``kh0``, is worth 0)."""
+    return st.builds(Keep, st.sampled_from(("kh", "kl", "dh", "dl")), st.integers(0, count + 1))
 
 
 def _maybe(draw: st.DrawFn, strategy: st.SearchStrategy[T]) -> T | None:

@@ -316,7 +316,38 @@ def _choose_ranked(spans: list[Span], count: int, highest: bool) -> Span:
     return Span(sum(lows), sum(highs))
 
 
+def pooled_terms(node: Group) -> list[Dice] | None:
+    """The dice terms a one-item group's keep/drop picks among, die by die
+    (``{4d6+3d8}k4``; docs/grammar.md, "Groups"): dice added together that do not
+    explode, keep, count or sort on their own. None for other groups."""
+    if len(node.items) != 1 or node.modifiers.keep is None:
+        return None
+    terms, pending = [], [node.items[0]]
+    while pending:
+        item = pending.pop()
+        mods = item.modifiers if isinstance(item, Dice) else None
+        if isinstance(item, BinaryOp) and item.op == "+":
+            pending += [item.right, item.left]
+        elif mods is not None and not (mods.explode or mods.keep or mods.sort):
+            if mods.success is not None or mods.failure is not None:
+                return None
+            assert isinstance(item, Dice)
+            terms.append(item)
+        else:
+            return None
+    return terms
+
+
 def _group_bounds(node: Group, divides: list[Span]) -> Span:
+    pooled = pooled_terms(node)
+    keep = node.modifiers.keep
+    if pooled is not None and keep is not None:  # each die is an item
+        dice = [_spread(standing_values(t.sides, t.modifiers.reroll)) for t in pooled]
+        each = [span for term, span in zip(pooled, dice, strict=True) for _ in range(term.count)]
+        count = int(_count_kept(keep, Span(len(each), len(each))).low)
+        if node.modifiers.success is not None:  # each kept die scored
+            return _choose([_scores_over(die, node.modifiers) for die in each], count)
+        return _choose_ranked(each, count, highest=keep.kind in ("kh", "dl"))
     items = [bounds(item, divides) for item in node.items]
     keep = node.modifiers.keep
     count = int(_count_kept(keep, Span(len(items), len(items))).low)
@@ -581,8 +612,7 @@ def keep_dice_text(draw: st.DrawFn) -> tuple[str, Keep, int]:
     sides = draw(st.sampled_from([2, 4, 6, 10, 20, "%", "F"]))
     count = draw(st.integers(1, 8))
     kind: KeepKind = draw(st.sampled_from(["kh", "kl", "dh", "dl"]))
-    least = 1 if kind in ("kh", "kl") else 0  # kh0 and kl0 keep nothing: refused
-    keep = Keep(kind, draw(st.integers(least, count + 2)))
+    keep = Keep(kind, draw(st.integers(0, count + 2)))  # kh0 keeps nothing: worth 0
     endless_free = {2: "r1", "F": "r<0"}.get(sides, "r<2")  # never every face
     reroll = draw(st.sampled_from(["", "ro1", endless_free]))
     return f"{count}d{sides}{reroll}{keep}", keep, count
@@ -712,6 +742,10 @@ def reference_total(node: Expr, dice: Iterator[int]) -> int:
     if isinstance(node, PercentOf):
         return math.ceil(Fraction(node.percent * reference_total(node.operand, dice), 100))
     if isinstance(node, Group):
+        pooled = pooled_terms(node)
+        if pooled is not None:  # keep/drop among the dice themselves
+            faces = [next(dice) for term in pooled for _ in range(term.count)]
+            return reference_group_total(node, faces)  # as if each die were an item
         return reference_group_total(node, [reference_total(item, dice) for item in node.items])
     if isinstance(node, Call):
         return reference_call(node, dice)

@@ -116,8 +116,6 @@ def _modifiers(
             kind = groups["keep"].lower()
             kind = "kh" if kind == "k" else kind
             count = int(groups["keep_n"] or 1)
-            if count == 0 and kind in ("kh", "kl"):
-                raise _fail(text, loc, f"{kind}0 keeps no dice: keep at least one")
             slot, value = "keep", Keep(cast("KeepKind", kind), count)
         elif groups["reroll"]:
             reroll = groups["reroll"].lower()

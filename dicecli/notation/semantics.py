@@ -19,12 +19,14 @@ from typing import TYPE_CHECKING, cast
 from dicecli.errors import DiceError, UnknownNameError
 from dicecli.notation.dice import die_for_sides
 from dicecli.notation.nodes import (
+    BinaryOp,
     CheckOp,
     ComputedDice,
     Condition,
     Dice,
     Expr,
     FunctionName,
+    Group,
     Keep,
     Modifiers,
     Name,
@@ -116,6 +118,39 @@ def kept_slice(keep: Keep, count: int) -> slice:
     if keep.kind == "dh":
         return slice(0, count - number)
     return slice(number, None)
+
+
+def pooled_dice(group: Group) -> tuple[Dice, ...] | None:
+    """The dice terms whose dice a group's keep/drop picks among, one by one: when the
+    group has a single item made of dice terms added together (``{4d6+3d8}k4``,
+    ``{4d6}dl1``), as Roll20 and RPG Dice Roller read it. None for any other group
+    (``{2d6, d8}kh1``, ``{d20 + 5}kh1``): its keep/drop picks among the items' values.
+    A pooled group counts successes among its kept dice, as a dice term does.
+
+    The dice pooled may re-roll and mark criticals; dice that explode, keep, count or
+    sort on their own are not pooled (their dice are not one die each)."""
+    if len(group.items) != 1 or group.modifiers.keep is None:
+        return None
+    terms: list[Dice] = []
+    pending: list[Expr] = [group.items[0]]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, BinaryOp) and node.op == "+":
+            pending += [node.right, node.left]
+        elif isinstance(node, Dice) and _poolable(node.modifiers):
+            terms.append(node)
+        else:
+            return None
+    return tuple(terms)
+
+
+def _poolable(modifiers: Modifiers) -> bool:
+    return (
+        modifiers.explode is None
+        and modifiers.keep is None
+        and not modifiers.counts_successes
+        and modifiers.sort is None
+    )
 
 
 def kept_positions(values: list[int], keep: Keep) -> set[int]:

@@ -61,6 +61,7 @@ from dicecli.notation.semantics import (
     count_one,
     name_meaning,
     percent_of,
+    pooled_dice,
     rounded,
 )
 from dicecli.probability.distribution import Distribution
@@ -260,7 +261,27 @@ class _Weigher:
         finally:
             self.depth -= 1
 
+    def _pooled_group(self, node: Group, terms: tuple[Dice, ...]) -> Weights:
+        """Keep/drop among the dice of a one-item group (``{4d6+3d8}k4``), each die an
+        item of its own, and counting over the kept dice."""
+        items: list[Counts] = []
+        denominator = 1
+        for term in terms:
+            die = die_for_sides(term.sides)
+            faces = [face.value for face in die.faces if face.value is not None]
+            if len(faces) < len(die.faces):
+                raise DiceError(f"{die.name} has faces without numbers: no odds for a total")
+            standing, each = standing_weights(faces, term.modifiers.reroll)
+            items += [standing] * term.count
+            denominator *= each**term.count
+        assert node.modifiers.keep is not None
+        tracker = Tracker.for_keep(node.modifiers.keep, _score(node.modifiers))
+        return Weights(keep_over_items(items, tracker, str(node)), denominator)
+
     def _group(self, node: Group) -> Weights:
+        pooled = pooled_dice(node)
+        if pooled is not None:
+            return self._pooled_group(node, pooled)
         items = [self.weights(item) for item in node.items]
         denominator = 1
         for item in items:

@@ -63,6 +63,7 @@ from dicecli.notation.semantics import (
     kept_slice,
     name_meaning,
     percent_of,
+    pooled_dice,
     rounded,
 )
 from dicecli.results import (
@@ -692,7 +693,58 @@ def rolled_one_by_one_step(die: Die, count: int, modifiers: Modifiers) -> Step:
     return rolled_one_by_one
 
 
+def _compile_pooled_group(node: Group) -> Step:
+    """A group of one item made of dice added together (``{4d6+3d8}k4``): keep/drop
+    picks among its dice, one by one (:func:`~dicecli.notation.semantics.pooled_dice`),
+    and success counting counts the kept dice, as on a dice term."""
+    item = step_of(node.items[0])
+    modifiers = node.modifiers
+    counting = modifiers.counts_successes
+    keep = modifiers.keep
+    assert keep is not None
+
+    def pooled(ev: Evaluation) -> int:
+        segments, dice = ev.segments, ev.dice
+        segments.append(_GROUP_OPEN)
+        first_die, first_segment = len(dice), len(segments)
+        item(ev)
+        standing = [p for p in range(first_die, len(dice)) if dice[p].kept]
+        values = [_worth(dice[p]) for p in standing]
+        kept = kept_positions(values, keep)
+        total = successes = 0
+        for index, position in enumerate(standing):
+            if index not in kept:
+                dice[position] = dice[position].marked(DROPPED, kept=False)
+            elif counting:
+                score = count_one(values[index], modifiers)
+                total += score
+                successes += max(score, 0)
+                dice[position] = dice[position].marked(*_SCORE_MARKS[score])
+            else:
+                total += values[index]
+        shown = iter(dice[first_die:])
+        for place in range(first_segment, len(segments)):
+            segment = segments[place]
+            if isinstance(segment, DiceShown):
+                segments[place] = DiceShown(tuple(next(shown) for _ in segment.dice))
+        segments.append(_GROUP_CLOSE)
+        if counting:
+            segments.append(_tally(successes, successes - total))
+        else:
+            segments.insert(-1, Text(f" (={total})", "value"))
+        return total
+
+    return pooled
+
+
+def _worth(die: DieRoll) -> int:
+    assert die.value is not None  # pooled dice are numbered
+    return die.value
+
+
 def _compile_group(node: Group) -> Step:
+    if pooled_dice(node) is not None:
+        return _compile_pooled_group(node)
     items = [(step_of(item), isinstance(item, Number)) for item in node.items]
     modifiers = node.modifiers
     counting = modifiers.counts_successes
