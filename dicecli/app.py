@@ -110,6 +110,9 @@ class Session:
 
     def roll_text(self, text: str) -> None:
         """Roll one line ``times`` times and write each result; raises DiceError."""
+        if ";" in text:  # several rolls on the line: each is its own result
+            self._roll_several(text)
+            return
         if self.options.times != 1:
             self._roll_times(text)
             return
@@ -117,6 +120,18 @@ class Session:
         self.write_result(result)
         if result.outcome is not None and result.failed:  # plain rolls never fail
             self.failed_checks += 1
+
+    def _roll_several(self, line: str) -> None:
+        from dicecli.notation.lines import parse_rolls
+
+        for text, parsed in parse_rolls(line):
+            if self.options.times != 1:
+                self._roll_times(text)
+                continue
+            result = roll(parsed, self.roller, self.environment, text)
+            self.write_result(result)
+            if result.failed:
+                self.failed_checks += 1
 
     def _roll_times(self, text: str) -> None:
         parsed = parse(text)

@@ -16,7 +16,7 @@ from dicecli.environment import Environment
 from dicecli.errors import DiceError, UnknownNameError
 from dicecli.notation.dice import Die
 from dicecli.notation.grammar import parse
-from dicecli.notation.nodes import Expr, Name, children
+from dicecli.notation.nodes import Comparison, Expr, Name, children
 from dicecli.notation.semantics import reference_cycle
 from dicecli.rolling.evaluate import Evaluation
 from dicecli.rolling.sources import Roller
@@ -51,6 +51,10 @@ def names_in(expr: Expr) -> Iterator[Name]:
 def value_expression(text: str, env: Environment) -> Expr:
     """The expression a value's text holds, its names checked against ``env``."""
     body = parse(text).body
+    if isinstance(body, Comparison):
+        raise DiceError(
+            "a saved roll is an expression: a check (>=, vs ...) cannot be saved", text, 0
+        )
     if not isinstance(body, Expr):
         games = ", ".join(game.topic for game in registry.games())
         raise DiceError(

@@ -3,14 +3,17 @@
 Three families, each reusable by any test module (``from strategies import ...``):
 
 * **Text** (``*_text``): what a player types, over the whole generic notation of
-  ``dicecli/notation/grammar.py``: dice (``NdM``, ``dM``, ``D``/``d``, ``d%``, ``dF``, ``D3``),
-  their modifiers typed in any order and spelling (``kh kl dh dl k``, ``r``/``ro``,
-  ``! !! !p``, ``>=5 >5 <=5 <5 =5``, ``f1``), groups ``{a, b}kh1``, numbers, ``+ - * /
-  x X ×``, Unicode minus, parentheses, unary minus, ``N% of X``, ``[labels]``, names,
-  a trailing ``# comment`` and optional whitespace between tokens. Every generated line
-  parses. Dice counts and sides stay small, and re-rolls and explosions are kept to
-  forms that end quickly (at most half the standing faces explode, at most three
-  quarters re-roll), so a roll is fast and never meets the roll budget.
+  ``dicecli/notation/grammar.py``: dice (``NdM``, ``dM``, ``D``/``d``, ``d%``, ``dF``,
+  ``D3``), their modifiers typed in any order and spelling (``kh kl dh dl k``,
+  ``r``/``ro``, ``! !! !p``, ``>=5 >5 <=5 <5 =5``, ``f1``, critical markers ``cs20
+  cf<2``), groups ``{a, b}kh1``, numbers, ``+ - * / x X ×``, Unicode minus, parentheses,
+  unary minus, ``N% of X``, ``[labels]``, names, a trailing ``# comment`` and optional
+  whitespace between tokens. Every generated line parses. Dice counts and sides stay
+  small, and re-rolls and explosions are kept to forms that end quickly (at most half
+  the standing faces explode, at most three quarters re-roll), so a roll is fast and
+  never meets the roll budget.
+  A line may end in a check on the expression (``d20 + 5 >= 15``, ``3d6 vs 11``):
+  :func:`check_text`.
 * **Refused text**: :func:`endless_dice_text` (rolls that would never end, which must
   be refused), :func:`junk_text` (any Unicode) and :func:`near_miss_text` (valid lines
   with a few characters inserted, deleted or swapped, which is where parsers crash).
@@ -34,7 +37,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from itertools import product
 from typing import Literal, TypeVar, cast
@@ -42,9 +45,14 @@ from typing import Literal, TypeVar, cast
 from hypothesis import strategies as st
 
 from dicecli.notation.nodes import (
+    FUNCTION_NAMES,
     BinaryOp,
     BinaryOpSymbol,
+    Call,
+    CheckOp,
     CompareOp,
+    Comparison,
+    ComputedDice,
     Condition,
     Dice,
     Explode,
@@ -68,13 +76,23 @@ T = TypeVar("T")
 NAMES: dict[str, int] = {"str": 3, "dex": -1, "bonus": 2}
 """The named values generated text and nodes may use; roll them with ``values=NAMES``."""
 
-SIDES: tuple[Sides, ...] = (1, 2, 4, 6, 8, 10, 12, 20, 100, "%", "F", "3")
+SIDES: tuple[Sides, ...] = (1, 2, 4, 6, 8, 10, 12, 20, 100, "%", "F", "F.1", "3")
 """Die kinds generated: numbered dice, the percentile die, the fudge die and the D3
 (rule N4; ``Dice(1, 3)`` is the same node as ``Dice(1, "3")``)."""
 
 COMPARE_OPS: tuple[CompareOp, ...] = ("=", "<", "<=", ">", ">=")
+CHECK_OPS: tuple[CheckOp, ...] = (">=", "<=", ">", "<", "=", "!=")
+CHECK_SPELLINGS: dict[str, CheckOp] = {
+    **{op: op for op in CHECK_OPS},
+    "vs": ">=",
+    "VS": ">=",
+    "\N{GREATER-THAN OR EQUAL TO}": ">=",
+    "\N{LESS-THAN OR EQUAL TO}": "<=",
+    "\N{NOT EQUAL TO}": "!=",
+}
+"""How a check's comparison may be typed, and what it means (``vs`` meets or beats)."""
 KEEP_KINDS: tuple[KeepKind, ...] = ("kh", "kl", "dh", "dl")
-EXPLODE_KINDS: tuple[ExplodeKind, ...] = ("!", "!!", "!p")
+EXPLODE_KINDS: tuple[ExplodeKind, ...] = ("!", "!!", "!p", "!!p")
 
 MAX_EXPLODING_SHARE = 0.5  # of the standing faces: explosions end fast
 MAX_REROLLING_SHARE = 0.75  # of the faces, for ``r``: re-rolls end fast
@@ -89,7 +107,7 @@ def die_values(sides: Sides) -> tuple[int, ...]:
     """The values a die can show, each once, lowest first (rules N1, N4)."""
     if sides == "%":
         return tuple(range(1, 101))
-    if sides == "F":
+    if sides in ("F", "F.1"):  # dF.1: one minus, four blanks, one plus
         return (-1, 0, 1)
     if sides == "3":
         return (1, 2, 3)
@@ -156,12 +174,8 @@ def condition_text(condition: Condition, bare_allowed: bool) -> st.SearchStrateg
 
 @cache
 def keep_for(count: int) -> st.SearchStrategy[Keep]:
-    """Keep/drop of 0 to ``count + 1`` dice or items; keeping 0 (``kh0``, ``kl0``) is an
-    error, so keeps start at 1."""
-    return st.one_of(
-        st.builds(Keep, st.sampled_from(("kh", "kl")), st.integers(1, count + 1)),
-        st.builds(Keep, st.sampled_from(("dh", "dl")), st.integers(0, count + 1)),
-    )
+    """Keep/drop of 0 to ``count + 1`` dice or items (keeping none, ``kh0``, is worth 0)."""
+    return st.builds(Keep, st.sampled_from(("kh", "kl", "dh", "dl")), st.integers(0, count + 1))
 
 
 def _maybe(draw: st.DrawFn, strategy: st.SearchStrategy[T]) -> T | None:
@@ -210,7 +224,14 @@ def dice_modifiers(draw: st.DrawFn, sides: Sides, count: int) -> Modifiers:
     keep = _maybe(draw, keep_for(count))
     success = _maybe(draw, condition_for(values))
     failure = _maybe(draw, condition_for(values)) if success is not None else None
-    return Modifiers(reroll, explode, keep, success, failure)
+    critical = fumble = None
+    if explode is None or explode.kind not in ("!!", "!!p"):  # cs/cf judge single dice
+        critical = _maybe(draw, condition_for(values))
+        fumble = _maybe(draw, condition_for(values))
+    double = _maybe(draw, condition_for(values)) if success is not None else None
+    sorts: tuple[Literal["a", "d"], ...] = ("a", "d")
+    sort = _maybe(draw, st.sampled_from(sorts))
+    return Modifiers(reroll, explode, keep, success, failure, critical, fumble, double, sort)
 
 
 @cache
@@ -225,12 +246,24 @@ def group_modifiers(draw: st.DrawFn, items: int) -> Modifiers:
 
 @lru_cache(maxsize=4096)
 @st.composite
-def modifiers_text(draw: st.DrawFn, modifiers: Modifiers, allow_spaces: bool = True) -> str:
-    """``modifiers`` typed in a random order and spelling."""
+def modifiers_text(
+    draw: st.DrawFn,
+    modifiers: Modifiers,
+    allow_spaces: bool = True,
+    lowest: Condition | None = None,
+) -> str:
+    """``modifiers`` typed in a random order and spelling; a re-roll of ``lowest`` (the
+    die's lowest face) may be typed bare (``r``), and then goes last, before a bare
+    ``!`` (``r>=5`` would read as "re-roll on >=5")."""
     tokens: list[tuple[str, str]] = []
+    bare_reroll = ""
     if modifiers.reroll is not None:
         word = draw(_cased("ro" if modifiers.reroll.once else "r"))
-        tokens.append(("reroll", word + draw(condition_text(modifiers.reroll.condition, True))))
+        if modifiers.reroll.condition == lowest and draw(st.booleans()):
+            bare_reroll = word
+        else:
+            condition = draw(condition_text(modifiers.reroll.condition, True))
+            tokens.append(("reroll", word + condition))
     if modifiers.explode is not None:
         explode = modifiers.explode
         word = draw(_cased(explode.kind))
@@ -247,6 +280,14 @@ def modifiers_text(draw: st.DrawFn, modifiers: Modifiers, allow_spaces: bool = T
     if modifiers.failure is not None:
         condition = draw(condition_text(modifiers.failure, True))
         tokens.append(("failure", draw(_cased("f")) + condition))
+    if modifiers.double is not None:
+        tokens.append(("double", draw(_cased("ds")) + draw(condition_text(modifiers.double, True))))
+    if modifiers.sort is not None:
+        spellings = ["s", "sa"] if modifiers.sort == "a" else ["sd"]
+        tokens.append(("sort", draw(_cased(draw(st.sampled_from(spellings))))))
+    for word, marked in (("cs", modifiers.critical_success), ("cf", modifiers.critical_failure)):
+        if marked is not None:
+            tokens.append((word, draw(_cased(word)) + draw(condition_text(marked, True))))
     order = _shuffled(draw, tokens)
     # A bare "!" just before ">=5" reads as "explode on >=5": type the "!" last instead.
     bare = [
@@ -255,7 +296,10 @@ def modifiers_text(draw: st.DrawFn, modifiers: Modifiers, allow_spaces: bool = T
         if t[0] == "explode" and modifiers.explode and not modifiers.explode.condition
     ]
     if bare:
-        order = [t for t in order if t[0] != "explode"] + bare
+        order = [t for t in order if t[0] != "explode"]
+    if bare_reroll:
+        order.append(("reroll", bare_reroll))
+    order += bare
     gaps = [draw(spaces(allow_spaces)) for _ in order]
     return "".join(gap + text for gap, (_, text) in zip(gaps, order, strict=True))
 
@@ -267,7 +311,9 @@ def modifiers_text(draw: st.DrawFn, modifiers: Modifiers, allow_spaces: bool = T
 def sides_text(sides: Sides) -> st.SearchStrategy[str]:
     """``6``, sometimes ``06``; ``F`` or ``f``; ``%``; ``3`` or ``03`` for the D3."""
     if sides == "F":
-        return st.sampled_from(["F", "f"])
+        return st.sampled_from(["F", "f", "F.2", "f.2"])  # dF.2 is the usual Fudge die
+    if sides == "F.1":
+        return st.sampled_from(["F.1", "f.1"])
     if sides == "%":
         return st.just("%")
     return st.sampled_from([str(sides), str(sides), f"0{sides}"])
@@ -285,7 +331,8 @@ def dice_text(draw: st.DrawFn, explosions: bool = True, modifiers: bool = True) 
     if not explosions and mods.explode is not None:
         mods = Modifiers(mods.reroll, None, mods.keep, mods.success, mods.failure)
     letter = draw(st.sampled_from("dD"))
-    return count_text + letter + draw(sides_text(sides)) + draw(modifiers_text(mods))
+    lowest = Condition("<", 0) if sides in ("F", "F.1") else Condition("=", 1)
+    return count_text + letter + draw(sides_text(sides)) + draw(modifiers_text(mods, True, lowest))
 
 
 def number_text() -> st.SearchStrategy[str]:
@@ -342,13 +389,50 @@ def _gap(options: TextOptions) -> st.SearchStrategy[str]:
 def operand_pieces(options: TextOptions, depth: int) -> st.SearchStrategy[str]:
     """A dice term, a number, a name, a group or a parenthesised expression."""
     dice = dice_text(options.explosions)
-    choices: list[st.SearchStrategy[str]] = [dice, dice, number_text()]
+    choices: list[st.SearchStrategy[str]] = [dice, dice, number_text(), computed_dice_text(options)]
     if options.names:
         choices.append(name_text())
     if depth > 0:
         choices.append(group_pieces(options, depth - 1))
         choices.append(parenthesised_pieces(options, depth - 1))
+        choices.append(function_pieces(options, depth - 1))
     return st.one_of(choices)
+
+
+_COUNT_TEXTS = ("1+2", "d4", "2d2", "d3 + 1", "3*1")
+_SIDES_TEXTS = ("2*3", "d4+2", "d6", "10 - 4", "3", "d2*10")
+_NAMED_COUNTS, _NAMED_SIDES = ("STR", "bonus"), ("BONUS+4", "str*2")
+"""Counts and sizes of computed dice: each comes out 1 or more whatever is rolled."""
+
+
+@cache
+@st.composite
+def computed_dice_text(draw: st.DrawFn, options: TextOptions) -> str:
+    """``(1+2)d6``, ``(STR)d6kh1``, ``(2d2)dF``, ``d(2*3)``, ``2d(d4+2)>=3``: a count or
+    sides worked out when rolled (never both literal: that is ``3d6``)."""
+    counts = _COUNT_TEXTS + (_NAMED_COUNTS if options.names else ())
+    sizes = _SIDES_TEXTS + (_NAMED_SIDES if options.names else ())
+    computed_count = draw(st.booleans())
+    if computed_count:
+        count = f"({draw(st.sampled_from(counts))})"
+        sides = draw(st.sampled_from(["6", "20", "F", "%", f"({draw(st.sampled_from(sizes))})"]))
+    else:
+        count = draw(st.sampled_from(["", "1", "2"]))
+        sides = f"({draw(st.sampled_from(sizes))})"
+    counted = replace(draw(dice_modifiers(6, 3)), reroll=None, explode=None)
+    return f"{count}{draw(st.sampled_from('dD'))}{sides}{draw(modifiers_text(counted))}"
+
+
+@cache
+@st.composite
+def function_pieces(draw: st.DrawFn, options: TextOptions, depth: int) -> str:
+    """``floor(2d6 / 2)``, ``MAX(d20, d20)``, ``abs (d6 - d6)``."""
+    function = draw(st.sampled_from(FUNCTION_NAMES))
+    count = draw(st.integers(1, 3)) if function in ("min", "max") else 1
+    args = [draw(expression_pieces(options, depth)) for _ in range(count)]
+    gap = _gap(options)
+    inside = ("," + draw(gap)).join(args)
+    return f"{draw(_cased(function))}{draw(gap)}({draw(gap)}{inside}{draw(gap)})"
 
 
 @cache
@@ -447,11 +531,34 @@ def expression_text(
 
 
 @st.composite
+def check_text(draw: st.DrawFn, left: str, options: TextOptions, depth: int) -> str:
+    """``left`` checked against a target: ``left >= 15``, ``left vs d6 + 2``.
+
+    The comparison is followed by a space (else, after dice, ``>=5`` is a success
+    condition of the dice), and preceded by one unless ``left`` ends in a digit or a
+    closing bracket (``1d20+5>= 15``); ``vs`` is a word, so always spaced."""
+    spelling = draw(st.sampled_from(sorted(CHECK_SPELLINGS)))
+    before = draw(spaces(options.whitespace))
+    if spelling.isalpha() or not (left[-1].isdigit() or left[-1] in ")]}"):
+        before = before or " "
+    after = draw(st.sampled_from([" ", "  ", "\t"]))
+    return left + before + spelling + after + draw(expression_pieces(options, depth))
+
+
+@st.composite
 def line_text(
-    draw: st.DrawFn, depth: int = 1, *, names: bool = True, explosions: bool = True
+    draw: st.DrawFn,
+    depth: int = 1,
+    *,
+    names: bool = True,
+    explosions: bool = True,
+    checks: bool = True,
 ) -> str:
-    """A whole line: whitespace, an expression, an optional ``# comment``, whitespace."""
+    """A whole line: whitespace, an expression (perhaps checked against a target), an
+    optional ``# comment``, whitespace."""
     body = draw(expression_text(depth, names=names, explosions=explosions))
+    if checks and draw(st.integers(0, 3)) == 0:
+        body = draw(check_text(body, TextOptions(names, explosions), depth))
     comment = _maybe(draw, comment_text())
     tail = "" if comment is None else draw(spaces()) + comment
     return draw(spaces()) + body + tail + draw(spaces())
@@ -553,7 +660,9 @@ def _binary(op: str, left: Expr, right: Expr) -> BinaryOp:
 
 def expr_nodes(max_leaves: int = 8, *, modifiers: bool = True) -> st.SearchStrategy[Expr]:
     """Any generic expression tree; its dice have no modifiers unless ``modifiers``."""
-    leaves: st.SearchStrategy[Expr] = st.one_of(number_nodes(), name_nodes(), dice_nodes(modifiers))
+    leaves: st.SearchStrategy[Expr] = st.one_of(
+        number_nodes(), name_nodes(), dice_nodes(modifiers), computed_dice_nodes(modifiers)
+    )
 
     def extend(children: st.SearchStrategy[Expr]) -> st.SearchStrategy[Expr]:
         return st.one_of(
@@ -562,6 +671,61 @@ def expr_nodes(max_leaves: int = 8, *, modifiers: bool = True) -> st.SearchStrat
             st.builds(PercentOf, st.integers(0, 200), children),
             st.builds(Labelled, children, label_strings()),
             group_nodes(children),
+            call_nodes(children),
         )
 
     return st.recursive(leaves, extend, max_leaves=max_leaves)
+
+
+_COUNT_NODES: tuple[Expr, ...] = (
+    Number(2),
+    BinaryOp("+", Number(1), Number(2)),
+    Dice(1, 4),
+    Dice(2, 2),
+    Name("str"),
+)
+_SIDES_NODES: tuple[Expr | Literal["%", "F"], ...] = (
+    Number(6),
+    BinaryOp("*", Number(2), Number(3)),
+    BinaryOp("+", Dice(1, 4), Number(2)),
+    Dice(1, 6),
+    "F",
+    "%",
+)
+
+
+@st.composite
+def computed_dice_nodes(draw: st.DrawFn, modifiers: bool = True) -> ComputedDice:
+    """``ComputedDice`` whose count and sides always come out 1 or more; keep/drop,
+    counting and critical markers only (re-rolls and explosions could be endless on
+    some size)."""
+    count = draw(st.sampled_from(_COUNT_NODES))
+    sides = draw(st.sampled_from(_SIDES_NODES))
+    if isinstance(count, Number) and isinstance(sides, (Number, str)):
+        sides = BinaryOp("+", Number(1), Dice(1, 4))
+    mods = Modifiers()
+    if modifiers:
+        drawn = draw(dice_modifiers(6, 3))
+        mods = replace(drawn, reroll=None, explode=None)
+    return ComputedDice(count, sides, mods)
+
+
+def call_nodes(args: st.SearchStrategy[Expr]) -> st.SearchStrategy[Call]:
+    """``floor(...)``, ``abs(...)``; ``min``/``max`` of one to three arguments."""
+    one = st.builds(
+        lambda function, arg: Call(function, (arg,)),
+        st.sampled_from(("floor", "ceil", "round", "abs")),
+        args,
+    )
+    several = st.builds(
+        lambda function, items: Call(function, tuple(items)),
+        st.sampled_from(("min", "max")),
+        st.lists(args, min_size=1, max_size=3),
+    )
+    return one | several
+
+
+def comparison_nodes(max_leaves: int = 6) -> st.SearchStrategy[Comparison]:
+    """A check on an expression: ``Comparison(left, op, right)``."""
+    sides = expr_nodes(max_leaves)
+    return st.builds(Comparison, sides, st.sampled_from(CHECK_OPS), sides)

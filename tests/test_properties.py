@@ -22,9 +22,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import (
+    CHECK_OPS,
     COMPARE_OPS,
     KEEP_KINDS,
     NAMES,
+    comparison_nodes,
     die_values,
     endless_dice_text,
     exploding_values,
@@ -41,7 +43,11 @@ from dicecli.environment import EMPTY_ENVIRONMENT
 from dicecli.notation.dice import Die, die_for_sides
 from dicecli.notation.nodes import (
     BinaryOp,
+    Call,
+    CheckOp,
     CompareOp,
+    Comparison,
+    ComputedDice,
     Condition,
     Dice,
     Expr,
@@ -58,7 +64,12 @@ from dicecli.notation.nodes import (
     Sides,
 )
 from dicecli.results import DieRoll
-from dicecli.rolling.evaluate import Evaluation, rolled_one_by_one_step, step_of
+from dicecli.rolling.evaluate import (
+    Evaluation,
+    rolled_one_by_one_step,
+    step_of,
+    with_criticals,
+)
 from dicecli.rolling.rerolls_and_explosions import values_matching
 from dicecli.rolling.sources import RandomSource, Roller
 from dicecli.systems import registry
@@ -172,6 +183,12 @@ def test_printed_tree_parses_back_to_the_same_tree(node: Expr) -> None:
     assert parse(str(node)).body == node
 
 
+@MANY
+@given(comparison_nodes())
+def test_printed_check_parses_back_to_the_same_check(node: Comparison) -> None:
+    assert parse(str(node)).body == node
+
+
 # --- totals lie within bounds -------------------------------------------------------
 
 
@@ -221,9 +238,10 @@ def _sum_of(count: Span, each: Span) -> Span:
 
 
 def _score(value: int, modifiers: Modifiers) -> int:
-    """+1 success, -1 failure, 0 otherwise (docs/grammar.md, modifier order step 4)."""
+    """+1 success (+2 when it meets ``ds`` too), -1 failure, 0 otherwise (docs/grammar.md,
+    modifier order step 4)."""
     if modifiers.success is not None and modifiers.success.matches(value):
-        return 1
+        return 2 if modifiers.double is not None and modifiers.double.matches(value) else 1
     if modifiers.failure is not None and modifiers.failure.matches(value):
         return -1
     return 0
@@ -231,7 +249,9 @@ def _score(value: int, modifiers: Modifiers) -> int:
 
 def _scores_over(span: Span, modifiers: Modifiers) -> Span:
     """The scores values within ``span`` can get: sample every piece of the step function."""
-    conditions = [c for c in (modifiers.success, modifiers.failure) if c is not None]
+    conditions = [
+        c for c in (modifiers.success, modifiers.failure, modifiers.double) if c is not None
+    ]
     points = {c.value + d for c in conditions for d in (-1, 0, 1)}
     far = 10**9
     candidates = [p for p in points if p in span]
@@ -254,9 +274,12 @@ def _unit_span(sides: Sides, modifiers: Modifiers) -> tuple[Span, Span]:
         return _spread(standing), Span(1, INF)
     if explode.kind == "!p":  # added dice are worth one less
         return Span(min(standing) - 1, max(standing)), Span(1, INF)
-    # "!!": one unit per die: the exploding faces, then one that does not explode
+    # "!!", "!!p": one unit per die: the exploding faces, then one that does not explode
     last = [v for v in standing if v not in exploding]
-    low = min(last) if min(exploding) >= 0 else -INF
+    less = 1 if explode.kind == "!!p" else 0  # each added die worth one less
+    low: Bound = min(min(last), min(exploding) + min(last) - less)
+    if min(exploding) - less < 0:
+        low = -INF
     return Span(low, INF), Span(1, 1)
 
 
@@ -293,7 +316,38 @@ def _choose_ranked(spans: list[Span], count: int, highest: bool) -> Span:
     return Span(sum(lows), sum(highs))
 
 
+def pooled_terms(node: Group) -> list[Dice] | None:
+    """The dice terms a one-item group's keep/drop picks among, die by die
+    (``{4d6+3d8}k4``; docs/grammar.md, "Groups"): dice added together that do not
+    explode, keep, count or sort on their own. None for other groups."""
+    if len(node.items) != 1 or node.modifiers.keep is None:
+        return None
+    terms, pending = [], [node.items[0]]
+    while pending:
+        item = pending.pop()
+        mods = item.modifiers if isinstance(item, Dice) else None
+        if isinstance(item, BinaryOp) and item.op == "+":
+            pending += [item.right, item.left]
+        elif mods is not None and not (mods.explode or mods.keep or mods.sort):
+            if mods.success is not None or mods.failure is not None:
+                return None
+            assert isinstance(item, Dice)
+            terms.append(item)
+        else:
+            return None
+    return terms
+
+
 def _group_bounds(node: Group, divides: list[Span]) -> Span:
+    pooled = pooled_terms(node)
+    keep = node.modifiers.keep
+    if pooled is not None and keep is not None:  # each die is an item
+        dice = [_spread(standing_values(t.sides, t.modifiers.reroll)) for t in pooled]
+        each = [span for term, span in zip(pooled, dice, strict=True) for _ in range(term.count)]
+        count = int(_count_kept(keep, Span(len(each), len(each))).low)
+        if node.modifiers.success is not None:  # each kept die scored
+            return _choose([_scores_over(die, node.modifiers) for die in each], count)
+        return _choose_ranked(each, count, highest=keep.kind in ("kh", "dl"))
     items = [bounds(item, divides) for item in node.items]
     keep = node.modifiers.keep
     count = int(_count_kept(keep, Span(len(items), len(items))).low)
@@ -324,8 +378,67 @@ def _binary_bounds(node: BinaryOp, divides: list[Span]) -> Span:
     return _spread([_ceil_div(a, d) for a in (left.low, left.high) for d in divisors])
 
 
+def _rounded_quotient(function: str, a: Bound, b: Bound) -> Bound:
+    """a / b, exact, rounded by ``function`` (floor, ceil, round: halves up)."""
+    if math.isinf(b):
+        return 0
+    if math.isinf(a):
+        return a if b > 0 else -a
+    exact = Fraction(int(a), int(b))
+    if function == "floor":
+        return math.floor(exact)
+    if function == "ceil":
+        return math.ceil(exact)
+    return math.floor(exact + Fraction(1, 2))
+
+
+def _call_bounds(node: Call, divides: list[Span]) -> Span:
+    first = node.args[0]
+    rounding = node.function in ("floor", "ceil", "round")
+    if rounding and isinstance(first, BinaryOp) and first.op == "/":
+        left, right = bounds(first.left, divides), bounds(first.right, divides)
+        divides.append(right)
+        divisors = {d for d in {right.low, right.high, -1, 1} - {0} if d in right}
+        if not divisors:
+            return Span(0, 0)
+        if any(math.isinf(a) for a in (left.low, left.high)) and any(map(math.isinf, divisors)):
+            return Span(-INF, INF)
+        ends = (left.low, left.high)
+        return _spread([_rounded_quotient(node.function, a, d) for a in ends for d in divisors])
+    if rounding and isinstance(first, PercentOf):
+        inner = bounds(first.operand, divides)
+        wholes = [_times(first.percent, end) for end in (inner.low, inner.high)]
+        return _spread([_rounded_quotient(node.function, whole, 100) for whole in wholes])
+    spans = [bounds(arg, divides) for arg in node.args]
+    if node.function == "min":
+        return Span(min(s.low for s in spans), min(s.high for s in spans))
+    if node.function == "max":
+        return Span(max(s.low for s in spans), max(s.high for s in spans))
+    if node.function == "abs":
+        (span,) = spans
+        low = 0 if 0 in span else min(abs(span.low), abs(span.high))
+        return Span(low, max(abs(span.low), abs(span.high)))
+    return spans[0]  # floor, ceil, round of a whole number: that number
+
+
+def _computed_dice_bounds(node: ComputedDice, divides: list[Span]) -> Span:
+    """Every count and size the dice may come to: the widest of their bounds."""
+    count = bounds(node.count, divides)
+    sizes: list[Sides] = [node.sides] if isinstance(node.sides, str) else []
+    if not isinstance(node.sides, str):
+        span = bounds(node.sides, divides)
+        sizes = list(range(int(span.low), int(span.high) + 1))
+    counts = range(int(count.low), int(count.high) + 1)
+    spans = [_dice_bounds(Dice(c, size, node.modifiers)) for c in counts for size in sizes]
+    return Span(min(s.low for s in spans), max(s.high for s in spans))
+
+
 def bounds(node: Expr, divides: list[Span]) -> Span:
     """The least and greatest total of ``node``; every divisor's span is put in ``divides``."""
+    if isinstance(node, Call):
+        return _call_bounds(node, divides)
+    if isinstance(node, ComputedDice):
+        return _computed_dice_bounds(node, divides)
     if isinstance(node, Number):
         return Span(node.value, node.value)
     if isinstance(node, Name):
@@ -349,8 +462,11 @@ def bounds(node: Expr, divides: list[Span]) -> Span:
 
 def _check_total_within_bounds(text: str, seed: int) -> Span:
     body = parse(text).body
-    assert isinstance(body, Expr)
     divides: list[Span] = []
+    if isinstance(body, Comparison):  # the total is the left side's; the target's
+        bounds(body.right, divides)  # divisors may divide by zero too
+        body = body.left
+    assert isinstance(body, Expr)
     span = bounds(body, divides)
     result = _roll(text, seed=seed)
     if result is None:
@@ -373,6 +489,40 @@ def test_total_lies_within_bounds(text: str, seed: int) -> None:
 @given(line_text(), st.integers(0, 2**32))
 def test_total_with_explosions_lies_within_bounds(text: str, seed: int) -> None:
     _check_total_within_bounds(text, seed)
+
+
+_PASSES: dict[CheckOp, Callable[[int, int], bool]] = {
+    ">=": lambda total, target: total >= target,
+    "<=": lambda total, target: total <= target,
+    ">": lambda total, target: total > target,
+    "<": lambda total, target: total < target,
+    "=": lambda total, target: total == target,
+    "!=": lambda total, target: total != target,
+}
+
+
+@MANY
+@given(comparison_nodes(), st.integers(0, 2**32))
+def test_a_check_passes_when_its_total_compares_so_with_its_target(
+    node: Comparison, seed: int
+) -> None:
+    result = _roll(str(node), seed=seed)
+    if result is None:
+        return
+    assert result.outcome is not None
+    assert result.total is not None
+    fields = dict(result.outcome.fields)
+    target = fields["target"]
+    assert isinstance(target, int)
+    passed = _PASSES[node.op](result.total, target)
+    assert result.outcome.passed is fields["success"] is passed
+    # the margin is how far past the target, the way the check wants (down for <=, <)
+    downwards = node.op in ("<=", "<")
+    assert fields["margin"] == (target - result.total if downwards else result.total - target)
+    assert result.failed is not passed
+    # the target is the right side rolled after the left: its own bounds hold
+    assert target in bounds(node.right, [])
+    assert node.op in CHECK_OPS
 
 
 @pytest.mark.parametrize(
@@ -432,6 +582,7 @@ def test_discarded_dice_say_why(text: str, seed: int) -> None:
 
 _FACE_VALUES: dict[str, dict[str, int]] = {
     "dF": {"-": -1, "0": 0, "+": 1},
+    "dF.1": {"-": -1, "0": 0, "+": 1},
     "D3": {str(n): (n + 1) // 2 for n in range(1, 7)},  # rule N4
 }
 
@@ -461,8 +612,7 @@ def keep_dice_text(draw: st.DrawFn) -> tuple[str, Keep, int]:
     sides = draw(st.sampled_from([2, 4, 6, 10, 20, "%", "F"]))
     count = draw(st.integers(1, 8))
     kind: KeepKind = draw(st.sampled_from(["kh", "kl", "dh", "dl"]))
-    least = 1 if kind in ("kh", "kl") else 0  # kh0 and kl0 keep nothing: refused
-    keep = Keep(kind, draw(st.integers(least, count + 2)))
+    keep = Keep(kind, draw(st.integers(0, count + 2)))  # kh0 keeps nothing: worth 0
     endless_free = {2: "r1", "F": "r<0"}.get(sides, "r<2")  # never every face
     reroll = draw(st.sampled_from(["", "ro1", endless_free]))
     return f"{count}d{sides}{reroll}{keep}", keep, count
@@ -551,7 +701,9 @@ def test_face_decided_terms_agree_with_rolling_one_die_at_a_time(node: Dice, see
     and total."""
     fast = Evaluation(Roller(RandomSource(seed)), EMPTY_ENVIRONMENT)
     general = Evaluation(Roller(RandomSource(seed)), EMPTY_ENVIRONMENT)
-    general_step = rolled_one_by_one_step(die_for_sides(node.sides), node.count, node.modifiers)
+    general_step = with_criticals(
+        node, rolled_one_by_one_step(die_for_sides(node.sides), node.count, node.modifiers)
+    )
     assert general_step(general) == step_of(node)(fast)
     assert general.dice == fast.dice
     assert general.segments == fast.segments
@@ -590,7 +742,18 @@ def reference_total(node: Expr, dice: Iterator[int]) -> int:
     if isinstance(node, PercentOf):
         return math.ceil(Fraction(node.percent * reference_total(node.operand, dice), 100))
     if isinstance(node, Group):
+        pooled = pooled_terms(node)
+        if pooled is not None:  # keep/drop among the dice themselves
+            faces = [next(dice) for term in pooled for _ in range(term.count)]
+            return reference_group_total(node, faces)  # as if each die were an item
         return reference_group_total(node, [reference_total(item, dice) for item in node.items])
+    if isinstance(node, Call):
+        return reference_call(node, dice)
+    if isinstance(node, ComputedDice):  # the count, the sides, then that many dice
+        count = reference_total(node.count, dice)
+        if not isinstance(node.sides, str):
+            reference_total(node.sides, dice)
+        return sum(next(dice) for _ in range(count))
     assert isinstance(node, BinaryOp)
     left, right = reference_total(node.left, dice), reference_total(node.right, dice)
     if node.op == "/":
@@ -598,6 +761,33 @@ def reference_total(node: Expr, dice: Iterator[int]) -> int:
             raise ZeroDivisionError
         return math.ceil(Fraction(left, right))  # rule N3
     return {"+": left + right, "-": left - right, "*": left * right}[node.op]
+
+
+def reference_call(node: Call, dice: Iterator[int]) -> int:
+    """A function by the book: an exact quotient or percentage directly inside floor,
+    ceil or round is rounded by it; round takes halves up."""
+    first = node.args[0]
+    exact: Fraction | None = None
+    if node.function in ("floor", "ceil", "round"):
+        if isinstance(first, BinaryOp) and first.op == "/":
+            left, right = reference_total(first.left, dice), reference_total(first.right, dice)
+            if right == 0:
+                raise ZeroDivisionError
+            exact = Fraction(left, right)
+        elif isinstance(first, PercentOf):
+            exact = Fraction(first.percent * reference_total(first.operand, dice), 100)
+    if exact is None:
+        values = [reference_total(arg, dice) for arg in node.args]
+        if node.function == "min":
+            return min(values)
+        if node.function == "max":
+            return max(values)
+        return abs(values[0]) if node.function == "abs" else values[0]
+    if node.function == "floor":
+        return math.floor(exact)
+    if node.function == "ceil":
+        return math.ceil(exact)
+    return math.floor(exact + Fraction(1, 2))
 
 
 def reference_group_total(node: Group, values: list[int]) -> int:
@@ -641,7 +831,9 @@ def test_total_matches_a_reference_evaluator(node: Expr, seed: int) -> None:
         return
     assert [die.value for die in result.dice] == source.values
     # dice without modifiers count, unless a group dropped the item they rolled for
-    assert all(die.kept or die.marks == ("dropped",) for die in result.dice)
+    # (a lone d20 marks its 20 and 1 critical, dropped or not: docs/grammar.md)
+    criticals = {"critical-success", "critical-failure"}
+    assert all(die.kept or set(die.marks) - criticals == {"dropped"} for die in result.dice)
     assert result.total == reference_total(node, dice)
     assert next(dice, None) is None  # every die rolled was used, in order
 

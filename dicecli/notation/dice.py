@@ -136,6 +136,8 @@ D6 = numbered_die(6)
 _SPECIAL_DICE: dict[str, Callable[[], Die]] = {
     "%": lambda: Die("d%", tuple(Face(str(n), n) for n in range(1, 101))),
     "F": lambda: Die("dF", (Face("-", -1), Face("0", 0), Face("+", 1))),
+    # dF.1: the Fudge die of one minus, four blanks and one plus (dF.2 is the dF above)
+    "F.1": lambda: Die("dF.1", (Face("-", -1), *(Face("0", 0),) * 4, Face("+", 1))),
     # Rule N4: a D6 halved, rounded up. The face is the D6's (the natural roll).
     "3": lambda: Die("D3", tuple(Face(str(n), (n + 1) // 2) for n in range(1, 7))),
 }

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 import pyparsing as pp
 
@@ -32,13 +32,18 @@ from dicecli.notation.nodes import (
     NO_MODIFIERS,
     BinaryOp,
     BinaryOpSymbol,
+    Call,
     Check,
+    CheckOp,
     CompareOp,
+    Comparison,
+    ComputedDice,
     Condition,
     Dice,
     Explode,
     ExplodeKind,
     Expr,
+    FunctionName,
     Group,
     Keep,
     KeepKind,
@@ -52,11 +57,7 @@ from dicecli.notation.nodes import (
     Roll,
     Sides,
 )
-from dicecli.notation.semantics import endless_roll
-
-MAX_DICE_COUNT = 10_000  # the roll budget (dice.DEFAULT_BUDGET); larger is refused at once
-MAX_SIDES = 10_000  # every face is built once; d10000 takes milliseconds, d1000000 seconds
-
+from dicecli.notation.semantics import MAX_DICE_COUNT, MAX_SIDES, endless_roll
 
 _COMPARE = r"(?:>=|<=|>|<|=)"
 
@@ -75,16 +76,19 @@ def _fail(text: str, loc: int, message: str) -> pp.ParseFatalException:
 integer = pp.Regex(r"\d+").set_name("a number")
 integer.set_parse_action(lambda s, loc, t: int(t[0]))
 
-_DICE_RE = re.compile(r"(?P<count>\d*)[dD](?P<sides>\d+|%|[fF])")
+_DICE_RE = re.compile(r"(?P<count>\d*)[dD](?P<sides>\d+|%|[fF](?:\.[12](?!\d))?)")
 _MODIFIER_RE = re.compile(
     r"(?i)(?P<keep>kh|kl|dh|dl|k)(?P<keep_n>\d*)"
-    rf"|(?P<reroll>ro|r)(?P<reroll_if>{_COMPARE}?\d+)"
-    rf"|(?P<explode>!!|!p|!)(?P<explode_if>{_COMPARE}?\d+)?"
+    rf"|(?P<reroll>ro|r)(?P<reroll_if>{_COMPARE}?\d+)?"
+    rf"|(?P<explode>!!p|!!|!p|!(?!=(?:\s|$)))(?P<explode_if>{_COMPARE}?\d+)?"
+    rf"|ds(?P<double>{_COMPARE}?\d+)"
+    r"|s(?P<sort>a|d(?![hls]))?"
     rf"|(?P<success>{_COMPARE}\d+)"
     rf"|f(?P<failure>{_COMPARE}?\d+)"
+    rf"|c(?P<critical>[sf])(?P<critical_if>{_COMPARE}?\d+)"
 )
 _dice_token = pp.Regex(_DICE_RE).set_name("dice such as 2d6")
-_modifier_token = pp.Regex(_MODIFIER_RE).set_name("a dice modifier (kh3, r1, !, >=5 ...)")
+_modifier_token = pp.Regex(_MODIFIER_RE).set_name("a dice modifier (kh3, r1, !, >=5, cs20 ...)")
 _modifier_token.set_parse_action(lambda s, loc, t: (loc, t[0]))
 
 
@@ -96,12 +100,15 @@ def _condition(text: str) -> Condition:
     return Condition("=", int(text))
 
 
-def _modifiers(text: str, found: list[tuple[int, str]], allow_per_die: bool) -> Modifiers:
-    """Fold the modifier tokens of one term into :class:`Modifiers`, refusing repeats."""
+def _modifiers(
+    text: str, found: list[tuple[int, str]], allow_per_die: bool, lowest: Condition | None = None
+) -> Modifiers:
+    """Fold the modifier tokens of one term into :class:`Modifiers`, refusing repeats.
+    ``lowest`` is what a bare ``r`` re-rolls: the die's lowest face (None for a group)."""
     if not found:
         return NO_MODIFIERS
     values: dict[str, Any] = {}
-    value: Keep | Reroll | Explode | Condition
+    value: Keep | Reroll | Explode | Condition | str
     for loc, token in found:
         match = _MODIFIER_RE.fullmatch(token)
         assert match is not None
@@ -110,31 +117,61 @@ def _modifiers(text: str, found: list[tuple[int, str]], allow_per_die: bool) -> 
             kind = groups["keep"].lower()
             kind = "kh" if kind == "k" else kind
             count = int(groups["keep_n"] or 1)
-            if count == 0 and kind in ("kh", "kl"):
-                raise _fail(text, loc, f"{kind}0 keeps no dice: keep at least one")
             slot, value = "keep", Keep(cast("KeepKind", kind), count)
         elif groups["reroll"]:
             reroll = groups["reroll"].lower()
-            slot, value = "reroll", Reroll(_condition(groups["reroll_if"]), reroll == "ro")
+            if groups["reroll_if"] is None and lowest is None:
+                raise _fail(text, loc, "a group cannot reroll: put it on the dice inside the group")
+            condition = _condition(groups["reroll_if"]) if groups["reroll_if"] else lowest
+            assert condition is not None
+            slot, value = "reroll", Reroll(condition, reroll == "ro")
+        elif groups["double"]:
+            slot, value = "double", _condition(groups["double"])
+        elif match.group(0).lower().startswith("s"):
+            slot, value = "sort", "d" if (groups["sort"] or "a").lower() == "d" else "a"
         elif groups["explode"]:
             condition = _condition(groups["explode_if"]) if groups["explode_if"] else None
             slot, value = (
                 "explode",
                 Explode(cast("ExplodeKind", groups["explode"].lower()), condition),
             )
+        elif groups["critical"]:
+            kind = "success" if groups["critical"].lower() == "s" else "failure"
+            slot, value = f"critical_{kind}", _condition(groups["critical_if"])
         elif groups["success"]:
             slot, value = "success", _condition(groups["success"])
         else:
             slot, value = "failure", _condition(groups["failure"])
         if slot in values:
-            raise _fail(text, loc, f"a second {slot} modifier: write one {slot} per dice term")
-        if not allow_per_die and slot in ("reroll", "explode"):
-            raise _fail(text, loc, f"a group cannot {slot}: put it on the dice inside the group")
+            word = _SLOT_WORDS.get(slot, slot)
+            raise _fail(text, loc, f"a second {word} modifier: write one {word} per dice term")
+        if not allow_per_die and slot in _PER_DIE:
+            raise _fail(
+                text, loc, f"a group cannot {_PER_DIE[slot]}: put it on the dice inside the group"
+            )
         values[slot] = value
+    if "double" in values and "success" not in values:
+        loc = found[-1][0]
+        raise _fail(text, loc, "ds counts a success twice: add a success such as >=8")
     if "failure" in values and "success" not in values:
         loc = found[-1][0]
         raise _fail(text, loc, "f counts failures beside successes: add one such as >=5")
+    compounds = "explode" in values and values["explode"].kind in ("!!", "!!p")
+    if compounds and ("critical_success" in values or "critical_failure" in values):
+        loc = found[-1][0]
+        raise _fail(text, loc, "cs and cf judge single dice: a compounded die (!!) is several")
     return Modifiers(**values)
+
+
+_SLOT_WORDS = {"critical_success": "cs", "critical_failure": "cf"}
+_PER_DIE = {
+    "reroll": "reroll",
+    "sort": "sort",
+    "explode": "explode",
+    "critical_success": "mark criticals",
+    "critical_failure": "mark criticals",
+}
+"""Modifiers of single dice, refused on a group, and what a group cannot do."""
 
 
 def _dice_action(text: str, loc: int, tokens: pp.ParseResults) -> Dice:
@@ -142,9 +179,22 @@ def _dice_action(text: str, loc: int, tokens: pp.ParseResults) -> Dice:
     assert match is not None
     count = int(match["count"]) if match["count"] else 1
     raw_sides = match["sides"]
+    modifiers = _modifiers(text, list(tokens[1:]), True, _lowest(raw_sides))
+    return _checked_dice(text, loc, count, raw_sides, modifiers)
+
+
+def _lowest(raw_sides: str) -> Condition:
+    """What a bare ``r`` re-rolls: the lowest face (a 1; the minus of a Fudge die)."""
+    return Condition("<", 0) if raw_sides[0] in "fF" else Condition("=", 1)
+
+
+def _checked_dice(text: str, loc: int, count: int, raw_sides: str, modifiers: Modifiers) -> Dice:
+    """``count`` dice of ``raw_sides`` (as typed), refused out of range or endless."""
     sides: Sides
-    if raw_sides in ("%", "F", "f"):
-        sides = cast(Sides, raw_sides.upper())
+    if raw_sides in ("%", "F", "f", "F.2", "f.2"):  # dF.2 is the usual Fudge die
+        sides = cast(Sides, raw_sides.upper()[0])
+    elif raw_sides in ("F.1", "f.1"):
+        sides = "F.1"
     elif int(raw_sides) == 3:  # d3, d03: the D3 of rule N4
         sides = "3"
     else:
@@ -155,7 +205,7 @@ def _dice_action(text: str, loc: int, tokens: pp.ParseResults) -> Dice:
         raise _fail(text, loc, "roll at least one die")
     if count > MAX_DICE_COUNT:
         raise _fail(text, loc, f"roll limit: one roll may use at most {MAX_DICE_COUNT:,} dice")
-    node = Dice(count, sides, _modifiers(text, list(tokens[1:]), allow_per_die=True))
+    node = Dice(count, sides, modifiers)
     endless = endless_roll(node)
     if endless is not None:
         raise _fail(text, loc, endless)
@@ -185,9 +235,76 @@ number = integer.copy().set_name("a number")
 number.set_parse_action(lambda s, loc, t: Number(int(t[0])))
 
 _parenthesised = pp.Suppress("(") + expression + pp.Suppress(")").set_name("')'")
-_operand = (dice_term | group_term | number | _parenthesised | name).set_name(
-    "a number, dice such as 2d6, '(' or a name"
+
+_function_name = pp.Regex(r"(?i)(?:floor|ceil|round|abs|min|max)(?=\s*\()").set_name(
+    "a function such as floor("
 )
+_function_name.set_parse_action(lambda s, loc, t: (loc, t[0].lower()))
+function_call = (
+    _function_name
+    + pp.Suppress("(")
+    - pp.Group(pp.DelimitedList(expression))
+    + pp.Suppress(")").set_name("',' or ')'")
+).set_name("a function such as floor(2d6/2)")
+
+
+def _call_action(text: str, loc: int, tokens: pp.ParseResults) -> Call:
+    where, function = tokens[0]
+    args = tuple(tokens[1])
+    if function in ("floor", "ceil", "round", "abs") and len(args) != 1:
+        raise _fail(text, where, f"{function}() takes one value, not {len(args)}")
+    return Call(cast(FunctionName, function), args)
+
+
+function_call.set_parse_action(_call_action)
+
+# Dice with a count or sides worked out when rolled: (1+2)d6, (STR)d6, (2d4)d6, d(2*3).
+# Written without spaces, as any dice term; tried before a parenthesised expression.
+_inner = (pp.Suppress("(") + expression + pp.Suppress(")").set_name("')'")).leave_whitespace()
+_computed_sides = pp.Regex(r"\d+|%|[fF](?:\.[12](?!\d))?").leave_whitespace().set_name("sides")
+_computed_sides.set_parse_action(lambda s, loc, t: ("literal", t[0]))
+_computed_letter = pp.Regex(r"[dD]").leave_whitespace().set_name("'d'")
+_computed_count = pp.Regex(r"\d+").set_name("a count")
+_computed_count.set_parse_action(lambda s, loc, t: Number(int(t[0])))
+computed_dice_term = (
+    (
+        (
+            pp.Group(pp.Suppress("(") + expression + pp.Suppress(")"))
+            + _computed_letter
+            + (_computed_sides | pp.Group(_inner))
+        )
+        | (pp.Optional(_computed_count) + _computed_letter + pp.Group(_inner))
+    )
+    + pp.ZeroOrMore(_modifier_token)
+).set_name("dice such as (1+2)d6 or d(2*3)")
+
+
+def _computed_action(text: str, loc: int, tokens: pp.ParseResults) -> Dice | ComputedDice:
+    parts = list(tokens)
+    letter = next(index for index, part in enumerate(parts) if isinstance(part, str))
+    count: Expr = Number(1)
+    if letter == 1:
+        count = cast(Expr, parts[0][0] if isinstance(parts[0], pp.ParseResults) else parts[0])
+    raw_sides = parts[letter + 1]
+    sides: Expr | str
+    if isinstance(raw_sides, tuple):
+        raw = raw_sides[1].upper()
+        sides = {"F.2": "F", "F.1": "F.1"}.get(raw, raw) if raw[0] in "F%" else Number(int(raw))
+    else:
+        sides = cast(Expr, raw_sides[0])
+    lowest = _lowest(raw_sides[1]) if isinstance(raw_sides, tuple) else Condition("=", 1)
+    modifiers = _modifiers(text, parts[letter + 2 :], True, lowest)
+    if isinstance(count, Number) and isinstance(sides, (Number, str)):  # (3)d6 is 3d6
+        raw = str(sides.value) if isinstance(sides, Number) else sides
+        return _checked_dice(text, loc, count.value, raw, modifiers)
+    return ComputedDice(count, cast("Expr | Literal['%', 'F']", sides), modifiers)
+
+
+computed_dice_term.set_parse_action(_computed_action)
+
+_operand = (
+    dice_term | group_term | computed_dice_term | number | _parenthesised | function_call | name
+).set_name("a number, dice such as 2d6, '(' or a name")
 _label = pp.Regex(r"\[(?P<label>[^\]\[]*)\]").set_name("a [label]")
 _label.set_parse_action(lambda s, loc, t: t["label"].strip())
 atom = (_operand + pp.Optional(_label)).set_name(_operand.name)
@@ -256,7 +373,39 @@ def whole_line(body: pp.ParserElement) -> pp.ParserElement:
     return line.parse_with_tabs()
 
 
-_generic_line = whole_line(expression)
+# A check on an expression: ``d20 + 5 >= 15``. After dice, a comparison with a number
+# right after it (``6d6>4``, ``6d6 >4``) is a success condition of the dice (a
+# modifier), read before this; a comparison followed by a space, or after anything
+# else, is a check.
+_CHECK_OPS: dict[str, CheckOp] = {
+    ">=": ">=",
+    "\N{GREATER-THAN OR EQUAL TO}": ">=",
+    "<=": "<=",
+    "\N{LESS-THAN OR EQUAL TO}": "<=",
+    "!=": "!=",
+    "\N{NOT EQUAL TO}": "!=",
+    ">": ">",
+    "<": "<",
+    "=": "=",
+    "vs": ">=",
+}
+_check_op = (
+    pp.Regex(">=|<=|!=|[><=\N{GREATER-THAN OR EQUAL TO}\N{LESS-THAN OR EQUAL TO}\N{NOT EQUAL TO}]")
+    | keyword("vs")
+).set_name("a comparison (>=, vs, <= ...)")
+_check_op.set_parse_action(lambda s, loc, t: _CHECK_OPS[t[0].lower()])
+check = (expression + pp.Optional(_check_op - expression)).set_name(expression.name)
+
+
+def _check_action(text: str, loc: int, tokens: pp.ParseResults) -> Expr | Comparison:
+    if len(tokens) == 1:
+        return cast(Expr, tokens[0])
+    return Comparison(tokens[0], cast(CheckOp, tokens[1]), tokens[2])
+
+
+check.set_parse_action(_check_action)
+
+_generic_line = whole_line(check)
 
 
 def _expected(error: pp.ParseBaseException, text: str) -> str:
@@ -268,12 +417,38 @@ def _expected(error: pp.ParseBaseException, text: str) -> str:
     ):
         return message
     found = text[error.loc :].strip()
+    refused = _refused_feature(text, error.loc)
+    if refused is not None:
+        return refused
     wanted = message.removeprefix("Expected ").strip()
     if wanted.startswith("end of text") or wanted == "the end of the line":
         return f"unexpected '{_word(found)}'"
     if not found:
         return f"expected {wanted} at the end"
     return f"expected {wanted}, found '{_word(found)}'"
+
+
+def _refused_feature(text: str, loc: int) -> str | None:
+    """What a form dicecli does not have is called, when the error stands at one."""
+    rest = text[loc:].lstrip()
+    before = text[:loc].rstrip()
+    if rest.startswith(".") and rest[1:2].isdigit() and before[-1:].isdigit():
+        return "decimals are not supported: dice and values are whole numbers"
+    if rest.startswith("%"):
+        return "'%' is percent of here (10% of 51); there is no modulo"
+    if rest.startswith("^"):
+        return "there is no power operator: multiply (d6*d6)"
+    after_dice = _ENDS_DICE.search(before) is not None
+    if after_dice and re.match(r"(?i)uo?(?![a-z])", rest):
+        return "unique dice (u, uo) are not supported"
+    if after_dice and re.match(r"(?i)(?:min|max)\d", rest):
+        return "clamps (min3, max6) are not supported: use max(d6, 3) for one die"
+    if rest.startswith("<>") or (before.endswith("<") and rest.startswith(">")):
+        return "'<>' is not a condition here: count the other faces (<3 and >3 are two)"
+    return None
+
+
+_ENDS_DICE = re.compile(r"(?:\d*[dD](?:\d+|%|[fF](?:\.[12])?)|\))\S*$")
 
 
 def _word(text: str) -> str:

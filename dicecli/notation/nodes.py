@@ -7,7 +7,8 @@ always applied in one fixed order (see ``docs/grammar.md``, "Modifier order"):
 1. re-roll (``r``/``ro``) each die as it is rolled,
 2. explode (``!``, ``!!``, ``!p``) the die that stands after re-rolls,
 3. keep/drop (``kh kl dh dl``) over every die standing,
-4. count successes (``>=5`` ...) and failures (``f1``) among the kept dice.
+4. count successes (``>=5`` ...) and failures (``f1``) among the kept dice;
+   mark kept dice critical (``cs``, ``cf``, or a lone ``d20``'s 20 and 1 by default).
 
 The parts of modifiers (:class:`Condition`, :class:`Keep`, :class:`Reroll`,
 :class:`Explode`) are named tuples, not dataclasses: frozen values all the same, and a
@@ -30,9 +31,13 @@ else:  # pragma: no cover - Python 3.10
 
 CompareOp = Literal["=", "<", "<=", ">", ">="]
 KeepKind = Literal["kh", "kl", "dh", "dl"]
-ExplodeKind = Literal["!", "!!", "!p"]
+ExplodeKind = Literal["!", "!!", "!p", "!!p"]
 BinaryOpSymbol = Literal["+", "-", "*", "/"]
-Sides = int | Literal["%", "F", "3"]
+CheckOp = Literal[">=", "<=", ">", "<", "=", "!="]
+FunctionName = Literal["floor", "ceil", "round", "abs", "min", "max"]
+ROUNDING_FUNCTIONS: tuple[FunctionName, ...] = ("floor", "ceil", "round")
+FUNCTION_NAMES: tuple[FunctionName, ...] = (*ROUNDING_FUNCTIONS, "abs", "min", "max")
+Sides = int | Literal["%", "F", "F.1", "3"]
 
 
 class Condition(NamedTuple):
@@ -82,7 +87,8 @@ class Reroll(NamedTuple):
 
 
 class Explode(NamedTuple):
-    """Roll another die on ``condition``: ``!`` adds it, ``!!`` compounds it, ``!p`` penetrates."""
+    """Roll another die on ``condition``: ``!`` adds it, ``!!`` compounds it, ``!p``
+    penetrates (the added die is worth one less), ``!!p`` does both."""
 
     kind: ExplodeKind
     condition: Condition | None  # None: the die's highest face
@@ -100,6 +106,10 @@ class Modifiers:
     keep: Keep | None = None
     success: Condition | None = None
     failure: Condition | None = None
+    critical_success: Condition | None = None  # cs: mark a kept die critical
+    critical_failure: Condition | None = None  # cf
+    double: Condition | None = None  # ds: a success meeting it counts 2
+    sort: Literal["a", "d"] | None = None  # s/sa, sd: the dice shown sorted
 
     def __str__(self) -> str:
         # In the order applied, except that a bare "!" followed by a success condition
@@ -111,6 +121,14 @@ class Modifiers:
         text = "".join(str(part) for part in parts if part is not None)
         if self.failure is not None:
             text += "f" + self.failure.bare()
+        if self.double is not None:
+            text += "ds" + self.double.bare()
+        if self.critical_success is not None:
+            text += "cs" + self.critical_success.bare()
+        if self.critical_failure is not None:
+            text += "cf" + self.critical_failure.bare()
+        if self.sort is not None:
+            text += "s" if self.sort == "a" else "sd"
         if bare_before_success:
             text += str(explode)
         return text
@@ -156,6 +174,36 @@ class Dice(ExprNode):
         sides = self.sides
         count = "" if self.count == 1 else str(self.count)
         return f"{count}d{sides}{self.modifiers}"
+
+
+@dataclass(frozen=True)
+class ComputedDice(ExprNode):
+    """Dice whose count or sides are worked out when rolled: ``(1+2)d6``, ``(STR)d6``,
+    ``(2d4)d6`` (roll a count, then that many dice), ``d(2*3)``.
+
+    A literal count or size is a :class:`Number`; at least one of the two is not (the
+    parser makes ``(3)d6`` a plain :class:`Dice`). ``sides`` may be ``"%"`` or ``"F"``.
+    """
+
+    count: Expr
+    sides: Expr | Literal["%", "F"]
+    modifiers: Modifiers = NO_MODIFIERS
+
+    def __str__(self) -> str:
+        count = self.count
+        if isinstance(count, Number):
+            count_text = "" if count.value == 1 else str(count.value)
+        else:
+            count_text = f"({count})"
+        sides = self.sides
+        sides_text: str
+        if isinstance(sides, str):
+            sides_text = sides
+        elif isinstance(sides, Number):
+            sides_text = str(sides.value)
+        else:
+            sides_text = f"({sides})"
+        return f"{count_text}d{sides_text}{self.modifiers}"
 
 
 @dataclass(frozen=True)
@@ -215,6 +263,22 @@ class PercentOf(ExprNode):
         return f"{self.percent}% of {_wrap(self.operand, 7)}"
 
 
+@dataclass(frozen=True)
+class Call(ExprNode):
+    """A function of expressions: ``floor(2d6 / 2)``, ``max(d20, d20)``, ``abs(d6 - d6)``.
+
+    A division (or ``N% of``) that is the whole argument of ``floor``, ``ceil`` or
+    ``round`` is exact, and the function rounds it; everywhere else ``/`` rounds up
+    (rule N3).
+    """
+
+    function: FunctionName
+    args: tuple[Expr, ...]
+
+    def __str__(self) -> str:
+        return f"{self.function}({', '.join(str(arg) for arg in self.args)})"
+
+
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
 
 
@@ -237,7 +301,7 @@ class BinaryOp(ExprNode):
         return f"{_wrap(self.left, level)}{symbol}{_wrap(self.right, level + 1)}"
 
 
-Expr = Number | Dice | Group | Name | Labelled | Negate | PercentOf | BinaryOp
+Expr = Number | Dice | ComputedDice | Group | Name | Labelled | Negate | PercentOf | BinaryOp | Call
 """Every expression node: walkers ``match`` on it and end in :func:`assert_never`, so
 mypy reports any walker a new node type would break."""
 
@@ -263,6 +327,10 @@ def children(expr: Expr) -> tuple[Expr, ...]:
             return (expr.expr,)
         case Group():
             return expr.items
+        case Call():
+            return expr.args
+        case ComputedDice():
+            return (expr.count,) if isinstance(expr.sides, str) else (expr.count, expr.sides)
         case Number() | Dice() | Name():
             return ()
         case _:
@@ -279,10 +347,27 @@ class Check:
 
 
 @dataclass(frozen=True)
-class Roll:
-    """One line typed by the user: an expression or a game check, and a comment."""
+class Comparison:
+    """A check on any expression: ``d20 + 5 >= 15``, ``3d6 <= 11``, ``d20 vs 15``.
 
-    body: Expr | Check
+    ``vs`` (meets or beats) is read as ``>=``. Written with spaces around the
+    comparison, so that it never reads as a success condition on dice (``d6>=5``).
+    """
+
+    left: Expr
+    op: CheckOp
+    right: Expr
+
+    def __str__(self) -> str:
+        return f"{self.left} {self.op} {self.right}"
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One line typed by the user: an expression, a check on one, or a game check, and
+    a comment."""
+
+    body: Expr | Comparison | Check
     comment: str | None = None
 
     def __str__(self) -> str:

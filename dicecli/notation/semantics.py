@@ -11,15 +11,34 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import math
+from fractions import Fraction
+from functools import lru_cache
+from typing import TYPE_CHECKING, cast
 
 from dicecli.errors import DiceError, UnknownNameError
 from dicecli.limits import check_value
 from dicecli.notation.dice import die_for_sides
-from dicecli.notation.nodes import Condition, Dice, Expr, Keep, Modifiers, Name
+from dicecli.notation.nodes import (
+    BinaryOp,
+    CheckOp,
+    ComputedDice,
+    Condition,
+    Dice,
+    Expr,
+    FunctionName,
+    Group,
+    Keep,
+    Modifiers,
+    Name,
+    Sides,
+)
 
 if TYPE_CHECKING:
     from dicecli.environment import Environment
+
+MAX_DICE_COUNT = 10_000  # the roll budget (dice.DEFAULT_BUDGET); larger is refused at once
+MAX_SIDES = 10_000  # every face is built once; d10000 takes milliseconds, d1000000 seconds
 
 MAX_NAME_DEPTH = 16
 """How deep saved rolls may refer to other saved rolls (``a = b + 1``)."""
@@ -28,6 +47,50 @@ MAX_NAME_DEPTH = 16
 def ceil_div(numerator: int, denominator: int) -> int:
     """Integer division rounding up (rule N3): 7/2 -> 4, -7/2 -> -3."""
     return -(-numerator // denominator)
+
+
+def rounded(function: FunctionName, value: Fraction) -> int:
+    """An exact quotient rounded by ``floor``, ``ceil`` or ``round`` (``round`` takes
+    halves up, towards the larger number, as Roll20 and RPG Dice Roller do: 7/2 is 4,
+    -7/2 is -3)."""
+    if function == "floor":
+        return math.floor(value)
+    if function == "ceil":
+        return math.ceil(value)
+    return math.floor(value + Fraction(1, 2))
+
+
+def applied(function: FunctionName, values: list[int]) -> int:
+    """``abs``, ``min``, ``max`` of whole values; ``floor``/``ceil``/``round`` of a whole
+    value is that value."""
+    if function == "abs":
+        return abs(values[0])
+    if function == "min":
+        return min(values)
+    if function == "max":
+        return max(values)
+    return values[0]
+
+
+def check_passes(op: CheckOp, total: int, target: int) -> bool:
+    """Whether a check (``d20 + 5 >= 15``) passes: ``total`` compared with ``target``."""
+    if op == ">=":
+        return total >= target
+    if op == "<=":
+        return total <= target
+    if op == ">":
+        return total > target
+    if op == "<":
+        return total < target
+    if op == "=":
+        return total == target
+    return total != target
+
+
+def check_margin(op: CheckOp, total: int, target: int) -> int:
+    """How far a check went past its target, in the direction it wants: ``total -
+    target``, or ``target - total`` for a roll-under check (``<=``, ``<``)."""
+    return target - total if op in ("<=", "<") else total - target
 
 
 def percent_of(percent: int, whole: int) -> int:
@@ -43,9 +106,9 @@ def multiply(left: int, right: int) -> int:
 
 def count_one(value: int, modifiers: Modifiers) -> int:
     """What a kept die scores when counting (step 4 of the modifier order): +1 for a
-    success, -1 for a failure, 0 otherwise."""
+    success (+2 when it also meets ``ds``), -1 for a failure, 0 otherwise."""
     if modifiers.success is not None and modifiers.success.matches(value):
-        return 1
+        return 2 if modifiers.double is not None and modifiers.double.matches(value) else 1
     if modifiers.failure is not None and modifiers.failure.matches(value):
         return -1
     return 0
@@ -64,10 +127,70 @@ def kept_slice(keep: Keep, count: int) -> slice:
     return slice(number, None)
 
 
+def pooled_dice(group: Group) -> tuple[Dice, ...] | None:
+    """The dice terms whose dice a group's keep/drop picks among, one by one: when the
+    group has a single item made of dice terms added together (``{4d6+3d8}k4``,
+    ``{4d6}dl1``), as Roll20 and RPG Dice Roller read it. None for any other group
+    (``{2d6, d8}kh1``, ``{d20 + 5}kh1``): its keep/drop picks among the items' values.
+    A pooled group counts successes among its kept dice, as a dice term does.
+
+    The dice pooled may re-roll and mark criticals; dice that explode, keep, count or
+    sort on their own are not pooled (their dice are not one die each)."""
+    if len(group.items) != 1 or group.modifiers.keep is None:
+        return None
+    terms: list[Dice] = []
+    pending: list[Expr] = [group.items[0]]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, BinaryOp) and node.op == "+":
+            pending += [node.right, node.left]
+        elif isinstance(node, Dice) and _poolable(node.modifiers):
+            terms.append(node)
+        else:
+            return None
+    return tuple(terms)
+
+
+def _poolable(modifiers: Modifiers) -> bool:
+    return (
+        modifiers.explode is None
+        and modifiers.keep is None
+        and not modifiers.counts_successes
+        and modifiers.sort is None
+    )
+
+
 def kept_positions(values: list[int], keep: Keep) -> set[int]:
     """Positions (into ``values``) that ``keep`` keeps."""
     order = sorted(range(len(values)), key=values.__getitem__)
     return set(order[kept_slice(keep, len(values))])
+
+
+def kept_count(node: Dice) -> int:
+    """How many dice of ``node`` keep/drop keeps (before explosions add any)."""
+    keep = node.modifiers.keep
+    if keep is None:
+        return node.count
+    return len(range(node.count)[kept_slice(keep, node.count)])
+
+
+NATURAL_20 = Condition("=", 20)
+NATURAL_1 = Condition("=", 1)
+
+
+def critical_conditions(node: Dice) -> tuple[Condition | None, Condition | None]:
+    """What marks a kept die of ``node`` a critical success and a critical failure.
+
+    ``cs``/``cf`` when written (either replaces both defaults); else a lone ``d20``
+    (one die kept, no explosion: ``d20``, ``2d20kh1``, ``d20ro1``) marks a natural 20
+    and a natural 1; other dice mark nothing.
+    """
+    mods = node.modifiers
+    if mods.critical_success is not None or mods.critical_failure is not None:
+        return mods.critical_success, mods.critical_failure
+    if node.sides == 20 and mods.explode is None and kept_count(node) == 1:
+        return NATURAL_20, NATURAL_1
+    return None, None
 
 
 def endless_roll(node: Dice) -> str | None:
@@ -85,6 +208,24 @@ def endless_roll(node: Dice) -> str | None:
         if all(map(condition.matches, standing)):
             return f"{node}: every face explodes, so the roll would never end"
     return None
+
+
+@lru_cache(maxsize=1024)
+def computed_dice(node: ComputedDice, count: int, sides: int | str) -> Dice:
+    """The dice ``node`` rolls once its count and sides came out ``count`` and ``sides``
+    (shared by the roller and the odds); a :class:`DiceError` naming the value when
+    either is out of range, or when those dice would roll forever."""
+    if not 1 <= count <= MAX_DICE_COUNT:
+        raise DiceError(
+            f"{node}: the dice count came out {count}; it must be 1 to {MAX_DICE_COUNT:,}"
+        )
+    if isinstance(sides, int) and not 1 <= sides <= MAX_SIDES:
+        raise DiceError(f"{node}: the sides came out {sides}; a die needs 1 to {MAX_SIDES:,}")
+    dice = Dice(count, cast("Sides", sides), node.modifiers)
+    endless = endless_roll(dice)
+    if endless is not None:
+        raise DiceError(f"{node}: {endless}")
+    return dice
 
 
 def name_meaning(node: Name, env: Environment, depth: int) -> int | Expr:

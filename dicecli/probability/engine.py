@@ -7,10 +7,11 @@ expression's total, following the evaluator (:mod:`dicecli.rolling.evaluate`) to
    then a fresh face; after ``r`` (repeat) it is uniform over the faces that do not
    match (the geometric series, solved exactly). Explosion dice are re-rolled too.
 2. **explode**: a standing die that matches adds another. ``!!`` sums the chain into
-   one die; ``!`` makes each added die its own unit; ``!p`` too, worth one less (it
-   explodes on its natural face). Explosions are unbounded, so each dice term follows
-   them to the depth where the chance left out is below :data:`PRECISION`; that
-   chance is the distribution's ``residue`` and the odds say so.
+   one die (``!!p`` with each added die worth one less); ``!`` makes each added die
+   its own unit; ``!p`` too, worth one less (it explodes on its natural face).
+   Explosions are unbounded, so each dice term follows them to the depth where the
+   chance left out is below :data:`PRECISION`; that chance is the distribution's
+   ``residue`` and the odds say so.
 3. **keep/drop** over the units standing (:mod:`dicecli.probability.keep`).
 4. **count**: a kept unit scores +1 on a success, else -1 on a failure, else 0.
 
@@ -26,7 +27,8 @@ Forms too big to compute exactly raise :class:`OddsTooBigError`: nothing is samp
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 
@@ -34,7 +36,10 @@ from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
 from dicecli.notation.dice import die_for_sides
 from dicecli.notation.nodes import (
+    ROUNDING_FUNCTIONS,
     BinaryOp,
+    Call,
+    ComputedDice,
     Condition,
     Dice,
     Expr,
@@ -49,7 +54,17 @@ from dicecli.notation.nodes import (
     assert_never,
     children,
 )
-from dicecli.notation.semantics import ceil_div, count_one, multiply, name_meaning, percent_of
+from dicecli.notation.semantics import (
+    applied,
+    ceil_div,
+    computed_dice,
+    count_one,
+    multiply,
+    name_meaning,
+    percent_of,
+    pooled_dice,
+    rounded,
+)
 from dicecli.probability.distribution import Distribution
 from dicecli.probability.keep import (
     Chain,
@@ -179,6 +194,10 @@ class _Weigher:
                 return self._name(node)
             case Group():
                 return self._group(node)
+            case Call():
+                return self._call(node)
+            case ComputedDice():
+                return self._computed_dice(node)
             case _:
                 return assert_never(node)
 
@@ -192,13 +211,53 @@ class _Weigher:
             return added(left, negated, what)
         if node.op == "*":
             return combine(left, right, multiply, what)
-        if right.counts.get(0):
-            chance = Fraction(right.counts[0], right.denominator)
-            raise DiceError(
-                f"{node} divides by zero {_chance_words(chance)}, so it has no odds; "
-                "make sure the divisor cannot be 0"
-            )
+        _refuse_zero_divisor(node, right)
         return combine(left, right, ceil_div, what)
+
+    def _computed_dice(self, node: ComputedDice) -> Weights:
+        """A mixture: for each count and size the dice may come to, with its chance,
+        the weights of that many such dice (an impossible count or size is refused, as
+        rolling it would be, whatever its chance)."""
+        count = self.weights(node.count)
+        sides: Weights | None = None if isinstance(node.sides, str) else self.weights(node.sides)
+        sizes = {node.sides: 1} if isinstance(node.sides, str) else (sides.counts if sides else {})
+        check_outcomes(len(count.counts) * len(sizes), str(node))
+        parts = [
+            (count_weight * size_weight, dice_weights(computed_dice(node, dice, size)))
+            for dice, count_weight in count.counts.items()
+            for size, size_weight in sizes.items()
+        ]
+        common = math.lcm(*(part.denominator for _, part in parts))
+        counts: Counts = {}
+        for weight, part in parts:
+            add_into(counts, part.counts, weight * (common // part.denominator))
+        denominator = count.denominator * (sides.denominator if sides else 1) * common
+        notes = merged_notes(
+            count.notes, sides.notes if sides else (), *(p.notes for _, p in parts)
+        )
+        return Weights(counts, denominator, notes)
+
+    def _call(self, node: Call) -> Weights:
+        """A function of independent arguments; a rounding function over a division or
+        percentage rounds the exact quotient (as the evaluator does)."""
+        function, first, what = node.function, node.args[0], str(node)
+        if function in ROUNDING_FUNCTIONS and isinstance(first, BinaryOp) and first.op == "/":
+            left, right = self.weights(first.left), self.weights(first.right)
+            _refuse_zero_divisor(first, right)
+            return combine(left, right, lambda a, b: rounded(function, Fraction(a, b)), what)
+        if function in ROUNDING_FUNCTIONS and isinstance(first, PercentOf):
+            inner, percent = self.weights(first.operand), first.percent
+            counts = mapped(inner.counts, lambda w: rounded(function, Fraction(percent * w, 100)))
+            return Weights(counts, inner.denominator, inner.notes)
+        if function in ("min", "max"):
+            found = self.weights(first)
+            for arg in node.args[1:]:
+                pick = min if function == "min" else max
+                found = combine(found, self.weights(arg), pick, what)
+            return found
+        inner = self.weights(first)
+        counts = mapped(inner.counts, lambda value: applied(function, [value]))
+        return Weights(counts, inner.denominator, inner.notes)
 
     def _name(self, node: Name) -> Weights:
         meaning = name_meaning(node, self.env, self.depth)
@@ -210,7 +269,34 @@ class _Weigher:
         finally:
             self.depth -= 1
 
+    def _pooled_group(self, node: Group, terms: tuple[Dice, ...]) -> Weights:
+        """Keep/drop among the dice of a one-item group (``{4d6+3d8}k4``), each die an
+        item of its own, and counting over the kept dice. Dice all alike (``{7d%}kh3``)
+        are the dice term itself (``7d%kh3``): the identical-dice walk is far cheaper."""
+        kinds = {(term.sides, term.modifiers.reroll) for term in terms}
+        if len(kinds) == 1:
+            ((sides, reroll),) = kinds
+            group = node.modifiers
+            alike = replace(group, reroll=reroll, critical_success=None, critical_failure=None)
+            return dice_weights(Dice(sum(term.count for term in terms), sides, alike))
+        items: list[Counts] = []
+        denominator = 1
+        for term in terms:
+            die = die_for_sides(term.sides)
+            faces = [face.value for face in die.faces if face.value is not None]
+            if len(faces) < len(die.faces):
+                raise DiceError(f"{die.name} has faces without numbers: no odds for a total")
+            standing, each = standing_weights(faces, term.modifiers.reroll)
+            items += [standing] * term.count
+            denominator *= each**term.count
+        assert node.modifiers.keep is not None
+        tracker = Tracker.for_keep(node.modifiers.keep, _score(node.modifiers))
+        return Weights(keep_over_items(items, tracker, str(node)), denominator)
+
     def _group(self, node: Group) -> Weights:
+        pooled = pooled_dice(node)
+        if pooled is not None:
+            return self._pooled_group(node, pooled)
         items = [self.weights(item) for item in node.items]
         denominator = 1
         for item in items:
@@ -243,6 +329,15 @@ def _all_alike(items: list[Weights]) -> bool:
     )
 
 
+def _refuse_zero_divisor(node: BinaryOp, right: Weights) -> None:
+    if right.counts.get(0):
+        chance = Fraction(right.counts[0], right.denominator)
+        raise DiceError(
+            f"{node} divides by zero {_chance_words(chance)}, so it has no odds; "
+            "make sure the divisor cannot be 0"
+        )
+
+
 def _chance_words(chance: Fraction) -> str:
     return f"with chance {chance}" if chance < 1 else "always"
 
@@ -260,6 +355,10 @@ def _score(modifiers: Modifiers) -> Score:
 
 def _identity(value: int) -> int:
     return value
+
+
+def _less_one(value: int) -> int:
+    return value - 1
 
 
 # --- dice terms ------------------------------------------------------------------
@@ -301,8 +400,9 @@ def _exploding_dice(
     notes = (f"{what}: explosions followed up to {depth} extra dice per die",)
     check_memory((depth + 1) * count * denominator.bit_length() // 8, what)  # the denominator
     kind = modifiers.explode.kind
+    compounding = kind in ("!!", "!!p")
     penalty = 1 if kind == "!p" else 0
-    if kind != "!!" and modifiers.keep is not None:  # a unit per die rolled: keep/drop sees all
+    if not compounding and modifiers.keep is not None:  # a unit per die: keep/drop sees all
         chain = Chain(standing, denominator, explodes, penalty, depth)
         kept = keep_over_sorted_chains(chain, count, modifiers.keep, score, what)
         if kept is None:
@@ -313,15 +413,19 @@ def _exploding_dice(
     def later(value: int) -> int:
         return score(value - penalty)
 
-    # ``!!``: one unit per die, the compounded total; ``!``, ``!p``: each die's score.
-    first, then = (_identity, _identity) if kind == "!!" else (score, later)
+    # ``!!``, ``!!p``: one unit per die, the compounded total (``!!p``: each added die
+    # one less); ``!``, ``!p``: each die's score.
+    if compounding:
+        first, then = _identity, (_less_one if kind == "!!p" else _identity)
+    else:
+        first, then = score, later
     check_work(chain_work(standing, explodes, depth, first, then), what)
     if modifiers.keep is None and count > 1:  # and then the chains' total to a power
         scores = [first(value) for value in standing] + [then(value) for value in standing]
         span = (depth + 1) * (max(scores) - min(scores))
         check_work(power_work(span, span, (depth + 1) * denominator.bit_length(), count), what)
     per_die = chain_total(standing, explodes, depth, first, then, what)
-    if kind == "!!":
+    if compounding:
         counts = _identical_units(per_die, count, modifiers, score, what)
     else:
         counts = power(per_die, count, what)

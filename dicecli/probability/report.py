@@ -19,7 +19,7 @@ from fractions import Fraction
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
 from dicecli.notation.grammar import parse
-from dicecli.notation.nodes import Check, Expr
+from dicecli.notation.nodes import Check, Comparison, Expr
 from dicecli.probability.distribution import Distribution, Odds, exact_text
 from dicecli.probability.engine import PRECISION, analyse
 from dicecli.probability.weights import OddsTooBigError
@@ -40,8 +40,14 @@ def odds(
     try:
         if isinstance(body, Check):
             found = registry.system(body.system).odds(body, env, text)
+        elif isinstance(body, Comparison):
+            from dicecli.probability.comparison import comparison_odds
+
+            found = comparison_odds(body, env, text)
         else:
             found = _plain_odds(body, env, text)
+        if not isinstance(body, Check):
+            found = _with_criticals(found, body, env)
         check_writable(found, str(body))
         return _with_bounds(found, at_least, at_most)
     except DiceError as error:
@@ -81,6 +87,16 @@ def check_writable(found: Odds, what: str) -> None:
                 f"odds of {what}: the exact fractions would have more than "
                 f"{MAX_FRACTION_DIGITS:,} digits, the most that can be written exactly here"
             )
+
+
+def _with_criticals(found: Odds, body: Expr | Comparison, env: Environment) -> Odds:
+    from dicecli.probability.criticals import LinkedCriticalsError, critical_chances
+
+    try:
+        chances = critical_chances(body, env)
+    except LinkedCriticalsError as error:
+        return replace(found, notes=(*found.notes, str(error)))
+    return replace(found, chances=found.chances + chances) if chances else found
 
 
 def _plain_odds(body: Expr, env: Environment, text: str) -> Odds:

@@ -14,7 +14,7 @@ from rich.text import Text as RichText
 from dicecli.probability.distribution import Odds, fraction_text, percent
 from dicecli.render import theme
 from dicecli.render.text import face_text, summary_line, total_text
-from dicecli.results import DiceShown, DieRoll, RollResult
+from dicecli.results import CRITICAL_FAILURE, CRITICAL_SUCCESS, DiceShown, DieRoll, RollResult
 
 HISTOGRAM_WIDTH = 40
 
@@ -23,7 +23,14 @@ def _die(die: DieRoll) -> RichText:
     style = " ".join(theme.mark_style(mark) for mark in die.marks).strip()
     if not die.kept:
         style = theme.DISCARDED_STYLE
-    return RichText(face_text(die), style=style)
+    text = face_text(die)
+    if CRITICAL_SUCCESS in die.marks or CRITICAL_FAILURE in die.marks:
+        text += CRITICAL_SIGN  # seen without colour too
+    return RichText(text, style=style)
+
+
+CRITICAL_SIGN = "*"
+"""After a die marked critical (``20*``), beside its style."""
 
 
 def breakdown(result: RollResult) -> RichText:

@@ -7,7 +7,16 @@ from collections import Counter
 from collections.abc import Sequence
 
 from dicecli.errors import escaped
-from dicecli.results import COMPOUNDED, EXPLODED, DieRoll, RollResult, Segment, Text
+from dicecli.results import (
+    COMPOUNDED,
+    CRITICAL_FAILURE,
+    CRITICAL_SUCCESS,
+    EXPLODED,
+    DieRoll,
+    RollResult,
+    Segment,
+    Text,
+)
 
 TOTAL_MISSING = "-"
 """What stands in the total field when a roll has no number (a face that is a word)."""
@@ -89,6 +98,17 @@ def result_line(result: RollResult) -> str:
     return f"{total_text(result)}\t{escaped(result.input.strip())}\t{escaped(detail)}"
 
 
+def critical_counts(results: Sequence[RollResult]) -> list[str]:
+    """``2 with a critical success``, ``1 with a critical failure``: rolls with a die so
+    marked (none said when there were none)."""
+    counts = []
+    for mark in (CRITICAL_SUCCESS, CRITICAL_FAILURE):
+        count = sum(1 for r in results if any(mark in die.marks for die in r.dice))
+        if count:
+            counts.append(f"{count} with a {mark.replace('-', ' ')}")
+    return counts
+
+
 def summary_line(results: Sequence[RollResult]) -> str:
     """``12 rolls: total 84, min 3, max 11, mean 7.00``; for checks ``7 of 12 passed``;
     rolls with no number counted by verdict (``1 FUMBLE``). Totals of opposed rolls and
@@ -103,5 +123,6 @@ def summary_line(results: Sequence[RollResult]) -> str:
         parts.append(f"{sum(checks)} of {len(checks)} passed")
     no_number = Counter(r.outcome.verdict for r in results if r.outcome and r.total is None)
     parts.extend(f"{count} {verdict}" for verdict, count in no_number.items())
+    parts.extend(critical_counts(results))
     head = f"{len(results)} rolls"
     return f"{head}: {'; '.join(parts)}" if parts else head

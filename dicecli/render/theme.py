@@ -12,6 +12,9 @@ from functools import cache
 
 from dicecli.results import (
     COMPOUNDED,
+    CRITICAL_FAILURE,
+    CRITICAL_SUCCESS,
+    DOUBLE_SUCCESS,
     DROPPED,
     EXPLODED,
     EXPLOSION,
@@ -47,6 +50,9 @@ MARK_STYLES: dict[str, str] = {
     SUCCESS: "green",
     FAILURE: "red",
     IGNORED: "dim strike",
+    CRITICAL_SUCCESS: "bold reverse green",
+    DOUBLE_SUCCESS: "bold green",
+    CRITICAL_FAILURE: "bold reverse red",
 }
 """Every mark of the core (:mod:`dicecli.results`), styled or not."""
 

@@ -153,13 +153,23 @@ def failed(state: ReplState, line: str, error: DiceError) -> tuple[ReplState, Ou
 
 
 def roll_line(state: ReplState, line: str) -> tuple[ReplState, Output]:
-    """Roll ``line`` as one-shot mode would (``times`` times)."""
-    parsed = parse(line)
-    results = tuple(roll(parsed, state.roller, state.env, line) for _ in range(state.times))
-    output: list[OutputItem] = [Rolled(result) for result in results]
-    if len(results) > 1:
-        output.append(Summary(results))
-    return state.with_rolled(*results), tuple(output)
+    """Roll ``line`` as one-shot mode would (``times`` times), each of its rolls when
+    ``;`` separates several (``1d20+5; 2d6+3``)."""
+    if ";" in line:
+        from dicecli.notation.lines import parse_rolls
+
+        rolls = parse_rolls(line)
+    else:
+        rolls = [(line, parse(line))]
+    every: list[RollResult] = []
+    output: list[OutputItem] = []
+    for text, parsed in rolls:
+        results = tuple(roll(parsed, state.roller, state.env, text) for _ in range(state.times))
+        output += [Rolled(result) for result in results]
+        if len(results) > 1:
+            output.append(Summary(results))
+        every += results
+    return state.with_rolled(*every), tuple(output)
 
 
 def last_roll(state: ReplState) -> RollResult:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable
 from dataclasses import replace
+from fractions import Fraction
 from functools import lru_cache
 
 from dicecli.environment import Environment
@@ -30,8 +31,13 @@ from dicecli.errors import DiceError, RollLimitError
 from dicecli.notation.dice import Die, die_for_sides
 from dicecli.notation.nodes import (
     NO_MODIFIERS,
+    ROUNDING_FUNCTIONS,
     BinaryOp,
+    Call,
     Check,
+    Comparison,
+    ComputedDice,
+    Condition,
     Dice,
     Expr,
     Group,
@@ -46,20 +52,31 @@ from dicecli.notation.nodes import (
     binding,
 )
 from dicecli.notation.semantics import (
+    applied,
     ceil_div,
+    check_margin,
+    check_passes,
+    computed_dice,
     count_one,
+    critical_conditions,
     kept_positions,
     kept_slice,
     multiply,
     name_meaning,
     percent_of,
+    pooled_dice,
+    rounded,
 )
 from dicecli.results import (
+    CRITICAL_FAILURE,
+    CRITICAL_SUCCESS,
+    DOUBLE_SUCCESS,
     DROPPED,
     FAILURE,
     SUCCESS,
     DiceShown,
     DieRoll,
+    Outcome,
     RollResult,
     Segment,
     Text,
@@ -79,6 +96,8 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
             if roll.comment is not None and result.comment is None:
                 result = replace(result, comment=roll.comment)
             return result
+        if isinstance(body, Comparison):
+            return roll_comparison(body, roller, env, text, roll.comment)
         step, canonical = prepared(body)
         evaluation = Evaluation(roller, env)
         total = step(evaluation)
@@ -95,6 +114,44 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
         None,
         roll.comment,
     )
+
+
+def roll_comparison(
+    check: Comparison, roller: Roller, env: Environment, text: str, comment: str | None
+) -> RollResult:
+    """Roll a check on an expression (``d20 + 5 >= 15``): the left side's total is the
+    roll's total, the right side's the target; the outcome says pass or fail, against
+    what, and by how much (:func:`~dicecli.notation.semantics.check_margin`). A target
+    with dice shows them after the total's (``[9] vs [6] (=6)``)."""
+    evaluation = Evaluation(roller, env)
+    total = step_of(check.left)(evaluation)
+    if isinstance(check.right, Number):
+        target = check.right.value
+    else:
+        evaluation.segments.append(_VS)
+        target = step_of(check.right)(evaluation)
+        evaluation.segments.append(Text(f" (={target})", "target"))
+    passed = check_passes(check.op, total, target)
+    margin = check_margin(check.op, total, target)
+    verdict = f"{'pass' if passed else 'fail'} ({check.op} {target}), margin {margin:+d}"
+    fields = (("success", passed), ("target", target), ("margin", margin), ("compare", check.op))
+    return RollResult(
+        text,
+        _canonical_check(check),
+        total,
+        tuple(evaluation.dice),
+        tuple(evaluation.segments),
+        Outcome(verdict, passed, fields),
+        comment,
+    )
+
+
+_VS = Text(" vs ", "op")
+
+
+@lru_cache(maxsize=256)
+def _canonical_check(check: Comparison) -> str:
+    return str(check)
 
 
 _OP_TEXT = {op: Text(f" {op} " if op in "+-" else op, "op") for op in "+-*/"}
@@ -152,6 +209,10 @@ def compile_step(node: Expr) -> Step:
             return _compile_dice(node)
         case Group():
             return _compile_group(node)
+        case Call():
+            return _compile_call(node)
+        case ComputedDice():
+            return _compile_computed_dice(node)
         case _:
             return assert_never(node)
 
@@ -280,6 +341,128 @@ def _compile_percent(node: PercentOf) -> Step:
     return percentage
 
 
+def _compile_computed_dice(node: ComputedDice) -> Step:
+    """Roll the count and the sides (in that order), then that many dice, shown as
+    ``(STR(3))d6 → 3d6 [4, 1, 6]``; a count or size out of range is an error naming it."""
+    count = node.count
+    count_step = None if isinstance(count, Number) else _parts_step(count)
+    count_text = Text(
+        "" if not isinstance(count, Number) or count.value == 1 else str(count.value), "op"
+    )
+    sides = node.sides
+    sides_step = None if isinstance(sides, (str, Number)) else _parts_step(sides)
+    sides_text = Text(f"d{sides.value if isinstance(sides, Number) else sides}", "op")
+    letter = Text("d", "op")
+
+    fixed_count = count.value if isinstance(count, Number) else 1
+    fixed_sides: int | str = 0
+    if isinstance(sides, Number):
+        fixed_sides = sides.value
+    elif isinstance(sides, str):
+        fixed_sides = sides
+
+    def computed(ev: Evaluation) -> int:
+        segments = ev.segments
+        if count_step is None:
+            dice_count = fixed_count
+            segments.append(count_text)
+        else:
+            dice_count = count_step(ev)
+        if sides_step is None:
+            dice_sides = fixed_sides
+            segments.append(sides_text)
+        else:
+            segments.append(letter)
+            dice_sides = sides_step(ev)
+        dice = computed_dice(node, dice_count, dice_sides)
+        segments.append(Text(f" \N{RIGHTWARDS ARROW} {dice.count}d{dice.sides} ", "value"))
+        return step_of_dice(dice)(ev)
+
+    return computed
+
+
+def _parts_step(node: Expr) -> Step:
+    """``node``'s step, always in parentheses (a computed count or size)."""
+    inner = compile_step(node)
+
+    def in_parentheses(ev: Evaluation) -> int:
+        ev.segments.append(_OPEN)
+        value = inner(ev)
+        ev.segments.append(_CLOSE)
+        return value
+
+    return in_parentheses
+
+
+@lru_cache(maxsize=256)
+def step_of_dice(dice: Dice) -> Step:
+    """The step of dice a computed term came to (kept by value: they are made anew)."""
+    return compile_step(dice)
+
+
+def _compile_call(node: Call) -> Step:
+    """``floor(...)``, ``max(..., ...)``: the arguments as typed, then the value. A
+    division or percentage that is the whole argument of a rounding function is
+    exact, rounded by the function (not up, as ``/`` elsewhere)."""
+    function, (first, *_) = node.function, node.args
+    opening, closing, comma = Text(f"{function}(", "op"), Text(")", "op"), Text(", ", "op")
+    if function in ROUNDING_FUNCTIONS and isinstance(first, BinaryOp) and first.op == "/":
+        return _exact_quotient_step(node, first, opening, closing)
+    if function in ROUNDING_FUNCTIONS and isinstance(first, PercentOf):
+        return _exact_percent_step(node, first, opening, closing)
+    args = [compile_step(arg) for arg in node.args]
+
+    def call(ev: Evaluation) -> int:
+        ev.segments.append(opening)
+        values = []
+        for index, arg in enumerate(args):
+            if index:
+                ev.segments.append(comma)
+            values.append(arg(ev))
+        ev.segments.append(closing)
+        result = applied(function, values)
+        if function not in ROUNDING_FUNCTIONS:
+            ev.segments.append(Text(f" (={result})", "value"))
+        return result
+
+    return call
+
+
+def _exact_quotient_step(node: Call, quotient: BinaryOp, opening: Text, closing: Text) -> Step:
+    left = _wrapped_step(quotient.left, quotient.level)
+    right = _wrapped_step(quotient.right, quotient.level + 1)
+    divide = _OP_TEXT["/"]
+
+    def exact_quotient(ev: Evaluation) -> int:
+        ev.segments.append(opening)
+        numerator = left(ev)
+        ev.segments.append(divide)
+        denominator = right(ev)
+        ev.segments.append(closing)
+        if denominator == 0:
+            raise DiceError(f"division by zero in {quotient}")
+        result = rounded(node.function, Fraction(numerator, denominator))
+        ev.segments.append(Text(f" (={result})", "value"))
+        return result
+
+    return exact_quotient
+
+
+def _exact_percent_step(node: Call, percent: PercentOf, opening: Text, closing: Text) -> Step:
+    operand = _wrapped_step(percent.operand, 7)
+    text = Text(f"{percent.percent}% of ", "op")
+
+    def exact_percent(ev: Evaluation) -> int:
+        ev.segments.extend((opening, text))
+        whole = operand(ev)
+        ev.segments.append(closing)
+        result = rounded(node.function, Fraction(percent.percent * whole, 100))
+        ev.segments.append(Text(f" (={result})", "value"))
+        return result
+
+    return exact_percent
+
+
 def _compile_labelled(node: Labelled) -> Step:
     inner, label = compile_step(node.expr), Text(f"[{node.label}]", "label")
 
@@ -304,10 +487,97 @@ outcomes); a d10000 term rolls without them rather than build 10,000 of each."""
 
 
 def _compile_dice(node: Dice) -> Step:
+    if node.modifiers.sort is not None:
+        return _sorted_as_shown(node, _shown_dice_step(node))
+    return _shown_dice_step(node)
+
+
+def _shown_dice_step(node: Dice) -> Step:
     die = die_for_sides(node.sides)
+    critical, fumble = critical_conditions(node)
+    if critical is None and fumble is None:
+        return _uncritical_dice_step(node, die)
+    if node.modifiers is NO_MODIFIERS and node.count == 1:  # a lone d20: marked per face
+        marked = tuple(
+            die.roll_of(index, True, _critical_marks(value, critical, fumble))
+            for index, value in enumerate(die.face_values)
+        )
+        return _one_die_step(die, marked, tuple(DiceShown((roll,)) for roll in marked))
+    return with_criticals(node, _uncritical_dice_step(node, die))
+
+
+def _sorted_as_shown(node: Dice, step: Step) -> Step:
+    """``step``, then its dice shown sorted by value (``s``/``sa`` lowest first, ``sd``
+    highest first); the result's dice stay in roll order, so ``--given`` replays them."""
+    descending = node.modifiers.sort == "d"
+
+    def worth(die: DieRoll) -> int:
+        return die.value if die.value is not None else 0
+
+    def sorted_dice(ev: Evaluation) -> int:
+        first_segment = len(ev.segments)
+        total = step(ev)
+        segments = ev.segments
+        for place in range(first_segment, len(segments)):
+            segment = segments[place]
+            if isinstance(segment, DiceShown):
+                ordered = sorted(segment.dice, key=worth, reverse=descending)
+                segments[place] = DiceShown(tuple(ordered))
+                break
+        return total
+
+    return sorted_dice
+
+
+def _critical_marks(
+    value: int | None, critical: Condition | None, fumble: Condition | None
+) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    marks: tuple[str, ...] = ()
+    if critical is not None and critical.matches(value):
+        marks = (CRITICAL_SUCCESS,)
+    if fumble is not None and fumble.matches(value):
+        marks += (CRITICAL_FAILURE,)
+    return marks
+
+
+def with_criticals(node: Dice, step: Step) -> Step:
+    """``step`` (which rolls ``node``), then its kept dice marked critical (``cs``/``cf``
+    or a lone d20's defaults, on each die's value, as success conditions judge it). A
+    term shows its dice in one segment: it is shown again with the marks."""
+    critical, fumble = critical_conditions(node)
+    if critical is None and fumble is None:
+        return step
+
+    def criticals(ev: Evaluation) -> int:
+        first_die, first_segment = len(ev.dice), len(ev.segments)
+        total = step(ev)
+        dice = ev.dice
+        for position in range(first_die, len(dice)):
+            die = dice[position]
+            if die.kept:
+                marks = _critical_marks(die.value, critical, fumble)
+                if marks:
+                    dice[position] = die.marked(*marks)
+        segments = ev.segments
+        for place in range(first_segment, len(segments)):
+            if isinstance(segments[place], DiceShown):
+                segments[place] = DiceShown(tuple(dice[first_die:]))
+                break
+        return total
+
+    return criticals
+
+
+def _uncritical_dice_step(node: Dice, die: Die) -> Step:
     modifiers = node.modifiers
     if modifiers is NO_MODIFIERS:
         return _plain_dice_step(die, node.count)
+    if modifiers.sort is not None:  # sorting is shown apart: the dice roll the same
+        modifiers = replace(modifiers, sort=None)
+        if modifiers == NO_MODIFIERS:
+            return _plain_dice_step(die, node.count)
     small = len(die.faces) <= TABLED_FACES
     if modifiers.reroll is None and modifiers.explode is None and small:
         return _face_decided_step(die, node.count, modifiers)
@@ -318,15 +588,7 @@ def _plain_dice_step(die: Die, count: int) -> Step:
     kept, values = die.kept_rolls, die.face_values
 
     if count == 1 and len(die.faces) <= TABLED_FACES:  # d20, 1d8: no lists to build
-        alone = die.shown_alone
-
-        def one_die(ev: Evaluation) -> int:
-            index = ev.roller.draw(die)
-            ev.dice.append(kept[index])
-            ev.segments.append(alone[index])
-            return values[index]
-
-        return one_die
+        return _one_die_step(die, kept, die.shown_alone)
 
     def plain_dice(ev: Evaluation) -> int:
         rolled = []
@@ -342,7 +604,25 @@ def _plain_dice_step(die: Die, count: int) -> Step:
     return plain_dice
 
 
-_SCORE_MARKS: dict[int, tuple[str, ...]] = {1: (SUCCESS,), -1: (FAILURE,), 0: ()}
+def _one_die_step(die: Die, rolls: tuple[DieRoll, ...], alone: tuple[DiceShown, ...]) -> Step:
+    """One die with no modifiers: its roll and how it shows, looked up by face."""
+    values = die.face_values
+
+    def one_die(ev: Evaluation) -> int:
+        index = ev.roller.draw(die)
+        ev.dice.append(rolls[index])
+        ev.segments.append(alone[index])
+        return values[index]
+
+    return one_die
+
+
+_SCORE_MARKS: dict[int, tuple[str, ...]] = {
+    2: (SUCCESS, DOUBLE_SUCCESS),
+    1: (SUCCESS,),
+    -1: (FAILURE,),
+    0: (),
+}
 
 
 def _face_decided_step(die: Die, count: int, modifiers: Modifiers) -> Step:
@@ -367,7 +647,7 @@ def _face_decided_step(die: Die, count: int, modifiers: Modifiers) -> Step:
             for index in indexes:  # loops, not comprehensions: cheaper for a few dice
                 marked.append(standing[index])
                 total += worth[index]
-                successes += worth[index] > 0
+                successes += max(worth[index], 0)
         else:
             drawn = []
             for index in indexes:
@@ -377,7 +657,7 @@ def _face_decided_step(die: Die, count: int, modifiers: Modifiers) -> Step:
                 index = indexes[position]
                 marked[position] = standing[index]
                 total += worth[index]
-                successes += worth[index] > 0
+                successes += max(worth[index], 0)
         shown = tuple(marked)
         ev.dice.extend(shown)
         ev.segments.append(DiceShown(shown))
@@ -405,14 +685,67 @@ def rolled_one_by_one_step(die: Die, count: int, modifiers: Modifiers) -> Step:
         ev.dice.extend(rolled)
         ev.segments.append(DiceShown(tuple(rolled)))
         if modifiers.counts_successes:
-            successes = sum(1 for roll in rolled if SUCCESS in roll.marks)
+            successes = sum(
+                1 + (DOUBLE_SUCCESS in roll.marks) for roll in rolled if SUCCESS in roll.marks
+            )
             ev.segments.append(_tally(successes, successes - total))
         return total
 
     return rolled_one_by_one
 
 
+def _compile_pooled_group(node: Group) -> Step:
+    """A group of one item made of dice added together (``{4d6+3d8}k4``): keep/drop
+    picks among its dice, one by one (:func:`~dicecli.notation.semantics.pooled_dice`),
+    and success counting counts the kept dice, as on a dice term."""
+    item = step_of(node.items[0])
+    modifiers = node.modifiers
+    counting = modifiers.counts_successes
+    keep = modifiers.keep
+    assert keep is not None
+
+    def pooled(ev: Evaluation) -> int:
+        segments, dice = ev.segments, ev.dice
+        segments.append(_GROUP_OPEN)
+        first_die, first_segment = len(dice), len(segments)
+        item(ev)
+        standing = [p for p in range(first_die, len(dice)) if dice[p].kept]
+        values = [_worth(dice[p]) for p in standing]
+        kept = kept_positions(values, keep)
+        total = successes = 0
+        for index, position in enumerate(standing):
+            if index not in kept:
+                dice[position] = dice[position].marked(DROPPED, kept=False)
+            elif counting:
+                score = count_one(values[index], modifiers)
+                total += score
+                successes += max(score, 0)
+                dice[position] = dice[position].marked(*_SCORE_MARKS[score])
+            else:
+                total += values[index]
+        shown = iter(dice[first_die:])
+        for place in range(first_segment, len(segments)):
+            segment = segments[place]
+            if isinstance(segment, DiceShown):
+                segments[place] = DiceShown(tuple(next(shown) for _ in segment.dice))
+        segments.append(_GROUP_CLOSE)
+        if counting:
+            segments.append(_tally(successes, successes - total))
+        else:
+            segments.insert(-1, Text(f" (={total})", "value"))
+        return total
+
+    return pooled
+
+
+def _worth(die: DieRoll) -> int:
+    assert die.value is not None  # pooled dice are numbered
+    return die.value
+
+
 def _compile_group(node: Group) -> Step:
+    if pooled_dice(node) is not None:
+        return _compile_pooled_group(node)
     items = [(step_of(item), isinstance(item, Number)) for item in node.items]
     modifiers = node.modifiers
     counting = modifiers.counts_successes
@@ -454,7 +787,7 @@ def _compile_group(node: Group) -> Step:
             elif counting:
                 score = count_one(value, modifiers)
                 total += score
-                successes += score > 0
+                successes += max(score, 0)
             else:
                 total += value
         if counting:
@@ -520,9 +853,8 @@ def apply_keep_and_count(
             score = count_one(value, modifiers)
             total += score
             if score:
-                mark = SUCCESS if score > 0 else FAILURE
                 for position in positions:
-                    rolled[position] = rolled[position].marked(mark)
+                    rolled[position] = rolled[position].marked(*_SCORE_MARKS[score])
         else:
             total += value
     return total, rolled

@@ -83,14 +83,15 @@ def roll_modified_dice(
         total = natural
         while natural in rules.exploding_on:
             rolled[position] = rolled[position].marked(EXPLODED)
-            marks: tuple[str, ...] = (COMPOUNDED,) if kind == "!!" else (EXPLOSION,)
+            compounding = kind in ("!!", "!!p")
+            marks: tuple[str, ...] = (COMPOUNDED,) if compounding else (EXPLOSION,)
             penalty = 0
-            if kind == "!p":
-                marks, penalty = (EXPLOSION, PENETRATED), 1
+            if kind in ("!p", "!!p"):
+                marks, penalty = (*marks, PENETRATED), 1
             position, natural = _roll_one(roller, rules, rolled, marks, penalty)
-            if kind == "!!":
+            if compounding:
                 unit.append(position)
-                total += natural
+                total += natural - penalty
             else:
                 units.append((total, unit))
                 unit = [position]

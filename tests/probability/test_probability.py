@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
+from typing import Literal
 
 import pytest
 from hypothesis import HealthCheck, assume, given, reject, settings
 from hypothesis import strategies as st
+from strategies import call_nodes
 
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError, DiceSyntaxError
@@ -26,7 +28,10 @@ from dicecli.notation.grammar import parse
 from dicecli.notation.nodes import (
     BinaryOp,
     BinaryOpSymbol,
+    CheckOp,
     CompareOp,
+    Comparison,
+    ComputedDice,
     Condition,
     Dice,
     Explode,
@@ -41,13 +46,16 @@ from dicecli.notation.nodes import (
     Number,
     PercentOf,
     Reroll,
+    Roll,
     Sides,
     children,
 )
+from dicecli.probability.comparison import comparison_odds
+from dicecli.probability.criticals import critical_chances
 from dicecli.probability.distribution import Distribution
 from dicecli.probability.engine import distribution
 from dicecli.probability.weights import OddsTooBigError
-from dicecli.rolling.evaluate import Evaluation
+from dicecli.rolling.evaluate import Evaluation, roll
 from dicecli.rolling.sources import Roller
 
 # --- the oracle ---------------------------------------------------------------------
@@ -189,6 +197,13 @@ def test_division_rounds_up() -> None:
     assert distribution(expr_of("2d6/2")).as_dict()[4] == Fraction(6 + 5, 36)
 
 
+def test_floor_and_round_get_the_exact_quotient() -> None:
+    # rule N3 holds for "/" everywhere else; floor() rounds 7/2 down, round() half up
+    assert distribution(expr_of("floor(2d6/2)")).as_dict()[3] == Fraction(5 + 6, 36)  # 6, 7
+    assert distribution(expr_of("round(2d6/2)")).as_dict()[4] == Fraction(6 + 5, 36)  # 7, 8
+    assert distribution(expr_of("round(-7/2)")).as_dict() == {-3: 1}
+
+
 def test_percent_rounds_up() -> None:
     # rule N3: 10% of 51 models is 6
     assert distribution(expr_of("10% of 51")).as_dict() == {6: 1}
@@ -270,6 +285,34 @@ EXACT_FORMS = [
     "150% of (d4 - 2)",
     "d6[fire] + d4[cold]",
     "10 - 3",
+    "floor(2d6 / 2)",
+    "round(d6 / 4)",
+    "ceil(-d6 / 4)",
+    "round(50% of d6)",
+    "floor(d6 / 2 + 1)",
+    "max(d6, d4)",
+    "min(d6, d6, d4)",
+    "abs(d6 - d6)",
+    "(d2)d4",
+    "d(d4 + 1)",
+    "(d2)d3kh1",
+    "(1 + d2)dF",
+    "(d2)d4>=3",
+    "2d(d2*2)",
+    "(d3)d6 / 2",
+    "4d4r",
+    "3dFr",
+    "3d6>=5ds6",
+    "4d6>=4ds6f1kh3",
+    "4dF.1",
+    "3dF.1kh2",
+    "3d4sd",
+    "{2d4 + d6}kh2",
+    "{3d4}dl1",
+    "{2d4r1 + d3}kh1>=3",
+    "{d4 + d6}kl1",
+    "4d4kh0",
+    "{3d4}dl3",
 ]
 
 
@@ -311,6 +354,10 @@ REPEATING_FORMS = [
     ("{d3!, d4}kh1", 9),
     ("{d2!!, 2, d2!}>=3", 10),
     ("{d2!p, d4!}dl1", 9),
+    ("d3!!p", 10),
+    ("2d3!!pkh1", 7),
+    ("2d3!!p3>=3ds4", 7),
+    ("dF.1!!p", 8),
 ]
 
 
@@ -352,7 +399,7 @@ def test_a_die_that_always_explodes_after_rerolls_is_refused() -> None:
 
 COMPARES: list[CompareOp] = ["=", "<", "<=", ">", ">="]
 KEEPS: list[KeepKind] = ["kh", "kl", "dh", "dl"]
-EXPLODES: list[ExplodeKind] = ["!", "!!", "!p"]
+EXPLODES: list[ExplodeKind] = ["!", "!!", "!p", "!!p"]
 
 
 def conditions(sides: Sides) -> st.SearchStrategy[Condition]:
@@ -363,7 +410,7 @@ def conditions(sides: Sides) -> st.SearchStrategy[Condition]:
 
 @st.composite
 def dice_terms(draw: st.DrawFn) -> Expr:
-    sides: Sides = draw(st.sampled_from([2, 4, 5, 6, "F", "3"]))  # "d3" is the D3
+    sides: Sides = draw(st.sampled_from([2, 4, 5, 6, "F", "F.1", "3"]))  # "d3" is the D3
     reroll = draw(st.none() | st.builds(Reroll, conditions(sides), st.booleans()))
     explode = draw(st.none() | st.builds(Explode, st.sampled_from(EXPLODES), st.none()))
     if explode is not None and draw(st.booleans()):
@@ -371,9 +418,17 @@ def dice_terms(draw: st.DrawFn) -> Expr:
     keep = draw(st.none() | st.builds(Keep, st.sampled_from(KEEPS), st.integers(0, 3)))
     success = draw(st.none() | conditions(sides))
     failure = draw(st.none() | conditions(sides)) if success else None
+    critical = fumble = None
+    if explode is None or explode.kind not in ("!!", "!!p"):  # cs/cf refused beside them
+        critical = draw(st.none() | conditions(sides))
+        fumble = draw(st.none() | conditions(sides))
+    double = draw(st.none() | conditions(sides)) if success else None
+    sorts: list[Literal["a", "d"] | None] = [None, "a", "d"]
+    sort = draw(st.sampled_from(sorts))
     slow = reroll is not None or explode is not None
     count = draw(st.integers(1, 2 if slow else 3))
-    node = Dice(count, sides, Modifiers(reroll, explode, keep, success, failure))
+    mods = Modifiers(reroll, explode, keep, success, failure, critical, fumble, double, sort)
+    node = Dice(count, sides, mods)
     try:
         parsed = parse(str(node)).body  # the grammar refuses endless forms: so do we
     except DiceSyntaxError:
@@ -395,12 +450,25 @@ def groups(items: st.SearchStrategy[Expr]) -> st.SearchStrategy[Expr]:
     )
 
 
+SMALL_COMPUTED_DICE = (
+    ComputedDice(Dice(1, 2), Number(4)),  # (d2)d4
+    ComputedDice(Number(1), BinaryOp("+", Dice(1, 2), Number(2))),  # d(d2 + 2)
+    ComputedDice(Dice(1, 2), Number(3), Modifiers(keep=Keep("kh", 1))),  # (d2)d3kh1
+    ComputedDice(Dice(1, 2), "F"),  # (d2)dF
+    ComputedDice(Dice(1, 2), Number(4), Modifiers(success=Condition(">=", 3))),
+    ComputedDice(Number(2), BinaryOp("*", Dice(1, 2), Number(2))),  # 2d(d2*2)
+    ComputedDice(Dice(1, 2), Number(20), Modifiers(critical_success=Condition(">=", 19))),
+)
+"""Computed dice small enough for brute force."""
+
+
 def _binary(op: BinaryOpSymbol) -> Callable[[Expr, Expr], Expr]:
     return lambda left, right: BinaryOp(op, left, right)
 
 
 def expressions() -> st.SearchStrategy[Expr]:
-    leaves = st.builds(Number, st.integers(0, 5)) | dice_terms()
+    leaves = st.builds(Number, st.integers(0, 5)) | dice_terms() | st.just(Dice(1, 20))
+    leaves |= st.sampled_from(SMALL_COMPUTED_DICE)
 
     def extend(inner: st.SearchStrategy[Expr]) -> st.SearchStrategy[Expr]:
         ops: list[BinaryOpSymbol] = ["+", "-", "*", "/"]
@@ -410,15 +478,19 @@ def expressions() -> st.SearchStrategy[Expr]:
             st.builds(PercentOf, st.integers(0, 150), inner),
             st.builds(Labelled, inner, st.just("x")),
             groups(inner),
+            call_nodes(inner),
         )
 
     return st.recursive(leaves, extend, max_leaves=3)
 
 
 def dice_terms_in(expr: Expr) -> list[Dice]:
+    """The dice terms of ``expr``; computed dice as the most dice they may come to
+    (the small ones of :data:`SMALL_COMPUTED_DICE`: up to 2 dice of up to 4 sides)."""
     if isinstance(expr, Dice):
         return [expr]
-    return [term for child in children(expr) for term in dice_terms_in(child)]
+    inner = [Dice(2, 4, expr.modifiers)] if isinstance(expr, ComputedDice) else []
+    return inner + [term for child in children(expr) for term in dice_terms_in(child)]
 
 
 def brute_plan(expr: Expr) -> tuple[int, int]:
@@ -459,3 +531,154 @@ def test_distributions_sum_to_one_less_the_residue(expr: Expr) -> None:
     assert found.total + found.residue == 1
     assert all(p > 0 for _, p in found.outcomes)
     assert [v for v, _ in found.outcomes] == sorted(v for v, _ in found.outcomes)
+
+
+# --- checks on an expression: the chance of success against brute force ---------------
+
+CHECK_OPS: list[CheckOp] = [">=", "<=", ">", "<", "=", "!="]
+
+
+def brute_force_success(check: Comparison, max_dice: int) -> tuple[Fraction, Fraction, bool]:
+    """(chance that the real roll of ``check`` passes, chance cut off, some roll raised)."""
+    passed, cut, error = Fraction(0), Fraction(0), False
+    pending: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
+    while pending:
+        faces, chance = pending.pop()
+        roller = Roller(_Replay(faces), budget=10**6)
+        try:
+            result = roll(Roll(check), roller, EMPTY_ENVIRONMENT, str(check))
+        except _NeedFaceError as need:
+            if len(faces) >= max_dice:
+                cut += chance
+                continue
+            sides = len(need.die.faces)
+            pending.extend(((*faces, index), chance / sides) for index in range(sides))
+            continue
+        except DiceError:
+            error = True
+            continue
+        assert result.outcome is not None
+        if result.outcome.passed:
+            passed += chance
+    return passed, cut, error
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(expressions(), st.sampled_from(CHECK_OPS), expressions())
+def test_chance_of_passing_a_check_agrees_with_brute_force(
+    left: Expr, op: CheckOp, right: Expr
+) -> None:
+    check = Comparison(left, op, right)
+    left_dice, left_cost = brute_plan(left)
+    right_dice, right_cost = brute_plan(right)
+    assume(left_cost * right_cost <= 1500)
+    truth, cut, error = brute_force_success(check, left_dice + right_dice)
+    try:
+        found = comparison_odds(check, EMPTY_ENVIRONMENT, str(check))
+    except OddsTooBigError:
+        reject()
+    except DiceError:
+        assert error  # division by a possible zero: some roll divides by zero
+        return
+    assert not error
+    (name, ours), *_ = found.chances
+    assert name == "success"
+    if found.exact and cut == 0:
+        assert ours == truth, str(check)
+    else:
+        slack = max(cut, found.left_out)
+        assert truth - slack <= ours <= truth + slack, str(check)
+
+
+@pytest.mark.parametrize(
+    ("text", "chance"),
+    [
+        ("d20 + 5 >= 15", Fraction(11, 20)),  # 10..20 on the d20
+        ("d20 vs 15", Fraction(6, 20)),  # meets or beats
+        ("d20 > 15", Fraction(5, 20)),
+        ("3d6 <= 11", Fraction(135, 216)),  # roll-under: 3..10 is 108 of 216, 11 is 27
+        ("3d6 < 11", Fraction(108, 216)),
+        ("2d6 = 7", Fraction(1, 6)),
+        ("2d6 != 7", Fraction(5, 6)),
+        ("d20 vs d20", Fraction(21, 40)),  # ties go to the roller: (1 + 1/20) / 2
+    ],
+)
+def test_chance_of_passing_pinned_checks(text: str, chance: Fraction) -> None:
+    check = parse(text).body
+    assert isinstance(check, Comparison)
+    assert comparison_odds(check, EMPTY_ENVIRONMENT, text).chances == (("success", chance),)
+
+
+# --- critical markers: the chance of a critical against brute force --------------------
+
+
+def brute_force_criticals(expr: Expr, max_dice: int) -> tuple[dict[str, Fraction], Fraction]:
+    """The chance that the real roll marks some die critical-success / critical-failure,
+    and the chance cut off."""
+    found = {"critical_success": Fraction(0), "critical_failure": Fraction(0)}
+    cut = Fraction(0)
+    pending: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
+    while pending:
+        faces, chance = pending.pop()
+        evaluation = Evaluation(Roller(_Replay(faces), budget=10**6), EMPTY_ENVIRONMENT)
+        try:
+            evaluation.value(expr)
+        except _NeedFaceError as need:
+            if len(faces) >= max_dice:
+                cut += chance
+                continue
+            sides = len(need.die.faces)
+            pending.extend(((*faces, index), chance / sides) for index in range(sides))
+            continue
+        except DiceError:  # a division by zero: the line has no odds (the test skips it)
+            found["error"] = Fraction(1)
+            continue
+        marks = {mark for die in evaluation.dice for mark in die.marks}
+        for name in found:
+            if name.replace("_", "-") in marks:
+                found[name] += chance
+    return found, cut
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(expressions())
+def test_chance_of_a_critical_agrees_with_brute_force(expr: Expr) -> None:
+    max_dice, cost = brute_plan(expr)
+    assume(cost <= 1500)
+    try:
+        ours = dict(critical_chances(expr, EMPTY_ENVIRONMENT))
+    except OddsTooBigError:
+        reject()
+    truth, cut = brute_force_criticals(expr, max_dice)
+    if truth.pop("error", None):
+        return  # the odds refuse a line that may divide by zero, before any critical
+    for name, chance in truth.items():
+        if name not in ours:  # no term can mark it: brute force never saw it
+            assert chance == 0, (str(expr), name)
+            continue
+        assert ours[name] - cut <= chance <= ours[name] + cut, (str(expr), name)
+        if cut == 0 and all(not t.modifiers.explode for t in dice_terms_in(expr)):
+            assert ours[name] == chance, (str(expr), name)
+
+
+@pytest.mark.parametrize(
+    ("text", "success", "failure"),
+    [
+        ("d20", Fraction(1, 20), Fraction(1, 20)),  # a lone d20: natural 20 and 1
+        ("2d20kh1", Fraction(39, 400), Fraction(1, 400)),  # advantage
+        ("2d20kl1", Fraction(1, 400), Fraction(39, 400)),  # disadvantage
+        ("d20cs>=19", Fraction(2, 20), None),  # written: replaces both defaults
+        ("3d6cs>5cf<2", 1 - Fraction(5, 6) ** 3, 1 - Fraction(5, 6) ** 3),
+        ("d20 + d20", Fraction(39, 400), Fraction(39, 400)),  # two terms: either
+    ],
+)
+def test_chance_of_a_critical_pinned(
+    text: str, success: Fraction, failure: Fraction | None
+) -> None:
+    chances = dict(critical_chances(expr_of(text), EMPTY_ENVIRONMENT))
+    assert chances.get("critical_success") == success
+    assert chances.get("critical_failure") == failure
+
+
+def test_two_d20_summed_mark_no_criticals() -> None:
+    assert critical_chances(expr_of("2d20"), EMPTY_ENVIRONMENT) == ()

@@ -73,7 +73,8 @@ def test_an_evening_at_the_prompt(tmp_path: Path) -> None:
     assert "STR = 3" in terminal.type("let STR = 3")
     assert "d20+STR: [11] + STR(3) = 14" in terminal.type("d20+STR")
     assert "d20+STR: [2] + STR(3) = 5" in terminal.type("again")
-    assert "d20+STR: [20] + STR(3) = 23" in terminal.type("reroll")
+    # a lone d20's natural 20 is a critical: marked "*" (and styled) at the terminal
+    assert "d20+STR: [20*] + STR(3) = 23" in terminal.type("reroll")
     # rule W5: no die is re-rolled twice
     assert "already re-rolled" in terminal.type("reroll")
 

@@ -267,9 +267,16 @@ def test_given_with_an_empty_place_is_refused(given: str) -> None:
         dicecli.roll("2d6", given=given)
 
 
-def test_keep_nothing_is_refused() -> None:
-    with pytest.raises(dicecli.DiceSyntaxError, match="kh0 keeps no dice"):
-        dicecli.parse("4d6kh0")
+@pytest.mark.parametrize(
+    "text", ["4d6kh0", "4d6kl0", "4d6dl4", "4d6dh9", "{4d6}dl4", "{d6, d8}kh0"]
+)
+def test_keeping_nothing_totals_zero_with_every_die_shown_dropped(text: str) -> None:
+    # one rule for keeping or dropping everything (docs/grammar.md): allowed, worth 0;
+    # was: kh0 and kl0 refused while dl4 of 4d6 gave 0
+    result = dicecli.roll(text, given="3,1,4,5" if "d8" not in text else "3,5")
+    assert result.total == 0
+    assert result.dice
+    assert all(not die.kept and "dropped" in die.marks for die in result.dice)
 
 
 def test_a_dropped_group_item_drops_its_dice() -> None:

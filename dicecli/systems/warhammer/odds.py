@@ -30,6 +30,8 @@ from dicecli.errors import DiceError, RuleError
 from dicecli.notation.dice import D6, Die
 from dicecli.notation.nodes import (
     BinaryOp,
+    Call,
+    ComputedDice,
     Dice,
     Expr,
     Group,
@@ -144,7 +146,7 @@ class ExactValues:
                 return self.of(expr.expr)
             case Name():
                 return self._saved(expr)
-            case Group() | Number() | Dice():  # of these, only a group holds the artillery die
+            case Group() | Number() | Dice() | Call() | ComputedDice():  # some hold one
                 raise RuleError(f"no exact odds for the artillery die inside {expr}")
             case _:
                 return assert_never(expr)
