@@ -30,8 +30,8 @@ from pathlib import Path
 from dicecli.environment import Environment
 from dicecli.errors import DiceError
 from dicecli.naming import name_problem
-from dicecli.notation.grammar import parse
 from dicecli.notation.nodes import Expr
+from dicecli.notation.reader import parse
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -11,7 +11,8 @@ pays for this grammar alone. Game grammars reuse :data:`expression`, :data:`inte
 
 Each dice term is one ``Regex`` token and all of its modifiers another: measured, that
 halves parse time against a token per symbol. Packrat parsing is off: it made this
-grammar slower. Parsed lines are cached by text instead (:func:`parse`). Parse actions
+grammar slower. Parsed lines are cached by text instead
+(:func:`dicecli.notation.reader.parse`). Parse actions
 take pyparsing's full ``(text, loc, tokens)``: given fewer, pyparsing works out how many
 on the first call by catching a TypeError and reading the traceback, at every start.
 
@@ -21,7 +22,6 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Any, cast
 
 import pyparsing as pp
@@ -51,11 +51,7 @@ from dicecli.notation.nodes import (
     Roll,
     Sides,
 )
-from dicecli.notation.semantics import endless_roll
-
-MAX_DICE_COUNT = 10_000  # the roll budget (dice.DEFAULT_BUDGET); larger is refused at once
-MAX_SIDES = 10_000  # every face is built once; d10000 takes milliseconds, d1000000 seconds
-
+from dicecli.notation.semantics import MAX_DICE_COUNT, MAX_SIDES, endless_roll
 
 _COMPARE = r"(?:>=|<=|>|<|=)"
 
@@ -279,11 +275,10 @@ def _word(text: str) -> str:
     return text.split()[0] if text.split() else text
 
 
-@lru_cache(maxsize=4096)
 def parse(text: str) -> Roll:
-    """Parse one line: an expression or a game form, and an optional ``# comment``.
-
-    Results are cached by text: the same line is parsed once per process.
+    """Parse one line with the grammar: an expression or a game form, and an optional
+    ``# comment``. The program reads lines through :func:`dicecli.notation.reader.parse`,
+    which caches them and reads common lines without this grammar.
     Raises :class:`DiceSyntaxError` with the position of the fault.
     """
     stripped = text.strip()
