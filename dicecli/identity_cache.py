@@ -10,7 +10,7 @@ again empty, so objects made once (the dice of a d10000) cannot grow it without 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Generic, TypeVar
 
 K = TypeVar("K")
@@ -31,3 +31,13 @@ class IdentityCache(Generic[K, V]):
                 self._entries.clear()
             entry = self._entries[id(key)] = (key, self._make(key))
         return entry[1]
+
+    def many(self, keys: Iterable[K]) -> list[V]:
+        """What ``make`` gives for each of ``keys``, in order (one call for all of them:
+        cheaper than a call per key, for the dice of a roll)."""
+        entries = self._entries
+        found = []
+        for key in keys:
+            entry = entries.get(id(key))
+            found.append(self(key) if entry is None else entry[1])
+        return found

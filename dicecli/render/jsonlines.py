@@ -26,25 +26,15 @@ die_json: IdentityCache[DieRoll, str] = IdentityCache(lambda die: _encode(die.as
 
 def result_json(result: RollResult) -> str:
     """``json.dumps(result.as_dict(), ensure_ascii=False)``, from cached pieces."""
-    outcome, comment = result.outcome, result.comment
-    return "".join(
-        (
-            '{"input": ',
-            encode_basestring(result.input),
-            ', "expression": ',
-            encode_basestring(result.expression),
-            ', "total": ',
-            "null" if result.total is None else int.__repr__(result.total),
-            ', "dice": [',
-            ", ".join([die_json(die) for die in result.dice]),
-            '], "outcome": ',
-            "null" if outcome is None else _encode(outcome.as_dict()),
-            ', "comment": ',
-            "null" if comment is None else encode_basestring(comment),
-            ', "reroll": ',
-            "true" if result.reroll else "false",
-            "}",
-        )
+    total, outcome, comment = result.total, result.outcome, result.comment
+    return (
+        f'{{"input": {encode_basestring(result.input)}, '
+        f'"expression": {encode_basestring(result.expression)}, '
+        f'"total": {"null" if total is None else int.__repr__(total)}, '
+        f'"dice": [{", ".join(die_json.many(result.dice))}], '
+        f'"outcome": {"null" if outcome is None else _encode(outcome.as_dict())}, '
+        f'"comment": {"null" if comment is None else encode_basestring(comment)}, '
+        f'"reroll": {"true" if result.reroll else "false"}}}'
     )
 
 
