@@ -16,6 +16,7 @@ reader accepts parses to the identical tree with the grammar.
 from __future__ import annotations
 
 import re
+from typing import NamedTuple, cast
 
 from dicecli.notation.nodes import (
     NO_MODIFIERS,
@@ -38,17 +39,26 @@ _MAX_DIGITS = 50  # longer numbers go to the grammar, which has the rules for th
 
 _TOKEN = re.compile(
     r"[ \t\r\n]*(?:"
-    r"(?P<count>\d*)[dD](?P<sides>\d+|%|[fF])"
-    r"(?:[ \t\r\n]*(?P<keep>(?i:kh|kl|dh|dl|k))(?P<keep_n>\d*))?"
+    r"(?P<dice>(?P<count>\d*)[dD](?P<sides>\d+|%|[fF])"
+    r"(?:[ \t\r\n]*(?P<keep>(?i:kh|kl|dh|dl|k))(?P<keep_n>\d*))?)"
     r"|(?P<number>\d+)"
     r"|(?P<op>[-+*/()]|[xX](?![A-Za-z_])|[xX](?=[dD][\d%fF]))"
     r"|#(?P<comment>[^\n]*)"
-    r"|(?P<end>$)"
+    r"|(?P<end>\Z)"
     r")"
 )
 _SYMBOLS: dict[str, BinaryOpSymbol] = {"+": "+", "-": "-", "*": "*", "x": "*", "X": "*", "/": "/"}
+_ADDING = ("+", "-")
+_MULTIPLYING = ("*", "/", "x", "X")
 
-Token = tuple[str, object]  # ("dice", Dice) | ("number", Number) | ("op", "+") | ("end", note)
+
+class _End(NamedTuple):
+    """The end of the line, with its comment."""
+
+    note: str | None
+
+
+Token = Expr | str | _End  # a number or dice, an operator or bracket, the end
 
 
 class _NotCommonError(Exception):
@@ -62,14 +72,11 @@ def read_common_line(text: str) -> Roll | None:
         return None
     try:
         tokens = _tokens(text)
-        reader = _Reader(tokens)
-        body = reader.expression()
-        kind, note = tokens[reader.at]
-        if kind != "end":
-            return None
-        return Roll(body, note if isinstance(note, str) else None)
+        body, at = _expression(tokens, 0)
     except _NotCommonError:
         return None
+    end = tokens[at]
+    return Roll(body, end.note) if type(end) is _End else None
 
 
 def _may_be_keyword(word: str) -> bool:
@@ -81,24 +88,26 @@ def _may_be_keyword(word: str) -> bool:
 def _tokens(text: str) -> list[Token]:
     tokens: list[Token] = []
     position = 0
+    match_at = _TOKEN.match
     while True:
-        match = _TOKEN.match(text, position)
+        match = match_at(text, position)
         if match is None:
             raise _NotCommonError
         position = match.end()
-        if match["sides"] is not None:
-            tokens.append(("dice", _dice(match)))
-        elif match["number"] is not None:
-            tokens.append(("number", Number(_integer(match["number"]))))
-        elif match["op"] is not None:
-            tokens.append(("op", match["op"]))
+        kind = match.lastgroup
+        if kind == "dice":
+            tokens.append(_dice(match))
+        elif kind == "number":
+            tokens.append(Number(_integer(match["number"])))
+        elif kind == "op":
+            tokens.append(match["op"])
         else:
             note = match["comment"]
             if note is not None:
                 if text[position:].strip(_WHITESPACE):
                     raise _NotCommonError
                 note = note.strip() or None
-            tokens.append(("end", note))
+            tokens.append(_End(note))
             return tokens
 
 
@@ -129,47 +138,42 @@ def _dice(match: re.Match[str]) -> Dice:
     amount = _integer(match["keep_n"]) if match["keep_n"] else 1
     if amount == 0 and kind in ("kh", "kl"):
         raise _NotCommonError
-    keep_kind: KeepKind = kind  # type: ignore[assignment]  # one of the five above
-    return Dice(count, sides, Modifiers(keep=Keep(keep_kind, amount)))
+    return Dice(count, sides, Modifiers(keep=Keep(cast(KeepKind, kind), amount)))
 
 
-class _Reader:
-    """Recursive descent over the tokens, folding as the grammar does (left to right,
-    ``* /`` before ``+ -``)."""
+# Recursive descent over the tokens, folding as the grammar does: left to right, and
+# ``* / x`` before ``+ -``. Each takes the tokens and where to start, and gives the
+# node read and where it ended.
 
-    def __init__(self, tokens: list[Token]) -> None:
-        self.tokens = tokens
-        self.at = 0
 
-    def _op(self, symbols: str) -> str | None:
-        kind, value = self.tokens[self.at]
-        if kind == "op" and isinstance(value, str) and value in symbols:
-            self.at += 1
-            return value
-        return None
+def _expression(tokens: list[Token], at: int) -> tuple[Expr, int]:
+    result, at = _term(tokens, at)
+    while (op := tokens[at]) in _ADDING and type(op) is str:
+        right, at = _term(tokens, at + 1)
+        result = BinaryOp(_SYMBOLS[op], result, right)
+    return result, at
 
-    def expression(self) -> Expr:
-        result = self.term()
-        while (op := self._op("+-")) is not None:
-            result = BinaryOp(_SYMBOLS[op], result, self.term())
-        return result
 
-    def term(self) -> Expr:
-        result = self.unary()
-        while (op := self._op("*/xX")) is not None:
-            result = BinaryOp(_SYMBOLS[op], result, self.unary())
-        return result
+def _term(tokens: list[Token], at: int) -> tuple[Expr, int]:
+    result, at = _unary(tokens, at)
+    while (op := tokens[at]) in _MULTIPLYING and type(op) is str:
+        right, at = _unary(tokens, at + 1)
+        result = BinaryOp(_SYMBOLS[op], result, right)
+    return result, at
 
-    def unary(self) -> Expr:
-        if self._op("-") is not None:
-            return Negate(self.unary())
-        kind, value = self.tokens[self.at]
-        if kind in ("dice", "number"):
-            self.at += 1
-            return value  # type: ignore[return-value]  # a Dice or a Number
-        if self._op("(") is None:
+
+def _unary(tokens: list[Token], at: int) -> tuple[Expr, int]:
+    token = tokens[at]
+    if type(token) is not str:
+        if type(token) is _End:
             raise _NotCommonError
-        inner = self.expression()
-        if self._op(")") is None:
-            raise _NotCommonError
-        return inner
+        return cast(Expr, token), at + 1
+    if token == "-":
+        operand, at = _unary(tokens, at + 1)
+        return Negate(operand), at
+    if token != "(":
+        raise _NotCommonError
+    inner, at = _expression(tokens, at + 1)
+    if tokens[at] != ")":
+        raise _NotCommonError
+    return inner, at + 1
