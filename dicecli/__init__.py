@@ -26,7 +26,7 @@ from dicecli.errors import (
     RuleError,
     UnknownNameError,
 )
-from dicecli.notation.grammar import parse
+from dicecli.notation.reader import parse
 from dicecli.results import RollResult
 from dicecli.rolling.evaluate import roll as _roll_parsed
 from dicecli.rolling.reroll_result import reroll as _reroll

@@ -21,7 +21,7 @@ from typing import NamedTuple, TextIO
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
 from dicecli.limits import MAX_LINE_LENGTH
-from dicecli.notation.grammar import parse
+from dicecli.notation.reader import parse
 from dicecli.render import Mode, Renderer, make_renderer
 from dicecli.rolling.evaluate import roll
 from dicecli.rolling.sources import DiceSource, GivenSource, RandomSource, Roller

@@ -30,8 +30,8 @@ from dicecli.environment import Environment
 from dicecli.errors import DiceError
 from dicecli.limits import MAX_DIGITS, MAX_VALUE
 from dicecli.naming import name_problem
-from dicecli.notation.grammar import parse
 from dicecli.notation.nodes import Expr
+from dicecli.notation.reader import parse
 
 TOP_LEVEL_KEYS = ("name", "description", "stats", "rolls")
 

@@ -15,8 +15,8 @@ from collections.abc import Iterator
 from dicecli.environment import Environment
 from dicecli.errors import DiceError, UnknownNameError
 from dicecli.notation.dice import Die
-from dicecli.notation.grammar import parse
 from dicecli.notation.nodes import Comparison, Expr, Name, children
+from dicecli.notation.reader import parse
 from dicecli.notation.semantics import reference_cycle
 from dicecli.rolling.evaluate import Evaluation
 from dicecli.rolling.sources import Roller

@@ -95,12 +95,16 @@ class DieRoll:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Text:
     """A piece of a breakdown; ``role`` says what it is, never how it looks."""
 
     text: str
     role: Role = "plain"
+
+    def __init__(self, text: str, role: Role = "plain") -> None:
+        # Game rolls build several per roll: see DiceShown.__init__ for why.
+        self.__dict__.update(text=text, role=role)
 
 
 @dataclass(frozen=True, init=False)

@@ -174,8 +174,14 @@ HEAVY_FOR_A_PLAIN_ROLL = (
 
 
 def test_a_plain_roll_imports_nothing_it_does_not_use() -> None:
+    """A common line is read without the grammar (dicecli/notation/common_lines.py)."""
     loaded = modules_loaded_by("2D6+5")
-    assert "pyparsing" in loaded
+    assert loaded.isdisjoint({*HEAVY_FOR_A_PLAIN_ROLL, "pyparsing", "dicecli.notation.grammar"})
+
+
+def test_other_lines_load_the_grammar_of_record() -> None:
+    loaded = modules_loaded_by("{2d6, 1d8}kh1")
+    assert "dicecli.notation.grammar" in loaded
     assert loaded.isdisjoint(HEAVY_FOR_A_PLAIN_ROLL)
 
 

@@ -11,7 +11,8 @@ pays for this grammar alone. Game grammars reuse :data:`expression`, :data:`inte
 
 Each dice term is one ``Regex`` token and all of its modifiers another: measured, that
 halves parse time against a token per symbol. Packrat parsing is off: it made this
-grammar slower. Parsed lines are cached by text instead (:func:`parse`). Parse actions
+grammar slower. Parsed lines are cached by text instead
+(:func:`dicecli.notation.reader.parse`). Parse actions
 take pyparsing's full ``(text, loc, tokens)``: given fewer, pyparsing works out how many
 on the first call by catching a TypeError and reading the traceback, at every start.
 
@@ -455,11 +456,10 @@ def _word(text: str) -> str:
     return text.split()[0] if text.split() else text
 
 
-@lru_cache(maxsize=4096)
 def parse(text: str) -> Roll:
-    """Parse one line: an expression or a game form, and an optional ``# comment``.
-
-    Results are cached by text: the same line is parsed once per process.
+    """Parse one line with the grammar: an expression or a game form, and an optional
+    ``# comment``. The program reads lines through :func:`dicecli.notation.reader.parse`,
+    which caches them and reads common lines without this grammar.
     Raises :class:`DiceSyntaxError` with the position of the fault.
     """
     stripped = text.strip()

@@ -37,7 +37,7 @@ from dicecli.notation.nodes import (
 if TYPE_CHECKING:
     from dicecli.environment import Environment
 
-MAX_DICE_COUNT = 10_000  # the roll budget (dice.DEFAULT_BUDGET); larger is refused at once
+MAX_DICE_COUNT = 10_000  # the roll budget (sources.DEFAULT_BUDGET); larger is refused at once
 MAX_SIDES = 10_000  # every face is built once; d10000 takes milliseconds, d1000000 seconds
 
 MAX_NAME_DEPTH = 16

@@ -18,8 +18,8 @@ from fractions import Fraction
 
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
-from dicecli.notation.grammar import parse
 from dicecli.notation.nodes import Check, Comparison, Expr
+from dicecli.notation.reader import parse
 from dicecli.probability.distribution import Distribution, Odds, exact_text
 from dicecli.probability.engine import PRECISION, analyse
 from dicecli.probability.weights import OddsTooBigError

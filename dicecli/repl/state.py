@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
-from dicecli.notation.grammar import parse
+from dicecli.notation.reader import parse
 from dicecli.results import RollResult
 from dicecli.rolling.evaluate import roll
 from dicecli.rolling.sources import Roller

@@ -28,6 +28,7 @@ from functools import lru_cache
 
 from dicecli.environment import Environment
 from dicecli.errors import DiceError, RollLimitError
+from dicecli.identity_cache import IdentityCache
 from dicecli.notation.dice import Die, die_for_sides
 from dicecli.notation.nodes import (
     NO_MODIFIERS,
@@ -164,25 +165,17 @@ Step = Callable[["Evaluation"], int]
 its value. Built once per node (:func:`compile_step`), so rolling a line again skips
 all dispatch on node types."""
 
-MAX_PREPARED = 4096
-"""Most expressions (lines, saved rolls, parts of game forms) kept ready to roll."""
 
-_PREPARED: dict[int, tuple[Expr, Step, str]] = {}
-"""Expressions ready to roll, by identity: the expression itself (held, so that its
-identity stays its own while it is here), its step and its canonical text. Parsed lines
-are cached by text (:func:`dicecli.notation.grammar.parse`) and saved rolls live in the
-environment, so an expression rolled again is the same object. Kept here, off the frozen
-nodes, so that a tree stays a plain value: it compares, hashes and pickles as typed."""
+def _prepare(node: Expr) -> tuple[Step, str]:
+    return compile_step(node), str(node)
 
 
-def prepared(node: Expr) -> tuple[Step, str]:
-    """The step that rolls ``node`` and its canonical text, made once per node object."""
-    entry = _PREPARED.get(id(node))
-    if entry is None:
-        if len(_PREPARED) >= MAX_PREPARED:
-            _PREPARED.clear()
-        entry = _PREPARED[id(node)] = (node, compile_step(node), str(node))
-    return entry[1], entry[2]
+prepared: IdentityCache[Expr, tuple[Step, str]] = IdentityCache(_prepare)
+"""The step that rolls an expression and its canonical text, made once per node object
+(lines, saved rolls, parts of game forms). Parsed lines are cached by text
+(:func:`dicecli.notation.reader.parse`) and saved rolls live in the environment, so an
+expression rolled again is the same object. Kept here, off the frozen nodes, so that a
+tree stays a plain value: it compares, hashes and pickles as typed."""
 
 
 def step_of(node: Expr) -> Step:

@@ -15,8 +15,8 @@ from dataclasses import replace
 from dicecli.environment import Environment
 from dicecli.errors import RuleError
 from dicecli.notation.dice import NOT_REROLLABLE
-from dicecli.notation.grammar import parse
 from dicecli.notation.nodes import Check, Dice, Expr, Name, children
+from dicecli.notation.reader import parse
 from dicecli.results import REROLL, RollResult
 from dicecli.rolling.evaluate import roll
 from dicecli.rolling.sources import Roller

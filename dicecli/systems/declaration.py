@@ -152,9 +152,13 @@ class TemplateSystem:
 
     def __init__(self, package: str) -> None:
         self.package = package
+        self._modules: dict[str, Any] = {}
 
     def _module(self, name: str) -> Any:
-        return importlib.import_module(f"{self.package}.{name}")
+        module = self._modules.get(name)
+        if module is None:  # imported once: import_module on every roll costs a lookup
+            module = self._modules[name] = importlib.import_module(f"{self.package}.{name}")
+        return module
 
     def line_grammar(self) -> pp.ParserElement:
         grammar: pp.ParserElement = self._module("grammar").line_grammar()

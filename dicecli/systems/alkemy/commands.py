@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from dicecli.errors import DiceError, RuleError
 from dicecli.notation.dice import Die
-from dicecli.notation.grammar import parse
+from dicecli.notation.reader import parse
 from dicecli.repl.state import Invocation, Output, ReplState, Rolled, last_roll, needs_argument
 from dicecli.results import DieRoll, RollResult
 from dicecli.rolling.evaluate import roll

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import cast
 
-from dicecli.environment import Environment
+from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import RuleError
 from dicecli.notation.dice import Die
 from dicecli.notation.nodes import BinaryOp, Expr, Name, Negate, Number, PercentOf
@@ -84,6 +86,17 @@ def fixed_value(exprs: Sequence[Expr], env: Environment, what: str) -> FixedValu
     One bare number shows as itself; otherwise the expressions show as evaluated
     (``S(3) + 1``, ``max(7, 8)``).
     """
+    if all(type(expr) is Number for expr in exprs):  # ``ld 8``: the same every roll
+        return _numbers_value(tuple(cast(Number, expr).value for expr in exprs))
+    return _evaluated(exprs, env, what)
+
+
+@lru_cache(maxsize=256)
+def _numbers_value(numbers: tuple[int, ...]) -> FixedValue:
+    return _evaluated(tuple(Number(number) for number in numbers), EMPTY_ENVIRONMENT, "")
+
+
+def _evaluated(exprs: Sequence[Expr], env: Environment, what: str) -> FixedValue:
     values: list[int] = []
     shown: list[Segment] = []
     for index, expr in enumerate(exprs):

@@ -1,0 +1,179 @@
+"""A quick way in for the lines players type most, without loading the grammar.
+
+:func:`read_common_line` reads numbers, dice (``2D6``, ``d%``, ``4dF``) with at most
+one keep or drop (``4d6kh3``), ``+ - * / x``, unary minus, parentheses and a
+``# comment``, and builds the very tree :mod:`dicecli.notation.grammar` builds for the
+same text. Anything else, or anything doubtful (a count or size out of range, a word
+that may be a game's keyword, a character it does not know), gives None, and the line
+goes to the grammar, which stays the grammar of record: every error comes from it.
+
+Why it exists: importing pyparsing and building the grammar is most of a plain roll's
+start-up, and parsing a line it has not seen before is most of a piped line's cost.
+``tests/notation/test_common_lines.py`` checks, with Hypothesis, that every line this
+reader accepts parses to the identical tree with the grammar.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple, cast
+
+from dicecli.notation.nodes import (
+    NO_MODIFIERS,
+    BinaryOp,
+    BinaryOpSymbol,
+    Dice,
+    Expr,
+    Keep,
+    KeepKind,
+    Modifiers,
+    Negate,
+    Number,
+    Roll,
+    Sides,
+)
+from dicecli.notation.semantics import MAX_DICE_COUNT, MAX_SIDES
+
+_WHITESPACE = " \t\r\n"  # what pyparsing skips between tokens
+_MAX_DIGITS = 50  # longer numbers go to the grammar, which has the rules for them
+
+_TOKEN = re.compile(
+    r"[ \t\r\n]*(?:"
+    r"(?P<dice>(?P<count>\d*)[dD](?P<sides>\d+|%|[fF])"
+    r"(?:[ \t\r\n]*(?P<keep>(?i:kh|kl|dh|dl|k))(?P<keep_n>\d*))?)"
+    r"|(?P<number>\d+)"
+    r"|(?P<op>[-+*/()]|[xX](?![A-Za-z_])|[xX](?=[dD][\d%fF]))"
+    r"|#(?P<comment>[^\n]*)"
+    r"|(?P<end>\Z)"
+    r")"
+)
+_SYMBOLS: dict[str, BinaryOpSymbol] = {"+": "+", "-": "-", "*": "*", "x": "*", "X": "*", "/": "/"}
+_ADDING = ("+", "-")
+_MULTIPLYING = ("*", "/", "x", "X")
+
+
+class _End(NamedTuple):
+    """The end of the line, with its comment."""
+
+    note: str | None
+
+
+Token = Expr | str | _End  # a number or dice, an operator or bracket, the end
+
+
+class _NotCommonError(Exception):
+    """The line is not one this reader takes: the grammar reads it."""
+
+
+def read_common_line(text: str) -> Roll | None:
+    """The tree of ``text`` if it is a common line, else None (see the module's doc)."""
+    stripped = text.lstrip(_WHITESPACE)
+    if stripped[:1].isalpha() and _may_be_keyword(stripped.split(None, 1)[0]):
+        return None
+    try:
+        tokens = _tokens(text)
+        body, at = _expression(tokens, 0)
+    except _NotCommonError:
+        return None
+    end = tokens[at]
+    return Roll(body, end.note) if type(end) is _End else None
+
+
+def _may_be_keyword(word: str) -> bool:
+    from dicecli.systems.registry import may_be_keyword
+
+    return may_be_keyword(word)
+
+
+def _tokens(text: str) -> list[Token]:
+    tokens: list[Token] = []
+    position = 0
+    match_at = _TOKEN.match
+    while True:
+        match = match_at(text, position)
+        if match is None:
+            raise _NotCommonError
+        position = match.end()
+        kind = match.lastgroup
+        if kind == "dice":
+            tokens.append(_dice(match))
+        elif kind == "number":
+            tokens.append(Number(_integer(match["number"])))
+        elif kind == "op":
+            tokens.append(match["op"])
+        else:
+            note = match["comment"]
+            if note is not None:
+                if text[position:].strip(_WHITESPACE):
+                    raise _NotCommonError
+                note = note.strip() or None
+            tokens.append(_End(note))
+            return tokens
+
+
+def _integer(digits: str) -> int:
+    if len(digits) > _MAX_DIGITS:
+        raise _NotCommonError
+    return int(digits)
+
+
+def _dice(match: re.Match[str]) -> Dice:
+    count = _integer(match["count"]) if match["count"] else 1
+    raw_sides = match["sides"]
+    sides: Sides
+    if raw_sides in ("%", "F", "f"):
+        sides = "%" if raw_sides == "%" else "F"
+    elif _integer(raw_sides) == 3:  # d3, d03: the D3 of rule N4
+        sides = "3"
+    else:
+        sides = int(raw_sides)
+        if not 1 <= sides <= MAX_SIDES:
+            raise _NotCommonError
+    if not 1 <= count <= MAX_DICE_COUNT:
+        raise _NotCommonError
+    if match["keep"] is None:
+        return Dice(count, sides, NO_MODIFIERS)
+    kind = match["keep"].lower()
+    kind = "kh" if kind == "k" else kind
+    amount = _integer(match["keep_n"]) if match["keep_n"] else 1
+    if amount == 0 and kind in ("kh", "kl"):
+        raise _NotCommonError
+    return Dice(count, sides, Modifiers(keep=Keep(cast(KeepKind, kind), amount)))
+
+
+# Recursive descent over the tokens, folding as the grammar does: left to right, and
+# ``* / x`` before ``+ -``. Each takes the tokens and where to start, and gives the
+# node read and where it ended.
+
+
+def _expression(tokens: list[Token], at: int) -> tuple[Expr, int]:
+    result, at = _term(tokens, at)
+    while (op := tokens[at]) in _ADDING and type(op) is str:
+        right, at = _term(tokens, at + 1)
+        result = BinaryOp(_SYMBOLS[op], result, right)
+    return result, at
+
+
+def _term(tokens: list[Token], at: int) -> tuple[Expr, int]:
+    result, at = _unary(tokens, at)
+    while (op := tokens[at]) in _MULTIPLYING and type(op) is str:
+        right, at = _unary(tokens, at + 1)
+        result = BinaryOp(_SYMBOLS[op], result, right)
+    return result, at
+
+
+def _unary(tokens: list[Token], at: int) -> tuple[Expr, int]:
+    token = tokens[at]
+    if type(token) is not str:
+        if type(token) is _End:
+            raise _NotCommonError
+        return cast(Expr, token), at + 1
+    if token == "-":
+        operand, at = _unary(tokens, at + 1)
+        return Negate(operand), at
+    if token != "(":
+        raise _NotCommonError
+    inner, at = _expression(tokens, at + 1)
+    if tokens[at] != ")":
+        raise _NotCommonError
+    return inner, at + 1

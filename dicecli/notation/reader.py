@@ -1,0 +1,30 @@
+"""Text -> syntax tree: the one way in for every line dicecli reads.
+
+A common line (``2D6+5``, ``4d6kh3``, ``d20 + 7``) is read by
+:mod:`dicecli.notation.common_lines` without loading pyparsing; every other line, and
+every error, comes from the grammar of record, :mod:`dicecli.notation.grammar`, which
+is imported only then. Both give the same tree for the lines the first accepts (a
+Hypothesis test checks it).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from dicecli.notation.common_lines import read_common_line
+from dicecli.notation.nodes import Roll
+
+
+@lru_cache(maxsize=4096)
+def parse(text: str) -> Roll:
+    """Parse one line: an expression or a game form, and an optional ``# comment``.
+
+    Results are cached by text: the same line is parsed once per process.
+    Raises :class:`~dicecli.errors.DiceSyntaxError` with the position of the fault.
+    """
+    common = read_common_line(text)
+    if common is not None:
+        return common
+    from dicecli.notation import grammar
+
+    return grammar.parse(text)

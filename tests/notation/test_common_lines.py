@@ -1,0 +1,177 @@
+"""The quick reader of common lines against the grammar of record.
+
+:func:`read_common_line` may accept a line only if the grammar parses it to the
+identical tree; every other line (and so every error) is the grammar's. The properties
+feed it valid lines of the whole notation, near misses, and soups of the very characters
+it reads, in which it accepts a line more often.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from strategies import line_text, near_miss_text
+
+from dicecli.errors import DiceSyntaxError
+from dicecli.notation import grammar, reader
+from dicecli.notation.common_lines import read_common_line
+from dicecli.notation.nodes import BinaryOp, Dice, Keep, Modifiers, Negate, Number, Roll
+
+_SCALE = float(os.environ.get("DICECLI_PROPERTY_SCALE", "1"))
+_SETTINGS = settings(
+    max_examples=int(400 * _SCALE),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+_PIECES = [
+    *"0123456789",
+    *"dDfFkKhHlLxX%+-*/() \t\r\n#",
+    "d6",
+    "2d6",
+    "d20",
+    "4d6kh3",
+    "kh",
+    "kl1",
+    "dl",
+    "dh2",
+    "k0",
+    "kh0",
+    "d%",
+    "dF",
+    "d3",
+    "d03",
+    "0d6",
+    "d0",
+    "10001d6",
+    "d10001",
+    " # note",
+    "#",
+    "!",
+    ">=5",
+    "r1",
+    "[fire]",
+    "{",
+    "}",
+    ",",
+    "a",
+    "STR",
+    "\N{MINUS SIGN}",
+    "\x0c",
+    "\u00a0",
+    "1" * 60,
+]
+_SOUP = st.lists(st.sampled_from(_PIECES), max_size=12).map("".join)
+_GAP = st.sampled_from(["", "", " ", "\t", "  "])
+_ATOM = st.sampled_from(["d6", "2D6", "4d6kh3", "3d6 dl", "d%", "4dF", "D3", "10", "0", "(d4+1)"])
+_OP = st.sampled_from(["+", "-", "*", "/", "x", "X", "- -"])
+_COMMON_SHAPED = st.builds(
+    lambda first, rest, gap, note: (
+        first + "".join(gap + op + gap + atom for op, atom in rest) + note
+    ),
+    _ATOM,
+    st.lists(st.tuples(_OP, _ATOM), max_size=4),
+    _GAP,
+    st.sampled_from(["", " # a note", "#", " #\tx "]),
+)
+
+
+def _agrees_with_grammar(text: str) -> bool:
+    """Check one line; True when the quick reader accepted it."""
+    quick = read_common_line(text)
+    if quick is None:
+        return False
+    try:
+        slow = grammar.parse(text)
+    except DiceSyntaxError as error:
+        pytest.fail(f"{text!r}: the quick reader accepts it, the grammar refuses: {error}")
+    assert quick == slow, text
+    assert repr(quick) == repr(slow), text  # same node types, values and spelling
+    return True
+
+
+@_SETTINGS
+@given(_SOUP)
+def test_soups_of_its_own_characters(text: str) -> None:
+    _agrees_with_grammar(text)
+
+
+@_SETTINGS
+@given(_COMMON_SHAPED)
+def test_lines_shaped_like_common_ones(text: str) -> None:
+    _agrees_with_grammar(text)
+
+
+@_SETTINGS
+@given(line_text(depth=2))
+def test_valid_lines_of_the_whole_notation(text: str) -> None:
+    _agrees_with_grammar(text)
+
+
+@_SETTINGS
+@given(near_miss_text())
+def test_near_misses(text: str) -> None:
+    _agrees_with_grammar(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2D6+5",
+        "d20",
+        "d20 + 7",
+        "4d6kh3",
+        "4d6 kh3",
+        "2d20KL1 - 1",
+        "3d6-3",
+        "(1d4+1)*2",
+        "2d6/2",
+        "2 x d6",
+        "-d6",
+        "8d6 # fireball",
+        "\t4dF\r\n",
+        "d%",
+        "D3",
+        "1d8+1d6+3",
+    ],
+)
+def test_common_lines_take_the_quick_way(text: str) -> None:
+    assert _agrees_with_grammar(text)
+
+
+def test_the_tree_is_the_grammars() -> None:
+    keep = Modifiers(keep=Keep("dl", 1))
+    expected = Roll(BinaryOp("+", Dice(4, 6, keep), Negate(Number(2))), "stats")
+    assert read_common_line("4d6dl + -2 # stats ") == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   ",
+        "2d6+",
+        "0d6",
+        "d0",
+        "10001d6",
+        "4d6kh0",
+        "4d6kh3kh2",
+        "d6!",
+        "STR + 2",
+        "d6x5",  # its first word may be a game's keyword: the registry decides
+        "2d6 # one\ntwo",
+        "1" * 60,
+        "2d6\x0c",
+    ],
+)
+def test_other_lines_go_to_the_grammar(text: str) -> None:
+    assert read_common_line(text) is None
+
+
+def test_errors_come_from_the_grammar() -> None:
+    with pytest.raises(DiceSyntaxError) as caught:
+        reader.parse("2d6 +")
+    assert caught.value.message == "expected a number, dice such as 2d6, '(' or a name at the end"
