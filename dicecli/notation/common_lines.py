@@ -3,8 +3,9 @@
 :func:`read_common_line` reads numbers, dice (``2D6``, ``d%``, ``4dF``) with at most
 one keep or drop (``4d6kh3``), ``+ - * / x``, unary minus, parentheses and a
 ``# comment``, and builds the very tree :mod:`dicecli.notation.grammar` builds for the
-same text. Anything else, or anything doubtful (a count or size out of range, a word
-that may be a game's keyword, a character it does not know), gives None, and the line
+same text. Anything else, or anything doubtful (a line past a bound of
+:mod:`dicecli.limits`, a count or size out of range, a word that may be a game's
+keyword, a character it does not know), gives None, and the line
 goes to the grammar, which stays the grammar of record: every error comes from it.
 
 Why it exists: importing pyparsing and building the grammar is most of a plain roll's
@@ -18,6 +19,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple, cast
 
+from dicecli.errors import DiceSyntaxError
+from dicecli.limits import check_line
 from dicecli.notation.nodes import (
     NO_MODIFIERS,
     BinaryOp,
@@ -69,6 +72,10 @@ def read_common_line(text: str) -> Roll | None:
     """The tree of ``text`` if it is a common line, else None (see the module's doc)."""
     stripped = text.lstrip(_WHITESPACE)
     if stripped[:1].isalpha() and _may_be_keyword(stripped.split(None, 1)[0]):
+        return None
+    try:
+        check_line(text)
+    except DiceSyntaxError:  # past a bound of dicecli.limits: the grammar says which
         return None
     try:
         tokens = _tokens(text)

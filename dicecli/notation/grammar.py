@@ -22,7 +22,6 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Any, Literal, cast
 
 import pyparsing as pp

@@ -415,6 +415,8 @@ def _exploding_dice(
 
     # ``!!``, ``!!p``: one unit per die, the compounded total (``!!p``: each added die
     # one less); ``!``, ``!p``: each die's score.
+    first: Score
+    then: Score
     if compounding:
         first, then = _identity, (_less_one if kind == "!!p" else _identity)
     else:

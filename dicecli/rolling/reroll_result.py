@@ -15,7 +15,7 @@ from dataclasses import replace
 from dicecli.environment import Environment
 from dicecli.errors import RuleError
 from dicecli.notation.dice import NOT_REROLLABLE
-from dicecli.notation.nodes import Check, Dice, Expr, Name, children
+from dicecli.notation.nodes import Check, Comparison, Dice, Expr, Name, children
 from dicecli.notation.reader import parse
 from dicecli.results import REROLL, RollResult
 from dicecli.rolling.evaluate import roll
@@ -54,10 +54,14 @@ def reroll(previous: RollResult, roller: Roller, env: Environment) -> RollResult
     return replace(result, reroll=True)
 
 
-def own_reroll(body: Expr | Check, env: Environment) -> str | None:
+def own_reroll(body: Expr | Comparison | Check, env: Environment) -> str | None:
     """The first ``r``/``ro`` modifier in ``body`` or the saved rolls it names (as
     typed, ``ro1``), else None: a line that re-rolls dice by itself."""
-    stack: list[Expr] = [body] if isinstance(body, Expr) else []
+    stack: list[Expr]
+    if isinstance(body, Comparison):
+        stack = [body.left, body.right]
+    else:
+        stack = [body] if isinstance(body, Expr) else []
     seen: set[str] = set()
     while stack:
         node = stack.pop()

@@ -23,7 +23,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from dicecli.errors import DiceError
-from dicecli.notation.nodes import Check, Roll
+from dicecli.notation.nodes import Check, Comparison, Roll
 from dicecli.tables.model import (
     Entry,
     InlineRoll,
@@ -208,7 +208,7 @@ def _weighted_table(where: _Where, name: str, raw: dict[str, object], descriptio
         if low - 1 > MAX_TOTAL_WEIGHT:
             raise where.error(f"the weights add up to more than {MAX_TOTAL_WEIGHT:,}")
     sides = low - 1
-    from dicecli.notation.grammar import parse
+    from dicecli.notation.reader import parse
 
     return Table(name, f"d{sides}", parse(f"d{sides}"), tuple(entries), True, description)
 
@@ -231,13 +231,13 @@ def _weighted_entry(at: _Where, value: object) -> tuple[str, int]:
 
 
 def _table_roll(where: _Where, text: str) -> Roll:
-    from dicecli.notation.grammar import parse
+    from dicecli.notation.reader import parse
 
     try:
         roll = parse(text)
     except DiceError as error:
         raise where.error(f"roll '{text.strip()}': {error.message}") from None
-    if isinstance(roll.body, Check) or roll.comment is not None:
+    if isinstance(roll.body, (Check, Comparison)) or roll.comment is not None:
         raise where.error(
             f"roll '{text.strip()}': write a dice roll with a total, such as d100 or 2d6"
         )
@@ -248,7 +248,7 @@ def _possible_values(where: _Where, text: str, roll: Roll) -> tuple[int, ...]:
     """Every total ``roll`` can give, in order, computed exactly (not sampled)."""
     from dicecli.probability.engine import distribution
 
-    assert not isinstance(roll.body, Check)
+    assert not isinstance(roll.body, (Check, Comparison))
     try:
         found = distribution(roll.body)
     except DiceError as error:
@@ -321,7 +321,7 @@ def _check_cover(
 
 def _pieces(at: _Where, text: str) -> tuple[Piece, ...]:
     """An entry's text cut into words, ``[[inline rolls]]`` and ``[[table: NAME]]``."""
-    from dicecli.notation.grammar import parse
+    from dicecli.notation.reader import parse
 
     pieces: list[Piece] = []
     index = 0

@@ -13,7 +13,7 @@ import bisect
 from fractions import Fraction
 
 from dicecli.errors import escaped
-from dicecli.notation.nodes import Check
+from dicecli.notation.nodes import Check, Comparison
 from dicecli.probability.distribution import Odds
 from dicecli.probability.engine import distribution
 from dicecli.probability.report import probability_object
@@ -27,7 +27,7 @@ def entry_chances(table: Table) -> tuple[tuple[Entry, Fraction], ...]:
         whole = sum(entry.weight for entry in table.entries)
         return tuple((entry, Fraction(entry.weight, whole)) for entry in table.entries)
     body = table.roll.body
-    assert not isinstance(body, Check)  # checked when loaded
+    assert not isinstance(body, (Check, Comparison))  # checked when loaded
     lows = [entry.low for entry in table.entries]
     chances = [Fraction(0)] * len(lows)
     for value, chance in distribution(body).outcomes:
