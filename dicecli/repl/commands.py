@@ -304,10 +304,8 @@ def handle_line(state: ReplState, line: str) -> tuple[ReplState, Output]:
     """One line typed at the prompt: a command, a roll, or nothing.
 
     An empty line and a ``#`` comment do nothing. A :class:`DiceError` becomes a
-    :class:`~dicecli.repl.state.Problem`; when it points into the line (a syntax error,
-    an unknown name), the line is kept in ``prefill`` for the next prompt.
+    :class:`~dicecli.repl.state.Problem`; the state is left as it was.
     """
-    state = replace(state, prefill="")
     if not is_roll_line(line):
         return state, ()
     word, invocation = split_command(line)
@@ -317,4 +315,4 @@ def handle_line(state: ReplState, line: str) -> tuple[ReplState, Output]:
             return found.run(state, invocation)
         return roll_line(state, line)
     except DiceError as error:
-        return failed(state, line, error)
+        return failed(state, error)

@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import replace
 from pathlib import Path
 
 from prompt_toolkit import PromptSession
@@ -176,9 +175,8 @@ def _interactive(state: ReplState, session: Session) -> None:
     streams.stdout.flush()
     while not current.state.finished:
         try:
-            line = prompt.prompt(PROMPT, default=current.state.prefill)
+            line = prompt.prompt(PROMPT)
         except KeyboardInterrupt:  # Ctrl-C: drop the line, keep the session
-            current.state = replace(current.state, prefill="")
             continue
         except EOFError:  # Ctrl-D
             break

@@ -2,7 +2,7 @@
 (state, output)`` works on.
 
 :class:`ReplState` is frozen: each line gives a new state (the named values, the last
-roll, the session's rolls, the text to put back at the prompt after an error). It holds
+roll, the session's rolls). It holds
 the session's one :class:`~dicecli.rolling.sources.Roller` by reference, which is the only thing a
 line changes in place: rolls must draw from one stream so that ``--seed`` reproduces a
 whole evening and ``--given`` faces are used in order across lines.
@@ -49,8 +49,6 @@ class ReplState:
     """Every roll of the session, in order (``history``, ``save``)."""
     spellings: Mapping[str, str] = field(default_factory=dict)
     """Casefolded name -> the name as the user typed it (``vars``, completion)."""
-    prefill: str = ""
-    """Text to put at the next prompt: the line that failed, so it can be fixed."""
     finished: bool = False
 
     def __post_init__(self) -> None:
@@ -147,9 +145,11 @@ def split_command(line: str) -> tuple[str, Invocation]:
     return match["word"].casefold(), Invocation(line, match["argument"], match.start("argument"))
 
 
-def failed(state: ReplState, line: str, error: DiceError) -> tuple[ReplState, Output]:
-    prefill = line.strip() if error.position is not None and error.text is not None else ""
-    return replace(state, prefill=prefill), (Problem(error),)
+def failed(state: ReplState, error: DiceError) -> tuple[ReplState, Output]:
+    """A line that failed: the state unchanged, the error shown. The next prompt is
+    empty (the line is one Up-arrow away, in the history), so what is typed next is
+    never glued to the failed line and Ctrl-D still leaves."""
+    return state, (Problem(error),)
 
 
 def roll_line(state: ReplState, line: str) -> tuple[ReplState, Output]:

@@ -127,37 +127,34 @@ def test_empty_lines_and_comments_do_nothing(line: str) -> None:
     assert new_state == state
 
 
-# Errors, and the line kept for fixing.
+# Errors: the state is left as it was, and nothing is kept for the next line.
 
 
-def test_a_syntax_error_keeps_the_line_for_the_next_prompt() -> None:
-    state, output = run(session(), "2d6+")
+def test_a_syntax_error_points_at_the_fault_and_changes_nothing() -> None:
+    before = session()
+    state, output = run(before, "2d6+")
     error = problem(output)
     assert isinstance(error, DiceSyntaxError)
     assert error.text == "2d6+"
     assert error.position == 4
     assert error.show().endswith("  2d6+\n      ^")
-    assert state.prefill == "2d6+"
+    assert state == before
 
 
-def test_the_kept_line_is_dropped_after_the_next_line() -> None:
-    state, _ = run(session("3"), "2d6+", "d6")
-    assert state.prefill == ""
+def test_the_line_after_an_error_is_rolled_alone() -> None:
+    # The failed line is not glued to the next one (`d20 adv` then `2d20kh1`).
+    state, output = run(session("3,17"), "d20 adv", "2d20kh1")
+    result = rolled(output)
+    assert result.input == "2d20kh1"
+    assert result.total == 17
 
 
-def test_an_unknown_name_keeps_the_line() -> None:
+def test_an_unknown_name_points_at_the_name() -> None:
     state, output = run(session(), "d20 + prof")
     error = problem(output)
     assert isinstance(error, UnknownNameError)
     assert error.position == 6
-    assert state.prefill == "d20 + prof"
-
-
-def test_a_refusal_that_points_nowhere_does_not_keep_the_line() -> None:
-    # rule W4: the artillery die may not be re-rolled
-    state, output = run(session("4"), "wfb artillery", "reroll")
-    assert isinstance(problem(output), RuleError)
-    assert state.prefill == ""
+    assert state.last is None
 
 
 # let, unlet, vars.
@@ -234,7 +231,7 @@ def test_let_errors_point_into_the_line(line: str, position: int, says: str) -> 
     assert says in error.message
     assert error.text == line
     assert error.position == position
-    assert state.prefill == line
+    assert state.names() == ()
 
 
 def test_unlet_forgets_a_name() -> None:
@@ -308,7 +305,7 @@ def test_again_rolls_the_last_line_anew(word: str) -> None:
 def test_again_with_nothing_rolled() -> None:
     state, output = run(session(), "again")
     assert "nothing rolled yet" in problem(output).message
-    assert state.prefill == ""
+    assert state.rolls == ()
 
 
 def test_again_takes_no_argument() -> None:
@@ -405,7 +402,7 @@ def test_keep_of_a_die_not_rolled_points_at_the_choice() -> None:
     error = problem(output)
     assert error.text == "keep 1 4"
     assert error.position == 5
-    assert state.prefill == "keep 1 4"
+    assert len(state.rolls) == 1
 
 
 def test_keep_needs_two_positions() -> None:

@@ -24,6 +24,7 @@ COMMAND = ["-m", "dicecli", "repl"]
 # prompt_toolkit turns on bracketed paste once at the start of each prompt (the prompt
 # text itself is redrawn on every key), so this marks "the program waits for a line".
 PROMPT = "\x1b[?2004h"
+UP = "\x1b[A"
 ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\r")
 
 
@@ -67,8 +68,8 @@ def test_an_evening_at_the_prompt(tmp_path: Path) -> None:
     shown = terminal.type("2d6+")
     assert "error: expected" in shown
     assert "  2d6+\n      ^" in shown
-    # The failed line comes back at the prompt: typing "2" completes it to 2d6+2.
-    assert "2d6+2: [5, 6] + 2 = 13" in terminal.type("2")
+    # The next prompt is empty; Up brings the failed line back, and "2" completes it.
+    assert "2d6+2: [5, 6] + 2 = 13" in terminal.type(UP + "2")
 
     assert "STR = 3" in terminal.type("let STR = 3")
     assert "d20+STR: [11] + STR(3) = 14" in terminal.type("d20+STR")
@@ -92,6 +93,20 @@ def test_ctrl_c_clears_the_line_and_keeps_the_session(tmp_path: Path) -> None:
     terminal.child.expect_exact(PROMPT)
     assert "= 6" in terminal.type("d6")
     terminal.child.sendline("quit")
+    terminal.child.expect(pexpect.EOF)
+    terminal.child.close()
+    assert terminal.child.exitstatus == 0
+
+
+def test_after_an_error_the_prompt_is_empty_and_ctrl_d_leaves(tmp_path: Path) -> None:
+    terminal = Terminal(tmp_path, "--given", "3,17")
+    assert "error: unexpected 'adv'" in terminal.type("d20 adv")
+    # What is typed next is a line of its own, not glued to the bad one.
+    shown = terminal.type("2d20kh1")
+    assert "2d20kh1: [3, 17] = 17" in shown
+    assert "adv2d20kh1" not in shown
+    assert "error: unexpected '='" in terminal.type("CON = 2")
+    terminal.child.sendcontrol("d")
     terminal.child.expect(pexpect.EOF)
     terminal.child.close()
     assert terminal.child.exitstatus == 0
