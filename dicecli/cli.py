@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import re
 import sys
 import typing
 from collections.abc import Callable, Iterator, Mapping
@@ -385,6 +386,8 @@ def main_callback(
 
 
 SHORT_FLAGS = frozenset({"-h"})
+_GLUED_TIMES = re.compile(r"-n\d+")
+"""``-n3``: the ``--times`` option with its value, never the roll ``-n3`` (a name)."""
 
 
 def command_names() -> tuple[str, ...]:
@@ -429,7 +432,7 @@ def route(args: list[str]) -> list[str]:
             options.extend(args[index : index + 2])
             index += 2
             continue
-        if arg.startswith("--") or arg in SHORT_FLAGS:
+        if arg.startswith("--") or arg in SHORT_FLAGS or _GLUED_TIMES.fullmatch(arg):
             options.append(arg)
         elif command is None and not words and arg in commands:
             command = arg

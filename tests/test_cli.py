@@ -53,6 +53,8 @@ def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
         (["-7/2", "--seed", "3"], ["roll", "--seed", "3", "--", "-7/2"]),
         (["--seed", "3"], ["roll", "--seed", "3"]),
         (["--help"], ["--help"]),
+        (["-n3", "2d6"], ["roll", "-n3", "--", "2d6"]),
+        (["4d6kh3", "-n6"], ["roll", "-n6", "--", "4d6kh3"]),
         ([], []),
     ],
 )

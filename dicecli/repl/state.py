@@ -152,10 +152,36 @@ def failed(state: ReplState, error: DiceError) -> tuple[ReplState, Output]:
     return state, (Problem(error),)
 
 
+_REPEAT = re.compile(r"(?<!\S)(?:--times|-n)(?:\s*=\s*|\s*)(?P<count>\d+)(?!\S)")
+"""``-n 6``, ``-n6``, ``--times 6``, ``--times=6`` in a line: roll it that many times."""
+
+
+def repeat_count(line: str) -> tuple[str, int | None]:
+    """``line`` without its ``-n N`` / ``--times N`` option (before any ``# comment``),
+    and N; ``(line, None)`` when it has none. ``-n3`` is always the option, never a
+    name: ``4d6kh3 -n3`` rolls three times."""
+    code, hash_sign, comment = line.partition("#")
+    match = _REPEAT.search(code)
+    if match is None:
+        return line, None
+    from dicecli.app import check_times
+
+    count = int(match["count"])
+    try:
+        check_times(count)
+    except DiceError as error:
+        raise DiceError(error.message, line, match.start()) from None
+    rest = (code[: match.start()] + code[match.end() :]).strip()
+    return rest + (f" {hash_sign}{comment}" if hash_sign else ""), count
+
+
 def roll_line(state: ReplState, line: str) -> tuple[ReplState, Output]:
-    """Roll ``line`` as one-shot mode would (``times`` times)."""
+    """Roll ``line`` as one-shot mode would: ``times`` times, or as many as the line's
+    own ``-n N`` says."""
+    line, count = repeat_count(line)
+    times = state.times if count is None else count
     parsed = parse(line)
-    results = tuple(roll(parsed, state.roller, state.env, line) for _ in range(state.times))
+    results = tuple(roll(parsed, state.roller, state.env, line) for _ in range(times))
     output: list[OutputItem] = [Rolled(result) for result in results]
     if len(results) > 1:
         output.append(Summary(results))

@@ -119,6 +119,30 @@ def test_times_rolls_each_line_that_many_times_with_a_summary() -> None:
     assert len(state.rolls) == 3
 
 
+@pytest.mark.parametrize(
+    "line", ["d6 -n 3", "d6 -n3", "-n3 d6", "d6 --times 3", "d6 --times=3", "d6 -n 3 # torch"]
+)
+def test_a_line_says_how_many_times_to_roll(line: str) -> None:
+    _state, output = run(session("1,2,3"), line)
+    results = [item.result for item in output if isinstance(item, Rolled)]
+    assert [result.total for result in results] == [1, 2, 3]
+    assert {result.input for result in results} == {"d6 # torch" if "torch" in line else "d6"}
+    assert isinstance(output[-1], Summary)
+    assert results[0].comment == ("torch" if "torch" in line else None)
+
+
+def test_a_line_s_count_is_checked_and_pointed_at() -> None:
+    error = problem(run(session(), "d6 -n 0")[1])
+    assert "--times takes 1 to" in error.message
+    assert error.text == "d6 -n 0"
+    assert error.position == 3
+
+
+def test_again_after_a_repeated_line_rolls_once() -> None:
+    _state, output = run(session("1,2,4"), "d6 -n 2", "again")
+    assert rolled(output).total == 4
+
+
 @pytest.mark.parametrize("line", ["", "   ", "# just a note"])
 def test_empty_lines_and_comments_do_nothing(line: str) -> None:
     state = session("")
@@ -143,7 +167,7 @@ def test_a_syntax_error_points_at_the_fault_and_changes_nothing() -> None:
 
 def test_the_line_after_an_error_is_rolled_alone() -> None:
     # The failed line is not glued to the next one (`d20 adv` then `2d20kh1`).
-    state, output = run(session("3,17"), "d20 adv", "2d20kh1")
+    _state, output = run(session("3,17"), "d20 adv", "2d20kh1")
     result = rolled(output)
     assert result.input == "2d20kh1"
     assert result.total == 17
