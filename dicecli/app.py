@@ -109,7 +109,7 @@ class Session:
 
     def roll_text(self, text: str) -> None:
         """Roll one line ``times`` times and write each result; raises DiceError."""
-        if self.options.times != 1:
+        if self.options.times != 1 or self.environment.checks:
             self._roll_times(text)
             return
         result = roll(parse(text), self.roller, self.environment, text)  # lean: piped lines
@@ -118,7 +118,11 @@ class Session:
             self.failed_checks += 1
 
     def _roll_times(self, text: str) -> None:
-        parsed = parse(text)
+        """Roll ``text`` ``times`` times (once: a saved check's name, which stands for
+        its game line)."""
+        from dicecli.naming import saved_line
+
+        parsed = parse(saved_line(text, self.environment) or text)
         results = []
         for count in range(1, self.options.times + 1):
             result = roll(parsed, self.roller, self.environment, text)
@@ -128,7 +132,7 @@ class Session:
             results.append(result)
             if count % FLUSH_EVERY == 0:
                 self.flush()
-        if self.mode == "terminal":
+        if self.mode == "terminal" and self.options.times > 1:
             self.renderer.summary(results)
 
     def flush(self) -> None:

@@ -11,6 +11,7 @@ A character file has two tables, both optional, and an optional ``name``::
     [rolls]          # saved rolls in dice notation, rolled anew each time they are used
     attack = "1d20+5"
     damage = "2d6+STR"
+    check = "KEYWORD ..."  # a game's line: a saved check, rolled when `check` is a line
 
 Names follow the notation's rule for names (a letter or ``_``, then letters, digits and
 ``_``) and must not read as dice (``d6``). Names are case-insensitive, as everywhere in
@@ -52,7 +53,8 @@ class Character:
 
     name: str | None = None
     stats: Mapping[str, int] = field(default_factory=dict)
-    rolls: Mapping[str, Expr] = field(default_factory=dict)
+    rolls: Mapping[str, Expr | str] = field(default_factory=dict)
+    """Saved rolls (notation) and saved checks (a game line's text)."""
 
     def names(self) -> tuple[str, ...]:
         return (*self.stats, *self.rolls)
@@ -62,7 +64,10 @@ class Character:
         for stat, value in self.stats.items():
             env = env.with_value(stat, value)
         for roll_name, expr in self.rolls.items():
-            env = env.with_roll(roll_name, expr)
+            if isinstance(expr, str):
+                env = env.with_check(roll_name, expr)
+            else:
+                env = env.with_roll(roll_name, expr)
         return env
 
 
@@ -134,7 +139,8 @@ class _Checker:
             raise self.error(f"[stats] {name} must be a whole number, e.g. {name} = 3")
         return value
 
-    def roll(self, name: str, value: object) -> Expr:
+    def roll(self, name: str, value: object) -> Expr | str:
+        """A saved roll's expression, or a saved check's game line (its text)."""
         self.name(name, "rolls")
         if not isinstance(value, str):
             raise self.error(f'[rolls] {name} must be dice notation in quotes, e.g. "1d20+5"')
@@ -144,9 +150,7 @@ class _Checker:
             where = f" at column {error.position + 1}" if error.position is not None else ""
             raise self.error(f"[rolls] {name} = {value!r}: {error.message}{where}") from None
         if not isinstance(body, Expr):
-            raise self.error(
-                f"[rolls] {name}: a saved roll is dice notation; game lines cannot be saved"
-            )
+            return value.strip()
         return body
 
     def no_repeats(self, names: list[str]) -> None:

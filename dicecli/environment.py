@@ -2,7 +2,8 @@
 
 ``values`` are named numbers (``STR = 3``, from ``--set``, ``let`` or a character
 file); ``rolls`` are saved rolls (``attack = 1d20+5``), rolled anew each time they are
-used; ``settings`` are per-game options (``game.key``). Names are matched
+used; ``checks`` are saved game lines (a game keyword and its form), rolled anew when
+the name is a whole line; ``settings`` are per-game options (``game.key``). Names are matched
 case-insensitively: keys are stored casefolded.
 """
 
@@ -26,9 +27,11 @@ class Environment:
     values: Mapping[str, int] = field(default_factory=dict)
     rolls: Mapping[str, Expr] = field(default_factory=dict)
     settings: Mapping[str, str] = field(default_factory=dict)
+    checks: Mapping[str, str] = field(default_factory=dict)
+    """Saved game lines by name: the line's text (a game keyword and its form)."""
 
     def __post_init__(self) -> None:
-        for name in ("values", "rolls", "settings"):
+        for name in ("values", "rolls", "settings", "checks"):
             object.__setattr__(self, name, MappingProxyType(_folded(getattr(self, name))))
 
     def value(self, name: str) -> int | None:
@@ -40,13 +43,22 @@ class Environment:
     def setting(self, name: str) -> str | None:
         return self.settings.get(name.casefold())
 
+    def check(self, name: str) -> str | None:
+        """The saved game line called ``name``, or None."""
+        return self.checks.get(name.casefold())
+
     def with_value(self, name: str, value: int) -> Environment:
-        rolls = {k: v for k, v in self.rolls.items() if k != name.casefold()}
-        return replace(self, values={**self.values, name: value}, rolls=rolls)
+        without = self.without(name)
+        return replace(without, values={**without.values, name: value})
 
     def with_roll(self, name: str, expr: Expr) -> Environment:
-        values = {k: v for k, v in self.values.items() if k != name.casefold()}
-        return replace(self, values=values, rolls={**self.rolls, name: expr})
+        without = self.without(name)
+        return replace(without, rolls={**without.rolls, name: expr})
+
+    def with_check(self, name: str, line: str) -> Environment:
+        """``name`` standing for the game line ``line``, rolled anew at each use."""
+        without = self.without(name)
+        return replace(without, checks={**without.checks, name: line})
 
     def without(self, name: str) -> Environment:
         key = name.casefold()
@@ -54,6 +66,7 @@ class Environment:
             self,
             values={k: v for k, v in self.values.items() if k != key},
             rolls={k: v for k, v in self.rolls.items() if k != key},
+            checks={k: v for k, v in self.checks.items() if k != key},
         )
 
 

@@ -280,11 +280,17 @@ def test_set_works_out_values_without_dice(setting: str, total: str) -> None:
     assert output.split("\t")[0] == total
 
 
-@pytest.mark.parametrize("setting", ["d6=3", "é=3", "wfb=3", "x=y", "x=wfb ld 8"])
+@pytest.mark.parametrize("setting", ["d6=3", "é=3", "wfb=3", "x=y", "x=wfb ld"])
 def test_set_refuses_names_and_values_that_cannot_work(setting: str) -> None:
     done = run("--set", setting, "1")
     assert done.returncode == 2
     assert done.stderr.startswith(f"error: --set {setting}: ")
+
+
+def test_set_saves_a_game_line_as_a_check() -> None:
+    # rule W1: 2d6 at most the Leadership passes; 3 + 2 = 5 <= 8
+    done = run("--set", "panic=wfb ld 8", "--given", "3,2", "panic")
+    assert (done.returncode, done.stdout) == (0, "5\tpanic\tLd 8: [3, 2] => pass (5 ≤ 8)\n")
 
 
 def test_a_roll_starting_with_a_minus_is_not_an_option() -> None:

@@ -24,7 +24,13 @@ from pathlib import Path
 
 from dicecli.app import is_roll_line
 from dicecli.errors import DiceError
-from dicecli.naming import constant_value, name_problem, value_expression
+from dicecli.naming import (
+    constant_value,
+    is_game_line,
+    name_problem,
+    saved_line,
+    value_expression,
+)
 from dicecli.render.text import result_line
 from dicecli.repl.help import help_text, topic_names
 from dicecli.repl.state import (
@@ -89,7 +95,8 @@ _LET = re.compile(r"(?P<name>[^\s=]+)\s*(?P<equals>=?)\s*(?P<value>.*)", re.DOTA
 @command(
     "let",
     "let NAME = VALUE",
-    "name a number (let STR = 3) or save a roll (let attack = 1d20+5)",
+    "name a number (let STR = 3), save a roll (let attack = 1d20+5) or a game's check "
+    f"(let hit = {registry.games()[0].example})",
 )
 def _let(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     argument = needs_argument(invocation, "NAME = VALUE, e.g. let STR = 3")
@@ -105,6 +112,11 @@ def _let(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
         raise invocation.syntax(f"expected a number or a roll after '{name} ='")
     value_at = Invocation(invocation.line, value_text, invocation.offset + match.start("value"))
     try:
+        if is_game_line(value_text):
+            saved = value_text.strip()
+            return state.with_names(state.env.with_check(name, saved), name), (
+                Message(f"{name} = {saved}  (a saved check: rolled anew each time)"),
+            )
         expr = value_expression(value_text, state.env)
         number = constant_value(expr, state.env)
     except DiceError as error:
@@ -130,13 +142,14 @@ def check_new_name(invocation: Invocation, name: str, at: int) -> None:
 @command("unlet", "unlet NAME", "forget a named value or saved roll")
 def _unlet(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     name = needs_argument(invocation, "a name, e.g. unlet STR")
-    if state.env.value(name) is None and state.env.roll(name) is None:
+    env = state.env
+    if env.value(name) is None and env.roll(name) is None and env.check(name) is None:
         raise invocation.syntax(f"no name '{name}' to forget (see vars)", 0)
     spelled = state.spelled(name)
     return replace(state, env=state.env.without(name)), (Message(f"forgot {spelled}"),)
 
 
-@command("vars", "vars", "list the named values and saved rolls")
+@command("vars", "vars", "list the named values, saved rolls and saved checks")
 def _vars(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     no_argument(invocation, "vars")
     values = [
@@ -149,7 +162,12 @@ def _vars(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
         for name in state.names()
         if state.env.roll(name) is not None
     ]
-    lines = values + rolls
+    checks = [
+        f"  {name} = {state.env.check(name)}  (saved check)"
+        for name in state.names()
+        if state.env.check(name) is not None
+    ]
+    lines = values + rolls + checks
     if not lines:
         return state, (Message("no names yet: let STR = 3, or load a character file"),)
     return state, (Message("\n".join(lines)),)
@@ -224,7 +242,7 @@ def _odds(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
 
     text = needs_argument(invocation, "a roll, e.g. odds 2d6+3")
     try:
-        result = odds(text, state.env)
+        result = odds(saved_line(text, state.env) or text, state.env)
     except DiceError as error:
         raise invocation.error_at(error) from None
     return state, (OddsShown(result),)

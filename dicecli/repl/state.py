@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
+from dicecli.naming import saved_line
 from dicecli.notation.grammar import parse
 from dicecli.results import RollResult
 from dicecli.rolling.evaluate import roll
@@ -59,7 +60,7 @@ class ReplState:
 
     def names(self) -> tuple[str, ...]:
         """The user's names (values and saved rolls), as typed, sorted."""
-        folded = [*self.env.values, *self.env.rolls]
+        folded = [*self.env.values, *self.env.rolls, *self.env.checks]
         return tuple(sorted((self.spelled(name) for name in folded), key=str.casefold))
 
     def with_names(self, env: Environment, *typed: str) -> ReplState:
@@ -180,7 +181,7 @@ def roll_line(state: ReplState, line: str) -> tuple[ReplState, Output]:
     own ``-n N`` says."""
     line, count = repeat_count(line)
     times = state.times if count is None else count
-    parsed = parse(line)
+    parsed = parse(saved_line(line, state.env) or line)
     results = tuple(roll(parsed, state.roller, state.env, line) for _ in range(times))
     output: list[OutputItem] = [Rolled(result) for result in results]
     if len(results) > 1:

@@ -246,7 +246,6 @@ def test_let_replaces_a_saved_roll_with_a_number() -> None:
         ("let", 3, "expected NAME = VALUE"),
         ("let y = foo+1", 8, "unknown name 'foo'"),
         ("let y = 2d6+", 12, "expected"),
-        ("let y = age STR vs 13", 8, "game lines"),
     ],
 )
 def test_let_errors_point_into_the_line(line: str, position: int, says: str) -> None:
@@ -548,3 +547,41 @@ def test_no_line_raises(line: str) -> None:
         return  # files and exact odds of huge rolls are tested above
     _state, output = handle_line(session(), line)
     assert all(isinstance(item, Rolled | Summary | Message | Problem) for item in output)
+
+
+# Saved checks: a game line under a name, rolled anew at each use.
+
+
+def test_a_saved_check_is_rolled_anew_each_time() -> None:
+    # rule G1 (AGE): 3d6 + ability + bonus against the target; 4+5+6+3+2 = 20 >= 13
+    state, output = run(session("4,5,6,1,1,1"), "let STR = 3", "let hit = age STR+2 vs 13")
+    assert "saved check" in message(output)
+    state, output = handle_line(state, "hit")
+    first = rolled(output)
+    assert first.input == "hit"
+    assert first.total == 20
+    assert first.outcome is not None
+    assert first.outcome.passed
+    state, output = handle_line(state, "hit # the orc")
+    second = rolled(output)
+    assert second.total == 8  # 1+1+1+3+2: new dice
+    assert second.comment == "the orc"
+    assert second.outcome is not None
+    assert second.outcome.passed is False
+
+
+def test_a_saved_check_is_listed_forgotten_and_has_odds() -> None:
+    state, _ = run(session(), "let panic = wfb ld 8")
+    assert "panic = wfb ld 8  (saved check)" in message(handle_line(state, "vars")[1])
+    odds_output = handle_line(state, "odds panic")[1]
+    assert isinstance(odds_output[0], OddsShown)
+    assert odds_output[0].odds.expression == "wfb ld 8"
+    state, _ = handle_line(state, "unlet panic")
+    assert state.env.check("panic") is None
+    assert isinstance(problem(handle_line(state, "panic")[1]), UnknownNameError)
+
+
+def test_a_saved_check_repeats_with_n() -> None:
+    _state, output = run(session("1,1,2,2"), "let panic = wfb ld 3", "panic -n 2")
+    results = [item.result for item in output if isinstance(item, Rolled)]
+    assert [result.total for result in results] == [2, 4]
