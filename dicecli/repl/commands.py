@@ -47,6 +47,7 @@ from dicecli.repl.state import (
     roll_line,
     split_command,
 )
+from dicecli.results import RollResult
 from dicecli.systems import registry
 from dicecli.systems.declaration import ReplCommand
 
@@ -216,9 +217,26 @@ def _history(state: ReplState, invocation: Invocation) -> tuple[ReplState, Outpu
     no_argument(invocation, "history")
     if not state.rolls:
         return state, (Message("no rolls yet"),)
-    width = len(str(len(state.rolls)))
-    lines = [f"{n:>{width}}  {result_line(r)}" for n, r in enumerate(state.rolls, start=1)]
-    return state, (Message("\n".join(lines)),)
+    return state, (Message("\n".join(history_lines(state.rolls))),)
+
+
+def history_lines(rolls: tuple[RollResult, ...]) -> list[str]:
+    """One line per roll in columns: its number, total, line and detail (the fields
+    of the plain format, docs/output.md, padded instead of tab-separated). A comment is
+    shown once, at the end."""
+    rows = []
+    for result in rolls:
+        total, line, detail = result_line(result).split("\t", 2)
+        if result.comment is not None:
+            line = line.partition("#")[0].rstrip()
+        rows.append((total, line, detail))
+    number_width = len(str(len(rows)))
+    total_width = max(len(total) for total, _, _ in rows)
+    input_width = min(max(len(line) for _, line, _ in rows), 30)
+    return [
+        f"{n:>{number_width}}  {total:>{total_width}}  {line:<{input_width}}  {detail}"
+        for n, (total, line, detail) in enumerate(rows, start=1)
+    ]
 
 
 @command("save", "save PATH", "write this session's rolls to PATH as JSON Lines (as --json)")

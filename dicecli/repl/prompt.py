@@ -126,12 +126,14 @@ def run_repl(options: RunOptions, streams: Streams) -> ExitStatus:
     return ExitStatus.BAD_INPUT if bad else status
 
 
-def _show(output: Output, session: Session) -> None:
-    """Render ``output``; with ``--json`` messages go to stderr, so stdout stays JSON."""
+def _show(output: Output, session: Session, where: str = "") -> None:
+    """Render ``output``; with ``--json`` messages go to stderr, so stdout stays JSON.
+    ``where`` goes before an error (``line 3: `` in a script)."""
     streams = session.streams
     mode = session.mode
     messages = streams.stderr if mode == "json" else streams.stdout
-    render_output(output, session.renderer, messages, streams.stderr, mode == "terminal")
+    summaries = mode == "terminal"
+    render_output(output, session.renderer, messages, streams.stderr, summaries, where)
 
 
 def _handle(state: ReplState, line: str, debug: bool) -> tuple[ReplState, Output]:
@@ -147,12 +149,13 @@ def _handle(state: ReplState, line: str, debug: bool) -> tuple[ReplState, Output
 
 
 def _script(state: ReplState, session: Session, lines: Iterable[str]) -> int:
-    """Handle ``lines`` as if typed; the number of lines that failed."""
+    """Handle ``lines`` as if typed; the number of lines that failed. An error names
+    its line, as in piped mode (``line 3: error: ...``)."""
     bad = 0
-    for line in lines:
+    for number, line in enumerate(lines, start=1):
         state, output = _handle(state, line.rstrip("\r\n"), session.options.debug)
         bad += any(isinstance(item, Problem) for item in output)
-        _show(output, session)
+        _show(output, session, f"line {number}: ")
         if state.finished:
             break
     return bad

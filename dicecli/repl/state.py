@@ -218,10 +218,12 @@ def render_output(
     messages: TextIO,
     stderr: TextIO,
     summaries: bool = True,
+    where: str = "",
 ) -> None:
     """Write ``output``: rolls and odds with ``renderer``, messages to ``messages``,
-    errors (with their caret) to ``stderr``. ``summaries``: show ``--times`` summaries
-    (one-shot mode shows them on a terminal only)."""
+    errors (with their caret) to ``stderr``, after ``where`` (``line 3: ``).
+    ``summaries``: show ``--times`` summaries (one-shot mode shows them on a terminal
+    only)."""
     for item in output:
         if isinstance(item, Rolled):
             renderer.result(item.result)
@@ -233,6 +235,6 @@ def render_output(
         elif isinstance(item, Message):
             messages.write(item.text.rstrip("\n") + "\n")
         else:
-            stderr.write(item.error.show() + "\n")
+            stderr.write(where + item.error.show() + "\n")
     messages.flush()
     stderr.flush()

@@ -443,10 +443,12 @@ def test_replayed_faces_run_on_into_the_session_dice() -> None:
 
 
 def test_history_lists_the_rolls_with_their_results() -> None:
-    _state, output = run(session("3,4,5"), "2d6+1", "d6 # torch", "history")
+    _state, output = run(session("3,4,5,5,6"), "2d6+1", "d6 # torch", "2d6+4", "history")
+    # Columns line up; the comment is shown once.
     assert message(output).splitlines() == [
-        "1  8\t2d6+1\t[3, 4] + 1",
-        "2  5\td6 # torch\t[5] # torch",
+        "1   8  2d6+1  [3, 4] + 1",
+        "2   5  d6     [5] # torch",
+        "3  15  2d6+4  [5, 6] + 4",
     ]
 
 

@@ -185,10 +185,10 @@ def test_a_script_is_handled_line_by_line() -> None:
 
 
 def test_a_bad_line_in_a_script_is_reported_and_the_rest_runs() -> None:
-    status, out, err = run_script("2d6+\nd6\n", RunOptions(given="4"))
+    status, out, err = run_script("d6\n\n2d6+\nd6\n", RunOptions(given="3,4"))
     assert status == ExitStatus.BAD_INPUT
-    assert out == "4\td6\t[4]\n"
-    assert "expected" in err
+    assert out == "3\td6\t[3]\n4\td6\t[4]\n"
+    assert err.startswith("line 3: error: expected")  # blank lines count, as in piped mode
 
 
 def test_quit_ends_a_script() -> None:
