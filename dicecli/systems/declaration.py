@@ -115,7 +115,9 @@ class Game(NamedTuple):
     - ``words``: words it gives a meaning inside expressions (a special die): they may
       stand in saved rolls, which then work in this game's lines;
     - ``settings``, ``options``: its settings and the command-line options for them;
-    - ``completions``: the words of its forms, offered by tab completion;
+    - ``completions``: the words of its forms, offered by tab completion in its lines;
+    - ``follows``: (word, words) pairs: after that word (one of its keywords, ``vs``),
+      completion offers only those words (its forms, difficulties);
     - ``help``: its help topic; ``commands``: its REPL commands;
     - ``roles``, ``marks``: (role or mark, terminal style) pairs for the breakdown roles
       and die marks it adds (renderers never name a game: they look styles up by role
@@ -131,6 +133,7 @@ class Game(NamedTuple):
     settings: tuple[Setting, ...] = ()
     options: tuple[CliOption, ...] = ()
     completions: tuple[str, ...] = ()
+    follows: tuple[tuple[str, tuple[str, ...]], ...] = ()
     help: HelpTopic | None = None
     commands: tuple[ReplCommand, ...] = ()
     roles: tuple[tuple[str, str], ...] = ()

@@ -89,6 +89,28 @@ def test_completions(typed: str, expected: list[str]) -> None:
     assert completions(session(), typed) == expected
 
 
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [
+        ("age ", ["ACC", "COM", "CON", "CUN", "DEX", "FGT", "INT", "MAG", "PER", "STR", "WIL"]),
+        ("age STR+2 vs i", ["imposing"]),
+        ("age STR+2 vs a", ["age", "average"]),  # a difficulty, or an opposed side
+        ("wfb ", ["allocate", "artillery", "break", "ld", "rolloff", "scatter", "test"]),
+        ("wfb scatter ", ["artillery"]),
+        ("alkemy 8 vs ", ["alkemy"]),
+        ("odds wfb ar", ["artillery"]),
+        ("let hit = age STR vs ch", ["challenging"]),
+        ("let shot = 2d6+ar", ["artillery"]),  # a saved roll may hold a game's die
+        ("2d6+ar", []),  # a plain roll cannot
+        ("age STR vs ye", []),  # Alkemy's health state: another game's word
+        ("alkemy 8 vs ha", []),  # an AGE difficulty
+        ("wfb v", []),
+    ],
+)
+def test_completions_know_the_game_and_the_word_before(typed: str, expected: list[str]) -> None:
+    assert completions(session(), typed) == expected
+
+
 def test_completions_offer_the_users_names() -> None:
     state, _ = handle_line(session(), "let attack = 1d20+5")
     state, _ = handle_line(state, "let Armour = 3")

@@ -110,3 +110,18 @@ def test_after_an_error_the_prompt_is_empty_and_ctrl_d_leaves(tmp_path: Path) ->
     terminal.child.expect(pexpect.EOF)
     terminal.child.close()
     assert terminal.child.exitstatus == 0
+
+
+def test_tab_completes_the_word_the_game_expects(tmp_path: Path) -> None:
+    # rule G3: challenging is 13; 4 + 5 + 6 + STR 0 = 15 passes
+    terminal = Terminal(tmp_path, "--given", "4,5,6")
+    # The screen is redrawn by difference: only the completed letters are written.
+    terminal.child.send("age ST\t")
+    terminal.child.expect_exact("R")
+    terminal.child.send(" vs chall\t")
+    terminal.child.expect_exact("enging")
+    shown = terminal.type("")
+    assert "age STR vs challenging: [4, 5, 6]" in shown
+    assert "success" in shown
+    terminal.child.sendcontrol("d")
+    terminal.child.expect(pexpect.EOF)

@@ -74,6 +74,7 @@ GAME = Game(
     system=__name__,
     settings=(ADVANCED_ROLLS, TIE_REROLLS),
     completions=("vs", "focus", "until", *ABILITIES, *DIFFICULTIES),
+    follows=(("age", tuple(ABILITIES)), ("vs", (*DIFFICULTIES, "age"))),
     help=HelpTopic(
         "AGE system: 3d6, one of them the Dragon die, + the ability:",
         (

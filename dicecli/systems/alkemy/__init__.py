@@ -68,6 +68,7 @@ GAME = Game(
         "wounded",
         "critical",
     ),
+    follows=(("alkemy", ()), ("vs", ("alkemy",)), ("keep", ())),
     help=HelpTopic(
         "Alkemy: 2 dice + the characteristic, a success if the total reaches the difficulty:",
         (

@@ -60,6 +60,9 @@ def misfire_on_hit(env: Environment) -> bool:
     return bool(MISFIRE_ON_HIT.value(env))
 
 
+FORMS = ("artillery", "scatter", "test", "ld", "break", "rolloff", "allocate")
+"""The first word of each form: what completion offers after the keyword."""
+
 GAME = Game(
     name="warhammer",
     keywords=("wfb", "whfb", "warhammer"),
@@ -79,6 +82,13 @@ GAME = Game(
         "lost",
         "rolloff",
         "allocate",
+    ),
+    follows=(
+        *((keyword, FORMS) for keyword in ("wfb", "whfb", "warhammer")),
+        ("scatter", ("artillery",)),
+        ("break", ()),
+        ("rolloff", ()),
+        ("allocate", ()),
     ),
     help=HelpTopic(
         "Warhammer Fantasy Battle (wfb, whfb or warhammer):",
