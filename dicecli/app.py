@@ -159,7 +159,14 @@ class Session:
         self.flush()
         return ExitStatus.CHECK_FAILED if self.failed_checks else ExitStatus.OK
 
-    def report(self, error: DiceError, line_number: int | None = None) -> None:
+    def report(
+        self, error: DiceError, line_number: int | None = None, words: list[str] | None = None
+    ) -> None:
+        """Write ``error`` with a hint to the right form when one is found
+        (:mod:`dicecli.hints`; ``words``: the command-line words of the roll)."""
+        from dicecli.hints import advise
+
+        error = advise(error, self.environment, words=words)
         self.flush()  # keep stdout and stderr in order
         where = f"line {line_number}: " if line_number is not None else ""
         self.streams.stderr.write(where + error.show() + "\n")
@@ -197,7 +204,7 @@ def run_once(text: str, options: RunOptions, streams: Streams) -> ExitStatus:
     try:
         session.roll_text(text)
     except DiceError as error:
-        session.report(error)
+        session.report(error, words=text.split())
         return ExitStatus.BAD_INPUT
     return session.finish()
 

@@ -11,11 +11,21 @@ from __future__ import annotations
 class DiceError(Exception):
     """Root of every error that bad input, bad dice or a rule can cause."""
 
+    hint: str | None = None
+    """A line shown under the caret that leads to the right form (``did you mean
+    'history'?``), added by :func:`dicecli.hints.advise` when the error is reported."""
+
     def __init__(self, message: str, text: str | None = None, position: int | None = None):
         super().__init__(message)
         self.message = message
         self.text = text
         self.position = position
+
+    def with_hint(self, hint: str) -> DiceError:
+        """The same error with ``hint`` shown under it."""
+        copy = type(self)(self.message, self.text, self.position)
+        copy.hint = hint
+        return copy
 
     def at(self, text: str, position: int | None = None) -> DiceError:
         """The same error, pointing into ``text`` (kept when it already points)."""
@@ -24,11 +34,13 @@ class DiceError(Exception):
         return type(self)(self.message, text, position if position is not None else self.position)
 
     def show(self) -> str:
-        """The message, and under the input a caret at the position when there is one."""
+        """The message, and under the input a caret at the position when there is one;
+        then the hint, if any."""
+        hint = f"\n  {self.hint}" if self.hint else ""
         if self.text is None or self.position is None:
-            return f"error: {self.message}"
+            return f"error: {self.message}{hint}"
         line = self.text.replace("\n", " ")
-        return f"error: {self.message}\n  {line}\n  {' ' * self.position}^"
+        return f"error: {self.message}\n  {line}\n  {' ' * self.position}^{hint}"
 
 
 class DiceSyntaxError(DiceError):

@@ -340,7 +340,8 @@ def handle_line(state: ReplState, line: str) -> tuple[ReplState, Output]:
     """One line typed at the prompt: a command, a roll, or nothing.
 
     An empty line and a ``#`` comment do nothing. A :class:`DiceError` becomes a
-    :class:`~dicecli.repl.state.Problem`; the state is left as it was.
+    :class:`~dicecli.repl.state.Problem`, with a hint to the right form when one is
+    found (:mod:`dicecli.hints`); the state is left as it was.
     """
     if not is_roll_line(line):
         return state, ()
@@ -351,4 +352,6 @@ def handle_line(state: ReplState, line: str) -> tuple[ReplState, Output]:
             return found.run(state, invocation)
         return roll_line(state, line)
     except DiceError as error:
-        return failed(state, error)
+        from dicecli.hints import advise  # only when a line failed
+
+        return failed(state, advise(error, state.env, commands=tuple(COMMANDS)))

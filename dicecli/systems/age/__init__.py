@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, cast
 
 from dicecli.errors import RuleError
 from dicecli.systems.age.rules import ABILITIES, DIFFICULTIES
-from dicecli.systems.declaration import Game, HelpTopic, Setting, TemplateSystem
+from dicecli.systems.declaration import Game, HelpTopic, Hint, Setting, TemplateSystem
 
 if TYPE_CHECKING:
     from dicecli.environment import Environment
@@ -66,6 +66,8 @@ def setting(env: Environment, which: Setting) -> int:
     return cast(int, which.value(env))
 
 
+_FULL_NAMES = tuple(name for names in ABILITIES.values() for name in names)
+
 GAME = Game(
     name="age",
     keywords=("age",),
@@ -87,6 +89,13 @@ GAME = Game(
         "Difficulties: routine easy average challenging hard formidable imposing\n"
         "nigh-impossible. Abilities: STR DEX CON COM CUN MAG PER WIL ACC FGT INT (or the\n"
         "full names); their values come from `let STR = 3` or a character file (`load`).",
+    ),
+    hints=(
+        Hint(
+            r"\bvs\s+(?=(?:" + "|".join((*ABILITIES, *_FULL_NAMES)) + r")\b)",
+            "vs age ",
+            "the other side of an opposed test is a roll of its own",
+        ),
     ),
     marks=(("dragon", "bold magenta"),),
 )

@@ -23,6 +23,7 @@ from dicecli.systems.declaration import (
     CliOption,
     Game,
     HelpTopic,
+    Hint,
     ReplCommand,
     Setting,
     TemplateSystem,
@@ -82,6 +83,13 @@ GAME = Game(
         ),
         "After a roll with bonus dice, `keep 1 3` keeps its 1st and 3rd dice instead\n"
         "(`keep 1 3 on 2`: side 2 of an opposed test). More: docs/alkemy.md.",
+    ),
+    hints=(
+        Hint(
+            r"(?<!\+\d )(?<!\+\d\d )(?<!\+\d)\b(bonus|penalty)\b",
+            r"+1 \1",
+            "say how many dice",
+        ),
     ),
     commands=(
         ReplCommand(

@@ -33,7 +33,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dicecli.errors import RuleError
-from dicecli.systems.declaration import Game, HelpTopic, Setting, TemplateSystem
+from dicecli.systems.declaration import Game, HelpTopic, Hint, Setting, TemplateSystem
 
 if TYPE_CHECKING:
     from dicecli.environment import Environment
@@ -106,6 +106,7 @@ GAME = Game(
         "`reroll` rolls the last roll again, all its dice; the new result stands (rule W5);\n"
         "the artillery and scatter dice may not be re-rolled (rule W4).",
     ),
+    hints=(Hint(r"\b(ld|leadership|test|break)(\d+)", r"\1 \2", "a space before the number"),),
     marks=(("misfire", "bold white on red"), ("hit", "bold yellow")),
 )
 
