@@ -10,11 +10,12 @@ typer app in :mod:`dicecli.cli`.
 from __future__ import annotations
 
 import gc
+import os
 import sys
 
 from dicecli.status import ExitStatus
 
-COMMANDS = ("roll", "odds", "repl")
+COMMANDS = ("roll", "odds", "repl", "help")
 """The commands of the typer app (:mod:`dicecli.cli`): a word here is a command, not a
 roll (a test checks the two lists agree)."""
 
@@ -56,7 +57,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def _dispatch(args: list[str]) -> int:
     words = _plain_roll_words(args)
-    if words is not None or (not args and not sys.stdin.isatty()):
+    completing = "_DICECLI_COMPLETE" in os.environ  # the shell asks typer for completions
+    if not completing and (words is not None or (not args and not sys.stdin.isatty())):
         from dicecli.app import RunOptions, Streams, run_lines, run_once
 
         _freeze_start_up()

@@ -403,3 +403,95 @@ def test_a_game_option_that_clashes_is_left_out_and_the_command_line_works(
     warning = "warning: dicecli game clash: option --at-least left out: the command line has it"
     assert done.stderr.splitlines() == [f"{warning} already"]
     assert "at_least_12\t1/36\t2.78%" in done.stdout.splitlines()
+
+
+# Help and shell completion.
+
+
+def test_help_with_no_topic_lists_the_topics() -> None:
+    done = run("help")
+    assert done.returncode == 0
+    assert "Help topics: notation, alkemy, wfb, age, odds, repl" in done.stdout
+
+
+@pytest.mark.parametrize(("topic", "title"), [("wfb", "Warhammer"), ("WHFB", "Warhammer")])
+def test_help_on_a_game_by_any_of_its_keywords(topic: str, title: str) -> None:
+    done = run("help", topic)
+    assert done.returncode == 0
+    assert done.stdout.startswith(title)
+    assert "wfb ld 8" in done.stdout
+
+
+def test_help_on_an_unknown_topic_says_the_close_one() -> None:
+    done = run("help", "alkmey")
+    assert done.returncode == 2
+    assert done.stderr.startswith("error: no help on 'alkmey': did you mean 'alkemy'?")
+
+
+def test_alkemy_help_states_the_assumed_faces() -> None:
+    # rule A9: the yellow and red faces are an assumption
+    assert "are an assumption (rule A9" in run("help", "alkemy").stdout
+
+
+@pytest.mark.parametrize("args", [["--help"], ["roll", "--help"]])
+def test_the_help_lists_each_games_forms(args: list[str]) -> None:
+    done = run(*args)
+    assert done.returncode == 0
+    for line in ("alkemy 8 vs 15", "wfb artillery", "age STR+2 vs 13"):
+        assert line in done.stdout
+    for topic in ("alkemy", "wfb", "age"):
+        assert f"(dicecli help {topic})" in done.stdout
+
+
+def _complete(shell: str, typed: str) -> list[str]:
+    """What the shell's completion function gets from dicecli for ``typed``."""
+    env = {**os.environ, "_DICECLI_COMPLETE": f"complete_{shell}"}
+    words = typed.split()
+    if shell == "bash":
+        env["COMP_WORDS"] = typed
+        env["COMP_CWORD"] = str(len(words) if typed.endswith(" ") else len(words) - 1)
+    else:
+        env["_TYPER_COMPLETE_ARGS"] = typed
+        env["_TYPER_COMPLETE_FISH_ACTION"] = "get-args"
+    done = subprocess.run(
+        [sys.executable, "-m", "dicecli"],
+        capture_output=True,
+        text=True,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+        check=False,
+    )
+    assert done.stderr == ""
+    return done.stdout.split()
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [
+        ("dicecli wf", ["wfb"]),
+        ("dicecli wfb ", ["allocate", "artillery", "break", "ld", "rolloff", "scatter", "test"]),
+        ("dicecli age STR vs ch", ["challenging"]),
+        ("dicecli odds wfb sc", ["scatter"]),
+        ("dicecli help a", ["alkemy", "age"]),
+    ],
+)
+def test_bash_completion_knows_the_games(typed: str, expected: list[str]) -> None:
+    assert _complete("bash", typed) == expected
+
+
+def test_the_first_word_completes_to_commands_and_keywords() -> None:
+    found = _complete("bash", "dicecli ")
+    assert {"roll", "odds", "repl", "help", "alkemy", "wfb", "age"} <= set(found)
+
+
+def test_zsh_and_fish_completion() -> None:
+    assert _complete("fish", "dicecli age STR vs h") == ["hard"]
+    assert "scatter" in " ".join(_complete("zsh", "dicecli wfb sc"))
+
+
+@pytest.mark.parametrize(
+    "args", [["--show-completion"], ["--install-completion"], ["--show-completion", "zsh"]]
+)
+def test_the_completion_options_go_to_the_app_not_a_roll(args: list[str]) -> None:
+    assert route(args) == args
