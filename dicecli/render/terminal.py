@@ -1,8 +1,13 @@
-"""Rich output for a terminal: dice shown one by one, discarded dice dim and struck
-through, the total prominent, the verdict coloured. ``NO_COLOR`` is honoured by rich."""
+"""Rich output for a terminal: dice shown one by one (discarded dice grey and struck
+through, a natural 20 or 1 on a d20 and a game's coloured dice in their colours), the
+total prominent, the verdict a coloured badge after a symbol that survives
+``NO_COLOR`` (honoured by rich). Each side of an opposed test or roll-off gets its own
+line. A note is shown once for a run of rolls of one line (``--times``); a verdict that
+says nothing happened (``Outcome.quiet``) is left out."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import TextIO
@@ -14,21 +19,22 @@ from rich.text import Text as RichText
 from dicecli.probability.distribution import Odds, fraction_text, percent
 from dicecli.render import theme
 from dicecli.render.text import face_text, summary_line, total_text
-from dicecli.results import DiceShown, DieRoll, RollResult
+from dicecli.results import DiceShown, DieRoll, Outcome, RollResult, Segment, Text
 
 HISTOGRAM_WIDTH = 40
 
 
 def _die(die: DieRoll) -> RichText:
-    style = " ".join(theme.mark_style(mark) for mark in die.marks).strip()
-    if not die.kept:
-        style = theme.DISCARDED_STYLE
-    return RichText(face_text(die), style=style)
+    return RichText(face_text(die), style=theme.die_style(die))
 
 
 def breakdown(result: RollResult) -> RichText:
+    return _segments(result.breakdown)
+
+
+def _segments(segments: Sequence[Segment]) -> RichText:
     line = RichText()
-    for segment in result.breakdown:
+    for segment in segments:
         if isinstance(segment, DiceShown):
             line.append("[")
             for index, die in enumerate(segment.dice):
@@ -41,27 +47,104 @@ def breakdown(result: RollResult) -> RichText:
     return line
 
 
+def verdict(outcome: Outcome) -> RichText:
+    """`` ✔ success vs 15 ``: the symbol, then the verdict as a coloured badge."""
+    symbol = theme.VERDICT_SYMBOLS[outcome.passed]
+    return RichText.assemble(
+        (f"{symbol} ", theme.VERDICT_SYMBOL_STYLES[outcome.passed]),
+        (f" {outcome.verdict} ", theme.VERDICT_STYLES[outcome.passed]),
+    )
+
+
+def _sides(segments: Sequence[Segment]) -> list[list[Segment]]:
+    """The breakdown cut at each ``side`` separator (one part when there is none)."""
+    parts: list[list[Segment]] = [[]]
+    for segment in segments:
+        if isinstance(segment, Text) and segment.role == "side":
+            parts.append([])
+        else:
+            parts[-1].append(segment)
+    return parts
+
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _unwrapped(segments: Sequence[Segment], typed: str) -> Sequence[Segment]:
+    """A saved roll typed alone, ``attack:(...)``, without the name and brackets the
+    line already shows: ``attack: [17] + 5``."""
+    if len(segments) < 3:
+        return segments
+    first, opening, closing = segments[0], segments[1], segments[-1]
+    if (
+        isinstance(first, Text)
+        and first.text.casefold() == f"{typed}:".casefold()
+        and isinstance(opening, Text)
+        and opening.text == "("
+        and isinstance(closing, Text)
+        and closing.text == ")"
+    ):
+        return segments[2:-1]
+    return segments
+
+
 class TerminalRenderer:
-    def __init__(self, stream: TextIO, console: Console | None = None) -> None:
+    """``echo_input``: start each roll with the line as typed (one-shot mode); the REPL
+    turns it off (the line is on the screen already), except for a saved roll's name
+    (``attack: [17] + 5 = 22``)."""
+
+    def __init__(
+        self, stream: TextIO, console: Console | None = None, echo_input: bool = True
+    ) -> None:
         self.console = console or Console(file=stream, highlight=False)
+        self.echo_input = echo_input
+        self._noted: tuple[str, set[str]] = ("", set())
 
     def result(self, result: RollResult) -> None:
-        line = RichText()
-        line.append(result.input.strip(), style=theme.INPUT_STYLE)
-        line.append(": ")
-        line.append_text(breakdown(result))
-        if result.total is not None:  # a MISFIRE has no number: the verdict says it
-            line.append(" = ")
-            line.append(total_text(result), style=theme.TOTAL_STYLE)
+        head = RichText()
+        typed = result.input.partition("#")[0].strip() if result.comment else result.input.strip()
+        if self.echo_input or _NAME.fullmatch(typed):
+            head.append(typed, style=theme.INPUT_STYLE)
+            head.append(": ")
+        segments: Sequence[Segment] = result.breakdown
+        if head:
+            segments = _unwrapped(segments, typed)
+        sides = _sides(segments)
         outcome = result.outcome
+        shown = outcome if outcome is not None and not outcome.quiet else None
+        comment = RichText(f"  # {result.comment}", style=theme.ROLE_STYLES["note"])
+        if len(sides) > 1:  # each side on its own line; the sides carry their totals
+            if shown is not None:
+                head.append_text(verdict(shown))
+            if result.comment:
+                head.append_text(comment)
+            if head:
+                self.console.print(head)
+            for side in sides:
+                self.console.print(RichText("  ").append_text(_segments(side)))
+        else:
+            line = head.append_text(_segments(segments))
+            if result.total is not None:  # a MISFIRE has no number: the verdict says it
+                line.append(" = ")
+                line.append(total_text(result), style=theme.TOTAL_STYLE)
+            if shown is not None:
+                line.append("  ")
+                line.append_text(verdict(shown))
+            if result.comment:
+                line.append_text(comment)
+            self.console.print(line)
         if outcome is not None:
-            line.append("  ")
-            line.append(outcome.verdict, style=theme.VERDICT_STYLES[outcome.passed])
-        if result.comment:
-            line.append(f"  # {result.comment}", style=theme.ROLE_STYLES["note"])
-        self.console.print(line)
-        if outcome is not None:
-            for note in outcome.notes:
+            self._notes(result.input, outcome.notes)
+
+    def _notes(self, line: str, notes: Sequence[str]) -> None:
+        """Each note once for a run of rolls of the same line (``--times``)."""
+        last, noted = self._noted
+        if line != last:
+            noted = set()
+            self._noted = (line, noted)
+        for note in notes:
+            if note not in noted:
+                noted.add(note)
                 self.console.print(RichText(f"  {note}", style=theme.ROLE_STYLES["note"]))
 
     def summary(self, results: Sequence[RollResult]) -> None:

@@ -8,6 +8,7 @@ first time one is met, so a plain roll never loads the games.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 from dicecli.results import (
@@ -21,6 +22,7 @@ from dicecli.results import (
     REROLL,
     REROLLED,
     SUCCESS,
+    DieRoll,
 )
 
 ROLE_STYLES: dict[str, str] = {
@@ -34,6 +36,7 @@ ROLE_STYLES: dict[str, str] = {
     "success": "bold green",
     "failure": "bold red",
     "note": "italic dim",
+    "side": "",
 }
 
 MARK_STYLES: dict[str, str] = {
@@ -50,16 +53,37 @@ MARK_STYLES: dict[str, str] = {
 }
 """Every mark of the core (:mod:`dicecli.results`), styled or not."""
 
-DISCARDED_STYLE = "dim strike"
+DISCARDED_STYLE = "strike grey62"
+"""A die that does not count: struck through, but grey rather than dim, to stay
+readable."""
 TOTAL_STYLE = "bold"
 INPUT_STYLE = "dim"
-VERDICT_STYLES = {True: "bold green", False: "bold red", None: "bold"}
+VERDICT_STYLES = {True: "bold black on green", False: "bold white on red", None: "bold reverse"}
+"""The verdict is the most visible thing on the line: a coloured badge."""
+VERDICT_SYMBOLS = {True: "✔", False: "✘", None: "▶"}
+VERDICT_SYMBOL_STYLES = {True: "bold green", False: "bold red", None: "bold"}
+"""Before the verdict: pass, fail, neither (a winner, a direction). A symbol survives
+``NO_COLOR`` and a screen reader's loss of colour."""
+NATURAL_STYLES = {"max": "bold reverse green", "min": "bold reverse red"}
+"""A natural 20 or 1 on a d20: it stands out (kept dice only)."""
+_CORE_DIE = re.compile(r"d(?:\d+|%|F)")
 
 
 def role_style(role: str) -> str:
     """The style of a breakdown role: the core's, else the game's that declares it."""
     style = ROLE_STYLES.get(role)
     return style if style is not None else _game_styles()[0].get(role, "")
+
+
+def die_style(die: DieRoll) -> str:
+    """The style of a die as it landed: a natural 20 or 1 on a d20, else its kind's
+    (a game's coloured die), then its marks'."""
+    if not die.kept:
+        return DISCARDED_STYLE
+    if die.die == "d20" and die.face in ("20", "1"):
+        return NATURAL_STYLES["max" if die.face == "20" else "min"]
+    kind = "" if _CORE_DIE.fullmatch(die.die) else _game_styles()[2].get(die.die, "")
+    return " ".join(filter(None, (kind, *(mark_style(mark) for mark in die.marks))))
 
 
 def mark_style(mark: str) -> str:
@@ -69,15 +93,19 @@ def mark_style(mark: str) -> str:
 
 
 @cache
-def _game_styles() -> tuple[dict[str, str], dict[str, str]]:
-    """The roles and marks the games add, with their styles (the first game wins)."""
+def _game_styles() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """The roles, marks and die kinds the games add, with their styles (the first game
+    wins)."""
     from dicecli.systems import registry
 
     roles: dict[str, str] = {}
     marks: dict[str, str] = {}
+    dice: dict[str, str] = {}
     for game in registry.games():
         for role, style in game.roles:
             roles.setdefault(role, style)
         for mark, style in game.marks:
             marks.setdefault(mark, style)
-    return roles, marks
+        for kind, style in game.dice:
+            dice.setdefault(kind, style)
+    return roles, marks, dice

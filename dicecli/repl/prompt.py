@@ -118,6 +118,11 @@ def run_repl(options: RunOptions, streams: Streams) -> ExitStatus:
     if session is None:
         return ExitStatus.BAD_INPUT
     state = start_state(session.roller, options.environment, options.times)
+    if session.mode == "terminal":
+        from dicecli.render.terminal import TerminalRenderer
+
+        if isinstance(session.renderer, TerminalRenderer):
+            session.renderer.echo_input = False  # the typed line is on the screen above
     if streams.stdin_is_terminal:
         _interactive(state, session)
         return session.finish()

@@ -131,9 +131,9 @@ class Game(NamedTuple):
       completion offers only those words (its forms, difficulties);
     - ``help``: its help topic; ``commands``: its REPL commands;
     - ``hints``: common mistakes in its lines and their fixes, suggested by errors;
-    - ``roles``, ``marks``: (role or mark, terminal style) pairs for the breakdown roles
-      and die marks it adds (renderers never name a game: they look styles up by role
-      and mark).
+    - ``roles``, ``marks``, ``dice``: (role, mark or die kind, terminal style) pairs for
+      the breakdown roles, die marks and die kinds it adds (renderers never name a game:
+      they look styles up by role, mark and die kind).
     """
 
     name: str
@@ -151,6 +151,7 @@ class Game(NamedTuple):
     hints: tuple[Hint, ...] = ()
     roles: tuple[tuple[str, str], ...] = ()
     marks: tuple[tuple[str, str], ...] = ()
+    dice: tuple[tuple[str, str], ...] = ()
 
     @property
     def topic(self) -> str:

@@ -115,3 +115,93 @@ def test_a_plain_roll_at_a_terminal_does_not_load_the_games() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
     )
     assert done.stdout.split() == ["False", "True", "True"]
+
+
+# Read at a glance (issue: output a player reads at a glance).
+
+
+def plain_terminal(text: str, given: str, echo_input: bool = True) -> str:
+    """The terminal output of ``text`` without styles (what NO_COLOR shows)."""
+    stream = io.StringIO()
+    console = Console(file=stream, width=100, no_color=True, force_terminal=False)
+    renderer = TerminalRenderer(stream, console, echo_input=echo_input)
+    renderer.result(dicecli.roll(text, given=given))
+    return stream.getvalue()
+
+
+def test_the_verdict_has_a_symbol_that_survives_no_color() -> None:
+    # rule W1: 2d6 at most the Leadership passes
+    assert plain_terminal("wfb ld 8", "3,4") == "wfb ld 8: Ld 8: [3, 4] = 7  ✔  pass (7 ≤ 8) \n"
+    assert plain_terminal("wfb ld 8", "6,4").endswith("✘  fail (10 > 8) \n")
+
+
+def test_the_verdict_is_a_coloured_badge() -> None:
+    output = terminal_output("wfb ld 8", "3,4")
+    assert "\x1b[1;30;42m pass (7 ≤ 8) " in output  # bold black on green
+
+
+def test_a_natural_20_and_1_on_a_d20_stand_out() -> None:
+    assert "\x1b[1;7;32m20" in terminal_output("d20+5", "20")  # bold reverse green
+    assert "\x1b[1;7;31m1" in terminal_output("d20+5", "1")
+    assert "\x1b[1;7;" not in terminal_output("d20+5", "19")
+    assert "\x1b[1;7;" not in terminal_output("d6", "1")
+    assert STRUCK.findall(terminal_output("2d20kl1", "20,3")) == ["20"]  # dropped: struck
+
+
+def test_alkemy_coloured_dice_are_drawn_in_their_colour() -> None:
+    # rule A3: a yellow health state rolls the yellow dice
+    assert "\x1b[1;33m3" in terminal_output("alkemy 8 vs 15 yellow", "3,4")
+    assert "\x1b[1;31m3" in terminal_output("alkemy 8 vs 15 red", "3,4")
+    assert "\x1b[1;3" not in terminal_output("alkemy 8 vs 15", "3,4").split(" + ")[0]
+
+
+def test_dropped_dice_are_struck_but_not_dim() -> None:
+    output = terminal_output("4d6kh3", "3,4,1,6")
+    assert "\x1b[2m" not in output.split("=")[0].split(": ", 1)[1]
+
+
+def test_nothing_happened_is_not_said() -> None:
+    # rule W4: an artillery die that does not misfire; plain output keeps the verdict
+    assert plain_terminal("wfb artillery", "6") == "wfb artillery: [6] = 6\n"
+    assert result_line(dicecli.roll("wfb artillery", given="6")).endswith("=> no misfire")
+
+
+def test_a_comment_is_shown_once() -> None:
+    assert plain_terminal("2d6 # torch", "1,5") == "2d6: [1, 5] = 6  # torch\n"
+
+
+def test_the_repl_does_not_echo_the_line_but_names_a_saved_roll() -> None:
+    assert plain_terminal("2d6+1", "3,4", echo_input=False) == "[3, 4] + 1 = 8\n"
+    env = dicecli.Environment(rolls={"attack": dicecli.parse("1d20+5").body})  # type: ignore[dict-item]
+    stream = io.StringIO()
+    console = Console(file=stream, width=100, no_color=True)
+    renderer = TerminalRenderer(stream, console, echo_input=False)
+    renderer.result(dicecli.roll("attack", given="17", environment=env))
+    assert stream.getvalue() == "attack: [17] + 5 = 22\n"
+
+
+def test_each_side_of_an_opposed_test_has_its_own_line() -> None:
+    # rule A2: the higher total wins an opposed test
+    assert plain_terminal("alkemy 2 vs alkemy 5", "3,4,4,1") == (
+        "alkemy 2 vs alkemy 5: ▶  side 2 wins on total: 10 vs 9 \n"
+        "  [3, 4] + 2 → 9\n"
+        "  [4, 1] + 5 → 10\n"
+    )
+
+
+def test_a_rolloff_shows_no_seat_as_a_total() -> None:
+    # rule W6: the highest die wins a roll-off
+    assert plain_terminal("wfb rolloff Alice Bob", "4,5") == (
+        "wfb rolloff Alice Bob: ▶  Bob wins \n  Alice [4]\n  Bob [5]\n"
+    )
+
+
+def test_a_note_is_shown_once_for_a_run_of_the_same_line() -> None:
+    # rule A9: the yellow faces are an assumption, said once
+    stream = io.StringIO()
+    renderer = TerminalRenderer(stream, Console(file=stream, width=200, no_color=True))
+    for faces in ("1,2", "3,4", "5,1"):
+        renderer.result(dicecli.roll("alkemy 8 vs 15 yellow", given=faces))
+    assert stream.getvalue().count("rule A9") == 1
+    renderer.result(dicecli.roll("alkemy 7 vs 15 yellow", given="1,1"))
+    assert stream.getvalue().count("rule A9") == 2  # another line: said again

@@ -63,18 +63,19 @@ def test_an_evening_at_the_prompt(tmp_path: Path) -> None:
     faces = "3,4,5,6,11,2,20"
     terminal = Terminal(tmp_path, "--given", faces)
 
-    assert "2d6+1: [3, 4] + 1 = 8" in terminal.type("2d6+1")
+    # The line typed is not echoed: the result follows it.
+    assert "dice> 2d6+1\n[3, 4] + 1 = 8\n" in terminal.type("2d6+1")
 
     shown = terminal.type("2d6+")
     assert "error: expected" in shown
     assert "  2d6+\n      ^" in shown
     # The next prompt is empty; Up brings the failed line back, and "2" completes it.
-    assert "2d6+2: [5, 6] + 2 = 13" in terminal.type(UP + "2")
+    assert "2d6+2\n[5, 6] + 2 = 13\n" in terminal.type(UP + "2")
 
     assert "STR = 3" in terminal.type("let STR = 3")
-    assert "d20+STR: [11] + STR(3) = 14" in terminal.type("d20+STR")
-    assert "d20+STR: [2] + STR(3) = 5" in terminal.type("again")
-    assert "d20+STR: [20] + STR(3) = 23" in terminal.type("reroll")
+    assert "\n[11] + STR(3) = 14\n" in terminal.type("d20+STR")
+    assert "\n[2] + STR(3) = 5\n" in terminal.type("again")
+    assert "\n[20] + STR(3) = 23\n" in terminal.type("reroll")
     # rule W5: no die is re-rolled twice
     assert "already re-rolled" in terminal.type("reroll")
 
@@ -103,7 +104,7 @@ def test_after_an_error_the_prompt_is_empty_and_ctrl_d_leaves(tmp_path: Path) ->
     assert "error: unexpected 'adv'" in terminal.type("d20 adv")
     # What is typed next is a line of its own, not glued to the bad one.
     shown = terminal.type("2d20kh1")
-    assert "2d20kh1: [3, 17] = 17" in shown
+    assert "\n[3, 17] = 17\n" in shown
     assert "adv2d20kh1" not in shown
     assert "error: unexpected '='" in terminal.type("CON = 2")
     terminal.child.sendcontrol("d")
@@ -121,7 +122,7 @@ def test_tab_completes_the_word_the_game_expects(tmp_path: Path) -> None:
     terminal.child.send(" vs chall\t")
     terminal.child.expect_exact("enging")
     shown = terminal.type("")
-    assert "age STR vs challenging: [4, 5, 6]" in shown
+    assert "\n[4, 5, 6] + STR(0) vs 13 (Challenging) = 15  ✔  success" in shown
     assert "success" in shown
     terminal.child.sendcontrol("d")
     terminal.child.expect(pexpect.EOF)

@@ -48,6 +48,8 @@ TIEBREAKS = ("total", "dragon", "ability")
 ability. ``reroll`` is reported when only re-rolling decided."""
 
 _PLUS, _MINUS, _SEPARATOR = Text(" + ", "op"), Text(" - ", "op"), Text("; ", "op")
+_SIDE = Text("; ", "side")
+"""Between two sides of an opposed test (a terminal puts each side on its own line)."""
 
 
 @dataclass(frozen=True)
@@ -270,10 +272,10 @@ def _opposed_segments(
     segments: list[Segment] = []
     for number, entries in enumerate(rounds):
         if number:
-            segments += [_SEPARATOR, Text("tie, re-roll: ", "note")]
+            segments += [_SIDE, Text("tie, re-roll: ", "note")]
         for index, entry in enumerate(entries):
             if index:
-                segments.append(_SEPARATOR)
+                segments.append(_SIDE)
             shown = tuple(dice[entry.first_die : entry.first_die + 3])
             segments += [Text(f"#{entry.side + 1} ", "label"), DiceShown(shown)]
             segments += modifier_segments(check.sides[entry.side], entry.roll.ability)

@@ -86,6 +86,7 @@ GAME = Game(
         "are an assumption (rule A9: yellow 1,2,3,4,4,5; red 1,2,3,3,3,4); --dice-file\n"
         "sets your own. More: docs/alkemy.md.",
     ),
+    dice=(("alkemy-yellow", "bold yellow"), ("alkemy-red", "bold red")),
     hints=(
         Hint(
             r"(?<!\+\d )(?<!\+\d\d )(?<!\+\d)\b(bonus|penalty)\b",

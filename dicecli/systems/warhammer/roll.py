@@ -91,7 +91,7 @@ def resolve_expression(
         total = None  # the die itself shows MISFIRE (marked), and so does the verdict
         outcome = Outcome("MISFIRE", None, (("misfire", True),))
     elif evaluation.artillery_rolled:
-        outcome = Outcome("no misfire", None, (("misfire", False),))
+        outcome = Outcome("no misfire", None, (("misfire", False),), quiet=True)
     return _result(text, check, total, evaluation.dice, segments, outcome)
 
 
@@ -302,7 +302,7 @@ def _rolloff_round(
             roll = roll.marked(REROLLED, kept=False)
         dice.append(roll)
         if position:
-            segments.append(Text(", ", "op"))
+            segments.append(Text(", ", "side"))
         segments += [Text(f"{_player_label(players, player)} ", "label"), DiceShown((roll,))]
     return highest, dice, segments
 
@@ -315,7 +315,7 @@ def resolve_rolloff(check: RollOff, roller: Roller, env: Environment, text: str)
     rounds = 0
     while len(active) > 1:
         if rounds:
-            segments.append(_SEPARATOR)
+            segments.append(Text("; ", "side"))
         active, round_dice, round_segments = _rolloff_round(roller, players, active, rounds > 0)
         dice += round_dice
         segments += round_segments

@@ -426,7 +426,7 @@ def test_rolloff_tie_is_rerolled_until_a_winner() -> None:
     ]
     assert REROLLED in result.dice[0].marks
     assert REROLL in result.dice[4].marks
-    separators = [s for s in result.breakdown if s == Text("; ", "op")]
+    separators = [s for s in result.breakdown if s == Text("; ", "side")]
     assert len(separators) == 2  # three rounds, all shown
 
 
