@@ -123,17 +123,22 @@ class Session:
         from dicecli.naming import saved_line
 
         parsed = parse(saved_line(text, self.environment) or text)
-        results = []
+        summed = self.mode == "terminal" and self.options.times > 1
+        if summed:  # only a terminal shows the summary: piped rolls skip the tally
+            from dicecli.tally import Tally
+
+            tally = Tally()
         for count in range(1, self.options.times + 1):
             result = roll(parsed, self.roller, self.environment, text)
             self.write_result(result)
             if result.failed:
                 self.failed_checks += 1
-            results.append(result)
+            if summed:
+                tally.add(result)
             if count % FLUSH_EVERY == 0:
                 self.flush()
-        if self.mode == "terminal" and self.options.times > 1:
-            self.renderer.summary(results)
+        if summed:
+            self.renderer.summary(tally)
 
     def flush(self) -> None:
         """Write what the buffer holds."""

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from typing import TextIO
 
 from dicecli.probability.distribution import Odds
 from dicecli.results import RollResult
+from dicecli.tally import Tally
 
 
 class JsonRenderer:
@@ -17,7 +17,7 @@ class JsonRenderer:
     def result(self, result: RollResult) -> None:
         self.write(json.dumps(result.as_dict(), ensure_ascii=False) + "\n")
 
-    def summary(self, results: Sequence[RollResult]) -> None:
+    def summary(self, tally: Tally) -> None:
         """Nothing: a JSON stream holds one object per roll and no summary line."""
 
     def odds(self, odds: Odds) -> None:

@@ -18,8 +18,9 @@ from rich.text import Text as RichText
 
 from dicecli.probability.distribution import Odds, fraction_text, percent
 from dicecli.render import theme
-from dicecli.render.text import face_text, summary_line, total_text
+from dicecli.render.text import face_text, total_text
 from dicecli.results import DiceShown, DieRoll, Outcome, RollResult, Segment, Text
+from dicecli.tally import Tally
 
 HISTOGRAM_WIDTH = 40
 
@@ -147,8 +148,8 @@ class TerminalRenderer:
                 noted.add(note)
                 self.console.print(RichText(f"  {note}", style=theme.ROLE_STYLES["note"]))
 
-    def summary(self, results: Sequence[RollResult]) -> None:
-        self.console.print(RichText(summary_line(results), style="bold"))
+    def summary(self, tally: Tally) -> None:
+        self.console.print(RichText(tally.line(), style="bold"))
 
     def odds(self, odds: Odds) -> None:
         console = self.console

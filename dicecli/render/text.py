@@ -3,7 +3,6 @@ REPL's history. No colour: a die that does not count is wrapped in tildes (``~1~
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
 from dicecli.results import COMPOUNDED, EXPLODED, DieRoll, RollResult, Segment, Text
@@ -88,18 +87,7 @@ def result_line(result: RollResult) -> str:
 
 
 def summary_line(results: Sequence[RollResult]) -> str:
-    """``12 rolls: total 84, min 3, max 11, mean 7.00``; for checks ``7 of 12 passed``;
-    rolls with no number counted by verdict (``1 FUMBLE``). Totals of opposed rolls and
-    roll-offs (a winner's total or seat) are not summed: they mean nothing together."""
-    plain = [r.total for r in results if r.outcome is None and r.total is not None]
-    parts: list[str] = []
-    if plain:
-        mean = sum(plain) / len(plain)
-        parts.append(f"total {sum(plain)}, min {min(plain)}, max {max(plain)}, mean {mean:.2f}")
-    checks = [r.outcome.passed for r in results if r.outcome and r.outcome.passed is not None]
-    if checks:
-        parts.append(f"{sum(checks)} of {len(checks)} passed")
-    no_number = Counter(r.outcome.verdict for r in results if r.outcome and r.total is None)
-    parts.extend(f"{count} {verdict}" for verdict, count in no_number.items())
-    head = f"{len(results)} rolls"
-    return f"{head}: {'; '.join(parts)}" if parts else head
+    """The summary of ``results`` (:meth:`dicecli.tally.Tally.line`)."""
+    from dicecli.tally import Tally
+
+    return Tally.of(results).line()

@@ -229,7 +229,9 @@ def render_output(
             renderer.result(item.result)
         elif isinstance(item, Summary):
             if summaries:
-                renderer.summary(item.results)
+                from dicecli.tally import Tally
+
+                renderer.summary(Tally.of(item.results))
         elif isinstance(item, OddsShown):
             renderer.odds(item.odds)
         elif isinstance(item, Message):
