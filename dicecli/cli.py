@@ -205,6 +205,7 @@ CORE_FLAGS = frozenset(
         "--debug",
         "--at-least",
         "--at-most",
+        "--full",
         "--version",
         "--help",
         "-h",
@@ -213,7 +214,17 @@ CORE_FLAGS = frozenset(
 """The command line's own option spellings (a test checks them against the app): a
 game's option may not take one, nor the parameter name of one."""
 CORE_PARAMETERS = frozenset(
-    {*SHARED_OPTIONS, "words", "at_least", "at_most", "version", "context", "shared"}
+    {
+        *SHARED_OPTIONS,
+        "words",
+        "at_least",
+        "at_most",
+        "full",
+        "topic",
+        "version",
+        "context",
+        "shared",
+    }
 )
 
 
@@ -384,6 +395,9 @@ def odds_command(
     json: Annotated[
         bool, typer.Option("--json", help="One JSON object with every chance (docs/odds.md).")
     ] = False,
+    full: Annotated[
+        bool, typer.Option("--full", help="Every row of long tables (a terminal shortens them).")
+    ] = False,
     **shared: Any,
 ) -> None:
     options = _options(json=json, **shared)
@@ -403,7 +417,7 @@ def odds_command(
 
         streams.stderr.write(advise(error, options.environment).show() + "\n")
         _finish(ExitStatus.BAD_INPUT)
-    make_renderer(options.mode(streams), streams.stdout).odds(result)
+    make_renderer(options.mode(streams), streams.stdout).odds(result, full)
 
 
 def _complete_topic(incomplete: str) -> list[str]:

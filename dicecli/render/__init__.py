@@ -23,8 +23,9 @@ class Renderer(Protocol):
     def summary(self, tally: Tally) -> None:
         """Write the summary of several rolls of one expression (``--times``)."""
 
-    def odds(self, odds: Odds) -> None:
-        """Write the exact odds of one line."""
+    def odds(self, odds: Odds, full: bool = False) -> None:
+        """Write the exact odds of one line (``full``: every row of long tables, where
+        a renderer shortens them)."""
 
 
 def make_renderer(mode: Mode, stream: TextIO) -> Renderer:

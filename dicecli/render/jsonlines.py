@@ -20,7 +20,7 @@ class JsonRenderer:
     def summary(self, tally: Tally) -> None:
         """Nothing: a JSON stream holds one object per roll and no summary line."""
 
-    def odds(self, odds: Odds) -> None:
+    def odds(self, odds: Odds, full: bool = False) -> None:
         from dicecli.probability.report import odds_as_dict
 
         self.write(json.dumps(odds_as_dict(odds), ensure_ascii=False) + "\n")

@@ -26,7 +26,8 @@ class PlainRenderer:
     def summary(self, tally: Tally) -> None:
         self.write(tally.line() + "\n")
 
-    def odds(self, odds: Odds) -> None:
+    def odds(self, odds: Odds, full: bool = False) -> None:
+        """Every row, always: scripts read them (``full`` changes nothing)."""
         self.write("\n".join(odds_lines(odds)) + "\n")
 
 

@@ -151,25 +151,62 @@ class TerminalRenderer:
     def summary(self, tally: Tally) -> None:
         self.console.print(RichText(tally.line(), style="bold"))
 
-    def odds(self, odds: Odds) -> None:
+    def odds(self, odds: Odds, full: bool = False) -> None:
+        """The answer first, on one line (the chance to pass, each side's chance to
+        win, or the mean), then the other figures and the tables; a long table is
+        shortened to its likeliest rows unless ``full``."""
         console = self.console
         console.print(
             RichText.assemble((odds.input.strip(), "bold"), (f"  ({odds.kind()})", "dim"))
         )
+        console.print(headline(odds))
+        chances = dict(odds.chances)
         for name, chance in odds.chances:
-            console.print(_figure(name, percent(chance), chance))
-        for label, chance in odds.wins:
-            console.print(_figure(f"{label} wins", percent(chance), chance))
+            if name != "success":
+                console.print(_figure(name, percent(chance), chance))
+        if "success" in chances:  # the headline gave the chance to pass, not the wins
+            for label, chance in odds.wins:
+                console.print(_figure(f"{label} wins", percent(chance), chance))
+        mean_shown = "success" not in chances and not odds.wins
         for name, value in odds.expectations:
-            console.print(_figure(name, f"{float(value):.4f}", value))
+            if not (name == "mean" and mean_shown):  # the headline gave the mean
+                console.print(_figure(name, f"{float(value):.4f}", value))
         dist = odds.distribution
         if dist is not None:
             console.print(f"  range {dist.min}..{dist.max}, stdev {dist.stdev():.4f}")
-            console.print(_histogram(dist.outcomes, "value"))
+            under = odds.passing is not None and odds.passing[0] is None
+            console.print(_histogram(dist.outcomes, "value", odds, under, full))
         for name, table in odds.tables:
-            console.print(_histogram(table.outcomes, name))
+            console.print(_histogram(table.outcomes, name, None, False, full))
         for note in odds.notes:
             console.print(RichText(f"  {note}", style=theme.ROLE_STYLES["note"]))
+
+
+def headline(odds: Odds) -> RichText:
+    """The answer in one line: ``✔ 72.22% to pass  13/18``, each side's chance to win,
+    or the mean and range of a total."""
+    chances = dict(odds.chances)
+    success = chances.get("success")
+    if success is not None:
+        return RichText.assemble(
+            ("  ✔ ", theme.VERDICT_SYMBOL_STYLES[True]),
+            (f"{percent(success)} to pass", "bold"),
+            ("  " + fraction_text(success), "dim"),
+        )
+    if odds.wins:
+        line = RichText("  ▶ ", style="bold")
+        for index, (label, chance) in enumerate(odds.wins):
+            if index:
+                line.append(", ")
+            line.append(f"{label} wins {percent(chance)}", style="bold")
+        return line
+    dist = odds.distribution
+    if dist is not None:
+        mean = float(dist.mean())
+        return RichText.assemble(
+            ("  mean ", ""), (f"{mean:.2f}", "bold"), (f", {dist.min} to {dist.max}", "")
+        )
+    return RichText("")
 
 
 def _figure(name: str, shown: str, exact: Fraction) -> RichText:
@@ -178,17 +215,73 @@ def _figure(name: str, shown: str, exact: Fraction) -> RichText:
     return RichText.assemble(f"  {label}: ", (shown, "bold"), "  ", (fraction_text(exact), "dim"))
 
 
-def _histogram(outcomes: Sequence[tuple[int, Fraction]], heading: str) -> Table:
+SHORT_TABLE = 13
+"""A table of more rows is shortened without ``--full``: its rarest ends are left out,
+down to this many rows, while what they hold together stays under
+:data:`SHORT_TABLE_LEFT_OUT`."""
+SHORT_TABLE_LEFT_OUT = Fraction(1, 50)
+
+
+def _histogram(
+    outcomes: Sequence[tuple[int, Fraction]],
+    heading: str,
+    odds: Odds | None,
+    under: bool,
+    full: bool,
+) -> Table:
+    """A table of values, chances, the cumulative chance (``at most`` for a roll-under
+    test, else ``at least``) and a bar; the passing rows of a check in green."""
     table = Table(box=None, show_header=True, pad_edge=False)
     table.add_column(heading, justify="right")
     table.add_column("chance", justify="right")
-    table.add_column("at least", justify="right")
+    table.add_column("at most" if under else "at least", justify="right")
     table.add_column("")
     chances = list(outcomes)
     peak = max((chance for _, chance in chances), default=Fraction(1))
-    remaining = sum((chance for _, chance in chances), Fraction(0))
-    for value, chance in chances:
+    total = sum((chance for _, chance in chances), Fraction(0))
+    cumulative: list[Fraction] = []
+    running = Fraction(0) if under else total
+    for _, chance in chances:
+        if under:
+            running += chance
+            cumulative.append(running)
+        else:
+            cumulative.append(running)
+            running -= chance
+    first, last = (0, len(chances)) if full else _likeliest(chances, SHORT_TABLE)
+    for index in range(first, last):
+        value, chance = chances[index]
         bar = "█" * max(1, round(HISTOGRAM_WIDTH * chance / peak)) if chance else ""
-        table.add_row(str(value), percent(chance), percent(remaining), RichText(bar, "cyan"))
-        remaining -= chance
+        passes = odds.passes(value) if odds is not None else None
+        style = "green" if passes else ""
+        table.add_row(
+            RichText(str(value), style=f"bold {style}".strip() if passes else ""),
+            RichText(percent(chance), style=style),
+            RichText(percent(cumulative[index]), style=style),
+            RichText(bar, "green" if passes else "cyan"),
+        )
+    hidden = len(chances) - (last - first)
+    if hidden:
+        mass = sum((chance for _, chance in chances[:first] + chances[last:]), Fraction(0))
+        more = f"{hidden} rarer rows ({percent(mass)} in all): --full shows them"
+        table.add_row("…", "", "", RichText(more, style=theme.ROLE_STYLES["note"]))
     return table
+
+
+def _likeliest(chances: Sequence[tuple[int, Fraction]], rows: int) -> tuple[int, int]:
+    """The rows left when the less likely end is cut off, one row at a time, down to
+    ``rows`` rows or until the next cut would leave out more than
+    :data:`SHORT_TABLE_LEFT_OUT` in all."""
+    first, last = 0, len(chances)
+    left_out = Fraction(0)
+    while last - first > rows:
+        low = chances[first][1] <= chances[last - 1][1]
+        chance = chances[first][1] if low else chances[last - 1][1]
+        if left_out + chance > SHORT_TABLE_LEFT_OUT:
+            break
+        left_out += chance
+        if low:
+            first += 1
+        else:
+            last -= 1
+    return first, last

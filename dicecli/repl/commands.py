@@ -254,16 +254,27 @@ def _save(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
 # Odds, help, leaving.
 
 
-@command("odds", "odds EXPR", "the exact chances of a roll or check, e.g. odds 2d6+3")
+@command(
+    "odds",
+    "odds EXPR [--full]",
+    "the exact chances of a roll or check, e.g. odds 2d6+3 (--full: every row)",
+)
 def _odds(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     from dicecli.probability.report import odds
 
     text = needs_argument(invocation, "a roll, e.g. odds 2d6+3")
+    full = _FULL.search(text)
+    if full is not None:
+        text = (text[: full.start()] + text[full.end() :]).strip()
+        invocation = Invocation(invocation.line, text, invocation.offset)
     try:
         result = odds(saved_line(text, state.env) or text, state.env)
     except DiceError as error:
         raise invocation.error_at(error) from None
-    return state, (OddsShown(result),)
+    return state, (OddsShown(result, full is not None),)
+
+
+_FULL = re.compile(r"(?:^|\s)--full(?=\s|$)")
 
 
 @command("help", "help [TOPIC]", "this list, or help on: " + ", ".join(topic_names()), "?")

@@ -94,6 +94,7 @@ class Summary:
 @dataclass(frozen=True)
 class OddsShown:
     odds: Odds
+    full: bool = False
 
 
 @dataclass(frozen=True)
@@ -233,7 +234,7 @@ def render_output(
 
                 renderer.summary(Tally.of(item.results))
         elif isinstance(item, OddsShown):
-            renderer.odds(item.odds)
+            renderer.odds(item.odds, item.full)
         elif isinstance(item, Message):
             messages.write(item.text.rstrip("\n") + "\n")
         else:

@@ -205,3 +205,55 @@ def test_a_note_is_shown_once_for_a_run_of_the_same_line() -> None:
     assert stream.getvalue().count("rule A9") == 1
     renderer.result(dicecli.roll("alkemy 7 vs 15 yellow", given="1,1"))
     assert stream.getvalue().count("rule A9") == 2  # another line: said again
+
+
+# Odds at the table: the answer first, short tables, passing rows coloured.
+
+
+def odds_output(text: str, full: bool = False, color: bool = False) -> str:
+    stream = io.StringIO()
+    console = Console(
+        file=stream,
+        width=100,
+        force_terminal=color,
+        color_system="truecolor" if color else None,
+    )
+    TerminalRenderer(stream, console).odds(dicecli.odds(text), full)
+    return stream.getvalue()
+
+
+def test_odds_answer_first_in_one_line() -> None:
+    # rule W9: Ld 8 passes on 2d6 <= 8, 26 of 36
+    assert odds_output("wfb ld 8").splitlines()[1] == "  ✔ 72.22% to pass  13/18"
+    assert odds_output("2d6+3").splitlines()[1] == "  mean 10.00, 5 to 15"
+    assert (
+        odds_output("alkemy 2 vs alkemy 5")
+        .splitlines()[1]
+        .startswith("  ▶ side 1 wins 15.90%, side 2 wins 84.10%")
+    )
+
+
+def test_a_roll_under_test_has_an_at_most_column() -> None:
+    lines = odds_output("wfb ld 8").splitlines()
+    assert lines[3].split() == ["value", "chance", "at", "most"]
+    assert lines[4].split()[:3] == ["2", "2.78%", "2.78%"]
+    assert lines[10].split()[:3] == ["8", "13.89%", "72.22%"]  # at most 8: the chance to pass
+    assert "at least" in odds_output("alkemy 8 vs 15")
+
+
+def test_the_passing_rows_are_green() -> None:
+    # rule W9: 2..8 pass
+    green_values = re.findall(r"\x1b\[1;32m *(\d+)\x1b", odds_output("wfb ld 8", color=True))
+    assert green_values == [str(value) for value in range(2, 9)]
+
+
+def test_long_tables_are_shortened_unless_full() -> None:
+    short = odds_output("10d6")
+    assert "26 rarer rows (1.87% in all): --full shows them" in short
+    full = odds_output("10d6", full=True)
+    assert "rarer rows" not in full
+    assert len(full.splitlines()) == len(short.splitlines()) + 26 - 1
+
+
+def test_a_short_table_is_whole() -> None:
+    assert "rarer rows" not in odds_output("2d6")

@@ -587,3 +587,14 @@ def test_a_saved_check_repeats_with_n() -> None:
     _state, output = run(session("1,1,2,2"), "let panic = wfb ld 3", "panic -n 2")
     results = [item.result for item in output if isinstance(item, Rolled)]
     assert [result.total for result in results] == [2, 4]
+
+
+def test_odds_full_asks_for_every_row() -> None:
+    _state, output = run(session(), "odds 10d6 --full")
+    shown = output[0]
+    assert isinstance(shown, OddsShown)
+    assert shown.full
+    assert shown.odds.input == "10d6"
+    _state, output = run(session(), "odds 10d6")
+    assert isinstance(output[0], OddsShown)
+    assert not output[0].full

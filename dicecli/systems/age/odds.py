@@ -91,6 +91,7 @@ def roll_odds(check: AgeRoll, env: Environment, text: str) -> Odds:
         expectations=(("stunt_points", stunts.mean()),),
         tables=tuple(tables),
         notes=tuple(notes),
+        passing=(target, None),
     )
 
 

@@ -283,6 +283,7 @@ def _test_odds(
         natural,
         (("success", passes),),
         notes=(f"target {target}; the distribution is the natural roll",),
+        passing=(None, target),
     )
 
 
