@@ -70,6 +70,8 @@ class RunOptions(NamedTuple):
     json: bool = False
     environment: Environment = EMPTY_ENVIRONMENT
     debug: bool = False
+    odds: bool = False
+    """``--odds``: the chance beside each result (at a terminal)."""
 
     def mode(self, streams: Streams) -> Mode:
         if self.json:
@@ -103,6 +105,11 @@ class Session:
         direct = self.mode == "terminal" or not buffered
         output = streams.stdout if direct else self.buffer
         self.renderer: Renderer = make_renderer(self.mode, output)
+        if options.odds and self.mode == "terminal":
+            from dicecli.render.terminal import TerminalRenderer
+
+            if isinstance(self.renderer, TerminalRenderer):
+                self.renderer.odds_environment = options.environment
         self.write_result = self.renderer.result
         self.environment = options.environment
         self.failed_checks = 0

@@ -206,6 +206,7 @@ CORE_FLAGS = frozenset(
         "--at-least",
         "--at-most",
         "--full",
+        "--odds",
         "--version",
         "--help",
         "-h",
@@ -220,6 +221,7 @@ CORE_PARAMETERS = frozenset(
         "at_least",
         "at_most",
         "full",
+        "odds",
         "topic",
         "version",
         "context",
@@ -364,8 +366,15 @@ def _options(
     epilog=_games_epilog(),
 )
 @with_options("seed", "given", "times", "plain", "json", "sets", "character", "settings", "debug")
-def roll_command(words: Words = None, **shared: Any) -> None:
-    options = _options(**shared)
+def roll_command(
+    words: Words = None,
+    odds: Annotated[
+        bool,
+        typer.Option("--odds", help="At a terminal, the chance beside each result (72% to pass)."),
+    ] = False,
+    **shared: Any,
+) -> None:
+    options = _options(**shared)._replace(odds=odds)
     streams = Streams()
     with _closed_pipe_ends_quietly():
         if words:

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text as RichText
 
+from dicecli.environment import Environment
 from dicecli.probability.distribution import Odds, fraction_text, percent
 from dicecli.render import theme
 from dicecli.render.text import face_text, total_text
@@ -100,6 +101,10 @@ class TerminalRenderer:
         self.console = console or Console(file=stream, highlight=False)
         self.echo_input = echo_input
         self._noted: tuple[str, set[str]] = ("", set())
+        self.odds_environment: Environment | None = None
+        """Set (``--odds``): the chance is shown beside each result, worked out with
+        these names."""
+        self._chances: dict[str, Odds | None] = {}
 
     def result(self, result: RollResult) -> None:
         head = RichText()
@@ -128,14 +133,44 @@ class TerminalRenderer:
             if result.total is not None:  # a MISFIRE has no number: the verdict says it
                 line.append(" = ")
                 line.append(total_text(result), style=theme.TOTAL_STYLE)
+            tail = RichText()
             if shown is not None:
-                line.append("  ")
-                line.append_text(verdict(shown))
+                tail.append("  ")
+                tail.append_text(verdict(shown))
+            if self.odds_environment is not None:
+                tail.append_text(self._chance(result))
             if result.comment:
-                line.append_text(comment)
-            self.console.print(line)
+                tail.append_text(comment)
+            if line.cell_len + tail.cell_len <= self.console.width:
+                self.console.print(line.append_text(tail))
+            else:  # too long for one line: the verdict on its own, never cut in two
+                self.console.print(line)
+                self.console.print(tail)
         if outcome is not None:
             self._notes(result.input, outcome.notes)
+
+    def _chance(self, result: RollResult) -> RichText:
+        """``(72.22% to pass)``; for a total, the chance of it or more."""
+        from dicecli.errors import DiceError
+        from dicecli.probability.report import odds
+
+        if result.expression not in self._chances:
+            try:
+                found: Odds | None = odds(result.expression, self.odds_environment)
+            except DiceError:  # too big to work out: the roll is shown without it
+                found = None
+            self._chances[result.expression] = found
+        found = self._chances[result.expression]
+        if found is None:
+            return RichText("")
+        success = dict(found.chances).get("success")
+        if success is not None:
+            return RichText(f"  ({percent(success)} to pass)", style="dim")
+        dist = found.distribution
+        if result.outcome is None and dist is not None and result.total is not None:
+            chance = dist.at_least(result.total)
+            return RichText(f"  ({percent(chance)} to roll {result.total} or more)", style="dim")
+        return RichText("")
 
     def _notes(self, line: str, notes: Sequence[str]) -> None:
         """Each note once for a run of rolls of the same line (``--times``)."""

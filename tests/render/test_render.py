@@ -257,3 +257,25 @@ def test_long_tables_are_shortened_unless_full() -> None:
 
 def test_a_short_table_is_whole() -> None:
     assert "rarer rows" not in odds_output("2d6")
+
+
+def test_odds_beside_a_result() -> None:
+    # rule W9: Ld 8 passes on 2d6 <= 8, 26 of 36
+    stream = io.StringIO()
+    renderer = TerminalRenderer(stream, Console(file=stream, width=100, no_color=True))
+    renderer.odds_environment = dicecli.Environment()
+    renderer.result(dicecli.roll("wfb ld 8", given="3,4"))
+    renderer.result(dicecli.roll("2d6", given="6,5"))
+    assert stream.getvalue().splitlines() == [
+        "wfb ld 8: Ld 8: [3, 4] = 7  ✔  pass (7 ≤ 8)   (72.22% to pass)",
+        "2d6: [6, 5] = 11  (8.33% to roll 11 or more)",
+    ]
+
+
+def test_a_long_result_puts_the_verdict_on_a_line_of_its_own() -> None:
+    stream = io.StringIO()
+    renderer = TerminalRenderer(stream, Console(file=stream, width=50, no_color=True))
+    renderer.result(dicecli.roll("age 2+1 vs 11", given="6,6,1"))
+    assert stream.getvalue() == (
+        "age 2+1 vs 11: [6, 6, 1] + 2 + 1 vs 11 = 16\n  ✔  success, degree 1, 1 SP \n"
+    )
