@@ -50,12 +50,17 @@ def _segments(segments: Sequence[Segment]) -> RichText:
 
 
 def verdict(outcome: Outcome) -> RichText:
-    """`` ✔ success vs 15 ``: the symbol, then the verdict as a coloured badge."""
+    """`` ✔ success vs 15 ``: the symbol, then the verdict as a coloured badge. An
+    event a game marks on its dice (a MISFIRE, a HIT: a true fact of the outcome named
+    like a die mark the game styles) takes that mark's style and a warning sign."""
     symbol = theme.VERDICT_SYMBOLS[outcome.passed]
-    return RichText.assemble(
-        (f"{symbol} ", theme.VERDICT_SYMBOL_STYLES[outcome.passed]),
-        (f" {outcome.verdict} ", theme.VERDICT_STYLES[outcome.passed]),
-    )
+    symbol_style = theme.VERDICT_SYMBOL_STYLES[outcome.passed]
+    style = theme.VERDICT_STYLES[outcome.passed]
+    if outcome.passed is None:
+        event = theme.event_style(outcome.fields)
+        if event:
+            symbol, symbol_style, style = theme.EVENT_SYMBOL, "bold", event
+    return RichText.assemble((f"{symbol} ", symbol_style), (f" {outcome.verdict} ", style))
 
 
 def _sides(segments: Sequence[Segment]) -> list[list[Segment]]:

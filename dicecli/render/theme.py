@@ -9,6 +9,7 @@ first time one is met, so a plain roll never loads the games.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import cache
 
 from dicecli.results import (
@@ -84,6 +85,20 @@ def die_style(die: DieRoll) -> str:
         return NATURAL_STYLES["max" if die.face == "20" else "min"]
     kind = "" if _CORE_DIE.fullmatch(die.die) else _game_styles()[2].get(die.die, "")
     return " ".join(filter(None, (kind, *(mark_style(mark) for mark in die.marks))))
+
+
+EVENT_SYMBOL = "⚠"
+"""Before a verdict that names an event a game marks on its dice (MISFIRE)."""
+
+
+def event_style(fields: Iterable[tuple[str, object]]) -> str:
+    """The style of the first true fact of an outcome that is also a die mark a game
+    styles (``misfire``), else ``""``."""
+    marks = _game_styles()[1]
+    for name, value in fields:
+        if value is True and marks.get(name):
+            return marks[name]
+    return ""
 
 
 def mark_style(mark: str) -> str:
