@@ -125,6 +125,8 @@ def _game_word_hint(game: Game, line: str, position: int, start: int) -> str | N
     offered = follows.get(before[-1].casefold()) if before else None
     candidates = offered if offered else game.completions
     folded = word.group().casefold()
+    if folded in (candidate.casefold() for candidate in candidates):
+        return None  # the word is right: the fault is elsewhere
     close = difflib.get_close_matches(folded, [c.casefold() for c in candidates], 1, _CLOSE)
     if close:
         spelled = next(c for c in candidates if c.casefold() == close[0])

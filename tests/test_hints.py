@@ -98,8 +98,9 @@ def test_odds_and_let_lines_are_advised_after_the_command() -> None:
     )
 
 
-def test_an_error_with_no_likely_fix_is_left_alone() -> None:
-    error = error_of("2d6+foo")
+@pytest.mark.parametrize("line", ["2d6+foo", "wfb allocate 0 among 5"])
+def test_an_error_with_no_likely_fix_is_left_alone(line: str) -> None:
+    error = error_of(line)
     assert advise(error) is error
 
 

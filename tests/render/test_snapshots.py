@@ -61,6 +61,7 @@ ROLLS: list[tuple[str, str, str]] = [
     ("wfb-break", "wfb break 8 by 3", "3,3"),
     ("wfb-rolloff", "wfb rolloff Alice Bob", "4,4,2,5"),
     ("wfb-allocate", "wfb allocate 5", "2"),
+    ("wfb-allocate-among", "wfb allocate 3 among 5", "2,6,5,3"),
     ("age-test", "age STR+2 vs 13", "5,5,4"),
     ("age-difficulty", "age 3 +focus vs hard", "2,3,6"),
     ("age-opposed", "age DEX+1 vs age PER+2", "6,5,5,6,2,4"),
@@ -105,7 +106,7 @@ def recording() -> tuple[Console, TerminalRenderer]:
         record=True,
         width=WIDTH,
         force_terminal=True,
-        color_system="standard",
+        color_system="truecolor",
         highlight=False,  # as the program's own console
         no_color=False,  # whatever NO_COLOR the tests run with
         legacy_windows=False,

@@ -9,6 +9,7 @@ Forms (after ``wfb``, ``whfb`` or ``warhammer``; player's guide in ``docs/warham
     wfb break 8 lost by 3      Break test with Insane Courage (W10)
     wfb rolloff Alice Bob      roll-off, ties re-rolled (W6); or "rolloff 3"
     wfb allocate 5             random allocation (W7); or candidate names
+    wfb allocate 3 among 5     several items, one by one
 
 The package follows the games' template, one module per concern, data flowing one way:
 
@@ -82,6 +83,7 @@ GAME = Game(
         "lost",
         "rolloff",
         "allocate",
+        "among",
     ),
     follows=(
         *((keyword, FORMS) for keyword in ("wfb", "whfb", "warhammer")),
@@ -102,6 +104,7 @@ GAME = Game(
             ("wfb break 8 by 3", "a break test: Ld 8 less a combat result of 3"),
             ("wfb rolloff Alice Bob", "a roll-off; ties roll again"),
             ("wfb allocate 5", "random allocation among 5"),
+            ("wfb allocate 3 among 5", "3 items among 5, a D6 each"),
         ),
         "`reroll` rolls the last roll again, all its dice; the new result stands (rule W5);\n"
         "the artillery and scatter dice may not be re-rolled (rule W4).",

@@ -9,6 +9,7 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -338,9 +339,11 @@ def _candidate_label(candidates: Contenders, number: int) -> str:
     return candidates.names[number - 1] if candidates.names else f"candidate {number}"
 
 
-def resolve_allocate(check: Allocate, roller: Roller, env: Environment, text: str) -> RollResult:
-    candidates = check.candidates
-    plan = AllocationPlan.for_candidates(candidates.count)
+def _allocate_one(
+    plan: AllocationPlan, roller: Roller
+) -> tuple[int, list[DieRoll], list[Segment], int]:
+    """One item handed out (rule W7): the chosen candidate's number, the dice, the
+    breakdown and the rounds rolled."""
     dice: list[DieRoll] = []
     segments: list[Segment] = []
     chosen: int | None = 1 if plan.dice == 0 else None
@@ -359,6 +362,15 @@ def resolve_allocate(check: Allocate, roller: Roller, env: Environment, text: st
         if plan.dice > 1:
             segments.append(Text(f" (={number})", "value" if chosen else "dropped"))
         rounds += 1
+    return chosen, dice, segments, rounds
+
+
+def resolve_allocate(check: Allocate, roller: Roller, env: Environment, text: str) -> RollResult:
+    if check.items > 1:
+        return _resolve_items(check, roller, text)
+    candidates = check.candidates
+    plan = AllocationPlan.for_candidates(candidates.count)
+    chosen, dice, segments, rounds = _allocate_one(plan, roller)
     label = _candidate_label(candidates, chosen)
     if not dice:
         segments.append(Text("only one candidate", "note"))  # nothing rolled
@@ -372,6 +384,37 @@ def resolve_allocate(check: Allocate, roller: Roller, env: Environment, text: st
         verdict = f"{label} ({chosen} of {candidates.count})"
     outcome = Outcome(verdict, None, fields)
     return _result(text, check, chosen, dice, segments, outcome)
+
+
+def _resolve_items(check: Allocate, roller: Roller, text: str) -> RollResult:
+    """``wfb allocate 3 among 5``: each item handed out on its own (rule W7: one D6 per
+    item), each on its own line at a terminal; the verdict says who got how many."""
+    candidates = check.candidates
+    plan = AllocationPlan.for_candidates(candidates.count)
+    dice: list[DieRoll] = []
+    segments: list[Segment] = []
+    chosen: list[int] = []
+    rounds = 0
+    for item in range(1, check.items + 1):
+        number, item_dice, item_segments, item_rounds = _allocate_one(plan, roller)
+        if item > 1:
+            segments.append(Text("; ", "side"))
+        segments.append(Text(f"item {item}: ", "label"))
+        segments += item_segments or [Text("only one candidate", "note")]
+        segments.append(Text(f" → {_candidate_label(candidates, number)}", "value"))
+        dice += item_dice
+        chosen.append(number)
+        rounds += item_rounds
+    counts = Counter(chosen)
+    shares = [f"{_candidate_label(candidates, n)} ×{counts[n]}" for n in sorted(counts)]
+    fields: tuple[tuple[str, JSONValue], ...] = (
+        ("allocated", [candidates.identity(n - 1) for n in chosen]),
+        ("items", check.items),
+        ("candidates", candidates.count),
+        ("rounds", rounds),
+    )
+    outcome = Outcome(", ".join(shares), None, fields)
+    return _result(text, check, None, dice, segments, outcome)
 
 
 def resolve(form: WarhammerForm, roller: Roller, env: Environment, text: str) -> RollResult:
