@@ -126,3 +126,16 @@ def test_tab_completes_the_word_the_game_expects(tmp_path: Path) -> None:
     assert "success" in shown
     terminal.child.sendcontrol("d")
     terminal.child.expect(pexpect.EOF)
+
+
+def test_a_line_repeated_with_n_then_a_saved_check(tmp_path: Path) -> None:
+    # rule W9: Ld 8 passes on 2d6 <= 8
+    terminal = Terminal(tmp_path, "--given", "1,2,3,6,6,6,4,4,3,4")
+    shown = terminal.type("4d6kh3 -n 2")
+    assert "[1, 2, 3, 6] = 11\n" in shown
+    assert "[6, 6, 4, 4] = 16\n" in shown
+    assert "2 rolls: total 27, min 11, max 16, mean 13.50" in shown
+    assert "saved check" in terminal.type("let panic = wfb ld 8")
+    assert "panic: Ld 8: [3, 4] = 7  ✔  pass (7 ≤ 8)" in terminal.type("panic")
+    terminal.child.sendcontrol("d")
+    terminal.child.expect(pexpect.EOF)
