@@ -65,6 +65,7 @@ ROLLS: list[tuple[str, str, str]] = [
     ("age-test", "age STR+2 vs 13", "5,5,4"),
     ("age-difficulty", "age 3 +focus vs hard", "2,3,6"),
     ("age-opposed", "age DEX+1 vs age PER+2", "6,5,5,6,2,4"),
+    ("age-opposed-named", "age Ayla: DEX+1 vs Orc: DEX+2", "6,5,5,6,2,4"),
     ("age-advanced", "age 3 vs 11 until 8", "6,5,5,1,1,1,6,6,4"),
 ]
 

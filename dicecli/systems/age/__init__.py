@@ -84,6 +84,7 @@ GAME = Game(
             ("age DEX+1+focus vs hard", "+focus adds 2; a named difficulty"),
             ("age 3 vs nigh impossible", "a number in place of the ability"),
             ("age DEX+1 vs age PER+2", "an opposed test"),
+            ("age Ayla: DEX+1 vs Orc: DEX+2", "an opposed test, the sides named"),
             ("age STR+2 vs 13 until 15", "an advanced test: Dragon dice until 15"),
         ),
         "Difficulties: routine easy average challenging hard formidable imposing\n"

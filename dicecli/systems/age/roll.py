@@ -277,7 +277,8 @@ def _opposed_segments(
             if index:
                 segments.append(_SIDE)
             shown = tuple(dice[entry.first_die : entry.first_die + 3])
-            segments += [Text(f"#{entry.side + 1} ", "label"), DiceShown(shown)]
+            name = check.sides[entry.side].side(entry.side)
+            segments += [Text(f"{name} ", "label"), DiceShown(shown)]
             segments += modifier_segments(check.sides[entry.side], entry.roll.ability)
             segments.append(Text(f" = {entry.roll.total}", "value"))
             if number == len(rounds) - 1 and entry.side == winner:
@@ -296,7 +297,7 @@ def _opposed_outcome(
     roll = final[winner]
     points = stunt_points(roll, True)
     how = {"total": "on total", "dragon": "on the Dragon die", "ability": "on ability"}
-    verdict = f"#{winner + 1} wins {how.get(tiebreak, 'after a re-roll')}"
+    verdict = f"{check.sides[winner].side(winner)} wins {how.get(tiebreak, 'after a re-roll')}"
     if points:
         verdict += f", {points} SP"
     sides: list[JSONValue] = [
@@ -304,7 +305,7 @@ def _opposed_outcome(
         for _, r in sorted(final.items())
     ]
     fields = (
-        ("winner", winner + 1),
+        ("winner", check.sides[winner].name or winner + 1),
         ("tiebreak", tiebreak),
         ("rerolls", rerolls),
         ("dragon", roll.dragon),
