@@ -118,7 +118,7 @@ def run_repl(options: RunOptions, streams: Streams) -> ExitStatus:
     if session is None:
         return ExitStatus.BAD_INPUT
     state = start_state(session.roller, options.environment, options.times)
-    if session.mode == "terminal":
+    if session.mode == "terminal" and streams.stdin_is_terminal:
         from dicecli.render.terminal import TerminalRenderer
 
         if isinstance(session.renderer, TerminalRenderer):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -241,3 +242,18 @@ def test_names_from_the_options_are_known() -> None:
     options = RunOptions(given="1", environment=Environment(values={"Ld": 8}))
     _status, out, _ = run_script("d6+Ld\n", options)
     assert out.startswith("9\t")
+
+
+class _TerminalOut(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_script_to_a_terminal_shows_each_line_it_rolls(monkeypatch: pytest.MonkeyPatch) -> None:
+    # `dicecli repl < evening.txt` at a terminal: the lines are not on the screen, so
+    # each result starts with its line (typed at the prompt, it would not).
+    monkeypatch.delenv("TERM", raising=False)
+    out, err = _TerminalOut(), io.StringIO()
+    status = run_repl(RunOptions(given="3,4"), Streams(io.StringIO("2d6\n"), out, err))
+    assert status == ExitStatus.OK
+    assert re.sub(r"\x1b\[[0-9;]*m", "", out.getvalue()) == "2d6: [3, 4] = 7\n"
