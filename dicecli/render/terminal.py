@@ -75,6 +75,13 @@ def _sides(segments: Sequence[Segment]) -> list[list[Segment]]:
 
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_POSITION_FIELDS = frozenset({"chosen"})
+"""Outcome fields whose presence makes the total a position (a random allocation's
+candidate), by the field names the games' JSON output documents."""
+
+
+def _names_a_position(outcome: Outcome | None) -> bool:
+    return outcome is not None and any(name in _POSITION_FIELDS for name, _ in outcome.fields)
 
 
 def _unwrapped(segments: Sequence[Segment], typed: str) -> Sequence[Segment]:
@@ -135,7 +142,9 @@ class TerminalRenderer:
                 self.console.print(RichText("  ").append_text(_segments(side)))
         else:
             line = head.append_text(_segments(segments))
-            if result.total is not None:  # a MISFIRE has no number: the verdict says it
+            # A MISFIRE has no number (the verdict says it); a candidate's number is a
+            # position, not a score: the verdict names the candidate.
+            if result.total is not None and not _names_a_position(outcome):
                 line.append(" = ")
                 line.append(total_text(result), style=theme.TOTAL_STYLE)
             tail = RichText()

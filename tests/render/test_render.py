@@ -279,3 +279,8 @@ def test_a_long_result_puts_the_verdict_on_a_line_of_its_own() -> None:
     assert stream.getvalue() == (
         "age 2+1 vs 11: [6, 6, 1] + 2 + 1 vs 11 = 16\n  ✔  success, degree 1, 1 SP \n"
     )
+
+
+def test_an_allocation_shows_no_position_as_a_total() -> None:
+    # rule W7: one D6 among 5 candidates
+    assert plain_terminal("wfb allocate 5", "2") == "wfb allocate 5: [2]  ▶  candidate 2 of 5 \n"
