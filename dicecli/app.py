@@ -14,6 +14,7 @@ from __future__ import annotations
 import codecs
 import io
 import os
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple, TextIO
@@ -116,8 +117,8 @@ class Session:
 
     def roll_text(self, text: str) -> None:
         """Roll one line ``times`` times and write each result; raises DiceError."""
-        if self.options.times != 1 or self.environment.checks:
-            self._roll_times(text)
+        if self.options.times != 1 or self.environment.checks or "-n" in text or "--t" in text:
+            self._roll_times(text)  # the slower path: --times, saved checks, `2d6 -n 3`
             return
         result = roll(parse(text), self.roller, self.environment, text)  # lean: piped lines
         self.write_result(result)
@@ -125,24 +126,26 @@ class Session:
             self.failed_checks += 1
 
     def _roll_times(self, text: str) -> None:
-        """Roll ``text`` ``times`` times (once: a saved check's name, which stands for
-        its game line)."""
+        """Roll ``text`` ``times`` times, or as many as its own ``-n N`` says (a saved
+        check's name stands for its game line)."""
         from dicecli.naming import saved_line
 
+        text, count = repeat_count(text)
+        times = self.options.times if count is None else count
         parsed = parse(saved_line(text, self.environment) or text)
-        summed = self.mode == "terminal" and self.options.times > 1
+        summed = self.mode == "terminal" and times > 1
         if summed:  # only a terminal shows the summary: piped rolls skip the tally
             from dicecli.tally import Tally
 
             tally = Tally()
-        for count in range(1, self.options.times + 1):
+        for number in range(1, times + 1):
             result = roll(parsed, self.roller, self.environment, text)
             self.write_result(result)
             if result.failed:
                 self.failed_checks += 1
             if summed:
                 tally.add(result)
-            if count % FLUSH_EVERY == 0:
+            if number % FLUSH_EVERY == 0:
                 self.flush()
         if summed:
             self.renderer.summary(tally)
@@ -187,6 +190,27 @@ class Session:
 def check_times(times: int) -> None:
     if not 1 <= times <= MAX_TIMES:
         raise DiceError(f"--times takes 1 to {MAX_TIMES:,}")
+
+
+_REPEAT = re.compile(r"(?<!\S)(?:--times|-n)(?:\s*=\s*|\s*)(?P<count>\d+)(?!\S)")
+"""``-n 6``, ``-n6``, ``--times 6``, ``--times=6`` in a line: roll it that many times."""
+
+
+def repeat_count(line: str) -> tuple[str, int | None]:
+    """``line`` without its ``-n N`` / ``--times N`` option (before any ``# comment``),
+    and N; ``(line, None)`` when it has none. ``-n3`` is always the option, never a
+    name: ``4d6kh3 -n3`` rolls three times."""
+    code, hash_sign, comment = line.partition("#")
+    match = _REPEAT.search(code)
+    if match is None:
+        return line, None
+    count = int(match["count"])
+    try:
+        check_times(count)
+    except DiceError as error:
+        raise DiceError(error.message, line, match.start()) from None
+    rest = (code[: match.start()] + code[match.end() :]).strip()
+    return rest + (f" {hash_sign}{comment}" if hash_sign else ""), count
 
 
 def open_session(options: RunOptions, streams: Streams, buffered: bool = True) -> Session | None:

@@ -495,3 +495,10 @@ def test_zsh_and_fish_completion() -> None:
 )
 def test_the_completion_options_go_to_the_app_not_a_roll(args: list[str]) -> None:
     assert route(args) == args
+
+
+def test_a_piped_line_may_say_how_many_times() -> None:
+    # `-n3` is the --times option everywhere, a piped line too, never a name
+    done = run("--given", "1,2,3,4,5", stdin="d6 -n 2\nd6 -n3\n")
+    assert done.returncode == 0
+    assert done.stdout == "1\td6\t[1]\n2\td6\t[2]\n3\td6\t[3]\n4\td6\t[4]\n5\td6\t[5]\n"

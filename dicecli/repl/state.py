@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, TextIO
 
+from dicecli.app import repeat_count
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
 from dicecli.naming import saved_line
@@ -152,29 +153,6 @@ def failed(state: ReplState, error: DiceError) -> tuple[ReplState, Output]:
     empty (the line is one Up-arrow away, in the history), so what is typed next is
     never glued to the failed line and Ctrl-D still leaves."""
     return state, (Problem(error),)
-
-
-_REPEAT = re.compile(r"(?<!\S)(?:--times|-n)(?:\s*=\s*|\s*)(?P<count>\d+)(?!\S)")
-"""``-n 6``, ``-n6``, ``--times 6``, ``--times=6`` in a line: roll it that many times."""
-
-
-def repeat_count(line: str) -> tuple[str, int | None]:
-    """``line`` without its ``-n N`` / ``--times N`` option (before any ``# comment``),
-    and N; ``(line, None)`` when it has none. ``-n3`` is always the option, never a
-    name: ``4d6kh3 -n3`` rolls three times."""
-    code, hash_sign, comment = line.partition("#")
-    match = _REPEAT.search(code)
-    if match is None:
-        return line, None
-    from dicecli.app import check_times
-
-    count = int(match["count"])
-    try:
-        check_times(count)
-    except DiceError as error:
-        raise DiceError(error.message, line, match.start()) from None
-    rest = (code[: match.start()] + code[match.end() :]).strip()
-    return rest + (f" {hash_sign}{comment}" if hash_sign else ""), count
 
 
 def roll_line(state: ReplState, line: str) -> tuple[ReplState, Output]:
