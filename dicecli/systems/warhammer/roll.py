@@ -316,7 +316,7 @@ def resolve_rolloff(check: RollOff, roller: Roller, env: Environment, text: str)
     rounds = 0
     while len(active) > 1:
         if rounds:
-            segments.append(Text("; ", "side"))
+            segments += [Text("; ", "side"), Text("tie, re-roll: ", "note")]
         active, round_dice, round_segments = _rolloff_round(roller, players, active, rounds > 0)
         dice += round_dice
         segments += round_segments
