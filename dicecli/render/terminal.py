@@ -128,40 +128,50 @@ class TerminalRenderer:
         if head:
             segments = _unwrapped(segments, typed)
         sides = _sides(segments)
-        outcome = result.outcome
-        shown = outcome if outcome is not None and not outcome.quiet else None
-        comment = RichText(f"  # {result.comment}", style=theme.ROLE_STYLES["note"])
-        if len(sides) > 1:  # each side on its own line; the sides carry their totals
-            if shown is not None:
-                head.append_text(verdict(shown))
-            if result.comment:
-                head.append_text(comment)
-            if head:
-                self.console.print(head)
-            for side in sides:
-                self.console.print(RichText("  ").append_text(_segments(side)))
+        if len(sides) > 1:
+            self._sided(result, head, sides)
         else:
-            line = head.append_text(_segments(segments))
-            # A MISFIRE has no number (the verdict says it); a candidate's number is a
-            # position, not a score: the verdict names the candidate.
-            if result.total is not None and not _names_a_position(outcome):
-                line.append(" = ")
-                line.append(total_text(result), style=theme.TOTAL_STYLE)
-            tail = RichText()
-            if shown is not None:
-                tail.append("  ")
-                tail.append_text(verdict(shown))
-            if self.odds_environment is not None:
-                tail.append_text(self._chance(result))
-            if result.comment:
-                tail.append_text(comment)
-            if line.cell_len + tail.cell_len <= self.console.width:
-                self.console.print(line.append_text(tail))
-            else:  # too long for one line: the verdict on its own, never cut in two
-                self.console.print(line)
-                self.console.print(tail)
-        if outcome is not None:
-            self._notes(result.input, outcome.notes)
+            self._one_line(result, head, segments)
+        if result.outcome is not None:
+            self._notes(result.input, result.outcome.notes)
+
+    def _tail(self, result: RollResult, chance: bool, gap: str = "  ") -> RichText:
+        """What follows the breakdown: the verdict (unless quiet) after ``gap``, the
+        chance (``--odds``), the comment."""
+        tail = RichText()
+        outcome = result.outcome
+        if outcome is not None and not outcome.quiet:
+            tail.append(gap)
+            tail.append_text(verdict(outcome))
+        if chance and self.odds_environment is not None:
+            tail.append_text(self._chance(result))
+        if result.comment:
+            tail.append(f"  # {result.comment}", style=theme.ROLE_STYLES["note"])
+        return tail
+
+    def _sided(self, result: RollResult, head: RichText, sides: list[list[Segment]]) -> None:
+        """The verdict first, then each side on its own line with its own total."""
+        head.append_text(self._tail(result, chance=False, gap=""))
+        if head:
+            self.console.print(head)
+        for side in sides:
+            self.console.print(RichText("  ").append_text(_segments(side)))
+
+    def _one_line(self, result: RollResult, head: RichText, segments: Sequence[Segment]) -> None:
+        """The breakdown, the total and the verdict on one line; the verdict on a line
+        of its own when they do not fit, never cut in two."""
+        line = head.append_text(_segments(segments))
+        # A MISFIRE has no number (the verdict says it); a candidate's number is a
+        # position, not a score: the verdict names the candidate.
+        if result.total is not None and not _names_a_position(result.outcome):
+            line.append(" = ")
+            line.append(total_text(result), style=theme.TOTAL_STYLE)
+        tail = self._tail(result, chance=True)
+        if line.cell_len + tail.cell_len <= self.console.width:
+            self.console.print(line.append_text(tail))
+        else:
+            self.console.print(line)
+            self.console.print(tail)
 
     def _chance(self, result: RollResult) -> RichText:
         """``(72.22% to pass)``; for a total, the chance of it or more."""
