@@ -19,7 +19,7 @@ from rich.text import Text as RichText
 from dicecli.environment import Environment
 from dicecli.probability.distribution import Odds, fraction_text, percent
 from dicecli.render import theme
-from dicecli.render.text import face_text, total_text
+from dicecli.render.text import chance_text, face_text, total_text
 from dicecli.results import DiceShown, DieRoll, Outcome, RollResult, Segment, Text
 from dicecli.tally import Tally
 
@@ -185,16 +185,8 @@ class TerminalRenderer:
                 found = None
             self._chances[result.expression] = found
         found = self._chances[result.expression]
-        if found is None:
-            return RichText("")
-        success = dict(found.chances).get("success")
-        if success is not None:
-            return RichText(f"  ({percent(success)} to pass)", style="dim")
-        dist = found.distribution
-        if result.outcome is None and dist is not None and result.total is not None:
-            chance = dist.at_least(result.total)
-            return RichText(f"  ({percent(chance)} to roll {result.total} or more)", style="dim")
-        return RichText("")
+        text = chance_text(result, found) if found is not None else ""
+        return RichText(f"  ({text})", style="dim") if text else RichText("")
 
     def _notes(self, line: str, notes: Sequence[str]) -> None:
         """Each note once for a run of rolls of the same line (``--times``)."""

@@ -4,8 +4,12 @@ REPL's history. No colour: a die that does not count is wrapped in tildes (``~1~
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from dicecli.results import COMPOUNDED, EXPLODED, DieRoll, RollResult, Segment, Text
+
+if TYPE_CHECKING:
+    from dicecli.probability.distribution import Odds
 
 TOTAL_MISSING = "-"
 """What stands in the total field when a roll has no number (a face that is a word)."""
@@ -84,6 +88,20 @@ def result_line(result: RollResult) -> str:
     if result.comment:
         detail += f" # {result.comment}"
     return f"{total_text(result)}\t{result.input.strip()}\t{detail}"
+
+
+def chance_text(result: RollResult, odds: Odds) -> str:
+    """The chance beside a result (``--odds``): ``72.22% to pass`` for a check, ``8.33%
+    to roll 11 or more`` for a total; ``""`` when neither applies."""
+    from dicecli.probability.distribution import percent
+
+    success = dict(odds.chances).get("success")
+    if success is not None:
+        return f"{percent(success)} to pass"
+    dist = odds.distribution
+    if result.outcome is None and dist is not None and result.total is not None:
+        return f"{percent(dist.at_least(result.total))} to roll {result.total} or more"
+    return ""
 
 
 def summary_line(results: Sequence[RollResult]) -> str:

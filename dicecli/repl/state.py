@@ -83,6 +83,8 @@ def start_state(roller: Roller, env: Environment = EMPTY_ENVIRONMENT, times: int
 @dataclass(frozen=True)
 class Rolled:
     result: RollResult
+    odds: Odds | None = None
+    """``--odds`` on the line: the chance is shown beside the result."""
 
 
 @dataclass(frozen=True)
@@ -157,15 +159,41 @@ def failed(state: ReplState, error: DiceError) -> tuple[ReplState, Output]:
 
 def roll_line(state: ReplState, line: str) -> tuple[ReplState, Output]:
     """Roll ``line`` as one-shot mode would: ``times`` times, or as many as the line's
-    own ``-n N`` says."""
+    own ``-n N`` says; with ``--odds`` on the line, the chance beside each result."""
     line, count = repeat_count(line)
+    line, with_odds = _odds_flag(line)
     times = state.times if count is None else count
-    parsed = parse(saved_line(line, state.env) or line)
+    text = saved_line(line, state.env) or line
+    parsed = parse(text)
     results = tuple(roll(parsed, state.roller, state.env, line) for _ in range(times))
-    output: list[OutputItem] = [Rolled(result) for result in results]
+    found = _chances(text, state.env) if with_odds else None
+    output: list[OutputItem] = [Rolled(result, found) for result in results]
     if len(results) > 1:
         output.append(Summary(results))
     return state.with_rolled(*results), tuple(output)
+
+
+_ODDS_FLAG = re.compile(r"(?<!\S)--odds(?!\S)")
+
+
+def _odds_flag(line: str) -> tuple[str, bool]:
+    """``line`` without its ``--odds`` (before any comment), and whether it had one."""
+    code, hash_sign, comment = line.partition("#")
+    stripped, found = _ODDS_FLAG.subn("", code)
+    if not found:
+        return line, False
+    return " ".join(stripped.split()) + (f" {hash_sign}{comment}" if hash_sign else ""), True
+
+
+def _chances(text: str, env: Environment) -> Odds | None:
+    """The odds of ``text``; None when they are too big to work out (the roll is shown
+    without them)."""
+    from dicecli.probability.report import odds
+
+    try:
+        return odds(text, env)
+    except DiceError:
+        return None
 
 
 def last_roll(state: ReplState) -> RollResult:
@@ -206,6 +234,12 @@ def render_output(
     for item in output:
         if isinstance(item, Rolled):
             renderer.result(item.result)
+            if item.odds is not None:
+                from dicecli.render.text import chance_text
+
+                chance = chance_text(item.result, item.odds)
+                if chance:
+                    messages.write(f"  ({chance})\n")
         elif isinstance(item, Summary):
             if summaries:
                 from dicecli.tally import Tally

@@ -8,6 +8,7 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from dicecli.environment import Environment
 from dicecli.errors import DiceError, DiceSyntaxError, RuleError, UnknownNameError
 from dicecli.notation.dice import D6
 from dicecli.notation.nodes import BinaryOp, Dice, Number
+from dicecli.render.plain import PlainRenderer
 from dicecli.repl.commands import find_command, handle_line
 from dicecli.repl.state import (
     Message,
@@ -29,6 +31,7 @@ from dicecli.repl.state import (
     ReplState,
     Rolled,
     Summary,
+    render_output,
     start_state,
 )
 from dicecli.results import RollResult
@@ -598,3 +601,20 @@ def test_odds_full_asks_for_every_row() -> None:
     _state, output = run(session(), "odds 10d6")
     assert isinstance(output[0], OddsShown)
     assert not output[0].full
+
+
+def test_odds_beside_a_roll() -> None:
+    # rule W9: Ld 8 passes on 2d6 <= 8, 26 of 36
+    _state, output = run(session("3,4"), "wfb ld 8 --odds # nerves")
+    result = rolled_with_odds(output)
+    assert result.input == "wfb ld 8 # nerves"
+    stream = io.StringIO()
+    render_output(output, PlainRenderer(stream), stream, stream)
+    assert stream.getvalue().splitlines()[1] == "  (72.22% to pass)"
+
+
+def rolled_with_odds(output: Output) -> RollResult:
+    item = output[0]
+    assert isinstance(item, Rolled)
+    assert item.odds is not None
+    return item.result
