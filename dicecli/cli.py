@@ -89,6 +89,15 @@ class _RollByDefault(TyperGroup):
         completion_item: Any = getattr(typer.core, "CompletionItem")  # noqa: B009
 
         found = super().shell_complete(ctx, incomplete)
+        if incomplete.startswith("-"):  # `dicecli --seed 3 2d6`: a roll's options go first too
+            known = {item.value for item in found}
+            roll_options = [
+                spelling
+                for parameter in self.commands["roll"].params
+                for spelling in getattr(parameter, "opts", ())
+                if spelling.startswith(incomplete) and spelling not in known
+            ]
+            return [*found, *(completion_item(option) for option in roll_options)]
         folded = incomplete.casefold()
         keywords = [word for word in registry.keywords() if word.startswith(folded)]
         return [*found, *(completion_item(word) for word in keywords)]

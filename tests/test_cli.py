@@ -474,6 +474,9 @@ def _complete(shell: str, typed: str) -> list[str]:
         ("dicecli age STR vs ch", ["challenging"]),
         ("dicecli odds wfb sc", ["scatter"]),
         ("dicecli help a", ["alkemy", "age"]),
+        ("dicecli --se", ["--seed", "--set", "--setting"]),
+        ("dicecli 2d6 --se", ["--seed", "--set", "--setting"]),
+        ("dicecli odds --fu", ["--full"]),
     ],
 )
 def test_bash_completion_knows_the_games(typed: str, expected: list[str]) -> None:
