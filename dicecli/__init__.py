@@ -15,6 +15,7 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
@@ -42,7 +43,7 @@ def _with_values(environment: Environment | None, values: Mapping[str, int] | No
     """``environment`` (or none) with ``values`` added: the API's keyword arguments."""
     env = environment or EMPTY_ENVIRONMENT
     if values:
-        env = Environment({**env.values, **values}, env.rolls, env.settings)
+        env = replace(env, values={**env.values, **values})
     return env
 
 

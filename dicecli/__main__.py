@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import os
 import sys
 from typing import Any, TextIO
 
 from dicecli.status import ExitStatus, Terminated
 
-COMMANDS = ("roll", "odds", "table", "repl")
+COMMANDS = ("roll", "odds", "table", "repl", "help")
 """The commands of the typer app (:mod:`dicecli.cli`): a word here is a command, not a
 roll (a test checks the two lists agree)."""
 
@@ -117,7 +118,8 @@ def _output_closed() -> None:
 
 def _dispatch(args: list[str]) -> int:
     words = _plain_roll_words(args)
-    if words is not None or (not args and not sys.stdin.isatty()):
+    completing = "_DICECLI_COMPLETE" in os.environ  # the shell asks typer for completions
+    if not completing and (words is not None or (not args and not sys.stdin.isatty())):
         from dicecli.app import RunOptions, Streams, run_lines, run_once
 
         _freeze_start_up()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import codecs
 import io
 import os
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple, TextIO
@@ -71,6 +72,8 @@ class RunOptions(NamedTuple):
     json: bool = False
     environment: Environment = EMPTY_ENVIRONMENT
     debug: bool = False
+    odds: bool = False
+    """``--odds``: the chance beside each result (at a terminal)."""
 
     def mode(self, streams: Streams) -> Mode:
         if self.json:
@@ -104,6 +107,11 @@ class Session:
         direct = self.mode == "terminal" or not buffered
         output = streams.stdout if direct else self.buffer
         self.renderer: Renderer = make_renderer(self.mode, output)
+        if options.odds and self.mode == "terminal":
+            from dicecli.render.terminal import TerminalRenderer
+
+            if isinstance(self.renderer, TerminalRenderer):
+                self.renderer.odds_environment = options.environment
         self.write_result = self.renderer.result
         self.environment = options.environment
         self.failed_checks = 0
@@ -113,8 +121,8 @@ class Session:
         if ";" in text:  # several rolls on the line: each is its own result
             self._roll_several(text)
             return
-        if self.options.times != 1:
-            self._roll_times(text)
+        if self.options.times != 1 or self.environment.checks or "-n" in text or "--t" in text:
+            self._roll_times(text)  # the slower path: --times, saved checks, `2d6 -n 3`
             return
         result = roll(parse(text), self.roller, self.environment, text)  # lean: piped lines
         self.write_result(result)
@@ -134,18 +142,29 @@ class Session:
                 self.failed_checks += 1
 
     def _roll_times(self, text: str) -> None:
-        parsed = parse(text)
-        results = []
-        for count in range(1, self.options.times + 1):
+        """Roll ``text`` ``times`` times, or as many as its own ``-n N`` says (a saved
+        check's name stands for its game line)."""
+        from dicecli.naming import saved_line
+
+        text, count = repeat_count(text)
+        times = self.options.times if count is None else count
+        parsed = parse(saved_line(text, self.environment) or text)
+        summed = self.mode == "terminal" and times > 1
+        if summed:  # only a terminal shows the summary: piped rolls skip the tally
+            from dicecli.tally import Tally
+
+            tally = Tally()
+        for number in range(1, times + 1):
             result = roll(parsed, self.roller, self.environment, text)
             self.write_result(result)
             if result.failed:
                 self.failed_checks += 1
-            results.append(result)
-            if count % FLUSH_EVERY == 0:
+            if summed:
+                tally.add(result)
+            if number % FLUSH_EVERY == 0:
                 self.flush()
-        if self.mode == "terminal":
-            self.renderer.summary(results)
+        if summed:
+            self.renderer.summary(tally)
 
     def flush(self) -> None:
         """Write what the buffer holds: whole, even when Ctrl-C or SIGTERM comes
@@ -173,7 +192,14 @@ class Session:
         self.flush()
         return ExitStatus.CHECK_FAILED if self.failed_checks else ExitStatus.OK
 
-    def report(self, error: DiceError, line_number: int | None = None) -> None:
+    def report(
+        self, error: DiceError, line_number: int | None = None, words: list[str] | None = None
+    ) -> None:
+        """Write ``error`` with a hint to the right form when one is found
+        (:mod:`dicecli.hints`; ``words``: the command-line words of the roll)."""
+        from dicecli.hints import advise
+
+        error = advise(error, self.environment, words=words)
         self.flush()  # keep stdout and stderr in order
         where = f"line {line_number}: " if line_number is not None else ""
         self.streams.stderr.write(where + error.show() + "\n")
@@ -239,6 +265,27 @@ def check_times(times: int) -> None:
         raise DiceError(f"--times takes 1 to {MAX_TIMES:,}")
 
 
+_REPEAT = re.compile(r"(?<!\S)(?:--times|-n)(?:\s*=\s*|\s*)(?P<count>\d+)(?!\S)")
+"""``-n 6``, ``-n6``, ``--times 6``, ``--times=6`` in a line: roll it that many times."""
+
+
+def repeat_count(line: str) -> tuple[str, int | None]:
+    """``line`` without its ``-n N`` / ``--times N`` option (before any ``# comment``),
+    and N; ``(line, None)`` when it has none. ``-n3`` is always the option, never a
+    name: ``4d6kh3 -n3`` rolls three times."""
+    code, hash_sign, comment = line.partition("#")
+    match = _REPEAT.search(code)
+    if match is None:
+        return line, None
+    count = int(match["count"])
+    try:
+        check_times(count)
+    except DiceError as error:
+        raise DiceError(error.message, line, match.start()) from None
+    rest = (code[: match.start()] + code[match.end() :]).strip()
+    return rest + (f" {hash_sign}{comment}" if hash_sign else ""), count
+
+
 def open_session(options: RunOptions, streams: Streams, buffered: bool = True) -> Session | None:
     """A session for ``options``; None, the error reported, when they cannot run.
     ``buffered=False`` writes each result at once (the REPL, which interleaves its own
@@ -266,7 +313,7 @@ def run_once(text: str, options: RunOptions, streams: Streams) -> ExitStatus:
     try:
         session.roll_text(text)
     except DiceError as error:
-        session.report(error)
+        session.report(error, words=text.split())
         return ExitStatus.BAD_INPUT
     except (KeyboardInterrupt, Terminated):
         session.flush()  # a long --times run: the rolls made are written

@@ -11,6 +11,7 @@ A character file has two tables, both optional, and an optional ``name``::
     [rolls]          # saved rolls in dice notation, rolled anew each time they are used
     attack = "1d20+5"
     damage = "2d6+STR"
+    check = "KEYWORD ..."  # a game's line: a saved check, rolled when `check` is a line
 
 Names follow the notation's rule for names (a letter or ``_``, then letters, digits and
 ``_``) and must not read as dice (``d6``). Names are case-insensitive, as everywhere in
@@ -46,14 +47,17 @@ class Character:
 
     name: str | None = None
     stats: Mapping[str, int] = field(default_factory=dict)
-    rolls: Mapping[str, Expr] = field(default_factory=dict)
+    rolls: Mapping[str, Expr | str] = field(default_factory=dict)
+    """Saved rolls (notation) and saved checks (a game line's text)."""
 
     def names(self) -> tuple[str, ...]:
         return (*self.stats, *self.rolls)
 
     def apply(self, env: Environment) -> Environment:
         """``env`` with this character's stats and saved rolls (replacing same names)."""
-        return env.with_names(self.stats, self.rolls)
+        rolls = {name: expr for name, expr in self.rolls.items() if not isinstance(expr, str)}
+        checks = {name: line for name, line in self.rolls.items() if isinstance(line, str)}
+        return env.with_names(self.stats, rolls, checks)
 
 
 def load_character(path: Path, env: Environment) -> Environment:
@@ -118,7 +122,8 @@ class _Checker:
             raise self.error(f"[stats] {name} has more than {MAX_DIGITS} digits, the limit")
         return value
 
-    def roll(self, name: str, value: object) -> Expr:
+    def roll(self, name: str, value: object) -> Expr | str:
+        """A saved roll's expression, or a saved check's game line (its text)."""
         self.name(name, "rolls")
         if not isinstance(value, str):
             raise self.error(f'[rolls] {name} must be dice notation in quotes, e.g. "1d20+5"')
@@ -128,9 +133,7 @@ class _Checker:
             where = f" at column {error.position + 1}" if error.position is not None else ""
             raise self.error(f"[rolls] {name} = {value!r}: {error.message}{where}") from None
         if not isinstance(body, Expr):
-            raise self.error(
-                f"[rolls] {name}: a saved roll is dice notation; game lines cannot be saved"
-            )
+            return value.strip()
         return body
 
     def no_repeats(self, names: list[str]) -> None:

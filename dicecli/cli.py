@@ -14,6 +14,7 @@ from __future__ import annotations
 import errno
 import functools
 import inspect
+import re
 import sys
 import typing
 from collections.abc import Callable, Iterator, Mapping
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
+from typer.core import TyperGroup
 from typer.models import OptionInfo
 
 from dicecli import __version__
@@ -52,19 +54,87 @@ def _setting_example() -> str:
     return "KEY=VALUE"
 
 
+_EPILOG_WIDTH = 76
+"""The longest line of a game in the help's epilogue: one line each on 80 columns."""
+
+
+def _games_epilog() -> str:
+    """One line per game: its keyword, a few of its forms, and where its help is.
+    (Paragraphs: the help formatter joins single lines.)"""
+    lines = []
+    for game in registry.games():
+        forms = [example for example, _ in game.help.examples] if game.help else []
+        forms = forms or [game.example]
+        more = f"  (dicecli help {game.topic})"
+        while len(forms) > 1 and len(", ".join(forms) + more) > _EPILOG_WIDTH:
+            forms.pop()
+        lines.append(", ".join(forms) + more)
+    return "Games:\n\n" + "\n\n".join(lines)
+
+
+class _RollByDefault(TyperGroup):
+    """The app's command group, for shell completion: a first word that is no command
+    is a roll (as :func:`route` reads it), so ``dicecli KEYWORD <TAB>`` completes a roll's
+    words; the first word also completes to the games' keywords."""
+
+    # ``ctx: Any``: the context type is typer's bundled click's, not public API.
+    def resolve_command(self, ctx: Any, args: list[str]) -> tuple[str | None, Any, list[str]]:
+        if args and args[0] not in self.commands and not args[0].startswith("-"):
+            return "roll", self.commands["roll"], args
+        return super().resolve_command(ctx, args)
+
+    def shell_complete(self, ctx: Any, incomplete: str) -> list[Any]:
+        import typer.core
+
+        # click's CompletionItem, which typer bundles or imports depending on its version
+        completion_item: Any = getattr(typer.core, "CompletionItem")  # noqa: B009
+
+        found = super().shell_complete(ctx, incomplete)
+        if incomplete.startswith("-"):  # `dicecli --seed 3 2d6`: a roll's options go first too
+            known = {item.value for item in found}
+            roll_options = [
+                spelling
+                for parameter in self.commands["roll"].params
+                for spelling in getattr(parameter, "opts", ())
+                if spelling.startswith(incomplete) and spelling not in known
+            ]
+            return [*found, *(completion_item(option) for option in roll_options)]
+        folded = incomplete.casefold()
+        keywords = [word for word in registry.keywords() if word.startswith(folded)]
+        return [*found, *(completion_item(word) for word in keywords)]
+
+
+def _complete_roll(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Shell completion of a roll's words: as the REPL completes a line (a game's forms
+    after its keyword, the difficulties after ``vs`` ...), from the words given so far."""
+    from dicecli.repl.completion import completions
+    from dicecli.repl.state import start_state
+    from dicecli.rolling.sources import RandomSource, Roller
+
+    words = [str(word) for word in ctx.params.get("words") or ()]
+    before = " ".join([*words, incomplete])
+    return completions(start_state(Roller(RandomSource(0))), before)
+
+
 app = typer.Typer(
     name="dicecli",
+    cls=_RollByDefault,
     help=f"Roll dice for tabletop games: {_examples()}. Exact odds with `dicecli odds`. "
     "A roll's options (--seed, --given, --times, --set, --plain, --json, ...) are listed "
-    "by `dicecli roll --help`.",
-    add_completion=False,
+    "by `dicecli roll --help`; `dicecli help TOPIC` gives examples.",
+    epilog=_games_epilog(),
+    add_completion=True,
     no_args_is_help=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 Words = Annotated[
     Optional[list[str]],  # noqa: UP045 - typer needs Optional on Python 3.10
-    typer.Argument(help="The roll, e.g. 2D6+5 or 4d6 kh3 (words are joined).", show_default=False),
+    typer.Argument(
+        help="The roll, e.g. 2D6+5 or 4d6 kh3 (words are joined).",
+        show_default=False,
+        autocompletion=_complete_roll,
+    ),
 ]
 Seed = Annotated[
     Optional[int],  # noqa: UP045
@@ -145,6 +215,7 @@ CORE_FLAGS = frozenset(
         "--debug",
         "--at-least",
         "--at-most",
+        "--full",
         "--odds",
         "--version",
         "--help",
@@ -154,7 +225,18 @@ CORE_FLAGS = frozenset(
 """The command line's own option spellings (a test checks them against the app): a
 game's option may not take one, nor the parameter name of one."""
 CORE_PARAMETERS = frozenset(
-    {*SHARED_OPTIONS, "words", "at_least", "at_most", "odds", "version", "context", "shared"}
+    {
+        *SHARED_OPTIONS,
+        "words",
+        "at_least",
+        "at_most",
+        "full",
+        "odds",
+        "topic",
+        "version",
+        "context",
+        "shared",
+    }
 )
 
 
@@ -291,10 +373,18 @@ def _options(
     "roll",
     help="Roll dice: `dicecli roll 2D6+5`, or just `dicecli 2D6+5`. "
     "With no roll and a pipe on stdin, roll each line of stdin.",
+    epilog=_games_epilog(),
 )
 @with_options("seed", "given", "times", "plain", "json", "sets", "character", "settings", "debug")
-def roll_command(words: Words = None, **shared: Any) -> None:
-    options = _options(**shared)
+def roll_command(
+    words: Words = None,
+    odds: Annotated[
+        bool,
+        typer.Option("--odds", help="At a terminal, the chance beside each result (72% to pass)."),
+    ] = False,
+    **shared: Any,
+) -> None:
+    options = _options(**shared)._replace(odds=odds)
     streams = Streams()
     with _closed_pipe_ends_quietly():
         if words:
@@ -324,6 +414,9 @@ def odds_command(
     json: Annotated[
         bool, typer.Option("--json", help="One JSON object with every chance (docs/odds.md).")
     ] = False,
+    full: Annotated[
+        bool, typer.Option("--full", help="Every row of long tables (a terminal shortens them).")
+    ] = False,
     **shared: Any,
 ) -> None:
     options = _options(json=json, **shared)
@@ -343,9 +436,56 @@ def odds_command(
 
         result = odds(text, options.environment, at_least=at_least, at_most=at_most)
     except DiceError as error:
-        streams.stderr.write(error.show() + "\n")
+        from dicecli.hints import advise
+
+        streams.stderr.write(advise(error, options.environment).show() + "\n")
         _finish(ExitStatus.BAD_INPUT)
-    make_renderer(options.mode(streams), streams.stdout).odds(result)
+    make_renderer(options.mode(streams), streams.stdout).odds(result, full)
+
+
+def _complete_topic(incomplete: str) -> list[str]:
+    from dicecli.repl.help import topic_names
+
+    return [name for name in topic_names() if name.startswith(incomplete.casefold())]
+
+
+@app.command(
+    "help",
+    help="Examples of the notation, a game, odds or the REPL: `dicecli help`, "
+    f"`dicecli help {registry.games()[-1].topic}`.",
+)
+def help_command(
+    context: typer.Context,
+    topic: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Argument(
+            help="notation, a game's keyword, odds or repl.",
+            show_default=False,
+            autocompletion=_complete_topic,
+        ),
+    ] = None,
+) -> None:
+    from dicecli.repl.help import help_text, topic_names
+
+    names = ", ".join(topic_names())
+    if topic is None:
+        parent = context.parent
+        typer.echo(parent.get_help() if parent is not None else "")
+        typer.echo(f"Help topics: {names} (dicecli help TOPIC).")
+        return
+    name = topic.casefold()
+    game = registry.game_for_keyword(name)
+    name = game.topic if game is not None else name
+    if name not in topic_names():
+        import difflib
+
+        close = difflib.get_close_matches(name, topic_names(), n=1)
+        mean = f"did you mean '{close[0]}'? " if close else ""
+        typer.echo(f"error: no help on '{topic}': {mean}topics: {names}", err=True)
+        _finish(ExitStatus.BAD_INPUT)
+    from dicecli.repl.commands import commands_help
+
+    typer.echo(help_text(name, commands_help()))
 
 
 @app.command(
@@ -418,6 +558,11 @@ def main_callback(
 
 
 SHORT_FLAGS = frozenset({"-h"})
+COMPLETION_OPTIONS = ("--install-completion", "--show-completion")
+APP_OPTIONS = ("-h", "--help", "--version", *COMPLETION_OPTIONS)
+"""The options of the app itself, not of a command."""
+_GLUED_TIMES = re.compile(r"-n\d+")
+"""``-n3``: the ``--times`` option with its value, never the roll ``-n3`` (a name)."""
 
 
 def command_names() -> tuple[str, ...]:
@@ -448,6 +593,8 @@ def route(args: list[str]) -> list[str]:
     every other word is part of the roll, even one starting with a minus, so
     ``dicecli -7/2`` and ``dicecli d20 -1`` need no quoting.
     """
+    if args and args[0] in COMPLETION_OPTIONS:
+        return args  # `dicecli --show-completion bash`: the shell's name is no roll
     commands, with_value = command_names(), options_with_value()
     command: str | None = None
     options: list[str] = []
@@ -462,7 +609,7 @@ def route(args: list[str]) -> list[str]:
             options.extend(args[index : index + 2])
             index += 2
             continue
-        if arg.startswith("--") or arg in SHORT_FLAGS:
+        if arg.startswith("--") or arg in SHORT_FLAGS or _GLUED_TIMES.fullmatch(arg):
             options.append(arg)
         elif command is None and not words and arg in commands:
             command = arg
@@ -470,8 +617,8 @@ def route(args: list[str]) -> list[str]:
             words.append(arg)
         index += 1
     if command is None:
-        if not words and all(option in ("-h", "--help", "--version") for option in options):
-            return options  # bare `dicecli`, `dicecli --help`, `dicecli --version`
+        if not words and all(option in APP_OPTIONS for option in options):
+            return options  # bare `dicecli`, `dicecli --help`, `--install-completion` ...
         command = "roll"
     return [command, *options, *(["--", *words] if words else [])]
 

@@ -2,7 +2,8 @@
 
 ``values`` are named numbers (``STR = 3``, from ``--set``, ``let`` or a character
 file); ``rolls`` are saved rolls (``attack = 1d20+5``), rolled anew each time they are
-used; ``settings`` are per-game options (``game.key``). Names are matched
+used; ``checks`` are saved game lines (a game keyword and its form), rolled anew when
+the name is a whole line; ``settings`` are per-game options (``game.key``). Names are matched
 case-insensitively: keys are stored casefolded.
 """
 
@@ -26,9 +27,11 @@ class Environment:
     values: Mapping[str, int] = field(default_factory=dict)
     rolls: Mapping[str, Expr] = field(default_factory=dict)
     settings: Mapping[str, str] = field(default_factory=dict)
+    checks: Mapping[str, str] = field(default_factory=dict)
+    """Saved game lines by name: the line's text (a game keyword and its form)."""
 
     def __post_init__(self) -> None:
-        for name in ("values", "rolls", "settings"):
+        for name in ("values", "rolls", "settings", "checks"):
             object.__setattr__(self, name, MappingProxyType(_folded(getattr(self, name))))
 
     def value(self, name: str) -> int | None:
@@ -40,23 +43,40 @@ class Environment:
     def setting(self, name: str) -> str | None:
         return self.settings.get(name.casefold())
 
+    def check(self, name: str) -> str | None:
+        """The saved game line called ``name``, or None."""
+        return self.checks.get(name.casefold())
+
     def with_value(self, name: str, value: int) -> Environment:
-        rolls = {k: v for k, v in self.rolls.items() if k != name.casefold()}
-        return replace(self, values={**self.values, name: value}, rolls=rolls)
+        without = self.without(name)
+        return replace(without, values={**without.values, name: value})
 
     def with_roll(self, name: str, expr: Expr) -> Environment:
-        values = {k: v for k, v in self.values.items() if k != name.casefold()}
-        return replace(self, values=values, rolls={**self.rolls, name: expr})
+        without = self.without(name)
+        return replace(without, rolls={**without.rolls, name: expr})
 
-    def with_names(self, values: Mapping[str, int], rolls: Mapping[str, Expr]) -> Environment:
-        """``env`` with many values and saved rolls at once (a character file), each
-        replacing the same name; one copy of the tables, however many names."""
-        replaced = {key.casefold() for key in (*values, *rolls)}
+    def with_check(self, name: str, line: str) -> Environment:
+        """``name`` standing for the game line ``line``, rolled anew at each use."""
+        without = self.without(name)
+        return replace(without, checks={**without.checks, name: line})
+
+    def with_names(
+        self,
+        values: Mapping[str, int],
+        rolls: Mapping[str, Expr],
+        checks: Mapping[str, str] | None = None,
+    ) -> Environment:
+        """``env`` with many values, saved rolls and saved checks at once (a character
+        file), each replacing the same name; one copy of the tables, however many names."""
+        checks = checks or {}
+        replaced = {key.casefold() for key in (*values, *rolls, *checks)}
         kept_values = {k: v for k, v in self.values.items() if k not in replaced}
         kept_rolls = {k: v for k, v in self.rolls.items() if k not in replaced}
+        kept_checks = {k: v for k, v in self.checks.items() if k not in replaced}
         kept_values.update((key.casefold(), value) for key, value in values.items())
         kept_rolls.update((key.casefold(), expr) for key, expr in rolls.items())
-        return replace(self, values=kept_values, rolls=kept_rolls)
+        kept_checks.update((key.casefold(), line) for key, line in checks.items())
+        return replace(self, values=kept_values, rolls=kept_rolls, checks=kept_checks)
 
     def without(self, name: str) -> Environment:
         key = name.casefold()
@@ -64,6 +84,7 @@ class Environment:
             self,
             values={k: v for k, v in self.values.items() if k != key},
             rolls={k: v for k, v in self.rolls.items() if k != key},
+            checks={k: v for k, v in self.checks.items() if k != key},
         )
 
 

@@ -11,11 +11,21 @@ from __future__ import annotations
 class DiceError(Exception):
     """Root of every error that bad input, bad dice or a rule can cause."""
 
+    hint: str | None = None
+    """A line shown under the caret that leads to the right form (``did you mean
+    'history'?``), added by :func:`dicecli.hints.advise` when the error is reported."""
+
     def __init__(self, message: str, text: str | None = None, position: int | None = None):
         super().__init__(message)
         self.message = message
         self.text = text
         self.position = position
+
+    def with_hint(self, hint: str) -> DiceError:
+        """The same error with ``hint`` shown under it."""
+        copy = type(self)(self.message, self.text, self.position)
+        copy.hint = hint
+        return copy
 
     def at(self, text: str, position: int | None = None) -> DiceError:
         """The same error, pointing into ``text`` (kept when it already points)."""
@@ -24,20 +34,22 @@ class DiceError(Exception):
         return type(self)(self.message, text, position if position is not None else self.position)
 
     def show(self) -> str:
-        """The message, and under the input a caret at the position when there is one.
+        """The message, and under the input a caret at the position when there is one;
+        then the hint, if any.
 
         Control characters (a tab, a carriage return, NUL ...) are shown escaped, so the
         error stays on its lines; a long input is shown around the position only."""
         message = escaped(self.message)
         if len(message) > LONGEST_MESSAGE:  # it quotes something huge the user gave
             message = message[: LONGEST_MESSAGE - 60] + "…" + message[-59:]
+        hint = f"\n  {escaped(self.hint)}" if self.hint else ""
         if self.text is None or self.position is None:
-            return f"error: {message}"
+            return f"error: {message}{hint}"
         start = max(0, min(self.position - SHOWN_AROUND, len(self.text) - 2 * SHOWN_AROUND))
         end = start + 2 * SHOWN_AROUND
         before = ("…" if start else "") + escaped(self.text[start : self.position])
         after = escaped(self.text[self.position : end]) + ("…" if end < len(self.text) else "")
-        return f"error: {message}\n  {before}{after}\n  {' ' * len(before)}^"
+        return f"error: {message}\n  {before}{after}\n  {' ' * len(before)}^{hint}"
 
 
 LONGEST_MESSAGE = 400

@@ -4,7 +4,8 @@ One set of rules for ``--set NAME=VALUE``, the REPL's ``let NAME = VALUE`` and c
 files: a name must read back as a name in a roll (letters, digits and ``_``, not dice
 notation such as ``d6``, not a game keyword); a value without dice (``3``, ``-1``,
 ``STR + 2``) is worked out at once into a number, and a value with dice (``1d20+5``) is
-a saved roll, rolled anew each time it is used.
+a saved roll, rolled anew each time it is used; a game line (a game keyword and its form) is a
+saved check, rolled anew when its name is typed as a whole line.
 """
 
 from __future__ import annotations
@@ -48,18 +49,33 @@ def names_in(expr: Expr) -> Iterator[Name]:
         yield from names_in(child)
 
 
+def is_game_line(text: str) -> bool:
+    """True when ``text`` parses as a game's line (its first word a game keyword), not notation."""
+    return not isinstance(parse(text).body, Expr)
+
+
+def saved_line(line: str, env: Environment) -> str | None:
+    """The game line that ``line`` rolls when it is the name of a saved check, alone
+    but for a ``# comment`` (``hit``, ``hit # the orc``); else None."""
+    if not env.checks:
+        return None
+    code, hash_sign, comment = line.partition("#")
+    saved = env.check(code.strip())
+    if saved is None:
+        return None
+    return saved + (f" {hash_sign}{comment}" if hash_sign else "")
+
+
 def value_expression(text: str, env: Environment) -> Expr:
-    """The expression a value's text holds, its names checked against ``env``."""
+    """The expression a value's text holds, its names checked against ``env`` (a game
+    line is saved apart, with :meth:`Environment.with_check`)."""
     body = parse(text).body
     if isinstance(body, Comparison):
         raise DiceError(
             "a saved roll is an expression: a check (>=, vs ...) cannot be saved", text, 0
         )
     if not isinstance(body, Expr):
-        games = ", ".join(game.topic for game in registry.games())
-        raise DiceError(
-            f"a saved roll is dice notation: game lines ({games}) cannot be saved", text, 0
-        )
+        raise DiceError("a game line is saved as a check, not used in a roll", text, 0)
     for name in names_in(body):
         known = env.value(name.name) is not None or env.roll(name.name) is not None
         if not known and name.name.casefold() not in registry.words():
@@ -95,6 +111,8 @@ def with_named(env: Environment, name: str, text: str) -> Environment:
     problem = name_problem(name)
     if problem is not None:
         raise DiceError(problem)
+    if is_game_line(text):
+        return env.with_check(name, text.strip())
     expr = value_expression(text, env)
     number = constant_value(expr, env)
     return with_saved_roll(env, name, expr) if number is None else env.with_value(name, number)

@@ -42,6 +42,7 @@ CoreRole = Literal[
     "success",
     "failure",
     "note",
+    "side",  # between two sides of an opposed test or roll-off (a terminal breaks the line)
 ]
 """The roles every renderer knows."""
 GameRole = NewType("GameRole", str)
@@ -134,6 +135,9 @@ class Outcome(NamedTuple):
     passed: bool | None
     fields: tuple[tuple[str, JSONValue], ...] = ()
     notes: tuple[str, ...] = ()
+    quiet: bool = False
+    """Nothing happened worth a look (no misfire): a terminal leaves the verdict out;
+    plain and JSON output keep it."""
 
     def as_dict(self) -> dict[str, JSONValue]:
         data: dict[str, JSONValue] = {"verdict": self.verdict, "passed": self.passed}

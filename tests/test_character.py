@@ -19,6 +19,16 @@ from dicecli.notation.nodes import Dice
 EXAMPLE = Path(__file__).parent.parent / "examples" / "character.toml"
 
 
+def invoke_roll(*args: str) -> tuple[int, str]:
+    """The typer command line on ``args``: its exit status and output."""
+    from typer.testing import CliRunner
+
+    from dicecli.cli import app, route
+
+    result = CliRunner().invoke(app, route(list(args)))
+    return result.exit_code, result.output
+
+
 def sheet(tmp_path: Path, text: str) -> Path:
     path = tmp_path / "character.toml"
     path.write_text(text, encoding="utf-8")
@@ -84,7 +94,6 @@ def test_both_tables_are_optional(tmp_path: Path) -> None:
         ("[rolls]\nattack = 5", "must be dice notation in quotes"),
         ('[rolls]\nattack = "1d20+"', "attack = '1d20+': expected"),
         ('[rolls]\nattack = "1d20+"', "at column 6"),
-        ('[rolls]\nattack = "wfb ld 8"', "game lines cannot be saved"),
         ("[stats]\nSTR = 3\nstr = 4", "'STR' and 'str' are the same name"),
         ('[stats]\nattack = 3\n[rolls]\nattack = "d20"', "'attack' and 'attack'"),
     ],
@@ -113,3 +122,13 @@ def test_a_file_that_is_not_utf8(tmp_path: Path) -> None:
     path.write_bytes(b'name = "\xff"\n')
     with pytest.raises(CharacterFileError):
         load_character(path, Environment())
+
+
+def test_a_game_line_in_rolls_is_a_saved_check(tmp_path: Path) -> None:
+    # rule W1: a Leadership test passes when 2d6 is at most the Leadership
+    path = sheet(tmp_path, '[stats]\nLd = 8\n[rolls]\npanic = "wfb ld Ld"')
+    env = load_character(path, Environment())
+    assert env.check("PANIC") == "wfb ld Ld"
+    code, output = invoke_roll("--plain", "--given", "5,4", "--character", str(path), "panic")
+    assert code == 1  # 9 > 8: failed
+    assert output == "9\tpanic\tLd Ld(8) = 8: [5, 4] => fail (9 > 8)\n"

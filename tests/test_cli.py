@@ -53,6 +53,8 @@ def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
         (["-7/2", "--seed", "3"], ["roll", "--seed", "3", "--", "-7/2"]),
         (["--seed", "3"], ["roll", "--seed", "3"]),
         (["--help"], ["--help"]),
+        (["-n3", "2d6"], ["roll", "-n3", "--", "2d6"]),
+        (["4d6kh3", "-n6"], ["roll", "-n6", "--", "4d6kh3"]),
         ([], []),
     ],
 )
@@ -284,11 +286,17 @@ def test_set_works_out_values_without_dice(setting: str, total: str) -> None:
     assert output.split("\t")[0] == total
 
 
-@pytest.mark.parametrize("setting", ["d6=3", "é=3", "wfb=3", "x=y", "x=wfb ld 8"])
+@pytest.mark.parametrize("setting", ["d6=3", "é=3", "wfb=3", "x=y", "x=wfb ld"])
 def test_set_refuses_names_and_values_that_cannot_work(setting: str) -> None:
     done = run("--set", setting, "1")
     assert done.returncode == 2
     assert done.stderr.startswith(f"error: --set {setting}: ")
+
+
+def test_set_saves_a_game_line_as_a_check() -> None:
+    # rule W1: 2d6 at most the Leadership passes; 3 + 2 = 5 <= 8
+    done = run("--set", "panic=wfb ld 8", "--given", "3,2", "panic")
+    assert (done.returncode, done.stdout) == (0, "5\tpanic\tLd 8: [3, 2] => pass (5 ≤ 8)\n")
 
 
 def test_a_roll_starting_with_a_minus_is_not_an_option() -> None:
@@ -408,3 +416,105 @@ def test_odds_too_long_to_write_are_a_clear_error() -> None:
     assert done.returncode == 2
     assert done.stderr.startswith("error: odds of 6000d6kl1: the exact fractions would have more")
     assert "Traceback" not in done.stderr
+
+
+# Help and shell completion.
+
+
+def test_help_with_no_topic_lists_the_topics() -> None:
+    done = run("help")
+    assert done.returncode == 0
+    assert "Help topics: notation, alkemy, wfb, age, odds, repl" in done.stdout
+
+
+@pytest.mark.parametrize(("topic", "title"), [("wfb", "Warhammer"), ("WHFB", "Warhammer")])
+def test_help_on_a_game_by_any_of_its_keywords(topic: str, title: str) -> None:
+    done = run("help", topic)
+    assert done.returncode == 0
+    assert done.stdout.startswith(title)
+    assert "wfb ld 8" in done.stdout
+
+
+def test_help_on_an_unknown_topic_says_the_close_one() -> None:
+    done = run("help", "alkmey")
+    assert done.returncode == 2
+    assert done.stderr.startswith("error: no help on 'alkmey': did you mean 'alkemy'?")
+
+
+def test_alkemy_help_states_the_assumed_faces() -> None:
+    # rule A9: the yellow and red faces are an assumption
+    assert "are an assumption (rule A9" in run("help", "alkemy").stdout
+
+
+@pytest.mark.parametrize("args", [["--help"], ["roll", "--help"]])
+def test_the_help_lists_each_games_forms(args: list[str]) -> None:
+    done = run(*args)
+    assert done.returncode == 0
+    for line in ("alkemy 8 vs 15", "wfb artillery", "age STR+2 vs 13"):
+        assert line in done.stdout
+    for topic in ("alkemy", "wfb", "age"):
+        assert f"(dicecli help {topic})" in done.stdout
+
+
+def _complete(shell: str, typed: str) -> list[str]:
+    """What the shell's completion function gets from dicecli for ``typed``."""
+    env = {**os.environ, "_DICECLI_COMPLETE": f"complete_{shell}"}
+    words = typed.split()
+    if shell == "bash":
+        env["COMP_WORDS"] = typed
+        env["COMP_CWORD"] = str(len(words) if typed.endswith(" ") else len(words) - 1)
+    else:
+        env["_TYPER_COMPLETE_ARGS"] = typed
+        env["_TYPER_COMPLETE_FISH_ACTION"] = "get-args"
+    done = subprocess.run(
+        [sys.executable, "-m", "dicecli"],
+        capture_output=True,
+        text=True,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+        check=False,
+    )
+    assert done.stderr == ""
+    return done.stdout.split()
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [
+        ("dicecli wf", ["wfb"]),
+        ("dicecli wfb ", ["allocate", "artillery", "break", "ld", "rolloff", "scatter", "test"]),
+        ("dicecli age STR vs ch", ["challenging"]),
+        ("dicecli odds wfb sc", ["scatter"]),
+        ("dicecli help a", ["alkemy", "age"]),
+        ("dicecli --se", ["--seed", "--set", "--setting"]),
+        ("dicecli 2d6 --se", ["--seed", "--set", "--setting"]),
+        ("dicecli odds --fu", ["--full"]),
+    ],
+)
+def test_bash_completion_knows_the_games(typed: str, expected: list[str]) -> None:
+    assert _complete("bash", typed) == expected
+
+
+def test_the_first_word_completes_to_commands_and_keywords() -> None:
+    found = _complete("bash", "dicecli ")
+    assert {"roll", "odds", "repl", "help", "alkemy", "wfb", "age"} <= set(found)
+
+
+def test_zsh_and_fish_completion() -> None:
+    assert _complete("fish", "dicecli age STR vs h") == ["hard"]
+    assert "scatter" in " ".join(_complete("zsh", "dicecli wfb sc"))
+
+
+@pytest.mark.parametrize(
+    "args", [["--show-completion"], ["--install-completion"], ["--show-completion", "zsh"]]
+)
+def test_the_completion_options_go_to_the_app_not_a_roll(args: list[str]) -> None:
+    assert route(args) == args
+
+
+def test_a_piped_line_may_say_how_many_times() -> None:
+    # `-n3` is the --times option everywhere, a piped line too, never a name
+    done = run("--given", "1,2,3,4,5", stdin="d6 -n 2\nd6 -n3\n")
+    assert done.returncode == 0
+    assert done.stdout == "1\td6\t[1]\n2\td6\t[2]\n3\td6\t[3]\n4\td6\t[4]\n5\td6\t[5]\n"

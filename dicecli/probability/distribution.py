@@ -174,7 +174,10 @@ class Odds:
     - ``tables``: other named distributions (``degree``, ``distance``);
     - ``notes``: what the reader must know (a cut-off's precision, an assumption).
     ``estimated`` is None for exact answers; otherwise it says how the figures were
-    sampled (sample size and error bound).
+    sampled (sample size and error bound). ``passing``: for a check, the values of
+    ``distribution`` that pass, as (lowest, highest), None for no bound: ``(None, 8)``
+    for a roll-under test of 8, ``(15, None)`` for a total of 15 or more (a terminal
+    colours those rows).
     """
 
     input: str
@@ -186,6 +189,14 @@ class Odds:
     tables: tuple[tuple[str, Distribution], ...] = ()
     notes: tuple[str, ...] = ()
     estimated: str | None = None
+    passing: tuple[int | None, int | None] | None = None
+
+    def passes(self, value: int) -> bool | None:
+        """Whether ``value`` of the distribution passes; None when it is no check."""
+        if self.passing is None:
+            return None
+        low, high = self.passing
+        return (low is None or value >= low) and (high is None or value <= high)
 
     @property
     def left_out(self) -> Fraction:

@@ -6,12 +6,12 @@ goes to a terminal, so piped rolls never pay for rich.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal, Protocol, TextIO
 
 if TYPE_CHECKING:
     from dicecli.probability.distribution import Odds
     from dicecli.results import RollResult
+    from dicecli.tally import Tally
 
 Mode = Literal["terminal", "plain", "json"]
 
@@ -20,11 +20,12 @@ class Renderer(Protocol):
     def result(self, result: RollResult) -> None:
         """Write one roll."""
 
-    def summary(self, results: Sequence[RollResult]) -> None:
+    def summary(self, tally: Tally) -> None:
         """Write the summary of several rolls of one expression (``--times``)."""
 
-    def odds(self, odds: Odds) -> None:
-        """Write the exact odds of one line."""
+    def odds(self, odds: Odds, full: bool = False) -> None:
+        """Write the exact odds of one line (``full``: every row of long tables, where
+        a renderer shortens them)."""
 
 
 def make_renderer(mode: Mode, stream: TextIO) -> Renderer:

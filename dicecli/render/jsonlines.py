@@ -10,13 +10,13 @@ is ``json.dumps(result.as_dict(), ensure_ascii=False)`` byte for byte.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from json.encoder import encode_basestring
 from typing import TextIO
 
 from dicecli.identity_cache import IdentityCache
 from dicecli.probability.distribution import Odds
 from dicecli.results import DieRoll, RollResult
+from dicecli.tally import Tally
 
 _encode = json.JSONEncoder(ensure_ascii=False).encode
 
@@ -45,10 +45,10 @@ class JsonRenderer:
     def result(self, result: RollResult) -> None:
         self.write(result_json(result) + "\n")
 
-    def summary(self, results: Sequence[RollResult]) -> None:
+    def summary(self, tally: Tally) -> None:
         """Nothing: a JSON stream holds one object per roll and no summary line."""
 
-    def odds(self, odds: Odds) -> None:
+    def odds(self, odds: Odds, full: bool = False) -> None:
         from dicecli.probability.report import odds_as_dict
 
         self.write(_encode(odds_as_dict(odds)) + "\n")

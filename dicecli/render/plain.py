@@ -6,14 +6,14 @@ by adding at the end.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from dicecli.render.text import result_line, summary_line
+from dicecli.render.text import result_line
 
 if TYPE_CHECKING:
     from dicecli.probability.distribution import Odds
     from dicecli.results import RollResult
+    from dicecli.tally import Tally
 
 
 class PlainRenderer:
@@ -23,10 +23,11 @@ class PlainRenderer:
     def result(self, result: RollResult) -> None:
         self.write(result_line(result) + "\n")
 
-    def summary(self, results: Sequence[RollResult]) -> None:
-        self.write(summary_line(results) + "\n")
+    def summary(self, tally: Tally) -> None:
+        self.write(tally.line() + "\n")
 
-    def odds(self, odds: Odds) -> None:
+    def odds(self, odds: Odds, full: bool = False) -> None:
+        """Every row, always: scripts read them (``full`` changes nothing)."""
         self.write("\n".join(odds_lines(odds)) + "\n")
 
 

@@ -3,20 +3,21 @@ REPL's history. No colour: a die that does not count is wrapped in tildes (``~1~
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from dicecli.errors import escaped
 from dicecli.results import (
     COMPOUNDED,
-    CRITICAL_FAILURE,
-    CRITICAL_SUCCESS,
     EXPLODED,
     DieRoll,
     RollResult,
     Segment,
     Text,
 )
+
+if TYPE_CHECKING:
+    from dicecli.probability.distribution import Odds
 
 TOTAL_MISSING = "-"
 """What stands in the total field when a roll has no number (a face that is a word)."""
@@ -98,31 +99,22 @@ def result_line(result: RollResult) -> str:
     return f"{total_text(result)}\t{escaped(result.input.strip())}\t{escaped(detail)}"
 
 
-def critical_counts(results: Sequence[RollResult]) -> list[str]:
-    """``2 with a critical success``, ``1 with a critical failure``: rolls with a die so
-    marked (none said when there were none)."""
-    counts = []
-    for mark in (CRITICAL_SUCCESS, CRITICAL_FAILURE):
-        count = sum(1 for r in results if any(mark in die.marks for die in r.dice))
-        if count:
-            counts.append(f"{count} with a {mark.replace('-', ' ')}")
-    return counts
+def chance_text(result: RollResult, odds: Odds) -> str:
+    """The chance beside a result (``--odds``): ``72.22% to pass`` for a check, ``8.33%
+    to roll 11 or more`` for a total; ``""`` when neither applies."""
+    from dicecli.probability.distribution import percent
+
+    success = dict(odds.chances).get("success")
+    if success is not None:
+        return f"{percent(success)} to pass"
+    dist = odds.distribution
+    if result.outcome is None and dist is not None and result.total is not None:
+        return f"{percent(dist.at_least(result.total))} to roll {result.total} or more"
+    return ""
 
 
 def summary_line(results: Sequence[RollResult]) -> str:
-    """``12 rolls: total 84, min 3, max 11, mean 7.00``; for checks ``7 of 12 passed``;
-    rolls with no number counted by verdict (``1 FUMBLE``). Totals of opposed rolls and
-    roll-offs (a winner's total or seat) are not summed: they mean nothing together."""
-    plain = [r.total for r in results if r.outcome is None and r.total is not None]
-    parts: list[str] = []
-    if plain:
-        mean = sum(plain) / len(plain)
-        parts.append(f"total {sum(plain)}, min {min(plain)}, max {max(plain)}, mean {mean:.2f}")
-    checks = [r.outcome.passed for r in results if r.outcome and r.outcome.passed is not None]
-    if checks:
-        parts.append(f"{sum(checks)} of {len(checks)} passed")
-    no_number = Counter(r.outcome.verdict for r in results if r.outcome and r.total is None)
-    parts.extend(f"{count} {verdict}" for verdict, count in no_number.items())
-    parts.extend(critical_counts(results))
-    head = f"{len(results)} rolls"
-    return f"{head}: {'; '.join(parts)}" if parts else head
+    """The summary of ``results`` (:meth:`dicecli.tally.Tally.line`)."""
+    from dicecli.tally import Tally
+
+    return Tally.of(results).line()

@@ -8,6 +8,8 @@ first time one is met, so a plain roll never loads the games.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from functools import cache
 
 from dicecli.results import (
@@ -24,6 +26,7 @@ from dicecli.results import (
     REROLL,
     REROLLED,
     SUCCESS,
+    DieRoll,
 )
 
 ROLE_STYLES: dict[str, str] = {
@@ -37,6 +40,7 @@ ROLE_STYLES: dict[str, str] = {
     "success": "bold green",
     "failure": "bold red",
     "note": "italic dim",
+    "side": "",
 }
 
 MARK_STYLES: dict[str, str] = {
@@ -56,16 +60,47 @@ MARK_STYLES: dict[str, str] = {
 }
 """Every mark of the core (:mod:`dicecli.results`), styled or not."""
 
-DISCARDED_STYLE = "dim strike"
+DISCARDED_STYLE = "strike grey62"
+"""A die that does not count: struck through, but grey rather than dim, to stay
+readable."""
 TOTAL_STYLE = "bold"
 INPUT_STYLE = "dim"
-VERDICT_STYLES = {True: "bold green", False: "bold red", None: "bold"}
+VERDICT_STYLES = {True: "bold black on green", False: "bold white on red", None: "bold reverse"}
+"""The verdict is the most visible thing on the line: a coloured badge."""
+VERDICT_SYMBOLS = {True: "✔", False: "✘", None: "▶"}
+VERDICT_SYMBOL_STYLES = {True: "bold green", False: "bold red", None: "bold"}
+"""Before the verdict: pass, fail, neither (a winner, a direction). A symbol survives
+``NO_COLOR`` and a screen reader's loss of colour."""
+_CORE_DIE = re.compile(r"d(?:\d+|%|F)")
 
 
 def role_style(role: str) -> str:
     """The style of a breakdown role: the core's, else the game's that declares it."""
     style = ROLE_STYLES.get(role)
     return style if style is not None else _game_styles()[0].get(role, "")
+
+
+def die_style(die: DieRoll) -> str:
+    """The style of a die as it landed: its kind's (a game's coloured die), then its
+    marks' (a critical one, a lone d20's natural 20 or 1 among them, stands out)."""
+    if not die.kept:
+        return DISCARDED_STYLE
+    kind = "" if _CORE_DIE.fullmatch(die.die) else _game_styles()[2].get(die.die, "")
+    return " ".join(filter(None, (kind, *(mark_style(mark) for mark in die.marks))))
+
+
+EVENT_SYMBOL = "⚠"
+"""Before a verdict that names an event a game marks on its dice (MISFIRE)."""
+
+
+def event_style(fields: Iterable[tuple[str, object]]) -> str:
+    """The style of the first true fact of an outcome that is also a die mark a game
+    styles (``misfire``), else ``""``."""
+    marks = _game_styles()[1]
+    for name, value in fields:
+        if value is True and marks.get(name):
+            return marks[name]
+    return ""
 
 
 def mark_style(mark: str) -> str:
@@ -75,15 +110,19 @@ def mark_style(mark: str) -> str:
 
 
 @cache
-def _game_styles() -> tuple[dict[str, str], dict[str, str]]:
-    """The roles and marks the games add, with their styles (the first game wins)."""
+def _game_styles() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """The roles, marks and die kinds the games add, with their styles (the first game
+    wins)."""
     from dicecli.systems import registry
 
     roles: dict[str, str] = {}
     marks: dict[str, str] = {}
+    dice: dict[str, str] = {}
     for game in registry.games():
         for role, style in game.roles:
             roles.setdefault(role, style)
         for mark, style in game.marks:
             marks.setdefault(mark, style)
-    return roles, marks
+        for kind, style in game.dice:
+            dice.setdefault(kind, style)
+    return roles, marks, dice

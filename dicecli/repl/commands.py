@@ -24,7 +24,14 @@ from pathlib import Path
 
 from dicecli.app import is_roll_line
 from dicecli.errors import DiceError
-from dicecli.naming import constant_value, name_problem, value_expression, with_saved_roll
+from dicecli.naming import (
+    constant_value,
+    is_game_line,
+    name_problem,
+    saved_line,
+    value_expression,
+    with_saved_roll,
+)
 from dicecli.render.text import result_line
 from dicecli.repl.help import help_text, topic_names
 from dicecli.repl.state import (
@@ -43,6 +50,7 @@ from dicecli.repl.state import (
     roll_line,
     split_command,
 )
+from dicecli.results import RollResult
 from dicecli.systems import registry
 from dicecli.systems.declaration import ReplCommand
 
@@ -91,7 +99,8 @@ _LET = re.compile(r"(?P<name>[^\s=]+)\s*(?P<equals>=?)\s*(?P<value>.*)", re.DOTA
 @command(
     "let",
     "let NAME = VALUE",
-    "name a number (let STR = 3) or save a roll (let attack = 1d20+5)",
+    "name a number (let STR = 3), save a roll (let attack = 1d20+5) or a game's check "
+    f"(let hit = {registry.games()[0].example})",
 )
 def _let(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     argument = needs_argument(invocation, "NAME = VALUE, e.g. let STR = 3")
@@ -107,6 +116,11 @@ def _let(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
         raise invocation.syntax(f"expected a number or a roll after '{name} ='")
     value_at = Invocation(invocation.line, value_text, invocation.offset + match.start("value"))
     try:
+        if is_game_line(value_text):
+            saved = value_text.strip()
+            return state.with_names(state.env.with_check(name, saved), name), (
+                Message(f"{name} = {saved}  (a saved check: rolled anew each time)"),
+            )
         expr = value_expression(value_text, state.env)
         number = constant_value(expr, state.env)
     except DiceError as error:
@@ -136,13 +150,14 @@ def check_new_name(invocation: Invocation, name: str, at: int) -> None:
 @command("unlet", "unlet NAME", "forget a named value or saved roll")
 def _unlet(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     name = needs_argument(invocation, "a name, e.g. unlet STR")
-    if state.env.value(name) is None and state.env.roll(name) is None:
+    env = state.env
+    if env.value(name) is None and env.roll(name) is None and env.check(name) is None:
         raise invocation.syntax(f"no name '{name}' to forget (see vars)", 0)
     spelled = state.spelled(name)
     return replace(state, env=state.env.without(name)), (Message(f"forgot {spelled}"),)
 
 
-@command("vars", "vars", "list the named values and saved rolls")
+@command("vars", "vars", "list the named values, saved rolls and saved checks")
 def _vars(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     no_argument(invocation, "vars")
     values = [
@@ -155,7 +170,12 @@ def _vars(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
         for name in state.names()
         if state.env.roll(name) is not None
     ]
-    lines = values + rolls
+    checks = [
+        f"  {name} = {state.env.check(name)}  (saved check)"
+        for name in state.names()
+        if state.env.check(name) is not None
+    ]
+    lines = values + rolls + checks
     if not lines:
         return state, (Message("no names yet: let STR = 3, or load a character file"),)
     return state, (Message("\n".join(lines)),)
@@ -241,9 +261,26 @@ def _history(state: ReplState, invocation: Invocation) -> tuple[ReplState, Outpu
     no_argument(invocation, "history")
     if not state.rolls:
         return state, (Message("no rolls yet"),)
-    width = len(str(len(state.rolls)))
-    lines = [f"{n:>{width}}  {result_line(r)}" for n, r in enumerate(state.rolls, start=1)]
-    return state, (Message("\n".join(lines)),)
+    return state, (Message("\n".join(history_lines(state.rolls))),)
+
+
+def history_lines(rolls: tuple[RollResult, ...]) -> list[str]:
+    """One line per roll in columns: its number, total, line and detail (the fields
+    of the plain format, docs/output.md, padded instead of tab-separated). A comment is
+    shown once, at the end."""
+    rows = []
+    for result in rolls:
+        total, line, detail = result_line(result).split("\t", 2)
+        if result.comment is not None:
+            line = line.partition("#")[0].rstrip()
+        rows.append((total, line, detail))
+    number_width = len(str(len(rows)))
+    total_width = max(len(total) for total, _, _ in rows)
+    input_width = min(max(len(line) for _, line, _ in rows), 30)
+    return [
+        f"{n:>{number_width}}  {total:>{total_width}}  {line:<{input_width}}  {detail}"
+        for n, (total, line, detail) in enumerate(rows, start=1)
+    ]
 
 
 @command("save", "save PATH", "write this session's rolls to a new file as JSON Lines (as --json)")
@@ -263,18 +300,29 @@ def _save(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
 # Odds, help, leaving.
 
 
-@command("odds", "odds EXPR", "the exact chances of a roll or check, e.g. odds 2d6+3")
+@command(
+    "odds",
+    "odds EXPR [--full]",
+    "the exact chances of a roll or check, e.g. odds 2d6+3 (--full: every row)",
+)
 def _odds(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     from dicecli.probability.report import odds
 
     text = needs_argument(invocation, "a roll, e.g. odds 2d6+3")
     if split_command(text)[0] == "table":  # odds table NAME: as table odds NAME
         return _table(state, Invocation(invocation.line, "odds " + text[5:].strip(), 0))
+    full = _FULL.search(text)
+    if full is not None:
+        text = (text[: full.start()] + text[full.end() :]).strip()
+        invocation = Invocation(invocation.line, text, invocation.offset)
     try:
-        result = odds(text, state.env)
+        result = odds(saved_line(text, state.env) or text, state.env)
     except DiceError as error:
         raise invocation.error_at(error) from None
-    return state, (OddsShown(result),)
+    return state, (OddsShown(result, full is not None),)
+
+
+_FULL = re.compile(r"(?:^|\s)--full(?=\s|$)")
 
 
 @command("help", "help [TOPIC]", "this list, or help on: " + ", ".join(topic_names()), "?")
@@ -351,10 +399,9 @@ def handle_line(state: ReplState, line: str) -> tuple[ReplState, Output]:
     """One line typed at the prompt: a command, a roll, or nothing.
 
     An empty line and a ``#`` comment do nothing. A :class:`DiceError` becomes a
-    :class:`~dicecli.repl.state.Problem`; when it points into the line (a syntax error,
-    an unknown name), the line is kept in ``prefill`` for the next prompt.
+    :class:`~dicecli.repl.state.Problem`, with a hint to the right form when one is
+    found (:mod:`dicecli.hints`); the state is left as it was.
     """
-    state = replace(state, prefill="")
     if not is_roll_line(line):
         return state, ()
     word, invocation = split_command(line)
@@ -364,4 +411,6 @@ def handle_line(state: ReplState, line: str) -> tuple[ReplState, Output]:
             return found.run(state, invocation)
         return roll_line(state, line)
     except DiceError as error:
-        return failed(state, line, error)
+        from dicecli.hints import advise  # only when a line failed
+
+        return failed(state, advise(error, state.env, commands=tuple(COMMANDS)))

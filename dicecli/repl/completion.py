@@ -1,9 +1,13 @@
 """Tab completion in the REPL: the words offered for the word being typed.
 
 The first word of a line may be a command, a game keyword or one of the user's names;
-after a command, what that command takes; in a roll, the words of the games' forms
-(each game declares them, :attr:`~dicecli.systems.declaration.Game.completions`) and the
-user's names. Matching ignores case.
+after a command, what that command takes. In a game's line (also after ``odds`` and
+``let NAME =``), only that game's words: after a word it declares in
+:attr:`~dicecli.systems.declaration.Game.follows` (its keyword, ``vs``), the words that
+may follow it, else the words of its forms
+(:attr:`~dicecli.systems.declaration.Game.completions`); and the user's names. In dice
+notation, the user's names (and, in a saved roll, the words games give a meaning in
+expressions). Never another game's words. Matching ignores case.
 """
 
 from __future__ import annotations
@@ -47,7 +51,26 @@ def _candidates(state: ReplState, previous: list[str]) -> tuple[str, ...]:
         return ()
     if first == "unlet":
         return names if len(previous) == 1 else ()
-    if first == "let" and len(previous) == 1:
-        return ()
-    game_words = (word for game in registry.games() for word in game.completions)
-    return (*game_words, *names)
+    if first == "let":
+        if len(previous) < 3 or previous[2] != "=":
+            return ()
+        return _in_line(previous[3:], names, saved=True)
+    if first == "odds":
+        return _in_line(previous[1:], names)
+    return _in_line(previous, names)
+
+
+def _in_line(previous: list[str], names: tuple[str, ...], saved: bool = False) -> tuple[str, ...]:
+    """The words for a roll whose words before the cursor are ``previous``; ``saved``:
+    the value of ``let``, where a game's special dice may stand in notation (they then
+    work in that game's lines)."""
+    game = registry.game_for_keyword(previous[0]) if previous else None
+    if game is None:
+        if not saved:
+            return names
+        return (*names, *(word for game in registry.games() for word in game.words))
+    follows = dict(game.follows)
+    after = follows.get(previous[-1])
+    if after is not None:
+        return (*after, *names)
+    return (*game.completions, *names)

@@ -16,7 +16,6 @@ import os
 import stat
 import sys
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import replace
 from pathlib import Path
 
 from prompt_toolkit import PromptSession
@@ -139,6 +138,11 @@ def run_repl(options: RunOptions, streams: Streams) -> ExitStatus:
     if session is None:
         return ExitStatus.BAD_INPUT
     state = start_state(session.roller, options.environment, options.times)
+    if session.mode == "terminal" and streams.stdin_is_terminal:
+        from dicecli.render.terminal import TerminalRenderer
+
+        if isinstance(session.renderer, TerminalRenderer):
+            session.renderer.echo_input = False  # the typed line is on the screen above
     if streams.stdin_is_terminal:
         _interactive(state, session)
         return session.finish()
@@ -147,12 +151,14 @@ def run_repl(options: RunOptions, streams: Streams) -> ExitStatus:
     return ExitStatus.BAD_INPUT if bad else status
 
 
-def _show(output: Output, session: Session) -> None:
-    """Render ``output``; with ``--json`` messages go to stderr, so stdout stays JSON."""
+def _show(output: Output, session: Session, where: str = "") -> None:
+    """Render ``output``; with ``--json`` messages go to stderr, so stdout stays JSON.
+    ``where`` goes before an error (``line 3: `` in a script)."""
     streams = session.streams
     mode = session.mode
     messages = streams.stderr if mode == "json" else streams.stdout
-    render_output(output, session.renderer, messages, streams.stderr, mode == "terminal")
+    summaries = mode == "terminal"
+    render_output(output, session.renderer, messages, streams.stderr, summaries, where)
 
 
 def _handle(state: ReplState, line: str, debug: bool) -> tuple[ReplState, Output]:
@@ -169,13 +175,16 @@ def _handle(state: ReplState, line: str, debug: bool) -> tuple[ReplState, Output
 
 def _script(state: ReplState, session: Session, lines: Iterable[str]) -> int:
     """Handle ``lines`` as if typed; the number of lines that failed. Lines are split
-    and decoded as piped rolls are (:func:`dicecli.app.batches`)."""
+    and decoded as piped rolls are (:func:`dicecli.app.batches`); an error names its
+    line, as in piped mode (``line 3: error: ...``)."""
     bad = 0
+    number = 0
     for batch in batches(lines):
         for line in batch:
+            number += 1
             state, output = _handle(state, line, session.options.debug)
             bad += any(isinstance(item, Problem) for item in output)
-            _show(output, session)
+            _show(output, session, f"line {number}: ")
             if state.finished:
                 return bad
     return bad
@@ -198,9 +207,8 @@ def _interactive(state: ReplState, session: Session) -> None:
     streams.stdout.flush()
     while not current.state.finished:
         try:
-            line = prompt.prompt(PROMPT, default=current.state.prefill)
+            line = prompt.prompt(PROMPT)
         except KeyboardInterrupt:  # Ctrl-C: drop the line, keep the session
-            current.state = replace(current.state, prefill="")
             continue
         except EOFError:  # Ctrl-D
             break

@@ -2,7 +2,7 @@
 (state, output)`` works on.
 
 :class:`ReplState` is frozen: each line gives a new state (the named values, the last
-roll, the session's rolls, the text to put back at the prompt after an error). It holds
+roll, the session's rolls). It holds
 the session's one :class:`~dicecli.rolling.sources.Roller` by reference, which is the only thing a
 line changes in place: rolls must draw from one stream so that ``--seed`` reproduces a
 whole evening and ``--given`` faces are used in order across lines.
@@ -25,8 +25,10 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, TextIO
 
+from dicecli.app import repeat_count
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
+from dicecli.naming import saved_line
 from dicecli.notation.reader import parse
 from dicecli.results import RollResult
 from dicecli.rolling.evaluate import roll
@@ -49,8 +51,6 @@ class ReplState:
     """Every roll of the session, in order (``history``, ``save``)."""
     spellings: Mapping[str, str] = field(default_factory=dict)
     """Casefolded name -> the name as the user typed it (``vars``, completion)."""
-    prefill: str = ""
-    """Text to put at the next prompt: the line that failed, so it can be fixed."""
     finished: bool = False
 
     def __post_init__(self) -> None:
@@ -61,7 +61,7 @@ class ReplState:
 
     def names(self) -> tuple[str, ...]:
         """The user's names (values and saved rolls), as typed, sorted."""
-        folded = [*self.env.values, *self.env.rolls]
+        folded = [*self.env.values, *self.env.rolls, *self.env.checks]
         return tuple(sorted((self.spelled(name) for name in folded), key=str.casefold))
 
     def with_names(self, env: Environment, *typed: str) -> ReplState:
@@ -83,6 +83,8 @@ def start_state(roller: Roller, env: Environment = EMPTY_ENVIRONMENT, times: int
 @dataclass(frozen=True)
 class Rolled:
     result: RollResult
+    odds: Odds | None = None
+    """``--odds`` on the line: the chance is shown beside the result."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +97,7 @@ class Summary:
 @dataclass(frozen=True)
 class OddsShown:
     odds: Odds
+    full: bool = False
 
 
 @dataclass(frozen=True)
@@ -147,29 +150,60 @@ def split_command(line: str) -> tuple[str, Invocation]:
     return match["word"].casefold(), Invocation(line, match["argument"], match.start("argument"))
 
 
-def failed(state: ReplState, line: str, error: DiceError) -> tuple[ReplState, Output]:
-    prefill = line.strip() if error.position is not None and error.text is not None else ""
-    return replace(state, prefill=prefill), (Problem(error),)
+def failed(state: ReplState, error: DiceError) -> tuple[ReplState, Output]:
+    """A line that failed: the state unchanged, the error shown. The next prompt is
+    empty (the line is one Up-arrow away, in the history), so what is typed next is
+    never glued to the failed line and Ctrl-D still leaves."""
+    return state, (Problem(error),)
 
 
 def roll_line(state: ReplState, line: str) -> tuple[ReplState, Output]:
-    """Roll ``line`` as one-shot mode would (``times`` times), each of its rolls when
-    ``;`` separates several (``1d20+5; 2d6+3``)."""
+    """Roll ``line`` as one-shot mode would: ``times`` times, or as many as the line's
+    own ``-n N`` says, each of its rolls when ``;`` separates several (``1d20+5;
+    2d6+3``); with ``--odds`` on the line, the chance beside each result."""
+    line, count = repeat_count(line)
+    line, with_odds = _odds_flag(line)
+    times = state.times if count is None else count
     if ";" in line:
         from dicecli.notation.lines import parse_rolls
 
-        rolls = parse_rolls(line)
+        rolls = [(text, text, parsed) for text, parsed in parse_rolls(line)]
     else:
-        rolls = [(line, parse(line))]
+        text = saved_line(line, state.env) or line
+        rolls = [(line, text, parse(text))]
     every: list[RollResult] = []
     output: list[OutputItem] = []
-    for text, parsed in rolls:
-        results = tuple(roll(parsed, state.roller, state.env, text) for _ in range(state.times))
-        output += [Rolled(result) for result in results]
+    for shown, text, parsed in rolls:
+        results = tuple(roll(parsed, state.roller, state.env, shown) for _ in range(times))
+        found = _chances(text, state.env) if with_odds else None
+        output += [Rolled(result, found) for result in results]
         if len(results) > 1:
             output.append(Summary(results))
         every += results
     return state.with_rolled(*every), tuple(output)
+
+
+_ODDS_FLAG = re.compile(r"(?<!\S)--odds(?!\S)")
+
+
+def _odds_flag(line: str) -> tuple[str, bool]:
+    """``line`` without its ``--odds`` (before any comment), and whether it had one."""
+    code, hash_sign, comment = line.partition("#")
+    stripped, found = _ODDS_FLAG.subn("", code)
+    if not found:
+        return line, False
+    return " ".join(stripped.split()) + (f" {hash_sign}{comment}" if hash_sign else ""), True
+
+
+def _chances(text: str, env: Environment) -> Odds | None:
+    """The odds of ``text``; None when they are too big to work out (the roll is shown
+    without them)."""
+    from dicecli.probability.report import odds
+
+    try:
+        return odds(text, env)
+    except DiceError:
+        return None
 
 
 def last_roll(state: ReplState) -> RollResult:
@@ -201,21 +235,31 @@ def render_output(
     messages: TextIO,
     stderr: TextIO,
     summaries: bool = True,
+    where: str = "",
 ) -> None:
     """Write ``output``: rolls and odds with ``renderer``, messages to ``messages``,
-    errors (with their caret) to ``stderr``. ``summaries``: show ``--times`` summaries
-    (one-shot mode shows them on a terminal only)."""
+    errors (with their caret) to ``stderr``, after ``where`` (``line 3: ``).
+    ``summaries``: show ``--times`` summaries (one-shot mode shows them on a terminal
+    only)."""
     for item in output:
         if isinstance(item, Rolled):
             renderer.result(item.result)
+            if item.odds is not None:
+                from dicecli.render.text import chance_text
+
+                chance = chance_text(item.result, item.odds)
+                if chance:
+                    messages.write(f"  ({chance})\n")
         elif isinstance(item, Summary):
             if summaries:
-                renderer.summary(item.results)
+                from dicecli.tally import Tally
+
+                renderer.summary(Tally.of(item.results))
         elif isinstance(item, OddsShown):
-            renderer.odds(item.odds)
+            renderer.odds(item.odds, item.full)
         elif isinstance(item, Message):
             messages.write(item.text.rstrip("\n") + "\n")
         else:
-            stderr.write(item.error.show() + "\n")
+            stderr.write(where + item.error.show() + "\n")
     messages.flush()
     stderr.flush()

@@ -91,6 +91,17 @@ class HelpTopic(NamedTuple):
         return "\n".join(lines)
 
 
+class Hint(NamedTuple):
+    """A common mistake in a game's line and its fix: when a line of the game fails and
+    ``pattern`` (a regular expression, any case) is found in it, the error suggests the
+    line with the match replaced by ``replacement`` (:func:`re.sub` syntax), and says
+    ``why``."""
+
+    pattern: str
+    replacement: str
+    why: str
+
+
 class ReplCommand(NamedTuple):
     """A REPL command a game adds (``keep``, to choose dice after a roll). ``run`` is
     ``"module:function"``, a function ``(state, invocation) -> (state, output)`` like the
@@ -115,11 +126,14 @@ class Game(NamedTuple):
     - ``words``: words it gives a meaning inside expressions (a special die): they may
       stand in saved rolls, which then work in this game's lines;
     - ``settings``, ``options``: its settings and the command-line options for them;
-    - ``completions``: the words of its forms, offered by tab completion;
+    - ``completions``: the words of its forms, offered by tab completion in its lines;
+    - ``follows``: (word, words) pairs: after that word (one of its keywords, ``vs``),
+      completion offers only those words (its forms, difficulties);
     - ``help``: its help topic; ``commands``: its REPL commands;
-    - ``roles``, ``marks``: (role or mark, terminal style) pairs for the breakdown roles
-      and die marks it adds (renderers never name a game: they look styles up by role
-      and mark).
+    - ``hints``: common mistakes in its lines and their fixes, suggested by errors;
+    - ``roles``, ``marks``, ``dice``: (role, mark or die kind, terminal style) pairs for
+      the breakdown roles, die marks and die kinds it adds (renderers never name a game:
+      they look styles up by role, mark and die kind).
     """
 
     name: str
@@ -131,10 +145,13 @@ class Game(NamedTuple):
     settings: tuple[Setting, ...] = ()
     options: tuple[CliOption, ...] = ()
     completions: tuple[str, ...] = ()
+    follows: tuple[tuple[str, tuple[str, ...]], ...] = ()
     help: HelpTopic | None = None
     commands: tuple[ReplCommand, ...] = ()
+    hints: tuple[Hint, ...] = ()
     roles: tuple[tuple[str, str], ...] = ()
     marks: tuple[tuple[str, str], ...] = ()
+    dice: tuple[tuple[str, str], ...] = ()
 
     @property
     def topic(self) -> str:

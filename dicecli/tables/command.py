@@ -18,6 +18,7 @@ from dicecli.status import ExitStatus, Terminated
 from dicecli.tables.draw import draw
 from dicecli.tables.load import load_book
 from dicecli.tables.model import Table, TableBook
+from dicecli.tally import Tally
 
 USAGE = "give a table's name (dicecli table NAME), or a table file and a name (FILE NAME)"
 
@@ -47,12 +48,12 @@ def run_table(words: list[str], options: RunOptions, streams: Streams, odds: boo
     session = open_session(options, streams)
     if session is None:
         return ExitStatus.BAD_INPUT
-    results = []
+    tally = Tally()  # running counts for the summary: memory stays flat
     try:
         for count in range(1, options.times + 1):
             result = draw(book, table.name, session.roller, session.environment, typed)
             session.write_result(result)
-            results.append(result)
+            tally.add(result)
             if count % FLUSH_EVERY == 0:
                 session.flush()
     except DiceError as error:
@@ -62,7 +63,7 @@ def run_table(words: list[str], options: RunOptions, streams: Streams, odds: boo
         session.flush()
         raise
     if options.times > 1 and session.mode == "terminal":
-        session.renderer.summary(results)
+        session.renderer.summary(tally)
     return session.finish()
 
 

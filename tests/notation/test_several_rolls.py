@@ -89,7 +89,8 @@ def test_the_repl_shows_each_roll() -> None:
     assert state.last.input == "2d6 + 3"
     state, output = handle_line(state, "d6; d6+")
     assert [type(item) for item in output] == [Problem]
-    assert state.prefill == "d6; d6+"  # the line comes back to be mended
+    assert state.last is not None
+    assert state.last.input == "2d6 + 3"  # a line with a bad roll rolls none of them
 
 
 def test_the_repl_summarises_each_roll_rolled_several_times() -> None:

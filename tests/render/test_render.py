@@ -115,3 +115,172 @@ def test_a_plain_roll_at_a_terminal_does_not_load_the_games() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
     )
     assert done.stdout.split() == ["False", "True", "True"]
+
+
+# Read at a glance (issue: output a player reads at a glance).
+
+
+def plain_terminal(text: str, given: str, echo_input: bool = True) -> str:
+    """The terminal output of ``text`` without styles (what NO_COLOR shows)."""
+    stream = io.StringIO()
+    console = Console(file=stream, width=100, no_color=True, force_terminal=False)
+    renderer = TerminalRenderer(stream, console, echo_input=echo_input)
+    renderer.result(dicecli.roll(text, given=given))
+    return stream.getvalue()
+
+
+def test_the_verdict_has_a_symbol_that_survives_no_color() -> None:
+    # rule W1: 2d6 at most the Leadership passes
+    assert plain_terminal("wfb ld 8", "3,4") == "wfb ld 8: Ld 8: [3, 4] = 7  ✔  pass (7 ≤ 8) \n"
+    assert plain_terminal("wfb ld 8", "6,4").endswith("✘  fail (10 > 8) \n")
+
+
+def test_the_verdict_is_a_coloured_badge() -> None:
+    output = terminal_output("wfb ld 8", "3,4")
+    assert "\x1b[1;30;42m pass (7 ≤ 8) " in output  # bold black on green
+
+
+def test_a_natural_20_and_1_on_a_d20_stand_out() -> None:
+    assert "\x1b[1;7;32m20" in terminal_output("d20+5", "20")  # bold reverse green
+    assert "\x1b[1;7;31m1" in terminal_output("d20+5", "1")
+    assert "\x1b[1;7;" not in terminal_output("d20+5", "19")
+    assert "\x1b[1;7;" not in terminal_output("d6", "1")
+    assert STRUCK.findall(terminal_output("2d20kl1", "20,3")) == ["20"]  # dropped: struck
+
+
+def test_alkemy_coloured_dice_are_drawn_in_their_colour() -> None:
+    # rule A3: a yellow health state rolls the yellow dice
+    assert "\x1b[1;33m3" in terminal_output("alkemy 8 vs 15 yellow", "3,4")
+    assert "\x1b[1;31m3" in terminal_output("alkemy 8 vs 15 red", "3,4")
+    assert "\x1b[1;3" not in terminal_output("alkemy 8 vs 15", "3,4").split(" + ")[0]
+
+
+def test_dropped_dice_are_struck_but_not_dim() -> None:
+    output = terminal_output("4d6kh3", "3,4,1,6")
+    assert "\x1b[2m" not in output.split("=")[0].split(": ", 1)[1]
+
+
+def test_nothing_happened_is_not_said() -> None:
+    # rule W4: an artillery die that does not misfire; plain output keeps the verdict
+    assert plain_terminal("wfb artillery", "6") == "wfb artillery: [6] = 6\n"
+    assert result_line(dicecli.roll("wfb artillery", given="6")).endswith("=> no misfire")
+
+
+def test_a_comment_is_shown_once() -> None:
+    assert plain_terminal("2d6 # torch", "1,5") == "2d6: [1, 5] = 6  # torch\n"
+
+
+def test_the_repl_does_not_echo_the_line_but_names_a_saved_roll() -> None:
+    assert plain_terminal("2d6+1", "3,4", echo_input=False) == "[3, 4] + 1 = 8\n"
+    env = dicecli.Environment(rolls={"attack": dicecli.parse("1d20+5").body})  # type: ignore[dict-item]
+    stream = io.StringIO()
+    console = Console(file=stream, width=100, no_color=True)
+    renderer = TerminalRenderer(stream, console, echo_input=False)
+    renderer.result(dicecli.roll("attack", given="17", environment=env))
+    assert stream.getvalue() == "attack: [17] + 5 = 22\n"
+
+
+def test_each_side_of_an_opposed_test_has_its_own_line() -> None:
+    # rule A2: the higher total wins an opposed test
+    assert plain_terminal("alkemy 2 vs alkemy 5", "3,4,4,1") == (
+        "alkemy 2 vs alkemy 5: ▶  side 2 wins on total: 10 vs 9 \n"
+        "  [3, 4] + 2 → 9\n"
+        "  [4, 1] + 5 → 10\n"
+    )
+
+
+def test_a_rolloff_shows_no_seat_as_a_total() -> None:
+    # rule W6: the highest die wins a roll-off
+    assert plain_terminal("wfb rolloff Alice Bob", "4,5") == (
+        "wfb rolloff Alice Bob: ▶  Bob wins \n  Alice [4]\n  Bob [5]\n"
+    )
+
+
+def test_a_note_is_shown_once_for_a_run_of_the_same_line() -> None:
+    # rule A9: the yellow faces are an assumption, said once
+    stream = io.StringIO()
+    renderer = TerminalRenderer(stream, Console(file=stream, width=200, no_color=True))
+    for faces in ("1,2", "3,4", "5,1"):
+        renderer.result(dicecli.roll("alkemy 8 vs 15 yellow", given=faces))
+    assert stream.getvalue().count("rule A9") == 1
+    renderer.result(dicecli.roll("alkemy 7 vs 15 yellow", given="1,1"))
+    assert stream.getvalue().count("rule A9") == 2  # another line: said again
+
+
+# Odds at the table: the answer first, short tables, passing rows coloured.
+
+
+def odds_output(text: str, full: bool = False, color: bool = False) -> str:
+    stream = io.StringIO()
+    console = Console(
+        file=stream,
+        width=100,
+        force_terminal=color,
+        color_system="truecolor" if color else None,
+    )
+    TerminalRenderer(stream, console).odds(dicecli.odds(text), full)
+    return stream.getvalue()
+
+
+def test_odds_answer_first_in_one_line() -> None:
+    # rule W9: Ld 8 passes on 2d6 <= 8, 26 of 36
+    assert odds_output("wfb ld 8").splitlines()[1] == "  ✔ 72.22% to pass  13/18"
+    assert odds_output("2d6+3").splitlines()[1] == "  mean 10.00, 5 to 15"
+    assert (
+        odds_output("alkemy 2 vs alkemy 5")
+        .splitlines()[1]
+        .startswith("  ▶ side 1 wins 15.90%, side 2 wins 84.10%")
+    )
+
+
+def test_a_roll_under_test_has_an_at_most_column() -> None:
+    lines = odds_output("wfb ld 8").splitlines()
+    assert lines[3].split() == ["value", "chance", "at", "most"]
+    assert lines[4].split()[:3] == ["2", "2.78%", "2.78%"]
+    assert lines[10].split()[:3] == ["8", "13.89%", "72.22%"]  # at most 8: the chance to pass
+    assert "at least" in odds_output("alkemy 8 vs 15")
+
+
+def test_the_passing_rows_are_green() -> None:
+    # rule W9: 2..8 pass
+    green_values = re.findall(r"\x1b\[1;32m *(\d+)\x1b", odds_output("wfb ld 8", color=True))
+    assert green_values == [str(value) for value in range(2, 9)]
+
+
+def test_long_tables_are_shortened_unless_full() -> None:
+    short = odds_output("10d6")
+    assert "26 rarer rows (1.87% in all): --full shows them" in short
+    full = odds_output("10d6", full=True)
+    assert "rarer rows" not in full
+    assert len(full.splitlines()) == len(short.splitlines()) + 26 - 1
+
+
+def test_a_short_table_is_whole() -> None:
+    assert "rarer rows" not in odds_output("2d6")
+
+
+def test_odds_beside_a_result() -> None:
+    # rule W9: Ld 8 passes on 2d6 <= 8, 26 of 36
+    stream = io.StringIO()
+    renderer = TerminalRenderer(stream, Console(file=stream, width=100, no_color=True))
+    renderer.odds_environment = dicecli.Environment()
+    renderer.result(dicecli.roll("wfb ld 8", given="3,4"))
+    renderer.result(dicecli.roll("2d6", given="6,5"))
+    assert stream.getvalue().splitlines() == [
+        "wfb ld 8: Ld 8: [3, 4] = 7  ✔  pass (7 ≤ 8)   (72.22% to pass)",
+        "2d6: [6, 5] = 11  (8.33% to roll 11 or more)",
+    ]
+
+
+def test_a_long_result_puts_the_verdict_on_a_line_of_its_own() -> None:
+    stream = io.StringIO()
+    renderer = TerminalRenderer(stream, Console(file=stream, width=50, no_color=True))
+    renderer.result(dicecli.roll("age 2+1 vs 11", given="6,6,1"))
+    assert stream.getvalue() == (
+        "age 2+1 vs 11: [6, 6, 1] + 2 + 1 vs 11 = 16\n  ✔  success, degree 1, 1 SP \n"
+    )
+
+
+def test_an_allocation_shows_no_position_as_a_total() -> None:
+    # rule W7: one D6 among 5 candidates
+    assert plain_terminal("wfb allocate 5", "2") == "wfb allocate 5: [2]  ▶  candidate 2 of 5 \n"

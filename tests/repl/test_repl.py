@@ -8,6 +8,7 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from dicecli.environment import Environment
 from dicecli.errors import DiceError, DiceSyntaxError, RuleError, UnknownNameError
 from dicecli.notation.dice import D6
 from dicecli.notation.nodes import BinaryOp, Dice, Number
+from dicecli.render.plain import PlainRenderer
 from dicecli.repl.commands import find_command, handle_line
 from dicecli.repl.state import (
     Message,
@@ -29,6 +31,7 @@ from dicecli.repl.state import (
     ReplState,
     Rolled,
     Summary,
+    render_output,
     start_state,
 )
 from dicecli.results import RollResult
@@ -119,6 +122,30 @@ def test_times_rolls_each_line_that_many_times_with_a_summary() -> None:
     assert len(state.rolls) == 3
 
 
+@pytest.mark.parametrize(
+    "line", ["d6 -n 3", "d6 -n3", "-n3 d6", "d6 --times 3", "d6 --times=3", "d6 -n 3 # torch"]
+)
+def test_a_line_says_how_many_times_to_roll(line: str) -> None:
+    _state, output = run(session("1,2,3"), line)
+    results = [item.result for item in output if isinstance(item, Rolled)]
+    assert [result.total for result in results] == [1, 2, 3]
+    assert {result.input for result in results} == {"d6 # torch" if "torch" in line else "d6"}
+    assert isinstance(output[-1], Summary)
+    assert results[0].comment == ("torch" if "torch" in line else None)
+
+
+def test_a_line_s_count_is_checked_and_pointed_at() -> None:
+    error = problem(run(session(), "d6 -n 0")[1])
+    assert "--times takes 1 to" in error.message
+    assert error.text == "d6 -n 0"
+    assert error.position == 3
+
+
+def test_again_after_a_repeated_line_rolls_once() -> None:
+    _state, output = run(session("1,2,4"), "d6 -n 2", "again")
+    assert rolled(output).total == 4
+
+
 @pytest.mark.parametrize("line", ["", "   ", "# just a note"])
 def test_empty_lines_and_comments_do_nothing(line: str) -> None:
     state = session("")
@@ -127,37 +154,34 @@ def test_empty_lines_and_comments_do_nothing(line: str) -> None:
     assert new_state == state
 
 
-# Errors, and the line kept for fixing.
+# Errors: the state is left as it was, and nothing is kept for the next line.
 
 
-def test_a_syntax_error_keeps_the_line_for_the_next_prompt() -> None:
-    state, output = run(session(), "2d6+")
+def test_a_syntax_error_points_at_the_fault_and_changes_nothing() -> None:
+    before = session()
+    state, output = run(before, "2d6+")
     error = problem(output)
     assert isinstance(error, DiceSyntaxError)
     assert error.text == "2d6+"
     assert error.position == 4
     assert error.show().endswith("  2d6+\n      ^")
-    assert state.prefill == "2d6+"
+    assert state == before
 
 
-def test_the_kept_line_is_dropped_after_the_next_line() -> None:
-    state, _ = run(session("3"), "2d6+", "d6")
-    assert state.prefill == ""
+def test_the_line_after_an_error_is_rolled_alone() -> None:
+    # The failed line is not glued to the next one (`d20 adv` then `2d20kh1`).
+    _state, output = run(session("3,17"), "d20 adv", "2d20kh1")
+    result = rolled(output)
+    assert result.input == "2d20kh1"
+    assert result.total == 17
 
 
-def test_an_unknown_name_keeps_the_line() -> None:
+def test_an_unknown_name_points_at_the_name() -> None:
     state, output = run(session(), "d20 + prof")
     error = problem(output)
     assert isinstance(error, UnknownNameError)
     assert error.position == 6
-    assert state.prefill == "d20 + prof"
-
-
-def test_a_refusal_that_points_nowhere_does_not_keep_the_line() -> None:
-    # rule W4: the artillery die may not be re-rolled
-    state, output = run(session("4"), "wfb artillery", "reroll")
-    assert isinstance(problem(output), RuleError)
-    assert state.prefill == ""
+    assert state.last is None
 
 
 # let, unlet, vars.
@@ -225,7 +249,6 @@ def test_let_replaces_a_saved_roll_with_a_number() -> None:
         ("let", 3, "expected NAME = VALUE"),
         ("let y = foo+1", 8, "unknown name 'foo'"),
         ("let y = 2d6+", 12, "expected"),
-        ("let y = age STR vs 13", 8, "game lines"),
     ],
 )
 def test_let_errors_point_into_the_line(line: str, position: int, says: str) -> None:
@@ -234,7 +257,7 @@ def test_let_errors_point_into_the_line(line: str, position: int, says: str) -> 
     assert says in error.message
     assert error.text == line
     assert error.position == position
-    assert state.prefill == line
+    assert state.names() == ()
 
 
 def test_unlet_forgets_a_name() -> None:
@@ -308,7 +331,7 @@ def test_again_rolls_the_last_line_anew(word: str) -> None:
 def test_again_with_nothing_rolled() -> None:
     state, output = run(session(), "again")
     assert "nothing rolled yet" in problem(output).message
-    assert state.prefill == ""
+    assert state.rolls == ()
 
 
 def test_again_takes_no_argument() -> None:
@@ -424,7 +447,7 @@ def test_keep_of_a_die_not_rolled_points_at_the_choice() -> None:
     error = problem(output)
     assert error.text == "keep 1 4"
     assert error.position == 5
-    assert state.prefill == "keep 1 4"
+    assert len(state.rolls) == 1
 
 
 def test_keep_needs_two_positions() -> None:
@@ -442,10 +465,12 @@ def test_replayed_faces_run_on_into_the_session_dice() -> None:
 
 
 def test_history_lists_the_rolls_with_their_results() -> None:
-    _state, output = run(session("3,4,5"), "2d6+1", "d6 # torch", "history")
+    _state, output = run(session("3,4,5,5,6"), "2d6+1", "d6 # torch", "2d6+4", "history")
+    # Columns line up; the comment is shown once.
     assert message(output).splitlines() == [
-        "1  8\t2d6+1\t[3, 4] + 1",
-        "2  5\td6 # torch\t[5] # torch",
+        "1   8  2d6+1  [3, 4] + 1",
+        "2   5  d6     [5] # torch",
+        "3  15  2d6+4  [5, 6] + 4",
     ]
 
 
@@ -583,3 +608,69 @@ def test_no_line_raises(line: str) -> None:
         return  # files and exact odds of huge rolls are tested above
     _state, output = handle_line(session(), line)
     assert all(isinstance(item, Rolled | Summary | Message | Problem) for item in output)
+
+
+# Saved checks: a game line under a name, rolled anew at each use.
+
+
+def test_a_saved_check_is_rolled_anew_each_time() -> None:
+    # rule G1 (AGE): 3d6 + ability + bonus against the target; 4+5+6+3+2 = 20 >= 13
+    state, output = run(session("4,5,6,1,1,1"), "let STR = 3", "let hit = age STR+2 vs 13")
+    assert "saved check" in message(output)
+    state, output = handle_line(state, "hit")
+    first = rolled(output)
+    assert first.input == "hit"
+    assert first.total == 20
+    assert first.outcome is not None
+    assert first.outcome.passed
+    state, output = handle_line(state, "hit # the orc")
+    second = rolled(output)
+    assert second.total == 8  # 1+1+1+3+2: new dice
+    assert second.comment == "the orc"
+    assert second.outcome is not None
+    assert second.outcome.passed is False
+
+
+def test_a_saved_check_is_listed_forgotten_and_has_odds() -> None:
+    state, _ = run(session(), "let panic = wfb ld 8")
+    assert "panic = wfb ld 8  (saved check)" in message(handle_line(state, "vars")[1])
+    odds_output = handle_line(state, "odds panic")[1]
+    assert isinstance(odds_output[0], OddsShown)
+    assert odds_output[0].odds.expression == "wfb ld 8"
+    state, _ = handle_line(state, "unlet panic")
+    assert state.env.check("panic") is None
+    assert isinstance(problem(handle_line(state, "panic")[1]), UnknownNameError)
+
+
+def test_a_saved_check_repeats_with_n() -> None:
+    _state, output = run(session("1,1,2,2"), "let panic = wfb ld 3", "panic -n 2")
+    results = [item.result for item in output if isinstance(item, Rolled)]
+    assert [result.total for result in results] == [2, 4]
+
+
+def test_odds_full_asks_for_every_row() -> None:
+    _state, output = run(session(), "odds 10d6 --full")
+    shown = output[0]
+    assert isinstance(shown, OddsShown)
+    assert shown.full
+    assert shown.odds.input == "10d6"
+    _state, output = run(session(), "odds 10d6")
+    assert isinstance(output[0], OddsShown)
+    assert not output[0].full
+
+
+def test_odds_beside_a_roll() -> None:
+    # rule W9: Ld 8 passes on 2d6 <= 8, 26 of 36
+    _state, output = run(session("3,4"), "wfb ld 8 --odds # nerves")
+    result = rolled_with_odds(output)
+    assert result.input == "wfb ld 8 # nerves"
+    stream = io.StringIO()
+    render_output(output, PlainRenderer(stream), stream, stream)
+    assert stream.getvalue().splitlines()[1] == "  (72.22% to pass)"
+
+
+def rolled_with_odds(output: Output) -> RollResult:
+    item = output[0]
+    assert isinstance(item, Rolled)
+    assert item.odds is not None
+    return item.result

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -94,6 +95,28 @@ def test_summaries_show_only_when_asked() -> None:
     ],
 )
 def test_completions(typed: str, expected: list[str]) -> None:
+    assert completions(session(), typed) == expected
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [
+        ("age ", ["ACC", "COM", "CON", "CUN", "DEX", "FGT", "INT", "MAG", "PER", "STR", "WIL"]),
+        ("age STR+2 vs i", ["imposing"]),
+        ("age STR+2 vs a", ["age", "average"]),  # a difficulty, or an opposed side
+        ("wfb ", ["allocate", "artillery", "break", "ld", "rolloff", "scatter", "test"]),
+        ("wfb scatter ", ["artillery"]),
+        ("alkemy 8 vs ", ["alkemy"]),
+        ("odds wfb ar", ["artillery"]),
+        ("let hit = age STR vs ch", ["challenging"]),
+        ("let shot = 2d6+ar", ["artillery"]),  # a saved roll may hold a game's die
+        ("2d6+ar", []),  # a plain roll cannot
+        ("age STR vs ye", []),  # Alkemy's health state: another game's word
+        ("alkemy 8 vs ha", []),  # an AGE difficulty
+        ("wfb v", []),
+    ],
+)
+def test_completions_know_the_game_and_the_word_before(typed: str, expected: list[str]) -> None:
     assert completions(session(), typed) == expected
 
 
@@ -217,10 +240,10 @@ def test_a_script_is_handled_line_by_line() -> None:
 
 
 def test_a_bad_line_in_a_script_is_reported_and_the_rest_runs() -> None:
-    status, out, err = run_script("2d6+\nd6\n", RunOptions(given="4"))
+    status, out, err = run_script("d6\n\n2d6+\nd6\n", RunOptions(given="3,4"))
     assert status == ExitStatus.BAD_INPUT
-    assert out == "4\td6\t[4]\n"
-    assert "expected" in err
+    assert out == "3\td6\t[3]\n4\td6\t[4]\n"
+    assert err.startswith("line 3: error: expected")  # blank lines count, as in piped mode
 
 
 def test_quit_ends_a_script() -> None:
@@ -251,3 +274,18 @@ def test_names_from_the_options_are_known() -> None:
     options = RunOptions(given="1", environment=Environment(values={"Ld": 8}))
     _status, out, _ = run_script("d6+Ld\n", options)
     assert out.startswith("9\t")
+
+
+class _TerminalOut(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_script_to_a_terminal_shows_each_line_it_rolls(monkeypatch: pytest.MonkeyPatch) -> None:
+    # `dicecli repl < evening.txt` at a terminal: the lines are not on the screen, so
+    # each result starts with its line (typed at the prompt, it would not).
+    monkeypatch.delenv("TERM", raising=False)
+    out, err = _TerminalOut(), io.StringIO()
+    status = run_repl(RunOptions(given="3,4"), Streams(io.StringIO("2d6\n"), out, err))
+    assert status == ExitStatus.OK
+    assert re.sub(r"\x1b\[[0-9;]*m", "", out.getvalue()) == "2d6: [3, 4] = 7\n"

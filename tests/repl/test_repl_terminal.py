@@ -24,6 +24,7 @@ COMMAND = ["-m", "dicecli", "repl"]
 # prompt_toolkit turns on bracketed paste once at the start of each prompt (the prompt
 # text itself is redrawn on every key), so this marks "the program waits for a line".
 PROMPT = "\x1b[?2004h"
+UP = "\x1b[A"
 ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\r")
 
 
@@ -62,19 +63,20 @@ def test_an_evening_at_the_prompt(tmp_path: Path) -> None:
     faces = "3,4,5,6,11,2,20"
     terminal = Terminal(tmp_path, "--given", faces)
 
-    assert "2d6+1: [3, 4] + 1 = 8" in terminal.type("2d6+1")
+    # The line typed is not echoed: the result follows it.
+    assert "dice> 2d6+1\n[3, 4] + 1 = 8\n" in terminal.type("2d6+1")
 
     shown = terminal.type("2d6+")
     assert "error: expected" in shown
     assert "  2d6+\n      ^" in shown
-    # The failed line comes back at the prompt: typing "2" completes it to 2d6+2.
-    assert "2d6+2: [5, 6] + 2 = 13" in terminal.type("2")
+    # The next prompt is empty; Up brings the failed line back, and "2" completes it.
+    assert "2d6+2\n[5, 6] + 2 = 13\n" in terminal.type(UP + "2")
 
     assert "STR = 3" in terminal.type("let STR = 3")
-    assert "d20+STR: [11] + STR(3) = 14" in terminal.type("d20+STR")
-    assert "d20+STR: [2] + STR(3) = 5" in terminal.type("again")
+    assert "\n[11] + STR(3) = 14\n" in terminal.type("d20+STR")
+    assert "\n[2] + STR(3) = 5\n" in terminal.type("again")
     # a lone d20's natural 20 is a critical: marked "*" (and styled) at the terminal
-    assert "d20+STR: [20*] + STR(3) = 23" in terminal.type("reroll")
+    assert "\n[20*] + STR(3) = 23\n" in terminal.type("reroll")
     # rule W5: no die is re-rolled twice
     assert "already re-rolled" in terminal.type("reroll")
 
@@ -96,3 +98,45 @@ def test_ctrl_c_clears_the_line_and_keeps_the_session(tmp_path: Path) -> None:
     terminal.child.expect(pexpect.EOF)
     terminal.child.close()
     assert terminal.child.exitstatus == 0
+
+
+def test_after_an_error_the_prompt_is_empty_and_ctrl_d_leaves(tmp_path: Path) -> None:
+    terminal = Terminal(tmp_path, "--given", "3,17")
+    assert "error: unexpected 'adv'" in terminal.type("d20 adv")
+    # What is typed next is a line of its own, not glued to the bad one.
+    shown = terminal.type("2d20kh1")
+    assert "\n[3, 17] = 17\n" in shown
+    assert "adv2d20kh1" not in shown
+    assert "error: unexpected '='" in terminal.type("CON = 2")
+    terminal.child.sendcontrol("d")
+    terminal.child.expect(pexpect.EOF)
+    terminal.child.close()
+    assert terminal.child.exitstatus == 0
+
+
+def test_tab_completes_the_word_the_game_expects(tmp_path: Path) -> None:
+    # rule G3: challenging is 13; 4 + 5 + 6 + STR 0 = 15 passes
+    terminal = Terminal(tmp_path, "--given", "4,5,6")
+    # The screen is redrawn by difference: only the completed letters are written.
+    terminal.child.send("age ST\t")
+    terminal.child.expect_exact("R")
+    terminal.child.send(" vs chall\t")
+    terminal.child.expect_exact("enging")
+    shown = terminal.type("")
+    assert "\n[4, 5, 6] + STR(0) vs 13 (Challenging) = 15  ✔  success" in shown
+    assert "success" in shown
+    terminal.child.sendcontrol("d")
+    terminal.child.expect(pexpect.EOF)
+
+
+def test_a_line_repeated_with_n_then_a_saved_check(tmp_path: Path) -> None:
+    # rule W9: Ld 8 passes on 2d6 <= 8
+    terminal = Terminal(tmp_path, "--given", "1,2,3,6,6,6,4,4,3,4")
+    shown = terminal.type("4d6kh3 -n 2")
+    assert "[1, 2, 3, 6] = 11\n" in shown
+    assert "[6, 6, 4, 4] = 16\n" in shown
+    assert "2 rolls: total 27, min 11, max 16, mean 13.50" in shown
+    assert "saved check" in terminal.type("let panic = wfb ld 8")
+    assert "panic: Ld 8: [3, 4] = 7  ✔  pass (7 ≤ 8)" in terminal.type("panic")
+    terminal.child.sendcontrol("d")
+    terminal.child.expect(pexpect.EOF)

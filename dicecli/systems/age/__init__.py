@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, cast
 
 from dicecli.errors import RuleError
 from dicecli.systems.age.rules import ABILITIES, DIFFICULTIES
-from dicecli.systems.declaration import Game, HelpTopic, Setting, TemplateSystem
+from dicecli.systems.declaration import Game, HelpTopic, Hint, Setting, TemplateSystem
 
 if TYPE_CHECKING:
     from dicecli.environment import Environment
@@ -66,6 +66,8 @@ def setting(env: Environment, which: Setting) -> int:
     return cast(int, which.value(env))
 
 
+_FULL_NAMES = tuple(name for names in ABILITIES.values() for name in names)
+
 GAME = Game(
     name="age",
     keywords=("age",),
@@ -74,6 +76,7 @@ GAME = Game(
     system=__name__,
     settings=(ADVANCED_ROLLS, TIE_REROLLS),
     completions=("vs", "focus", "until", *ABILITIES, *DIFFICULTIES),
+    follows=(("age", tuple(ABILITIES)), ("vs", (*DIFFICULTIES, "age"))),
     help=HelpTopic(
         "AGE system: 3d6, one of them the Dragon die, + the ability:",
         (
@@ -81,11 +84,19 @@ GAME = Game(
             ("age DEX+1+focus vs hard", "+focus adds 2; a named difficulty"),
             ("age 3 vs nigh impossible", "a number in place of the ability"),
             ("age DEX+1 vs age PER+2", "an opposed test"),
+            ("age Ayla: DEX+1 vs Orc: DEX+2", "an opposed test, the sides named"),
             ("age STR+2 vs 13 until 15", "an advanced test: Dragon dice until 15"),
         ),
         "Difficulties: routine easy average challenging hard formidable imposing\n"
         "nigh-impossible. Abilities: STR DEX CON COM CUN MAG PER WIL ACC FGT INT (or the\n"
         "full names); their values come from `let STR = 3` or a character file (`load`).",
+    ),
+    hints=(
+        Hint(
+            r"\bvs\s+(?=(?:" + "|".join((*ABILITIES, *_FULL_NAMES)) + r")\b)",
+            "vs age ",
+            "the other side of an opposed test is a roll of its own",
+        ),
     ),
     marks=(("dragon", "bold magenta"),),
 )

@@ -3,7 +3,9 @@
 ::
 
     line     = "age" test [ "vs" ( target [ "until" threshold ] | opposed ) ]
-    opposed  = "age" test { "vs" "age" test }
+    opposed  = side { "vs" side }
+    side     = "age" test | NAME ":" test       (a named side needs no "age")
+    test     = [ NAME ":" ] ability-or-number { modifier }
     test     = ( ability | signed-number ) { ("+" | "-") ( number | "focus" ) }
     target   = number | routine | easy | average | challenging | hard | formidable
              | imposing | nigh-impossible | "nigh impossible"
@@ -74,11 +76,17 @@ def _term_action(text: str, loc: int, tokens: pp.ParseResults) -> int | _Focus:
     return _Focus(loc, negative)
 
 
+class _Name(str):
+    """A side's name before its test (``Ayla:``)."""
+
+
 def _test_action(text: str, loc: int, tokens: pp.ParseResults) -> AgeTest:
-    head = tokens[0]
+    parts = list(tokens)
+    name = str(parts.pop(0)) if isinstance(parts[0], _Name) else None
+    head = parts[0]
     modifiers: list[int] = []
     focus: _Focus | None = None
-    for token in tokens[1:]:
+    for token in parts[1:]:
         if isinstance(token, int):
             modifiers.append(token)
             continue
@@ -89,8 +97,8 @@ def _test_action(text: str, loc: int, tokens: pp.ParseResults) -> AgeTest:
             raise _fail(text, token.loc, "a second +focus: only one focus counts (rule G1)")
         focus = token
     if isinstance(head, int):
-        return AgeTest(None, head, tuple(modifiers), focus is not None)
-    return AgeTest(cast(str, head), 0, tuple(modifiers), focus is not None)
+        return AgeTest(None, head, tuple(modifiers), focus is not None, name)
+    return AgeTest(cast(str, head), 0, tuple(modifiers), focus is not None, name)
 
 
 def _test() -> pp.ParserElement:
@@ -106,7 +114,10 @@ def _test() -> pp.ParserElement:
     term = sign - amount
     term.set_parse_action(_term_action)
     ability_or_number = (ability | signed_number).set_name(ability.name)
-    test = (ability_or_number + pp.ZeroOrMore(term)).set_name(ability.name)
+    name = pp.Regex(r"[^\W\d][\w'\-]*(?=\s*:)").set_name("a side's name")
+    name.set_parse_action(lambda t: _Name(t[0]))
+    named = pp.Optional(name + pp.Suppress(":"))
+    test = (named + ability_or_number + pp.ZeroOrMore(term)).set_name(ability.name)
     return test.set_parse_action(_test_action)
 
 
@@ -178,10 +189,12 @@ def _forms() -> pp.ParserElement:
     age, vs, until = keyword(*GAME.keywords), keyword("vs"), keyword("until")
     test = _test()
     against_target = _target() + pp.Optional(until - _threshold())
+    # A named side needs no second keyword: `age Ayla: DEX+1 vs Orc: DEX+2`.
+    named_side = pp.FollowedBy(pp.Regex(r"[^\W\d][\w'\-]*\s*:")) + test
+    side = ((age.suppress() - test) | named_side).set_name("'age'")
     opposed_tail = (
-        age.suppress()
-        - test
-        + pp.ZeroOrMore(vs.suppress() - age.suppress() - test)
+        side
+        + pp.ZeroOrMore(vs.suppress() - side)
         + pp.Optional(
             _misplaced_until("an advanced test rolls against a target number, not an opposed test")
         )

@@ -34,11 +34,18 @@ class AgeTest:
     base: int = 0
     modifiers: tuple[int, ...] = ()
     focus: bool = False
+    name: str | None = None
+    """The side's name in an opposed test (``age Ayla: DEX+1 vs Orc: DEX+2``), as typed."""
 
     def __str__(self) -> str:
-        text = self.ability if self.ability is not None else str(self.base)
+        text = f"{self.name}: " if self.name is not None else ""
+        text += self.ability if self.ability is not None else str(self.base)
         text += "".join(f"{m:+d}" for m in self.modifiers)
         return text + ("+focus" if self.focus else "")
+
+    def side(self, index: int) -> str:
+        """How an opposed test calls this side: its name, else ``#1``, ``#2`` ..."""
+        return self.name if self.name is not None else f"#{index + 1}"
 
     @property
     def bonus(self) -> int:

@@ -91,6 +91,7 @@ def roll_odds(check: AgeRoll, env: Environment, text: str) -> Odds:
         expectations=(("stunt_points", stunts.mean()),),
         tables=tuple(tables),
         notes=tuple(notes),
+        passing=(target, None),
     )
 
 
@@ -129,7 +130,10 @@ def opposed_odds(check: AgeOpposed, env: Environment, text: str) -> Odds:
     )
     everyone = frozenset(range(len(sides)))
     wins = _wins(sides, everyone, {})
-    labels = [f"#{i + 1} {test}" for i, test in enumerate(check.sides)]
+    labels = [
+        str(test) if test.name is not None else f"#{i + 1} {test}"
+        for i, test in enumerate(check.sides)
+    ]
     notes.append(
         "a complete tie (total, Dragon die, ability) is re-rolled by the tied sides until "
         "one wins (an assumption); the chances include those re-rolls exactly"

@@ -48,6 +48,8 @@ TIEBREAKS = ("total", "dragon", "ability")
 ability. ``reroll`` is reported when only re-rolling decided."""
 
 _PLUS, _MINUS, _SEPARATOR = Text(" + ", "op"), Text(" - ", "op"), Text("; ", "op")
+_SIDE = Text("; ", "side")
+"""Between two sides of an opposed test (a terminal puts each side on its own line)."""
 
 
 @dataclass(frozen=True)
@@ -270,12 +272,13 @@ def _opposed_segments(
     segments: list[Segment] = []
     for number, entries in enumerate(rounds):
         if number:
-            segments += [_SEPARATOR, Text("tie, re-roll: ", "note")]
+            segments += [_SIDE, Text("tie, re-roll: ", "note")]
         for index, entry in enumerate(entries):
             if index:
-                segments.append(_SEPARATOR)
+                segments.append(_SIDE)
             shown = tuple(dice[entry.first_die : entry.first_die + 3])
-            segments += [Text(f"#{entry.side + 1} ", "label"), DiceShown(shown)]
+            name = check.sides[entry.side].side(entry.side)
+            segments += [Text(f"{name} ", "label"), DiceShown(shown)]
             segments += modifier_segments(check.sides[entry.side], entry.roll.ability)
             segments.append(Text(f" = {entry.roll.total}", "value"))
             if number == len(rounds) - 1 and entry.side == winner:
@@ -294,7 +297,7 @@ def _opposed_outcome(
     roll = final[winner]
     points = stunt_points(roll, True)
     how = {"total": "on total", "dragon": "on the Dragon die", "ability": "on ability"}
-    verdict = f"#{winner + 1} wins {how.get(tiebreak, 'after a re-roll')}"
+    verdict = f"{check.sides[winner].side(winner)} wins {how.get(tiebreak, 'after a re-roll')}"
     if points:
         verdict += f", {points} SP"
     sides: list[JSONValue] = [
@@ -302,7 +305,7 @@ def _opposed_outcome(
         for _, r in sorted(final.items())
     ]
     fields = (
-        ("winner", winner + 1),
+        ("winner", check.sides[winner].name or winner + 1),
         ("tiebreak", tiebreak),
         ("rerolls", rerolls),
         ("dragon", roll.dragon),

@@ -23,6 +23,7 @@ from dicecli.systems.declaration import (
     CliOption,
     Game,
     HelpTopic,
+    Hint,
     ReplCommand,
     Setting,
     TemplateSystem,
@@ -68,6 +69,7 @@ GAME = Game(
         "wounded",
         "critical",
     ),
+    follows=(("alkemy", ()), ("vs", ("alkemy",)), ("keep", ())),
     help=HelpTopic(
         "Alkemy: 2 dice + the characteristic, a success if the total reaches the difficulty:",
         (
@@ -80,7 +82,17 @@ GAME = Game(
             ("alkemy 8", "just the total"),
         ),
         "After a roll with bonus dice, `keep 1 3` keeps its 1st and 3rd dice instead\n"
-        "(`keep 1 3 on 2`: side 2 of an opposed test). More: docs/alkemy.md.",
+        "(`keep 1 3 on 2`: side 2 of an opposed test). The yellow and red dice's faces\n"
+        "are an assumption (rule A9: yellow 1,2,3,4,4,5; red 1,2,3,3,3,4); --dice-file\n"
+        "sets your own. More: docs/alkemy.md.",
+    ),
+    dice=(("alkemy-yellow", "bold yellow"), ("alkemy-red", "bold red")),
+    hints=(
+        Hint(
+            r"(?<!\+\d )(?<!\+\d\d )(?<!\+\d)\b(bonus|penalty)\b",
+            r"+1 \1",
+            "say how many dice",
+        ),
     ),
     commands=(
         ReplCommand(

@@ -61,16 +61,19 @@ def check_odds(check: AlkemyCheck, env: Environment, text: str) -> Odds:
     side = prepare(check.side, 1, env, dice_for(env))
     distribution = side_distribution(side)
     chances: tuple[tuple[str, Fraction], ...] = ()
+    passing: tuple[int | None, int | None] | None = None
     if check.difficulty is not None:
         difficulty = look_up(check.difficulty, env)
         success = distribution.at_least(difficulty)
         chances = (("success", success),)
+        passing = (difficulty, None)
     return Odds(
         text,
         str(check),
         distribution=distribution,
         chances=chances,
         notes=_notes([side], prefix=False),
+        passing=passing,
     )
 
 

@@ -176,12 +176,12 @@ def _round_segments(
     segments: list[Segment] = []
     all_dice: list[DieRoll] = []
     if number > 1:
-        segments += [Text("; ", "op"), Text(f"re-roll {number - 1}: ", "note")]
+        segments += [Text("; ", "side"), Text(f"re-roll {number - 1}: ", "note")]
     for position, rolled in enumerate(pair):
         dice = rolled.dice(marks, counts=last)
         all_dice += dice
         if position:
-            segments.append(Text(" vs ", "op"))
+            segments.append(Text(" vs ", "side"))
         segments += side_segments(rolled, dice, label=number == 1)
         segments += [Text(" → ", "op"), Text(str(rolled.total), "value")]
     return segments, all_dice

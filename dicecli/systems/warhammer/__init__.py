@@ -9,6 +9,7 @@ Forms (after ``wfb``, ``whfb`` or ``warhammer``; player's guide in ``docs/warham
     wfb break 8 lost by 3      Break test with Insane Courage (W10)
     wfb rolloff Alice Bob      roll-off, ties re-rolled (W6); or "rolloff 3"
     wfb allocate 5             random allocation (W7); or candidate names
+    wfb allocate 3 among 5     several items, one by one
 
 The package follows the games' template, one module per concern, data flowing one way:
 
@@ -33,7 +34,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dicecli.errors import RuleError
-from dicecli.systems.declaration import Game, HelpTopic, Setting, TemplateSystem
+from dicecli.systems.declaration import Game, HelpTopic, Hint, Setting, TemplateSystem
 
 if TYPE_CHECKING:
     from dicecli.environment import Environment
@@ -60,6 +61,9 @@ def misfire_on_hit(env: Environment) -> bool:
     return bool(MISFIRE_ON_HIT.value(env))
 
 
+FORMS = ("artillery", "scatter", "test", "ld", "break", "rolloff", "allocate")
+"""The first word of each form: what completion offers after the keyword."""
+
 GAME = Game(
     name="warhammer",
     keywords=("wfb", "whfb", "warhammer"),
@@ -79,6 +83,14 @@ GAME = Game(
         "lost",
         "rolloff",
         "allocate",
+        "among",
+    ),
+    follows=(
+        *((keyword, FORMS) for keyword in ("wfb", "whfb", "warhammer")),
+        ("scatter", ("artillery",)),
+        ("break", ()),
+        ("rolloff", ()),
+        ("allocate", ()),
     ),
     help=HelpTopic(
         "Warhammer Fantasy Battle (wfb, whfb or warhammer):",
@@ -92,10 +104,12 @@ GAME = Game(
             ("wfb break 8 by 3", "a break test: Ld 8 less a combat result of 3"),
             ("wfb rolloff Alice Bob", "a roll-off; ties roll again"),
             ("wfb allocate 5", "random allocation among 5"),
+            ("wfb allocate 3 among 5", "3 items among 5, a D6 each"),
         ),
         "`reroll` rolls the last roll again, all its dice; the new result stands (rule W5);\n"
         "the artillery and scatter dice may not be re-rolled (rule W4).",
     ),
+    hints=(Hint(r"\b(ld|leadership|test|break)(\d+)", r"\1 \2", "a space before the number"),),
     marks=(("misfire", "bold white on red"), ("hit", "bold yellow")),
 )
 

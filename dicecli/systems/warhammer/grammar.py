@@ -8,7 +8,7 @@
               | ("ld" | "leadership") values
               | "break" values ["lost"] "by" expression
               | ("rolloff" | "roll-off") contenders
-              | "allocate" contenders
+              | "allocate" [number "among"] contenders
               | expression                  (may use the word "artillery")
     values    = expression {"," expression}
     contenders = number | name {[","] name}
@@ -42,6 +42,18 @@ MAX_PLAYERS = 100
 """Most players in a numbered roll-off: more is surely a typo."""
 MAX_CANDIDATES = 10_000
 """Most candidates of an allocation."""
+
+
+MAX_ITEMS = 1_000
+"""Most items one allocation hands out."""
+
+
+def _items(text: str, loc: int, tokens: pp.ParseResults) -> int:
+    """The number of items of ``allocate N among ...``: 1 to :data:`MAX_ITEMS`."""
+    count = int(tokens[0])
+    if not 1 <= count <= MAX_ITEMS:
+        raise pp.ParseFatalException(text, loc, f"1 to {MAX_ITEMS} items, please")
+    return count
 
 
 def _values() -> pp.ParserElement:
@@ -94,8 +106,10 @@ def _forms() -> pp.ParserElement:
     breaks.set_parse_action(lambda t: BreakTest(t[1], cast(Expr, t[2])))
     rolloff = kw("rolloff", "roll-off") - _contenders("player", 2, MAX_PLAYERS)
     rolloff.set_parse_action(lambda t: RollOff(t[1]))
-    allocate = kw("allocate") - _contenders("candidate", 1, MAX_CANDIDATES)
-    allocate.set_parse_action(lambda t: Allocate(t[1]))
+    items = grammar.integer.copy().set_name("a number of items") + pp.Suppress(kw("among"))
+    items.set_parse_action(_items)
+    allocate = kw("allocate") - pp.Optional(items) - _contenders("candidate", 1, MAX_CANDIDATES)
+    allocate.set_parse_action(lambda t: Allocate(t[-1], t[1] if len(t) > 2 else 1))
     plain = pp.And([expression]).set_name("an expression")
     plain.set_parse_action(lambda t: WarhammerRoll(cast(Expr, t[0])))
     forms = scatter | test | leadership | breaks | rolloff | allocate | plain

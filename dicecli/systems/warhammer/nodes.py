@@ -121,12 +121,15 @@ class RollOff(WarhammerCheck):
 
 @dataclass(frozen=True)
 class Allocate(WarhammerCheck):
-    """``wfb allocate 5`` or ``wfb allocate Champion Musician Banner`` (rule W7)."""
+    """``wfb allocate 5`` or ``wfb allocate Champion Musician Banner`` (rule W7);
+    ``wfb allocate 3 among 5`` hands out 3 items, one D6 (or set of dice) each."""
 
     candidates: Contenders
+    items: int = 1
 
     def __str__(self) -> str:
-        return f"{KEYWORD} allocate {self.candidates}"
+        among = f"{self.items} among " if self.items > 1 else ""
+        return f"{KEYWORD} allocate {among}{self.candidates}"
 
 
 WarhammerForm = (

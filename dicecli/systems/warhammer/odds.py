@@ -285,6 +285,7 @@ def _test_odds(
         natural,
         (("success", passes),),
         notes=(f"target {target}; the distribution is the natural roll",),
+        passing=(None, target),
     )
 
 
@@ -397,6 +398,16 @@ def allocate_odds(check: Allocate, env: Environment, text: str) -> Odds:
     dice = Fraction(plan.dice * plan.outcomes, plan.accepted)
     names = check.candidates.names
     wins = tuple((name, distribution.as_dict()[i + 1]) for i, name in enumerate(names))
+    if check.items > 1:
+        notes = (f"for each of the {check.items} items, handed out one by one (rule W7)",)
+        return Odds(
+            text,
+            str(check),
+            distribution,
+            wins=wins,
+            expectations=(("dice rolled", dice * check.items),),
+            notes=notes,
+        )
     return Odds(text, str(check), distribution, wins=wins, expectations=(("dice rolled", dice),))
 
 

@@ -9,6 +9,7 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -91,7 +92,7 @@ def resolve_expression(
         total = None  # the die itself shows MISFIRE (marked), and so does the verdict
         outcome = Outcome("MISFIRE", None, (("misfire", True),))
     elif evaluation.artillery_rolled:
-        outcome = Outcome("no misfire", None, (("misfire", False),))
+        outcome = Outcome("no misfire", None, (("misfire", False),), quiet=True)
     return _result(text, check, total, evaluation.dice, segments, outcome)
 
 
@@ -302,7 +303,7 @@ def _rolloff_round(
             roll = roll.marked(REROLLED, kept=False)
         dice.append(roll)
         if position:
-            segments.append(Text(", ", "op"))
+            segments.append(Text(", ", "side"))
         segments += [Text(f"{_player_label(players, player)} ", "label"), DiceShown((roll,))]
     return highest, dice, segments
 
@@ -315,7 +316,7 @@ def resolve_rolloff(check: RollOff, roller: Roller, env: Environment, text: str)
     rounds = 0
     while len(active) > 1:
         if rounds:
-            segments.append(_SEPARATOR)
+            segments += [Text("; ", "side"), Text("tie, re-roll: ", "note")]
         active, round_dice, round_segments = _rolloff_round(roller, players, active, rounds > 0)
         dice += round_dice
         segments += round_segments
@@ -338,9 +339,11 @@ def _candidate_label(candidates: Contenders, number: int) -> str:
     return candidates.names[number - 1] if candidates.names else f"candidate {number}"
 
 
-def resolve_allocate(check: Allocate, roller: Roller, env: Environment, text: str) -> RollResult:
-    candidates = check.candidates
-    plan = AllocationPlan.for_candidates(candidates.count)
+def _allocate_one(
+    plan: AllocationPlan, roller: Roller
+) -> tuple[int, list[DieRoll], list[Segment], int]:
+    """One item handed out (rule W7): the chosen candidate's number, the dice, the
+    breakdown and the rounds rolled."""
     dice: list[DieRoll] = []
     segments: list[Segment] = []
     chosen: int | None = 1 if plan.dice == 0 else None
@@ -359,6 +362,15 @@ def resolve_allocate(check: Allocate, roller: Roller, env: Environment, text: st
         if plan.dice > 1:
             segments.append(Text(f" (={number})", "value" if chosen else "dropped"))
         rounds += 1
+    return chosen, dice, segments, rounds
+
+
+def resolve_allocate(check: Allocate, roller: Roller, env: Environment, text: str) -> RollResult:
+    if check.items > 1:
+        return _resolve_items(check, roller, text)
+    candidates = check.candidates
+    plan = AllocationPlan.for_candidates(candidates.count)
+    chosen, dice, segments, rounds = _allocate_one(plan, roller)
     label = _candidate_label(candidates, chosen)
     if not dice:
         segments.append(Text("only one candidate", "note"))  # nothing rolled
@@ -372,6 +384,37 @@ def resolve_allocate(check: Allocate, roller: Roller, env: Environment, text: st
         verdict = f"{label} ({chosen} of {candidates.count})"
     outcome = Outcome(verdict, None, fields)
     return _result(text, check, chosen, dice, segments, outcome)
+
+
+def _resolve_items(check: Allocate, roller: Roller, text: str) -> RollResult:
+    """``wfb allocate 3 among 5``: each item handed out on its own (rule W7: one D6 per
+    item), each on its own line at a terminal; the verdict says who got how many."""
+    candidates = check.candidates
+    plan = AllocationPlan.for_candidates(candidates.count)
+    dice: list[DieRoll] = []
+    segments: list[Segment] = []
+    chosen: list[int] = []
+    rounds = 0
+    for item in range(1, check.items + 1):
+        number, item_dice, item_segments, item_rounds = _allocate_one(plan, roller)
+        if item > 1:
+            segments.append(Text("; ", "side"))
+        segments.append(Text(f"item {item}: ", "label"))
+        segments += item_segments or [Text("only one candidate", "note")]
+        segments.append(Text(f" → {_candidate_label(candidates, number)}", "value"))
+        dice += item_dice
+        chosen.append(number)
+        rounds += item_rounds
+    counts = Counter(chosen)
+    shares = [f"{_candidate_label(candidates, n)} ×{counts[n]}" for n in sorted(counts)]
+    fields: tuple[tuple[str, JSONValue], ...] = (
+        ("allocated", [candidates.identity(n - 1) for n in chosen]),
+        ("items", check.items),
+        ("candidates", candidates.count),
+        ("rounds", rounds),
+    )
+    outcome = Outcome(", ".join(shares), None, fields)
+    return _result(text, check, None, dice, segments, outcome)
 
 
 def resolve(form: WarhammerForm, roller: Roller, env: Environment, text: str) -> RollResult:

@@ -400,3 +400,36 @@ def test_seeded_rolls_repeat() -> None:
     first = dicecli.roll("age 1 vs age 1 vs age 1", seed=7)
     again = dicecli.roll("age 1 vs age 1 vs age 1", seed=7)
     assert first == again
+
+
+# Named sides of an opposed test.
+
+
+def test_g4_named_sides_are_shown_and_win_by_name() -> None:
+    # rule G4: the higher total wins; Ayla 6+5+5+1 = 17, Orc 2+4+2+2 = 10
+    result = dicecli.roll("age Ayla: DEX+1 vs Orc: DEX+2", given="6,5,5,2,4,2")
+    assert result.outcome is not None
+    assert result.outcome.verdict.startswith("Ayla wins on total")
+    assert dict(result.outcome.fields)["winner"] == "Ayla"
+    shown = "".join(s.text for s in result.breakdown if hasattr(s, "text"))
+    assert "Ayla " in shown
+    assert "Orc " in shown
+
+
+def test_g4_named_sides_read_back_with_the_keyword() -> None:
+    for line in ("age Ayla: DEX+1 vs Orc: DEX+2", "age Ayla: DEX+1 vs age Orc: DEX+2"):
+        assert str(dicecli.parse(line).body) == "age Ayla: DEX+1 vs age Orc: DEX+2"
+    mixed = dicecli.parse("age DEX+1 vs Orc: PER+2").body
+    assert str(mixed) == "age DEX+1 vs age Orc: PER+2"
+
+
+def test_g4_an_unnamed_side_is_numbered() -> None:
+    result = dicecli.roll("age DEX+1 vs Orc: DEX", given="6,5,5,2,4,2")
+    assert result.outcome is not None
+    assert result.outcome.verdict.startswith("#1 wins")
+    assert dict(result.outcome.fields)["winner"] == 1
+
+
+def test_g4_named_sides_in_the_odds() -> None:
+    found = dicecli.odds("age Ayla: DEX+1 vs Orc: DEX+2")
+    assert [label for label, _ in found.wins] == ["Ayla: DEX+1", "Orc: DEX+2"]

@@ -142,7 +142,7 @@ def test_a2_equal_characteristics_reroll_until_one_wins() -> None:
     assert all(die.kept for die in result.dice[8:])
     shown = [segment for segment in result.breakdown if isinstance(segment, DiceShown)]
     assert len(shown) == 6  # every round, both sides
-    assert Text("; ", "op") in result.breakdown
+    assert Text("; ", "side") in result.breakdown
 
 
 def test_a2_each_side_rolls_its_own_colour_and_extra_dice() -> None:

@@ -8,10 +8,12 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 import dicecli
-from dicecli import Environment, GivenFacesError, RuleError
+from dicecli import DiceError, Environment, GivenFacesError, RuleError
 from dicecli.notation.dice import NOT_REROLLABLE
 from dicecli.notation.nodes import Expr
 from dicecli.results import IGNORED, REROLL, REROLLED, DiceShown, RollResult, Text
@@ -426,7 +428,7 @@ def test_rolloff_tie_is_rerolled_until_a_winner() -> None:
     ]
     assert REROLLED in result.dice[0].marks
     assert REROLL in result.dice[4].marks
-    separators = [s for s in result.breakdown if s == Text("; ", "op")]
+    separators = [s for s in result.breakdown if s == Text("; ", "side")]
     assert len(separators) == 2  # three rounds, all shown
 
 
@@ -535,3 +537,40 @@ def test_json_outcome_of_a_test() -> None:
         "natural": 2,
     }
     assert data["expression"] == "wfb ld 8"
+
+
+# Several items at once (rule W7: one D6 per item).
+
+
+def test_w7_allocate_several_items_one_by_one() -> None:
+    # rule W7: among 5 a 6 is rolled again; items 2, (6 rejected) 5, 3
+    result = dicecli.roll("wfb allocate 3 among 5", given="2,6,5,3")
+    assert result.total is None  # no single candidate: the verdict says who got what
+    assert result.outcome is not None
+    assert result.outcome.verdict == "candidate 2 ×1, candidate 3 ×1, candidate 5 ×1"
+    fields = dict(result.outcome.fields)
+    assert fields["allocated"] == [2, 5, 3]
+    assert fields["items"] == 3
+    assert fields["rounds"] == 4
+    assert [die.kept for die in result.dice] == [True, False, True, True]
+
+
+def test_w7_allocate_several_items_among_names() -> None:
+    result = dicecli.roll("wfb allocate 2 among Champion Musician", given="1,1")
+    assert result.outcome is not None
+    assert result.outcome.verdict == "Champion ×2"
+    assert dict(result.outcome.fields)["allocated"] == ["Champion", "Champion"]
+
+
+def test_w7_allocate_among_reads_back_and_refuses_no_items() -> None:
+    assert str(dicecli.parse("wfb allocate 3 among 5").body) == "wfb allocate 3 among 5"
+    assert str(dicecli.parse("wfb allocate 1 among 5").body) == "wfb allocate 5"
+    with pytest.raises(DiceError, match="1 to 1000 items"):
+        dicecli.parse("wfb allocate 0 among 5")
+
+
+def test_w7_allocate_among_odds_are_per_item() -> None:
+    found = dicecli.odds("wfb allocate 3 among 5")
+    assert found.distribution is not None
+    assert found.distribution.as_dict()[1] == Fraction(1, 5)
+    assert dict(found.expectations)["dice rolled"] == Fraction(18, 5)  # 3 x 6/5

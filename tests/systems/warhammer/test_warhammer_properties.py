@@ -41,7 +41,7 @@ def test_rolloff_has_exactly_one_winner(players: int, seed: int) -> None:
 def _last_round(result: RollResult) -> list[DieRoll]:
     """The dice shown after the last round separator."""
     segments = list(result.breakdown)
-    separators = [i for i, s in enumerate(segments) if s == Text("; ", "op")]
+    separators = [i for i, s in enumerate(segments) if s == Text("; ", "side")]
     start = separators[-1] + 1 if separators else 0
     return [die for s in segments[start:] if isinstance(s, DiceShown) for die in s.dice]
 
