@@ -39,6 +39,7 @@ from dicecli.notation.semantics import MAX_DICE_COUNT, MAX_SIDES
 
 _WHITESPACE = " \t\r\n"  # what pyparsing skips between tokens
 _MAX_DIGITS = 50  # longer numbers go to the grammar, which has the rules for them
+_MAX_DEPTH = 10  # deeper brackets and minus signs go to the grammar, which has the rules
 
 _TOKEN = re.compile(
     r"[ \t\r\n]*(?:"
@@ -79,7 +80,7 @@ def read_common_line(text: str) -> Roll | None:
         return None
     try:
         tokens = _tokens(text)
-        body, at = _expression(tokens, 0)
+        body, at = _expression(tokens, 0, 0)
     except _NotCommonError:
         return None
     end = tokens[at]
@@ -149,38 +150,40 @@ def _dice(match: re.Match[str]) -> Dice:
 
 
 # Recursive descent over the tokens, folding as the grammar does: left to right, and
-# ``* / x`` before ``+ -``. Each takes the tokens and where to start, and gives the
-# node read and where it ended.
+# ``* / x`` before ``+ -``. Each takes the tokens, where to start and how many brackets
+# and minus signs are open, and gives the node read and where it ended.
 
 
-def _expression(tokens: list[Token], at: int) -> tuple[Expr, int]:
-    result, at = _term(tokens, at)
+def _expression(tokens: list[Token], at: int, depth: int) -> tuple[Expr, int]:
+    result, at = _term(tokens, at, depth)
     while (op := tokens[at]) in _ADDING and type(op) is str:
-        right, at = _term(tokens, at + 1)
+        right, at = _term(tokens, at + 1, depth)
         result = BinaryOp(_SYMBOLS[op], result, right)
     return result, at
 
 
-def _term(tokens: list[Token], at: int) -> tuple[Expr, int]:
-    result, at = _unary(tokens, at)
+def _term(tokens: list[Token], at: int, depth: int) -> tuple[Expr, int]:
+    result, at = _unary(tokens, at, depth)
     while (op := tokens[at]) in _MULTIPLYING and type(op) is str:
-        right, at = _unary(tokens, at + 1)
+        right, at = _unary(tokens, at + 1, depth)
         result = BinaryOp(_SYMBOLS[op], result, right)
     return result, at
 
 
-def _unary(tokens: list[Token], at: int) -> tuple[Expr, int]:
+def _unary(tokens: list[Token], at: int, depth: int) -> tuple[Expr, int]:
     token = tokens[at]
     if type(token) is not str:
         if type(token) is _End:
             raise _NotCommonError
         return cast(Expr, token), at + 1
+    if depth == _MAX_DEPTH:
+        raise _NotCommonError
     if token == "-":
-        operand, at = _unary(tokens, at + 1)
+        operand, at = _unary(tokens, at + 1, depth + 1)
         return Negate(operand), at
     if token != "(":
         raise _NotCommonError
-    inner, at = _expression(tokens, at + 1)
+    inner, at = _expression(tokens, at + 1, depth + 1)
     if tokens[at] != ")":
         raise _NotCommonError
     return inner, at + 1

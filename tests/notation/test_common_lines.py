@@ -136,6 +136,8 @@ def test_near_misses(text: str) -> None:
         "d%",
         "D3",
         "1d8+1d6+3",
+        "(" * 10 + "d6" + ")" * 10,
+        "-" * 10 + "d6",
     ],
 )
 def test_common_lines_take_the_quick_way(text: str) -> None:
@@ -165,6 +167,9 @@ def test_the_tree_is_the_grammars() -> None:
         "2d6 # one\ntwo",
         "1" * 60,
         "2d6\x0c",
+        "(" * 11 + "d6" + ")" * 11,  # deep brackets: the grammar has the rules for them
+        "-" * 11 + "d6",
+        "(" * 3000 + "1" + ")" * 3000,  # deeper than Python's recursion limit
     ],
 )
 def test_other_lines_go_to_the_grammar(text: str) -> None:
