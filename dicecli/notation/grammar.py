@@ -267,16 +267,20 @@ _computed_letter = pp.Regex(r"[dD]").leave_whitespace().set_name("'d'")
 _computed_count = pp.Regex(r"\d+").set_name("a count")
 _computed_count.set_parse_action(lambda s, loc, t: Number(int(t[0])))
 computed_dice_term = (
-    (
-        (
-            pp.Group(pp.Suppress("(") + expression + pp.Suppress(")"))
-            + _computed_letter
-            + (_computed_sides | pp.Group(_inner))
-        )
-        | (pp.Optional(_computed_count) + _computed_letter + pp.Group(_inner))
-    )
+    pp.Optional(_computed_count)
+    + _computed_letter
+    + pp.Group(_inner)
     + pp.ZeroOrMore(_modifier_token)
 ).set_name("dice such as (1+2)d6 or d(2*3)")
+# A bracketed expression is read once, then may turn out to be a dice count: (1+2)d6.
+# Trying it first as a count and again as an expression would read brackets nested N
+# deep 2^N times.
+bracketed = (
+    pp.Group(_parenthesised)
+    + pp.Optional(
+        _computed_letter + (_computed_sides | pp.Group(_inner)) + pp.ZeroOrMore(_modifier_token)
+    )
+).set_name("'(' or dice such as (1+2)d6")
 
 
 def _computed_action(text: str, loc: int, tokens: pp.ParseResults) -> Dice | ComputedDice:
@@ -302,8 +306,17 @@ def _computed_action(text: str, loc: int, tokens: pp.ParseResults) -> Dice | Com
 
 computed_dice_term.set_parse_action(_computed_action)
 
+
+def _bracketed_action(text: str, loc: int, tokens: pp.ParseResults) -> Expr:
+    if len(tokens) == 1:  # no dice letter after the brackets: the expression itself
+        return cast(Expr, tokens[0][0])
+    return _computed_action(text, loc, tokens)
+
+
+bracketed.set_parse_action(_bracketed_action)
+
 _operand = (
-    dice_term | group_term | computed_dice_term | number | _parenthesised | function_call | name
+    dice_term | group_term | bracketed | computed_dice_term | number | function_call | name
 ).set_name("a number, dice such as 2d6, '(' or a name")
 _label = pp.Regex(r"\[(?P<label>[^\]\[]*)\]").set_name("a [label]")
 _label.set_parse_action(lambda s, loc, t: t["label"].strip())

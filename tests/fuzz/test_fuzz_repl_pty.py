@@ -108,5 +108,5 @@ def test_bytes_that_are_not_utf8_typed_at_the_prompt_are_shown_escaped(tmp_path:
     child.expect_exact(PROMPT)
     os.write(child.child_fd, b"2d6 # \xff\xfe caf\xc3\xa9\r")  # raw bytes, as a terminal sends
     child.expect_exact(PROMPT)
-    assert "2d6 # \\xff\\xfe café: [1, 6] = 7" in screen(child)
+    assert "[1, 6] = 7  # \\xff\\xfe café" in screen(child)  # the comment, escaped
     leave(child)
