@@ -7,14 +7,17 @@ makes the engine fast: no gcd on every addition. Weights may sum to less than th
 denominator; the difference is the *residue*, the chance left out by a stated cut-off
 (explosions followed to a finite depth), never hidden.
 
-Sums of independent values are convolutions of their weights. A dense convolution is
-done with one big-integer multiplication (Kronecker substitution): the weights are
+Sums of independent values are convolutions of their weights. A dense convolution may
+be done with one big-integer multiplication (Kronecker substitution): the weights are
 packed side by side into one integer, ``slot`` bits each, wide enough that no product
 coefficient can overflow into its neighbour; Python's multiplication (Karatsuba) then
-does the work in C. ``100d6`` is ``packed(d6) ** 100``: well under a millisecond.
+does the work in C. A power of few values (``1000d6``) is cheaper by J.C.P. Miller's
+recurrence (:func:`miller_power`).
 
-Every operation checks its size first and raises :class:`OddsTooBigError` instead of
-running for minutes or exhausting memory.
+Every costly operation estimates its work from the sizes involved (``*_work``, in
+units of about a nanosecond on the reference machine), takes the cheaper of its
+exact methods, and raises :class:`OddsTooBigError` when even that passes
+:data:`MAX_WORK` or :data:`MAX_EXACT_BYTES`, before doing any of it.
 """
 
 from __future__ import annotations
@@ -34,10 +37,6 @@ MAX_OUTCOMES = 100_000
 MAX_PAIRS = 200_000
 """Most outcome pairs a non-additive combination (``*``, ``/``) may visit (about half
 a second: ``d400 * d400`` is 160,000; ``d1000 * d1000``, a million, is refused)."""
-
-MAX_PACKED_BYTES = 1 << 20
-"""Largest packed integer (1 MiB) a convolution may build: multiplying two of these
-takes about a second (``500d6`` packs into 0.4 MiB, ``1000d6`` into 1.6 MiB)."""
 
 MAX_EXACT_BYTES = 16 << 20
 """Most memory (16 MiB) the exact weights of one distribution may take (``2000d6``:
