@@ -22,11 +22,9 @@ exact methods, and raises :class:`OddsTooBigError` when even that passes
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import partial
 
 from dicecli.errors import DiceError
 from dicecli.probability.distribution import Distribution
@@ -80,98 +78,7 @@ class Weights:
         return Fraction(self.denominator - self.total, self.denominator)
 
     def to_distribution(self) -> Distribution:
-        fraction = _fraction_maker(self.denominator, len(self.counts))
-        outcomes = tuple(
-            (value, fraction(count)) for value, count in sorted(self.counts.items()) if count
-        )
-        return Distribution(outcomes, self.residue)
-
-
-# --- fractions over one denominator -------------------------------------------------
-
-
-def _coprime_fraction(numerator: int, denominator: int) -> Fraction:
-    """``Fraction(numerator, denominator)`` for coprime numbers, ``denominator > 0``,
-    without the gcd and type checks of ``Fraction()`` (2.3 microseconds a call, more
-    than the rest of the work). Python 3.12 has this as ``Fraction._from_coprime_ints``;
-    on 3.10 and 3.11 the two slots are filled the same way."""
-    fraction = object.__new__(Fraction)
-    fraction._numerator = numerator  # type: ignore[attr-defined]
-    fraction._denominator = denominator  # type: ignore[attr-defined]
-    return fraction
-
-
-LARGEST_TRIAL_FACTOR = 1 << 17
-"""Trial factors tried on a denominator (dice have at most 100,000 faces)."""
-
-
-def small_factors(number: int) -> dict[int, int] | None:
-    """``number``'s prime factorisation (prime -> exponent) when every prime is at
-    most :data:`LARGEST_TRIAL_FACTOR`, else None."""
-    factors: dict[int, int] = {}
-    twos = (number & -number).bit_length() - 1
-    if twos:
-        factors[2] = twos
-        number >>= twos
-    candidate = 3
-    while number > 1 and candidate <= LARGEST_TRIAL_FACTOR:
-        if number % candidate == 0:
-            exponent = 0
-            while number % candidate == 0:
-                number //= candidate
-                exponent += 1
-            factors[candidate] = exponent
-        candidate += 2
-    return factors if number == 1 else None
-
-
-def _fraction_maker(denominator: int, how_many: int) -> Callable[[int], Fraction]:
-    """``count -> Fraction(count, denominator)``, fast for many counts over one big
-    denominator made of small primes (dice denominators are): a count's gcd with the
-    denominator is read off one remainder by a word-sized product of those primes,
-    instead of a gcd of two big numbers each time."""
-    factors = small_factors(denominator) if how_many >= 8 else None
-    if factors is None or denominator.bit_length() < 256:
-        return partial(Fraction, denominator=denominator)
-    twos = factors.pop(2, 0)
-    primes = sorted(factors)
-    # Powers of each odd prime, small enough together to fit a machine word or so.
-    share = max(1, 62 // max(len(primes), 1))
-    caps = [min(factors[p], max(1, share // p.bit_length())) for p in primes]
-    chunks = [p**cap for p, cap in zip(primes, caps, strict=True)]
-    modulus = math.prod(chunks)
-    reduced: dict[tuple[int, ...], int] = {}
-
-    def fraction(count: int) -> Fraction:
-        if count == 0:
-            return Fraction(0)
-        shift = min((count & -count).bit_length() - 1, twos)
-        count >>= shift
-        rest = count % modulus
-        taken = [shift]
-        common = 1
-        for prime, cap, chunk in zip(primes, caps, chunks, strict=True):
-            times = 0
-            while times < cap and rest % prime == 0:
-                rest //= prime
-                times += 1
-            if times == cap < factors[prime]:  # divisible by the whole chunk: go on
-                part = count // (common * chunk)
-                while times + cap <= factors[prime] and part % chunk == 0:
-                    part //= chunk
-                    times += cap
-                while times < factors[prime] and part % prime == 0:
-                    part //= prime
-                    times += 1
-            taken.append(times)
-            common *= prime**times
-        key = tuple(taken)
-        smaller = reduced.get(key)
-        if smaller is None:
-            smaller = reduced[key] = denominator // (common << shift)
-        return _coprime_fraction(count // common if common > 1 else count, smaller)
-
-    return fraction
+        return Distribution.from_weights(self.counts, self.denominator, self.residue)
 
 
 def merged_notes(*groups: Iterable[str]) -> tuple[str, ...]:
