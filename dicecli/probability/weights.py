@@ -211,7 +211,7 @@ def power(counts: Mapping[int, int], times: int, what: str = "this roll") -> Cou
     check_outcomes(slots, what)
     width = slot_bytes_for_bits(sum(counts.values()).bit_length() * times)
     check_memory(slots * width, what)
-    terms = sum(1 for count in counts.values() if count) - 1
+    terms = 3 if _is_fair(counts) else sum(1 for count in counts.values() if count) - 1
     recurrence = recurrence_work(slots, terms, width, _is_palindrome(counts, low, high))
     packed = packed_power_work(slots, width)
     check_work(min(recurrence, packed), what)
@@ -231,6 +231,8 @@ def miller_power(counts: Mapping[int, int], times: int) -> Counts:
     an exact integer division. A palindromic ``p`` (a fair die) has a palindromic
     power: only the first half is computed.
     """
+    if _is_fair(counts):
+        return _fair_power(counts, times)
     low, high = min(counts), max(counts)
     first = counts[low]
     terms = [(j, counts.get(low + j, 0)) for j in range(1, high - low + 1)]
@@ -253,6 +255,36 @@ def miller_power(counts: Mapping[int, int], times: int) -> Counts:
         q.extend(q[top - last - 1 :: -1])
     start = low * times
     return {start + k: count for k, count in enumerate(q) if count}
+
+
+def _is_fair(counts: Mapping[int, int]) -> bool:
+    """Every value from the lowest to the highest, all with the same weight."""
+    low, high = min(counts), max(counts)
+    weight = counts[low]
+    return len(counts) == high - low + 1 and all(count == weight for count in counts.values())
+
+
+def _fair_power(counts: Mapping[int, int], times: int) -> Counts:
+    """:func:`miller_power` of a fair die's ``F`` faces, weight ``w`` each: with
+    ``p = w (1 - x**F) / (1 - x)``, ``q' p = times p' q`` has three terms whatever
+    ``F``: ``k u[k] = (k - 1 + N) u[k-1] + (k - F - N F) u[k-F]
+    + (N (F - 1) - k + F + 1) u[k-F-1]`` for ``u = q / w**N`` (``N = times``)."""
+    low, high = min(counts), max(counts)
+    faces, weight = high - low + 1, counts[low]
+    top = (faces - 1) * times
+    last = top // 2  # palindromic: the first half
+    u = [1]
+    for k in range(1, last + 1):
+        total = (k - 1 + times) * u[k - 1]
+        if k >= faces:
+            total += (k - faces - times * faces) * u[k - faces]
+        if k > faces:
+            total += (times * (faces - 1) - k + faces + 1) * u[k - faces - 1]
+        u.append(total // k)
+    if top > last:
+        u.extend(u[top - last - 1 :: -1])
+    scale, start = weight**times, low * times
+    return {start + k: count * scale for k, count in enumerate(u)}
 
 
 def _is_palindrome(counts: Mapping[int, int], low: int, high: int) -> bool:

@@ -547,3 +547,15 @@ def test_figures_from_integer_weights_equal_those_from_fractions(
     assert fast.at_most(-7) == slow.at_most(-7)
     assert fast.at_least_each() == slow.at_least_each()
     assert fast == slow  # the weights take no part in equality
+
+
+@settings(max_examples=200)
+@given(st.integers(1, 12), st.integers(1, 4), st.integers(-5, 5), st.integers(1, 15))
+def test_power_of_a_fair_die_by_three_terms_matches_repeated_convolution(
+    faces: int, weight: int, low: int, times: int
+) -> None:
+    die = dict.fromkeys(range(low, low + faces), weight)
+    expected: dict[int, int] = {0: 1}
+    for _ in range(times):
+        expected = naive_convolve(expected, die)
+    assert miller_power(die, times) == expected
