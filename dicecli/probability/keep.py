@@ -1,8 +1,14 @@
 """Keep/drop (``kh kl dh dl``) without listing every outcome.
 
-Two algorithms, both exact, both on integer weights (:mod:`dicecli.probability.weights`):
+All exact, all on integer weights (:mod:`dicecli.probability.weights`); each estimates
+its work before doing it, and :func:`keep_identical` runs the cheapest of its three ways.
 
-**Identical dice** (:func:`keep_identical`): ``n`` independent units with the same
+**Identical dice** (:func:`keep_identical`), three ways. *By threshold*
+(:func:`_keep_by_threshold`): the value of the last kept die, the dice beyond it (one
+packed polynomial, to a power by Horner's rule) and a binomial sum for those at it.
+*Fair dice* (:func:`_keep_uniform`): the same sum, the faces beyond being a geometric
+run, with no products of polynomials at all (``100d100kh50``). *The walk*
+(:func:`_keep_by_walk`): ``n`` independent units with the same
 weights, of which the ``kept`` highest (or lowest) count. Walk the faces in order from
 one end. A state is "``c`` dice placed so far" with, as one packed integer, the
 weights of the score those dice add; ``m`` more dice land on the next face in
@@ -13,6 +19,9 @@ a packed polynomial when they are kept), less the few terms that do not fill it.
 track whichever side is smaller, the kept dice or the dropped ones, so ``4d6kh3``
 walks one dropped die and ``10d10kh3`` three kept ones. The work grows as tracked**2 x
 faces big-number steps, never with the number of outcomes.
+
+**Exploding dice whose exploding values lie at one end** (:func:`keep_over_sorted_chains`):
+two kinds of identical dice, one wholly kept or wholly dropped.
 
 **Different units** (:class:`Tracker`, :func:`keep_over_items`, :func:`keep_over_chains`):
 group items with different distributions, and exploding dice (``!``, ``!p``) whose

@@ -7,23 +7,24 @@ makes the engine fast: no gcd on every addition. Weights may sum to less than th
 denominator; the difference is the *residue*, the chance left out by a stated cut-off
 (explosions followed to a finite depth), never hidden.
 
-Sums of independent values are convolutions of their weights. A dense convolution is
-done with one big-integer multiplication (Kronecker substitution): the weights are
+Sums of independent values are convolutions of their weights. A dense convolution may
+be done with one big-integer multiplication (Kronecker substitution): the weights are
 packed side by side into one integer, ``slot`` bits each, wide enough that no product
 coefficient can overflow into its neighbour; Python's multiplication (Karatsuba) then
-does the work in C. ``100d6`` is ``packed(d6) ** 100``: well under a millisecond.
+does the work in C. A power of few values (``1000d6``) is cheaper by J.C.P. Miller's
+recurrence (:func:`miller_power`).
 
-Every operation checks its size first and raises :class:`OddsTooBigError` instead of
-running for minutes or exhausting memory.
+Every costly operation estimates its work from the sizes involved (``*_work``, in
+units of about a nanosecond on the reference machine), takes the cheaper of its
+exact methods, and raises :class:`OddsTooBigError` when even that passes
+:data:`MAX_WORK` or :data:`MAX_EXACT_BYTES`, before doing any of it.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import partial
 
 from dicecli.errors import DiceError
 from dicecli.probability.distribution import Distribution
@@ -34,10 +35,6 @@ MAX_OUTCOMES = 100_000
 MAX_PAIRS = 200_000
 """Most outcome pairs a non-additive combination (``*``, ``/``) may visit (about half
 a second: ``d400 * d400`` is 160,000; ``d1000 * d1000``, a million, is refused)."""
-
-MAX_PACKED_BYTES = 1 << 20
-"""Largest packed integer (1 MiB) a convolution may build: multiplying two of these
-takes about a second (``500d6`` packs into 0.4 MiB, ``1000d6`` into 1.6 MiB)."""
 
 MAX_EXACT_BYTES = 16 << 20
 """Most memory (16 MiB) the exact weights of one distribution may take (``2000d6``:
@@ -81,98 +78,7 @@ class Weights:
         return Fraction(self.denominator - self.total, self.denominator)
 
     def to_distribution(self) -> Distribution:
-        fraction = _fraction_maker(self.denominator, len(self.counts))
-        outcomes = tuple(
-            (value, fraction(count)) for value, count in sorted(self.counts.items()) if count
-        )
-        return Distribution(outcomes, self.residue)
-
-
-# --- fractions over one denominator -------------------------------------------------
-
-
-def _coprime_fraction(numerator: int, denominator: int) -> Fraction:
-    """``Fraction(numerator, denominator)`` for coprime numbers, ``denominator > 0``,
-    without the gcd and type checks of ``Fraction()`` (2.3 microseconds a call, more
-    than the rest of the work). Python 3.12 has this as ``Fraction._from_coprime_ints``;
-    on 3.10 and 3.11 the two slots are filled the same way."""
-    fraction = object.__new__(Fraction)
-    fraction._numerator = numerator  # type: ignore[attr-defined]
-    fraction._denominator = denominator  # type: ignore[attr-defined]
-    return fraction
-
-
-LARGEST_TRIAL_FACTOR = 1 << 17
-"""Trial factors tried on a denominator (dice have at most 100,000 faces)."""
-
-
-def small_factors(number: int) -> dict[int, int] | None:
-    """``number``'s prime factorisation (prime -> exponent) when every prime is at
-    most :data:`LARGEST_TRIAL_FACTOR`, else None."""
-    factors: dict[int, int] = {}
-    twos = (number & -number).bit_length() - 1
-    if twos:
-        factors[2] = twos
-        number >>= twos
-    candidate = 3
-    while number > 1 and candidate <= LARGEST_TRIAL_FACTOR:
-        if number % candidate == 0:
-            exponent = 0
-            while number % candidate == 0:
-                number //= candidate
-                exponent += 1
-            factors[candidate] = exponent
-        candidate += 2
-    return factors if number == 1 else None
-
-
-def _fraction_maker(denominator: int, how_many: int) -> Callable[[int], Fraction]:
-    """``count -> Fraction(count, denominator)``, fast for many counts over one big
-    denominator made of small primes (dice denominators are): a count's gcd with the
-    denominator is read off one remainder by a word-sized product of those primes,
-    instead of a gcd of two big numbers each time."""
-    factors = small_factors(denominator) if how_many >= 8 else None
-    if factors is None or denominator.bit_length() < 256:
-        return partial(Fraction, denominator=denominator)
-    twos = factors.pop(2, 0)
-    primes = sorted(factors)
-    # Powers of each odd prime, small enough together to fit a machine word or so.
-    share = max(1, 62 // max(len(primes), 1))
-    caps = [min(factors[p], max(1, share // p.bit_length())) for p in primes]
-    chunks = [p**cap for p, cap in zip(primes, caps, strict=True)]
-    modulus = math.prod(chunks)
-    reduced: dict[tuple[int, ...], int] = {}
-
-    def fraction(count: int) -> Fraction:
-        if count == 0:
-            return Fraction(0)
-        shift = min((count & -count).bit_length() - 1, twos)
-        count >>= shift
-        rest = count % modulus
-        taken = [shift]
-        common = 1
-        for prime, cap, chunk in zip(primes, caps, chunks, strict=True):
-            times = 0
-            while times < cap and rest % prime == 0:
-                rest //= prime
-                times += 1
-            if times == cap < factors[prime]:  # divisible by the whole chunk: go on
-                part = count // (common * chunk)
-                while times + cap <= factors[prime] and part % chunk == 0:
-                    part //= chunk
-                    times += cap
-                while times < factors[prime] and part % prime == 0:
-                    part //= prime
-                    times += 1
-            taken.append(times)
-            common *= prime**times
-        key = tuple(taken)
-        smaller = reduced.get(key)
-        if smaller is None:
-            smaller = reduced[key] = denominator // (common << shift)
-        return _coprime_fraction(count // common if common > 1 else count, smaller)
-
-    return fraction
+        return Distribution.from_weights(self.counts, self.denominator, self.residue)
 
 
 def merged_notes(*groups: Iterable[str]) -> tuple[str, ...]:
@@ -305,7 +211,7 @@ def power(counts: Mapping[int, int], times: int, what: str = "this roll") -> Cou
     check_outcomes(slots, what)
     width = slot_bytes_for_bits(sum(counts.values()).bit_length() * times)
     check_memory(slots * width, what)
-    terms = sum(1 for count in counts.values() if count) - 1
+    terms = 3 if _is_fair(counts) else sum(1 for count in counts.values() if count) - 1
     recurrence = recurrence_work(slots, terms, width, _is_palindrome(counts, low, high))
     packed = packed_power_work(slots, width)
     check_work(min(recurrence, packed), what)
@@ -325,6 +231,8 @@ def miller_power(counts: Mapping[int, int], times: int) -> Counts:
     an exact integer division. A palindromic ``p`` (a fair die) has a palindromic
     power: only the first half is computed.
     """
+    if _is_fair(counts):
+        return _fair_power(counts, times)
     low, high = min(counts), max(counts)
     first = counts[low]
     terms = [(j, counts.get(low + j, 0)) for j in range(1, high - low + 1)]
@@ -347,6 +255,36 @@ def miller_power(counts: Mapping[int, int], times: int) -> Counts:
         q.extend(q[top - last - 1 :: -1])
     start = low * times
     return {start + k: count for k, count in enumerate(q) if count}
+
+
+def _is_fair(counts: Mapping[int, int]) -> bool:
+    """Every value from the lowest to the highest, all with the same weight."""
+    low, high = min(counts), max(counts)
+    weight = counts[low]
+    return len(counts) == high - low + 1 and all(count == weight for count in counts.values())
+
+
+def _fair_power(counts: Mapping[int, int], times: int) -> Counts:
+    """:func:`miller_power` of a fair die's ``F`` faces, weight ``w`` each: with
+    ``p = w (1 - x**F) / (1 - x)``, ``q' p = times p' q`` has three terms whatever
+    ``F``: ``k u[k] = (k - 1 + N) u[k-1] + (k - F - N F) u[k-F]
+    + (N (F - 1) - k + F + 1) u[k-F-1]`` for ``u = q / w**N`` (``N = times``)."""
+    low, high = min(counts), max(counts)
+    faces, weight = high - low + 1, counts[low]
+    top = (faces - 1) * times
+    last = top // 2  # palindromic: the first half
+    u = [1]
+    for k in range(1, last + 1):
+        total = (k - 1 + times) * u[k - 1]
+        if k >= faces:
+            total += (k - faces - times * faces) * u[k - faces]
+        if k > faces:
+            total += (times * (faces - 1) - k + faces + 1) * u[k - faces - 1]
+        u.append(total // k)
+    if top > last:
+        u.extend(u[top - last - 1 :: -1])
+    scale, start = weight**times, low * times
+    return {start + k: count * scale for k, count in enumerate(u)}
 
 
 def _is_palindrome(counts: Mapping[int, int], low: int, high: int) -> bool:

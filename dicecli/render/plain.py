@@ -46,11 +46,10 @@ def odds_lines(odds: Odds) -> list[str]:
     dist = odds.distribution
     if dist is not None:
         lines.append(f"range\t{dist.min}..{dist.max}\tstdev {dist.stdev():.4f}")
-        remaining = dist.total
-        for value, chance in dist.outcomes:
+        tails = dist.at_least_each()
+        for (value, chance), remaining in zip(dist.outcomes, tails, strict=True):
             chance_text = fraction_text(chance)
             lines.append(f"{value}\t{chance_text}\t{percent(chance)}\t>= {percent(remaining)}")
-            remaining -= chance
     for name, table in odds.tables:
         for outcome, chance in table.outcomes:
             lines.append(f"{name} {outcome}\t{fraction_text(chance)}\t{percent(chance)}")

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from dicecli.notation.grammar import parse
 from dicecli.notation.nodes import Condition, Dice, Expr, Group, Keep, KeepKind, Modifiers, Reroll
+from dicecli.probability.distribution import Distribution, small_factors
 from dicecli.probability.engine import (
     _score,
     chain_total,
@@ -45,7 +46,6 @@ from dicecli.probability.weights import (
     power,
     recurrence_work,
     slot_bytes_for_bits,
-    small_factors,
 )
 
 KEEPS: list[KeepKind] = ["kh", "kl", "dh", "dl"]
@@ -520,3 +520,42 @@ def test_uniform_keep_only_for_fair_dice_scored_as_they_stand() -> None:
     assert not _is_uniform(uneven, True, {v: v - 1 for v in uneven})
     counted = dict.fromkeys(range(1, 7), 1)
     assert not _is_uniform(counted, True, {v: counting(v) + 1 for v in counted})
+
+
+# --- a distribution's figures from its integer weights ----------------------------------
+
+
+@settings(max_examples=150)
+@given(
+    st.dictionaries(st.integers(-50, 50), st.integers(0, 6**30), min_size=1, max_size=40),
+    st.integers(0, 6**5),
+)
+def test_figures_from_integer_weights_equal_those_from_fractions(
+    counts: dict[int, int], missing: int
+) -> None:
+    if not any(counts.values()):
+        counts = {0: 1}
+    denominator = sum(counts.values()) + missing  # some weight left out: a residue
+    fast = Weights(counts, denominator).to_distribution()
+    slow = Distribution(fast.outcomes, fast.residue)  # the same, without its weights
+    assert fast.weights is not None
+    assert slow.weights is None
+    assert fast.total == slow.total
+    assert fast.mean() == slow.mean()
+    assert fast.variance() == slow.variance()
+    assert fast.at_least(3) == slow.at_least(3)
+    assert fast.at_most(-7) == slow.at_most(-7)
+    assert fast.at_least_each() == slow.at_least_each()
+    assert fast == slow  # the weights take no part in equality
+
+
+@settings(max_examples=200)
+@given(st.integers(1, 12), st.integers(1, 4), st.integers(-5, 5), st.integers(1, 15))
+def test_power_of_a_fair_die_by_three_terms_matches_repeated_convolution(
+    faces: int, weight: int, low: int, times: int
+) -> None:
+    die = dict.fromkeys(range(low, low + faces), weight)
+    expected: dict[int, int] = {0: 1}
+    for _ in range(times):
+        expected = naive_convolve(expected, die)
+    assert miller_power(die, times) == expected
