@@ -23,7 +23,6 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable
 from dataclasses import replace
-from fractions import Fraction
 from functools import lru_cache
 
 from dicecli.environment import Environment
@@ -440,7 +439,7 @@ def _exact_quotient_step(node: Call, quotient: BinaryOp, opening: Text, closing:
         ev.segments.append(closing)
         if denominator == 0:
             raise DiceError(f"division by zero in {quotient}")
-        result = rounded(node.function, Fraction(numerator, denominator))
+        result = rounded(node.function, numerator, denominator)
         ev.segments.append(Text(f" (={result})", "value"))
         return result
 
@@ -455,7 +454,7 @@ def _exact_percent_step(node: Call, percent: PercentOf, opening: Text, closing: 
         ev.segments.extend((opening, text))
         whole = operand(ev)
         ev.segments.append(closing)
-        result = rounded(node.function, Fraction(percent.percent * whole, 100))
+        result = rounded(node.function, percent.percent * whole, 100)
         ev.segments.append(Text(f" (={result})", "value"))
         return result
 
