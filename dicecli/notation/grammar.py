@@ -402,8 +402,12 @@ _CHECK_OPS: dict[str, CheckOp] = {
     "=": "=",
     "vs": ">=",
 }
+# The Unicode signs as literals, not in a regex class (see the minus sign above).
 _check_op = (
-    pp.Regex(">=|<=|!=|[><=\N{GREATER-THAN OR EQUAL TO}\N{LESS-THAN OR EQUAL TO}\N{NOT EQUAL TO}]")
+    pp.Regex(">=|<=|!=|[><=]")
+    | pp.Literal("\N{GREATER-THAN OR EQUAL TO}")
+    | pp.Literal("\N{LESS-THAN OR EQUAL TO}")
+    | pp.Literal("\N{NOT EQUAL TO}")
     | keyword("vs")
 ).set_name("a comparison (>=, vs, <= ...)")
 _check_op.set_parse_action(lambda s, loc, t: _CHECK_OPS[t[0].lower()])

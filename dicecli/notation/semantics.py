@@ -11,8 +11,6 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
-import math
-from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, cast
 
@@ -49,15 +47,18 @@ def ceil_div(numerator: int, denominator: int) -> int:
     return -(-numerator // denominator)
 
 
-def rounded(function: FunctionName, value: Fraction) -> int:
-    """An exact quotient rounded by ``floor``, ``ceil`` or ``round`` (``round`` takes
-    halves up, towards the larger number, as Roll20 and RPG Dice Roller do: 7/2 is 4,
-    -7/2 is -3)."""
+def rounded(function: FunctionName, numerator: int, denominator: int) -> int:
+    """The exact quotient ``numerator / denominator`` rounded by ``floor``, ``ceil`` or
+    ``round`` (``round`` takes halves up, towards the larger number, as Roll20 and RPG
+    Dice Roller do: 7/2 is 4, -7/2 is -3). Integer arithmetic: no fractions to import
+    at start-up."""
+    if denominator < 0:
+        numerator, denominator = -numerator, -denominator
     if function == "floor":
-        return math.floor(value)
+        return numerator // denominator
     if function == "ceil":
-        return math.ceil(value)
-    return math.floor(value + Fraction(1, 2))
+        return -(-numerator // denominator)
+    return (2 * numerator + denominator) // (2 * denominator)
 
 
 def applied(function: FunctionName, values: list[int]) -> int:

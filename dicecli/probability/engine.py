@@ -244,10 +244,10 @@ class _Weigher:
         if function in ROUNDING_FUNCTIONS and isinstance(first, BinaryOp) and first.op == "/":
             left, right = self.weights(first.left), self.weights(first.right)
             _refuse_zero_divisor(first, right)
-            return combine(left, right, lambda a, b: rounded(function, Fraction(a, b)), what)
+            return combine(left, right, lambda a, b: rounded(function, a, b), what)
         if function in ROUNDING_FUNCTIONS and isinstance(first, PercentOf):
             inner, percent = self.weights(first.operand), first.percent
-            counts = mapped(inner.counts, lambda w: rounded(function, Fraction(percent * w, 100)))
+            counts = mapped(inner.counts, lambda w: rounded(function, percent * w, 100))
             return Weights(counts, inner.denominator, inner.notes)
         if function in ("min", "max"):
             found = self.weights(first)

@@ -23,7 +23,6 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable
 from dataclasses import replace
-from fractions import Fraction
 from functools import lru_cache
 
 from dicecli.environment import Environment
@@ -434,7 +433,7 @@ def _exact_quotient_step(node: Call, quotient: BinaryOp, opening: Text, closing:
         ev.segments.append(closing)
         if denominator == 0:
             raise DiceError(f"division by zero in {quotient}")
-        result = rounded(node.function, Fraction(numerator, denominator))
+        result = rounded(node.function, numerator, denominator)
         ev.segments.append(Text(f" (={result})", "value"))
         return result
 
@@ -449,7 +448,7 @@ def _exact_percent_step(node: Call, percent: PercentOf, opening: Text, closing: 
         ev.segments.extend((opening, text))
         whole = operand(ev)
         ev.segments.append(closing)
-        result = rounded(node.function, Fraction(percent.percent * whole, 100))
+        result = rounded(node.function, percent.percent * whole, 100)
         ev.segments.append(Text(f" (={result})", "value"))
         return result
 
@@ -496,7 +495,17 @@ def _shown_dice_step(node: Dice) -> Step:
             for index, value in enumerate(die.face_values)
         )
         return _one_die_step(die, marked, tuple(DiceShown((roll,)) for roll in marked))
+    if _face_decided(node.modifiers, die):  # criticals go in its per-face tables
+        modifiers = replace(node.modifiers, sort=None)
+        return _face_decided_step(die, node.count, modifiers, (critical, fumble))
     return with_criticals(node, _uncritical_dice_step(node, die))
+
+
+def _face_decided(modifiers: Modifiers, die: Die) -> bool:
+    """Whether a term's dice are each decided by their face alone (no re-roll or
+    explosion) and few-faced enough for per-face tables."""
+    no_chains = modifiers.reroll is None and modifiers.explode is None
+    return no_chains and len(die.faces) <= TABLED_FACES
 
 
 def _sorted_as_shown(node: Dice, step: Step) -> Step:
@@ -571,8 +580,7 @@ def _uncritical_dice_step(node: Dice, die: Die) -> Step:
         modifiers = replace(modifiers, sort=None)
         if modifiers == NO_MODIFIERS:
             return _plain_dice_step(die, node.count)
-    small = len(die.faces) <= TABLED_FACES
-    if modifiers.reroll is None and modifiers.explode is None and small:
+    if _face_decided(modifiers, die):
         return _face_decided_step(die, node.count, modifiers)
     return rolled_one_by_one_step(die, node.count, modifiers)
 
@@ -618,17 +626,35 @@ _SCORE_MARKS: dict[int, tuple[str, ...]] = {
 }
 
 
-def _face_decided_step(die: Die, count: int, modifiers: Modifiers) -> Step:
-    """Keep/drop and counting without re-rolls or explosions: each die is one unit and
-    what it shows, scores and is worth follows from its face alone, so all of that is
-    worked out here, once per face, and a roll only looks it up."""
+def _face_decided_step(
+    die: Die,
+    count: int,
+    modifiers: Modifiers,
+    criticals: tuple[Condition | None, Condition | None] = (None, None),
+) -> Step:
+    """Keep/drop, counting and critical marks without re-rolls or explosions: each die
+    is one unit and what it shows, scores, is worth and is marked follows from its face
+    alone, so all of that is worked out here, once per face, and a roll only looks it
+    up."""
     faces, values = range(len(die.faces)), die.face_values
     counting = modifiers.counts_successes
-    # what a kept die adds to the total: its score (+1, -1, 0) when counting, else its value
+    # what a kept die adds to the total: its score (+2, +1, -1, 0) when counting, else
+    # its value; and to the successes of the tally
     worth = tuple(count_one(value, modifiers) for value in values) if counting else values
+    points = tuple(max(score, 0) for score in worth) if counting else (0,) * len(values)
     standing = die.kept_rolls
-    if counting:
-        standing = tuple(die.roll_of(index, True, _SCORE_MARKS[worth[index]]) for index in faces)
+    if counting or criticals != (None, None):
+        standing = tuple(
+            die.roll_of(
+                index,
+                True,
+                (
+                    *(_SCORE_MARKS[worth[index]] if counting else ()),
+                    *_critical_marks(values[index], *criticals),
+                ),
+            )
+            for index in faces
+        )
     dropped = tuple(die.roll_of(index, False, (DROPPED,)) for index in faces)
     kept = kept_slice(modifiers.keep, count) if modifiers.keep is not None else None
 
@@ -640,7 +666,7 @@ def _face_decided_step(die: Die, count: int, modifiers: Modifiers) -> Step:
             for index in indexes:  # loops, not comprehensions: cheaper for a few dice
                 marked.append(standing[index])
                 total += worth[index]
-                successes += max(worth[index], 0)
+                successes += points[index]
         else:
             drawn = []
             for index in indexes:
@@ -650,7 +676,7 @@ def _face_decided_step(die: Die, count: int, modifiers: Modifiers) -> Step:
                 index = indexes[position]
                 marked[position] = standing[index]
                 total += worth[index]
-                successes += max(worth[index], 0)
+                successes += points[index]
         shown = tuple(marked)
         ev.dice.extend(shown)
         ev.segments.append(DiceShown(shown))
