@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dicecli.environment import Environment
 from dicecli.errors import DiceError, UnknownNameError
 from dicecli.notation.dice import Die
-from dicecli.notation.nodes import Comparison, Expr, Name, children
+from dicecli.notation.nodes import Expr, Name, children
 from dicecli.notation.reader import parse
 from dicecli.notation.semantics import reference_cycle
 from dicecli.rolling.evaluate import Evaluation
@@ -49,8 +49,9 @@ def names_in(expr: Expr) -> Iterator[Name]:
         yield from names_in(child)
 
 
-def is_game_line(text: str) -> bool:
-    """True when ``text`` parses as a game's line (its first word a game keyword), not notation."""
+def is_check_line(text: str) -> bool:
+    """True when ``text`` is a check, saved whole: a game's line (its first word a game
+    keyword) or a comparison (``d20+5 >= 15``), not an expression."""
     return not isinstance(parse(text).body, Expr)
 
 
@@ -70,12 +71,8 @@ def value_expression(text: str, env: Environment) -> Expr:
     """The expression a value's text holds, its names checked against ``env`` (a game
     line is saved apart, with :meth:`Environment.with_check`)."""
     body = parse(text).body
-    if isinstance(body, Comparison):
-        raise DiceError(
-            "a saved roll is an expression: a check (>=, vs ...) cannot be saved", text, 0
-        )
     if not isinstance(body, Expr):
-        raise DiceError("a game line is saved as a check, not used in a roll", text, 0)
+        raise DiceError("a check is saved whole (a saved check), not used in a roll", text, 0)
     for name in names_in(body):
         known = env.value(name.name) is not None or env.roll(name.name) is not None
         if not known and name.name.casefold() not in registry.words():
@@ -111,7 +108,7 @@ def with_named(env: Environment, name: str, text: str) -> Environment:
     problem = name_problem(name)
     if problem is not None:
         raise DiceError(problem)
-    if is_game_line(text):
+    if is_check_line(text):
         return env.with_check(name, text.strip())
     expr = value_expression(text, env)
     number = constant_value(expr, env)

@@ -26,7 +26,7 @@ from dicecli.app import is_roll_line
 from dicecli.errors import DiceError
 from dicecli.naming import (
     constant_value,
-    is_game_line,
+    is_check_line,
     name_problem,
     saved_line,
     value_expression,
@@ -116,7 +116,7 @@ def _let(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
         raise invocation.syntax(f"expected a number or a roll after '{name} ='")
     value_at = Invocation(invocation.line, value_text, invocation.offset + match.start("value"))
     try:
-        if is_game_line(value_text):
+        if is_check_line(value_text):
             saved = value_text.strip()
             return state.with_names(state.env.with_check(name, saved), name), (
                 Message(f"{name} = {saved}  (a saved check: rolled anew each time)"),
