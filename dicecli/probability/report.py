@@ -12,7 +12,6 @@ Named chances of plain rolls: ``at_least_N`` (the total is N or more) and
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 from fractions import Fraction
 
@@ -22,7 +21,6 @@ from dicecli.notation.nodes import Check, Comparison, Expr
 from dicecli.notation.reader import parse
 from dicecli.probability.distribution import Distribution, Odds, exact_text
 from dicecli.probability.engine import PRECISION, analyse
-from dicecli.probability.weights import OddsTooBigError
 from dicecli.results import JSONValue
 from dicecli.systems import registry
 
@@ -48,45 +46,11 @@ def odds(
             found = _plain_odds(body, env, text)
         if not isinstance(body, Check):
             found = _with_criticals(found, body, env)
-        check_writable(found, str(body))
         return _with_bounds(found, at_least, at_most)
     except DiceError as error:
         raise error.at(text) from None
     except RecursionError:
         raise DiceError("too deeply nested", text, 0) from None
-
-
-MAX_TOTAL_DIGITS = 300
-"""Most digits a total may have in odds: its mean and spread are shown as floats,
-which end near 1.8e308."""
-
-MAX_FRACTION_DIGITS = 4_300
-"""Most digits of an exact fraction's numerator or denominator: Python writes no
-longer integer as text (``sys.get_int_max_str_digits()``)."""
-
-_FRACTION_BITS = int(MAX_FRACTION_DIGITS * math.log2(10))  # at most that many digits
-
-
-def check_writable(found: Odds, what: str) -> None:
-    """Refuse odds that could not be written out: totals of more than
-    :data:`MAX_TOTAL_DIGITS` digits, fractions of more than :data:`MAX_FRACTION_DIGITS`."""
-    tables = [found.distribution] if found.distribution is not None else []
-    tables.extend(table for _, table in found.tables)
-    limit = 10**MAX_TOTAL_DIGITS
-    for table in tables:
-        if table.outcomes and max(-table.min, table.max) >= limit:
-            raise OddsTooBigError(
-                f"odds of {what}: a total of more than {MAX_TOTAL_DIGITS} digits, "
-                "more than odds can show here"
-            )
-    chances = [chance for table in tables for _, chance in table.outcomes]
-    chances.extend(chance for _, chance in (*found.chances, *found.wins, *found.expectations))
-    for chance in chances:
-        if max(chance.numerator.bit_length(), chance.denominator.bit_length()) > _FRACTION_BITS:
-            raise OddsTooBigError(
-                f"odds of {what}: the exact fractions would have more than "
-                f"{MAX_FRACTION_DIGITS:,} digits, the most that can be written exactly here"
-            )
 
 
 def _with_criticals(found: Odds, body: Expr | Comparison, env: Environment) -> Odds:
