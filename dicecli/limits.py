@@ -41,6 +41,7 @@ if sys.getrecursionlimit() < RECURSION_LIMIT:
 _TERM_SEPARATOR = re.compile("[-+*/×\N{MINUS SIGN},xX]")
 _LONG_NUMBER = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
 _BRACKETS = re.compile(r"[(){}\[\]]")
+_LABEL = re.compile(r"\[[^\]\[]*\]")  # as the grammar reads a label
 
 
 def check_line(text: str) -> None:
@@ -51,7 +52,9 @@ def check_line(text: str) -> None:
             text,
             MAX_LINE_LENGTH,
         )
-    body = text.split("#", 1)[0]  # a comment is free text
+    # A comment is free text: it starts at the first # outside a [label] (labels are
+    # blanked to spaces of the same length, so positions stay those of the text).
+    body = _LABEL.sub(lambda label: " " * len(label[0]), text).split("#", 1)[0]
     long_number = _LONG_NUMBER.search(body)
     if long_number is not None:
         raise DiceSyntaxError(

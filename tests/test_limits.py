@@ -241,3 +241,14 @@ def test_a_message_quoting_something_huge_is_cut_in_the_middle() -> None:
     assert len(shown) == len("error: ") + 400
     assert shown.startswith("error: --set takes NAME=VALUE")
     assert shown.endswith("xxx')")
+
+
+def test_a_hash_inside_a_label_does_not_hide_a_long_number_from_the_bound() -> None:
+    """Found by the long fuzz profile: '#' inside a [label] is not a comment, so the
+    5,000-digit number after it reached Python's int() (an internal error)."""
+    text = "vs0[6reddF#\td6]-53D" + "1" * 5000
+    with pytest.raises(DiceSyntaxError) as caught:
+        parse(text)
+    assert caught.value.message == "number too long: 5,000 digits, the limit is 100"
+    assert caught.value.position == 19
+    assert total_of("d6[a # b] + 2 # " + "9" * 500) >= 3  # a real comment stays free

@@ -12,6 +12,7 @@ reports what passes it (the odds' own estimate-before-work bounds, docs/odds.md)
 report gives the inputs per area, the internal errors (must be 0), the worst steps and
 time per call, and the worst memory (the process's peak, and the peak of single calls
 sampled under tracemalloc). The exit status is 1 if any internal error was found.
+Stopped early (Ctrl-C, SIGTERM), it prints the figures of the calls made so far.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import argparse
 import json
 import random
 import resource
+import signal
 import sys
 import time
 import tracemalloc
@@ -46,6 +48,7 @@ def main() -> int:
     parser.add_argument("--memory-every", type=int, default=1_000, help="calls between samples")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     options = parser.parse_args()
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # figures on SIGTERM too
 
     rng = random.Random(options.seed)
     calls: Counter[str] = Counter()
@@ -56,54 +59,59 @@ def main() -> int:
     internal: list[str] = []
     started = time.perf_counter()
     made = 0
-    while made < options.inputs:
-        text = any_input(rng)
-        for area in AREAS:
-            if area == "odds" and not odds_friendly(text):
-                continue
-            sampled = made % options.memory_every == 0
-            if sampled:
-                tracemalloc.start()
-            began = time.perf_counter()
-            try:
-                outcome = exercise(area, text)
-            except InternalError as error:
-                internal.append(str(error)[:500])
-                made += 1
-                continue
-            finally:
-                spent = time.perf_counter() - began
-                if sampled:
-                    peak = tracemalloc.get_traced_memory()[1]
-                    tracemalloc.stop()
-                    if peak > worst_memory[0]:
-                        worst_memory = (peak, f"{area}({text[:80]!r})")
-            made += 1
-            calls[area] += 1
-            if outcome.error:
-                errors[outcome.error] += 1
-            if outcome.steps > worst_steps[area][0]:
-                worst_steps[area] = (outcome.steps, text[:80])
-            if spent > worst_time[area][0]:
-                worst_time[area] = (spent, text[:80])
-        if made % 50_000 < len(AREAS):
-            print(f"{made:,} calls, {time.perf_counter() - started:.0f} s", file=sys.stderr)
-
     over_budget: list[str] = []
     odds_refused = 0
-    for _ in range(options.odds_sample):
-        text = any_input(rng)
-        try:
-            outcome = exercise("odds", text, budget=options.odds_budget)
-        except InternalError as error:
-            if "over the budget" in str(error):
-                over_budget.append(text[:80])
-            else:
-                internal.append(str(error)[:500])
-            continue
-        odds_refused += outcome.error is not None
+    interrupted = False
+    try:
+        while made < options.inputs:
+            text = any_input(rng)
+            for area in AREAS:
+                if area == "odds" and not odds_friendly(text):
+                    continue
+                sampled = made % options.memory_every == 0
+                if sampled:
+                    tracemalloc.start()
+                began = time.perf_counter()
+                try:
+                    outcome = exercise(area, text)
+                except InternalError as error:
+                    internal.append(str(error)[:500])
+                    made += 1
+                    continue
+                finally:
+                    spent = time.perf_counter() - began
+                    if sampled:
+                        peak = tracemalloc.get_traced_memory()[1]
+                        tracemalloc.stop()
+                        if peak > worst_memory[0]:
+                            worst_memory = (peak, f"{area}({text[:80]!r})")
+                made += 1
+                calls[area] += 1
+                if outcome.error:
+                    errors[outcome.error] += 1
+                if outcome.steps > worst_steps[area][0]:
+                    worst_steps[area] = (outcome.steps, text[:80])
+                if spent > worst_time[area][0]:
+                    worst_time[area] = (spent, text[:80])
+            if made % 50_000 < len(AREAS):
+                print(f"{made:,} calls, {time.perf_counter() - started:.0f} s", file=sys.stderr)
+
+        for _ in range(options.odds_sample):
+            text = any_input(rng)
+            try:
+                outcome = exercise("odds", text, budget=options.odds_budget)
+            except InternalError as error:
+                if "over the budget" in str(error):
+                    over_budget.append(text[:80])
+                else:
+                    internal.append(str(error)[:500])
+                continue
+            odds_refused += outcome.error is not None
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: report what was done
+        interrupted = True
 
     figures = {
+        "interrupted": interrupted,
         "calls per area": dict(calls),
         "calls": sum(calls.values()),
         "internal errors": len(internal),
