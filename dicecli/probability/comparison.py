@@ -43,7 +43,24 @@ def comparison_odds(check: Comparison, env: Environment, text: str) -> Odds:
         chances=(("success", Fraction(passing, margin.denominator)),),
         expectations=(("mean", _mean(left)), ("margin", _mean(margin))),
         notes=(*notes, *_cut_note(total, margins)),
+        passing=_passing(check.op, right),
     )
+
+
+def _passing(op: str, right: Weights) -> tuple[int | None, int | None] | None:
+    """The totals that pass against a fixed target, as :attr:`Odds.passing` (lowest,
+    highest); None when the target is rolled too, or for ``!=`` (no single range)."""
+    if len(right.counts) != 1:
+        return None
+    (target,) = right.counts
+    bounds: dict[str, tuple[int | None, int | None]] = {
+        ">=": (target, None),
+        ">": (target + 1, None),
+        "<=": (None, target),
+        "<": (None, target - 1),
+        "=": (target, target),
+    }
+    return bounds.get(op)
 
 
 def _negated(found: Weights) -> Weights:

@@ -193,3 +193,28 @@ def test_odds_of_a_check_name_the_chance_of_success(op: CheckOp, faces: int) -> 
     assert dict(found.chances)["success"] == Fraction(faces, 6)
     assert found.distribution is not None
     assert found.distribution.as_dict() == {face: Fraction(1, 6) for face in range(1, 7)}
+
+
+@pytest.mark.parametrize(
+    ("text", "passing"),
+    [
+        ("1d20+5 >= 15", (15, None)),
+        ("d20 vs 12", (12, None)),
+        ("2d6 > 7", (8, None)),
+        ("3d6 <= 11", (None, 11)),
+        ("3d6 < 11", (None, 10)),
+        ("2d6 = 7", (7, 7)),
+        ("2d6 != 7", None),
+        ("d20 >= d20", None),
+    ],
+)
+def test_odds_of_a_check_say_which_totals_pass(
+    text: str, passing: tuple[int | None, int | None] | None
+) -> None:
+    # the terminal colours these rows (and adds an "at most" column for roll-under)
+    found = dicecli.odds(text)
+    assert found.passing == passing
+    assert found.distribution is not None
+    passed = sum(chance for value, chance in found.distribution.outcomes if found.passes(value))
+    if passing is not None:
+        assert passed == dict(found.chances)["success"]
