@@ -13,6 +13,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from processes import run_dicecli
 from typer.testing import CliRunner
 
 import dicecli
@@ -27,17 +28,7 @@ def invoke(*args: str, stdin: str | None = None) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
-def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "NO_COLOR": "1"}
-    return subprocess.run(
-        [sys.executable, "-m", "dicecli", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-        check=False,
-    )
+run = run_dicecli
 
 
 @pytest.mark.parametrize(

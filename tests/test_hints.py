@@ -4,12 +4,12 @@ line works."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from processes import run_dicecli
 
 import dicecli
 from dicecli.environment import Environment
@@ -114,16 +114,7 @@ def test_a_brace_expansion_split_by_the_shell() -> None:
 
 
 def _dicecli(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "NO_COLOR": "1"}
-    return subprocess.run(
-        [sys.executable, "-m", "dicecli", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=env,
-        timeout=60,
-        check=False,
-    )
+    return run_dicecli(*args, cwd=cwd)
 
 
 def test_a_star_the_shell_turned_into_file_names(tmp_path: Path) -> None:

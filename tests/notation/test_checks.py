@@ -7,12 +7,10 @@ different form; the tests here pin which one a line is (``docs/grammar.md``, "Ch
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from fractions import Fraction
 
 import pytest
+from processes import run_dicecli
 
 import dicecli
 from dicecli import DiceSyntaxError, parse
@@ -149,16 +147,7 @@ def test_success_counting_is_not_a_check() -> None:
     assert result.outcome is None  # a count of dice, never a failed check
 
 
-def _run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "dicecli", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "NO_COLOR": "1"},
-        timeout=60,
-        check=False,
-    )
+_run = run_dicecli
 
 
 def test_a_failed_check_exits_with_status_1_like_a_games_check() -> None:

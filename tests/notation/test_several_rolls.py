@@ -4,11 +4,9 @@ REPL each roll is its own result, and the exit status covers them all."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
+from processes import run_dicecli
 
 from dicecli.environment import Environment
 from dicecli.errors import DiceSyntaxError
@@ -43,16 +41,7 @@ def test_an_error_in_any_roll_points_into_the_whole_line() -> None:
         parse_rolls(" ; ")
 
 
-def _run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "dicecli", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "NO_COLOR": "1"},
-        timeout=60,
-        check=False,
-    )
+_run = run_dicecli
 
 
 def test_one_shot_rolls_each_and_the_exit_status_covers_all() -> None:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from processes import run_dicecli
 from typer.testing import CliRunner
 
 from dicecli.cli import app, route
@@ -27,15 +27,7 @@ def invoke(*args: str) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
-def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "dicecli", *args],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "NO_COLOR": "1", **(env or {})},
-        timeout=60,
-        check=False,
-    )
+run = run_dicecli
 
 
 def test_route_sends_table_words_to_the_table_command() -> None:
