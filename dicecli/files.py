@@ -21,6 +21,8 @@ import os
 import stat
 import sys
 import tempfile
+from collections.abc import Mapping
+from functools import lru_cache
 from pathlib import Path
 
 from dicecli.errors import DiceError
@@ -34,6 +36,24 @@ else:  # pragma: no cover - Python 3.10
 MAX_FILE_BYTES = 1 << 20
 """Largest character or dice file read (1 MiB): a sheet of thousands of stats is a few
 tens of kilobytes."""
+
+
+def user_config_file(name: Path, environ: Mapping[str, str] = os.environ) -> Path | None:
+    """The user's own file ``name`` (``dicecli/tables.toml``): under
+    ``$XDG_CONFIG_HOME`` when that is an absolute path, else under ``~/.config``; None
+    when the home folder is unknown."""
+    return _user_config_file(name, environ.get("XDG_CONFIG_HOME", ""), environ.get("HOME", ""))
+
+
+@lru_cache(maxsize=8)
+def _user_config_file(name: Path, config: str, home: str) -> Path | None:
+    # ``home`` is in the key because Path.home() reads $HOME
+    if config and Path(config).is_absolute():
+        return Path(config) / name
+    try:
+        return Path.home() / ".config" / name
+    except RuntimeError:
+        return None
 
 
 class FileError(DiceError):

@@ -23,6 +23,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from dicecli.errors import DiceError
+from dicecli.files import user_config_file
 from dicecli.notation.nodes import Check, Comparison, Roll
 from dicecli.tables.model import (
     Entry,
@@ -84,13 +85,7 @@ class _Where:
 def user_table_file(environ: Mapping[str, str] = os.environ) -> Path | None:
     """``$XDG_CONFIG_HOME/dicecli/tables.toml``, else under ``~/.config``; None when the
     home folder is unknown."""
-    config = environ.get("XDG_CONFIG_HOME", "")
-    if config and Path(config).is_absolute():
-        return Path(config) / USER_FILE
-    try:
-        return Path.home() / ".config" / USER_FILE
-    except RuntimeError:
-        return None
+    return user_config_file(USER_FILE, environ)
 
 
 def load_book(path: Path | None = None) -> TableBook:

@@ -187,17 +187,9 @@ def shipped_dice() -> DiceSet:
 def user_dice_file(environ: Mapping[str, str] = os.environ) -> Path | None:
     """``$XDG_CONFIG_HOME/dicecli/alkemy-dice.toml``, or under ``~/.config``; None when
     the home directory is unknown."""
-    return _user_dice_file(environ.get("XDG_CONFIG_HOME", ""), environ.get("HOME", ""))
+    from dicecli.files import user_config_file
 
-
-@lru_cache(maxsize=4)
-def _user_dice_file(config: str, home: str) -> Path | None:
-    if config and Path(config).is_absolute():
-        return Path(config) / USER_FILE
-    try:
-        return Path.home() / ".config" / USER_FILE
-    except RuntimeError:
-        return None
+    return user_config_file(USER_FILE, environ)
 
 
 def dice_file_for(env: Environment) -> Path | None:
