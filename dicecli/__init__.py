@@ -15,7 +15,6 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
@@ -27,6 +26,7 @@ from dicecli.errors import (
     RuleError,
     UnknownNameError,
 )
+from dicecli.frozen import replace
 from dicecli.notation.reader import parse
 from dicecli.results import RollResult
 from dicecli.rolling.evaluate import roll as _roll_parsed

@@ -4,8 +4,8 @@ Shared by the fast entry path (:mod:`dicecli.__main__`), the typer CLI
 (:mod:`dicecli.cli`) and the REPL. :class:`Streams` owns stdin/stdout/stderr and whether
 each is a terminal, so tests can stand in a pipe or a terminal.
 
-:class:`Streams` is a plain class and :class:`RunOptions` a NamedTuple, not
-dataclasses: every roll from the command line creates both classes at start (see
+:class:`Streams` is a plain class and :class:`RunOptions` a NamedTuple, the cheapest
+classes to create: every roll from the command line creates both at start (see
 "Start-up" in the README).
 """
 

@@ -24,11 +24,11 @@ use a stat of the same file or a value set later.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from dicecli.environment import Environment
 from dicecli.errors import DiceError
+from dicecli.frozen import field, frozen
 from dicecli.limits import MAX_DIGITS, MAX_VALUE
 from dicecli.naming import name_problem
 from dicecli.notation.nodes import Expr
@@ -41,7 +41,7 @@ class CharacterFileError(DiceError):
     """A character file that cannot be read or does not describe a character."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Character:
     """What a character file holds, names spelled as in the file."""
 

@@ -10,9 +10,9 @@ case-insensitively: keys are stored casefolded.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
+from dicecli.frozen import field, frozen, replace
 from dicecli.notation.nodes import Expr
 
 
@@ -20,7 +20,7 @@ def _folded(mapping: Mapping[str, object]) -> dict[str, object]:
     return {key.casefold(): value for key, value in mapping.items()}
 
 
-@dataclass(frozen=True)
+@frozen
 class Environment:
     """Named numbers (``--set STR=3``), saved rolls (``let``) and game settings."""
 

@@ -11,8 +11,9 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal, NamedTuple, NewType
+
+from dicecli.frozen import frozen
 
 JSONValue = str | int | float | bool | None | list["JSONValue"] | dict[str, "JSONValue"]
 
@@ -51,7 +52,7 @@ apart from the core's roles, so a misspelt core role still fails type checking."
 Role = CoreRole | GameRole
 
 
-@dataclass(frozen=True, init=False)
+@frozen(init=False)
 class DieRoll:
     """One die as it landed.
 
@@ -96,7 +97,7 @@ class DieRoll:
         }
 
 
-@dataclass(frozen=True, init=False)
+@frozen(init=False)
 class Text:
     """A piece of a breakdown; ``role`` says what it is, never how it looks."""
 
@@ -108,7 +109,7 @@ class Text:
         self.__dict__.update(text=text, role=role)
 
 
-@dataclass(frozen=True, init=False)
+@frozen(init=False)
 class DiceShown:
     """Dice shown together, in roll order: ``[4, 3, 1]``."""
 
@@ -147,7 +148,7 @@ class Outcome(NamedTuple):
         return data
 
 
-@dataclass(frozen=True, init=False)
+@frozen(init=False)
 class RollResult:
     """One roll: the input, every die, the breakdown, the total and the outcome."""
 

@@ -37,13 +37,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import product
 from typing import Literal, TypeVar, cast
 
 from hypothesis import strategies as st
 
+from dicecli.frozen import replace
 from dicecli.notation.nodes import (
     FUNCTION_NAMES,
     BinaryOp,

@@ -11,10 +11,10 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import cast
 
+from dicecli.frozen import field, frozen
 from dicecli.results import DiceShown, DieRoll
 
 MAX_SHARED_VARIANTS = 4096
@@ -25,7 +25,7 @@ NOT_REROLLABLE: set[str] = set()
 refused (:func:`dicecli.rolling.reroll_result`)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Face:
     """What is printed on one face (``name``) and what it is worth (``value``)."""
 
@@ -33,7 +33,7 @@ class Face:
     value: int | None
 
 
-@dataclass(frozen=True)
+@frozen
 class Die:
     """A die: a name and its equally likely faces.
 

@@ -1,4 +1,4 @@
-"""The syntax tree: frozen dataclasses for what was typed, nothing rolled.
+"""The syntax tree: frozen values for what was typed, nothing rolled.
 
 ``str(node)`` gives the canonical notation back, which parses to an equal node. Dice
 modifiers are stored by kind, not by the order they were typed in, because they are
@@ -11,8 +11,9 @@ always applied in one fixed order (see ``docs/grammar.md``, "Modifier order"):
    mark kept dice critical (``cs``, ``cf``, or a lone ``d20``'s 20 and 1 by default).
 
 The parts of modifiers (:class:`Condition`, :class:`Keep`, :class:`Reroll`,
-:class:`Explode`) are named tuples, not dataclasses: frozen values all the same, and a
-tenth of the cost to create at every start (see "Start-up" in the README). Game systems
+:class:`Explode`) are named tuples: frozen values all the same, and cheaper still to
+create at every start (see "Start-up" in the README). The nodes are
+:func:`dicecli.frozen.frozen` classes. Game systems
 add their own node types (subclasses of :class:`Check`) in their packages.
 
 Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
@@ -21,8 +22,9 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 from __future__ import annotations
 
 import sys
-from dataclasses import FrozenInstanceError, dataclass, field
 from typing import ClassVar, Literal, NamedTuple
+
+from dicecli.frozen import field, frozen
 
 if sys.version_info >= (3, 11):
     from typing import assert_never
@@ -97,7 +99,7 @@ class Explode(NamedTuple):
         return self.kind + (self.condition.bare() if self.condition else "")
 
 
-@dataclass(frozen=True)
+@frozen
 class Modifiers:
     """The modifiers of one dice term or group, by kind."""
 
@@ -141,43 +143,13 @@ class Modifiers:
 NO_MODIFIERS = Modifiers()
 
 
-class FrozenFields:
-    """A frozen value compared, hashed and shown by the fields ``_fields`` names, as
-    ``@dataclass(frozen=True)`` would make it, without generating code at every start
-    (about 3.6 million instructions a class, measured): for the nodes of the rarer
-    forms. Subclasses write their fields in ``__init__`` through ``__dict__``."""
-
-    _fields: ClassVar[tuple[str, ...]] = ()
-
-    def _values(self) -> tuple[object, ...]:
-        return tuple(self.__dict__[name] for name in self._fields)
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash((self.__class__, self._values()))
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{name}={self.__dict__[name]!r}" for name in self._fields)
-        return f"{type(self).__name__}({shown})"
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
-
-
 class ExprNode:
     """Base of the expression nodes: how tightly a node binds when written (9: an atom)."""
 
     precedence: ClassVar[int] = 9
 
 
-@dataclass(frozen=True)
+@frozen
 class Number(ExprNode):
     """An integer constant: ``5``."""
 
@@ -187,7 +159,7 @@ class Number(ExprNode):
         return str(self.value)
 
 
-@dataclass(frozen=True)
+@frozen
 class Dice(ExprNode):
     """``NdS`` with its modifiers. ``sides`` is a number, ``"%"``, ``"F"`` or ``"3"``
     (the D3 of rule N4: a D6 halved, rounded up)."""
@@ -206,7 +178,8 @@ class Dice(ExprNode):
         return f"{count}d{sides}{self.modifiers}"
 
 
-class ComputedDice(FrozenFields, ExprNode):
+@frozen
+class ComputedDice(ExprNode):
     """Dice whose count or sides are worked out when rolled: ``(1+2)d6``, ``(STR)d6``,
     ``(2d4)d6`` (roll a count, then that many dice), ``d(2*3)``.
 
@@ -216,13 +189,7 @@ class ComputedDice(FrozenFields, ExprNode):
 
     count: Expr
     sides: Expr | Literal["%", "F"]
-    modifiers: Modifiers
-    _fields = ("count", "sides", "modifiers")
-
-    def __init__(
-        self, count: Expr, sides: Expr | Literal["%", "F"], modifiers: Modifiers = NO_MODIFIERS
-    ) -> None:
-        self.__dict__.update(count=count, sides=sides, modifiers=modifiers)
+    modifiers: Modifiers = NO_MODIFIERS
 
     def __str__(self) -> str:
         count = self.count
@@ -241,7 +208,7 @@ class ComputedDice(FrozenFields, ExprNode):
         return f"{count_text}d{sides_text}{self.modifiers}"
 
 
-@dataclass(frozen=True)
+@frozen
 class Group(ExprNode):
     """``{2d6, 1d8}kh1``: each item is one value; modifiers act on the items."""
 
@@ -252,7 +219,7 @@ class Group(ExprNode):
         return "{" + ", ".join(str(item) for item in self.items) + "}" + str(self.modifiers)
 
 
-@dataclass(frozen=True)
+@frozen
 class Name(ExprNode):
     """A named value (``STR``) or saved roll (``attack``), resolved when rolled."""
 
@@ -263,7 +230,7 @@ class Name(ExprNode):
         return self.name
 
 
-@dataclass(frozen=True)
+@frozen
 class Labelled(ExprNode):
     """``2d6[fire]``: a term with a label shown beside its dice."""
 
@@ -275,7 +242,7 @@ class Labelled(ExprNode):
         return f"{inner}[{self.label}]"
 
 
-@dataclass(frozen=True)
+@frozen
 class Negate(ExprNode):
     """Unary minus: ``-d6``."""
 
@@ -286,7 +253,7 @@ class Negate(ExprNode):
         return f"-{_wrap(self.operand, 8)}"
 
 
-@dataclass(frozen=True)
+@frozen
 class PercentOf(ExprNode):
     """``10% of 51``: the percentage of a value, rounded up (rule N3)."""
 
@@ -298,7 +265,8 @@ class PercentOf(ExprNode):
         return f"{self.percent}% of {_wrap(self.operand, 7)}"
 
 
-class Call(FrozenFields, ExprNode):
+@frozen
+class Call(ExprNode):
     """A function of expressions: ``floor(2d6 / 2)``, ``max(d20, d20)``, ``abs(d6 - d6)``.
 
     A division (or ``N% of``) that is the whole argument of ``floor``, ``ceil`` or
@@ -308,10 +276,6 @@ class Call(FrozenFields, ExprNode):
 
     function: FunctionName
     args: tuple[Expr, ...]
-    _fields = ("function", "args")
-
-    def __init__(self, function: FunctionName, args: tuple[Expr, ...]) -> None:
-        self.__dict__.update(function=function, args=args)
 
     def __str__(self) -> str:
         return f"{self.function}({', '.join(str(arg) for arg in self.args)})"
@@ -320,7 +284,7 @@ class Call(FrozenFields, ExprNode):
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
 
 
-@dataclass(frozen=True)
+@frozen
 class BinaryOp(ExprNode):
     """Left-associative arithmetic. ``/`` rounds up (rule N3)."""
 
@@ -384,7 +348,8 @@ class Check:
     system: ClassVar[str]
 
 
-class Comparison(FrozenFields):
+@frozen
+class Comparison:
     """A check on any expression: ``d20 + 5 >= 15``, ``3d6 <= 11``, ``d20 vs 15``.
 
     ``vs`` (meets or beats) is read as ``>=``. Written with spaces around the
@@ -394,16 +359,12 @@ class Comparison(FrozenFields):
     left: Expr
     op: CheckOp
     right: Expr
-    _fields = ("left", "op", "right")
-
-    def __init__(self, left: Expr, op: CheckOp, right: Expr) -> None:
-        self.__dict__.update(left=left, op=op, right=right)
 
     def __str__(self) -> str:
         return f"{self.left} {self.op} {self.right}"
 
 
-@dataclass(frozen=True)
+@frozen
 class Roll:
     """One line typed by the user: an expression, a check on one, or a game check, and
     a comment."""

@@ -16,10 +16,10 @@ d20 deciding a count: ``(d20)d6``), where the two are linked.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 from fractions import Fraction
 
 from dicecli.environment import Environment
+from dicecli.frozen import replace
 from dicecli.notation.nodes import (
     Comparison,
     ComputedDice,

@@ -12,9 +12,10 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import partial
+
+from dicecli.frozen import field, frozen
 
 ONE = Fraction(1)
 ZERO = Fraction(0)
@@ -107,7 +108,7 @@ def _fraction_maker(denominator: int, how_many: int) -> Callable[[int], Fraction
     return fraction
 
 
-@dataclass(frozen=True)
+@frozen
 class Distribution:
     """Outcome -> probability, outcomes ascending, every probability > 0.
 
@@ -302,7 +303,7 @@ def _int_text(number: int) -> str:
 _CHUNK = 10**1000
 
 
-@dataclass(frozen=True)
+@frozen
 class Odds:
     """The exact chances of one line, for ``dicecli odds``.
 

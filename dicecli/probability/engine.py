@@ -28,12 +28,12 @@ Forms too big to compute exactly raise :class:`OddsTooBigError`: nothing is samp
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
+from dicecli.frozen import frozen, replace
 from dicecli.notation.dice import die_for_sides
 from dicecli.notation.nodes import (
     ROUNDING_FUNCTIONS,
@@ -104,7 +104,7 @@ MAX_EXPLOSION_DEPTH = 2_000
 """Deepest an explosion chain is followed; a die exploding so often is refused."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Analysis:
     """An expression's distribution, its mean (over the totals computed) and notes on
     any cut-off made."""

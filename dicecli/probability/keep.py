@@ -40,8 +40,8 @@ import bisect
 import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 
+from dicecli.frozen import frozen
 from dicecli.notation.nodes import Keep
 from dicecli.notation.semantics import kept_slice
 from dicecli.probability.weights import (
@@ -451,7 +451,7 @@ States = dict[Held, Counts]
 tracked: its score is read from the tuple at the end)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Tracker:
     """Follows the units at one end: the ``capacity`` highest (``high``) or lowest.
 
@@ -603,7 +603,7 @@ def _estimate(items: Sequence[Mapping[int, int]], tracker: Tracker) -> int:
     return work
 
 
-@dataclass(frozen=True)
+@frozen
 class Chain:
     """One exploding die (``!`` or ``!p``): each die stands on ``standing`` (weights
     over ``denominator``); a value in ``explodes`` adds another die; the added dice are
@@ -662,7 +662,7 @@ def keep_over_sorted_chains(
     return result
 
 
-@dataclass(frozen=True)
+@frozen
 class _TwoKinds:
     """Keep/drop over two kinds of identical units, every ``far`` value beyond every
     ``near`` value as seen from the kept end: ``kept`` of them, counted from the

@@ -12,11 +12,11 @@ Named chances of plain rolls: ``at_least_N`` (the total is N or more) and
 
 from __future__ import annotations
 
-from dataclasses import replace
 from fractions import Fraction
 
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
+from dicecli.frozen import replace
 from dicecli.notation.nodes import Check, Comparison, Expr
 from dicecli.notation.reader import parse
 from dicecli.probability.distribution import Distribution, Odds, exact_text

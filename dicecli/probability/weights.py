@@ -23,10 +23,10 @@ exact methods, and raises :class:`OddsTooBigError` when even that passes
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 
 from dicecli.errors import DiceError
+from dicecli.frozen import frozen
 from dicecli.probability.distribution import Distribution
 
 MAX_OUTCOMES = 100_000
@@ -54,7 +54,7 @@ class OddsTooBigError(DiceError):
 Counts = dict[int, int]
 
 
-@dataclass(frozen=True, eq=False)
+@frozen(eq=False)
 class Weights:
     """Outcome -> integer weight, over ``denominator``; ``notes`` say what was cut.
 

@@ -19,11 +19,11 @@ import json
 import re
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, replace
 from pathlib import Path
 
 from dicecli.app import is_roll_line
 from dicecli.errors import DiceError
+from dicecli.frozen import frozen, replace
 from dicecli.naming import (
     constant_value,
     is_check_line,
@@ -57,7 +57,7 @@ from dicecli.systems.declaration import ReplCommand
 Run = Callable[[ReplState, Invocation], tuple[ReplState, Output]]
 
 
-@dataclass(frozen=True)
+@frozen
 class Command:
     """A REPL command: its name, how to use it, what it does, and the function run."""
 

@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, TextIO
 
 from dicecli.app import repeat_count
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
+from dicecli.frozen import field, frozen, replace
 from dicecli.naming import saved_line
 from dicecli.notation.reader import parse
 from dicecli.results import RollResult
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from dicecli.render import Renderer
 
 
-@dataclass(frozen=True)
+@frozen
 class ReplState:
     """Everything a REPL session knows between two lines."""
 
@@ -80,32 +80,32 @@ def start_state(roller: Roller, env: Environment = EMPTY_ENVIRONMENT, times: int
 # Output items: what a line produced, rendered by render_output.
 
 
-@dataclass(frozen=True)
+@frozen
 class Rolled:
     result: RollResult
     odds: Odds | None = None
     """``--odds`` on the line: the chance is shown beside the result."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Summary:
     """Several rolls of one line (``--times``)."""
 
     results: tuple[RollResult, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class OddsShown:
     odds: Odds
     full: bool = False
 
 
-@dataclass(frozen=True)
+@frozen
 class Message:
     text: str
 
 
-@dataclass(frozen=True)
+@frozen
 class Problem:
     error: DiceError
 
@@ -119,7 +119,7 @@ Output = tuple[OutputItem, ...]
 _COMMAND_LINE = re.compile(r"\s*(?P<word>\S+)\s*(?P<argument>.*?)\s*$", re.DOTALL)
 
 
-@dataclass(frozen=True)
+@frozen
 class Invocation:
     """A meta-command line: the whole line, the argument text and where it starts."""
 

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from dataclasses import replace
 from functools import lru_cache
 
 from dicecli.environment import Environment
 from dicecli.errors import DiceError, RollLimitError
+from dicecli.frozen import replace
 from dicecli.identity_cache import IdentityCache
 from dicecli.notation.dice import Die, die_for_sides
 from dicecli.notation.nodes import (

@@ -10,10 +10,9 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from dicecli.environment import Environment
 from dicecli.errors import RuleError
+from dicecli.frozen import replace
 from dicecli.notation.dice import NOT_REROLLABLE
 from dicecli.notation.nodes import Check, Comparison, Dice, Expr, Name, children
 from dicecli.notation.reader import parse

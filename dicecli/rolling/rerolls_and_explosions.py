@@ -11,9 +11,9 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from dicecli.frozen import frozen
 from dicecli.notation.nodes import Condition
 from dicecli.results import COMPOUNDED, EXPLODED, EXPLOSION, PENETRATED, REROLL, REROLLED, DieRoll
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from dicecli.rolling.sources import Roller
 
 
-@dataclass(frozen=True)
+@frozen
 class RerollExplodeRules:
     """A die's re-roll and explosion rules (steps 1 and 2), worked out once per dice
     term: the natural values each applies to, as ranges (conditions compare numbers)."""

@@ -2,7 +2,7 @@
 
 A game's package holds a :class:`Game` (plain data, cheap to build) in its
 ``__init__``; the registry (:mod:`dicecli.systems.registry`) reads it. The types are
-named tuples, not dataclasses: building the classes costs a tenth as much, and a game's
+named tuples, not frozen classes: building the classes costs less still, and a game's
 declaration is read on every line that starts with a word.
 """
 

@@ -4,20 +4,20 @@ each entry's text cut into :data:`Piece` s (words, inline rolls, references)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from dicecli.errors import DiceError
+from dicecli.frozen import frozen
 from dicecli.notation.nodes import Roll
 
 
-@dataclass(frozen=True)
+@frozen
 class Words:
     """Text of an entry shown as written."""
 
     text: str
 
 
-@dataclass(frozen=True)
+@frozen
 class InlineRoll:
     """``[[2d4]]``: a roll made when the entry is drawn; ``text`` is what was written
     inside the brackets."""
@@ -26,7 +26,7 @@ class InlineRoll:
     roll: Roll
 
 
-@dataclass(frozen=True)
+@frozen
 class TableReference:
     """``[[table: loot]]``: a draw from another table of the same file."""
 
@@ -36,7 +36,7 @@ class TableReference:
 Piece = Words | InlineRoll | TableReference
 
 
-@dataclass(frozen=True)
+@frozen
 class Entry:
     """One entry: its key as written (``"1-3"``, ``"7"``, or a weighted entry's name),
     the values of the table's roll it covers (``low`` to ``high``), its weight (1 in a
@@ -53,7 +53,7 @@ class Entry:
         return self.low <= value <= self.high
 
 
-@dataclass(frozen=True)
+@frozen
 class Table:
     """A table: its name, the roll that picks an entry (written as ``roll_text``; a
     weighted table is rolled with one die of as many sides as its weights add up to) and
@@ -78,7 +78,7 @@ class TableNotFoundError(DiceError):
     """A table asked for by name that the file does not have."""
 
 
-@dataclass(frozen=True)
+@frozen
 class TableBook:
     """The tables of one file, by casefolded name, in file order; ``source`` is the file
     as the user named it."""

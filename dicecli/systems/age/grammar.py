@@ -21,12 +21,12 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cache
 from typing import cast
 
 import pyparsing as pp
 
+from dicecli.frozen import frozen
 from dicecli.notation.grammar import integer, keyword, whole_line
 from dicecli.systems.age import GAME
 from dicecli.systems.age.nodes import AgeAdvanced, AgeOpposed, AgeRoll, AgeTest, Target
@@ -53,7 +53,7 @@ def _fail(text: str, loc: int, message: str) -> pp.ParseFatalException:
     return pp.ParseFatalException(text, loc, message)
 
 
-@dataclass(frozen=True)
+@frozen
 class _Focus:
     """A ``+focus`` as parsed, with where it was typed (for the error on a second one)."""
 
@@ -61,7 +61,7 @@ class _Focus:
     negative: bool
 
 
-@dataclass(frozen=True)
+@frozen
 class _Until:
     """The threshold after ``until``, told apart from the target number."""
 

@@ -9,9 +9,9 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
+from dicecli.frozen import frozen
 from dicecli.notation.nodes import Check
 from dicecli.systems.age import GAME
 from dicecli.systems.age.rules import FOCUS_BONUS, spelled
@@ -20,7 +20,7 @@ KEYWORD = GAME.topic
 """The keyword a canonical line starts with."""
 
 
-@dataclass(frozen=True)
+@frozen
 class AgeTest:
     """One ability test: an ability (or a plain number), modifiers, and a focus.
 
@@ -53,7 +53,7 @@ class AgeTest:
         return sum(self.modifiers) + (FOCUS_BONUS if self.focus else 0)
 
 
-@dataclass(frozen=True)
+@frozen
 class Target:
     """A number to reach: typed as a number, or named from a table (``name``)."""
 
@@ -68,7 +68,7 @@ class Target:
         return f"{self.value} ({spelled(self.name)})" if self.name else str(self.value)
 
 
-@dataclass(frozen=True)
+@frozen
 class AgeRoll(Check):
     """``age STR+2 vs 13`` (a basic test, rules G1-G2, G5-G6) or ``age STR+2`` (no
     target: the total, the Dragon die and doubles only)."""
@@ -82,7 +82,7 @@ class AgeRoll(Check):
         return f"{KEYWORD} {self.test}{against}"
 
 
-@dataclass(frozen=True)
+@frozen
 class AgeOpposed(Check):
     """``age DEX+1 vs age PER+2 [vs age ...]``: an opposed test (rule G4)."""
 
@@ -93,7 +93,7 @@ class AgeOpposed(Check):
         return " vs ".join(f"{KEYWORD} {side}" for side in self.sides)
 
 
-@dataclass(frozen=True)
+@frozen
 class AgeAdvanced(Check):
     """``age STR+2 vs 13 until 15``: an advanced test (rule G7)."""
 

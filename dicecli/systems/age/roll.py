@@ -20,10 +20,9 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from dicecli.environment import Environment
 from dicecli.errors import RuleError
+from dicecli.frozen import frozen
 from dicecli.notation.dice import D6
 from dicecli.notation.nodes import assert_never
 from dicecli.results import (
@@ -52,7 +51,7 @@ _SIDE = Text("; ", "side")
 """Between two sides of an opposed test (a terminal puts each side on its own line)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class TestRoll:
     """One roll of one test: its three dice (the Dragon die last) and what it adds up
     to."""
@@ -195,7 +194,7 @@ def _judged(roll: TestRoll, target: Target, notes: tuple[str, ...]) -> Outcome:
 # -- opposed test -----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen
 class _Entry:
     """One side's roll in one round, and where its dice sit in the result."""
 

@@ -11,9 +11,9 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from dicecli.errors import DiceError, RuleError
+from dicecli.frozen import replace
 from dicecli.notation.dice import Die
 from dicecli.notation.reader import parse
 from dicecli.repl.state import Invocation, Output, ReplState, Rolled, last_roll, needs_argument

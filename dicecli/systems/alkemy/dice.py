@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -27,6 +26,7 @@ from typing import Any, Literal, cast
 
 from dicecli.environment import Environment
 from dicecli.errors import DiceError
+from dicecli.frozen import frozen
 from dicecli.notation.dice import Die, Face
 from dicecli.systems.alkemy import DICE_FILE
 
@@ -43,7 +43,7 @@ class DiceFileError(DiceError):
     """An Alkemy dice file that cannot be read or does not describe six-sided dice."""
 
 
-@dataclass(frozen=True)
+@frozen
 class ColourDice:
     """The die of one colour, the symbol on each face (None: not known) and whether its
     layout is an assumption (rule A9)."""
@@ -62,7 +62,7 @@ class ColourDice:
         return ",".join(str(value) for value in self.values)
 
 
-@dataclass(frozen=True)
+@frozen
 class DiceSet:
     """The dice of every colour."""
 

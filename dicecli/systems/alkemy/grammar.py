@@ -16,12 +16,12 @@ stand there.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cache
 from typing import cast
 
 import pyparsing as pp
 
+from dicecli.frozen import frozen
 from dicecli.notation import grammar
 from dicecli.notation.nodes import Check, Name
 from dicecli.systems.alkemy import GAME
@@ -36,7 +36,7 @@ from dicecli.systems.alkemy.nodes import (
 )
 
 
-@dataclass(frozen=True)
+@frozen
 class _Part:
     """One piece of a side, tagged, folded into :class:`AlkemySide` by ``_side``."""
 

@@ -12,9 +12,9 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import ClassVar
 
+from dicecli.frozen import field, frozen
 from dicecli.notation.nodes import Check, Name
 from dicecli.systems.alkemy import GAME
 from dicecli.systems.alkemy.dice import Colour
@@ -33,7 +33,7 @@ STATE_WORDS: dict[str, Colour] = {
 RESERVED = (*GAME.keywords, "vs", "keep", "bonus", "bonuses", "penalty", "penalties", *STATE_WORDS)
 
 
-@dataclass(frozen=True)
+@frozen
 class KeepChoice:
     """``keep 1,3``: keep the 1st and 3rd dice rolled (1-based, in roll order), rule A4."""
 
@@ -51,7 +51,7 @@ class KeepChoice:
         return low - 1, high - 1
 
 
-@dataclass(frozen=True)
+@frozen
 class AlkemySide:
     """One miniature's roll: its characteristic, health state and extra dice."""
 
@@ -82,7 +82,7 @@ class AlkemySide:
         return " ".join(parts)
 
 
-@dataclass(frozen=True)
+@frozen
 class AlkemyCheck(Check):
     """A characteristic test (rule A1); ``difficulty`` None: just the total."""
 
@@ -98,7 +98,7 @@ class AlkemyCheck(Check):
         return " ".join(filter(None, (text, self.side.tail())))
 
 
-@dataclass(frozen=True)
+@frozen
 class AlkemyOpposed(Check):
     """An opposed test (rule A2): ``first`` is side 1, ``second`` side 2."""
 

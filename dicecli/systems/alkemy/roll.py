@@ -11,10 +11,9 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from dicecli.environment import Environment
 from dicecli.errors import RollLimitError
+from dicecli.frozen import frozen
 from dicecli.notation.nodes import assert_never
 from dicecli.results import (
     DROPPED,
@@ -38,7 +37,7 @@ MAX_ROUNDS = 100
 end come only from dice that always tie (a custom file with one number on every face)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class SideRoll:
     """One side's dice in one round."""
 
@@ -133,7 +132,7 @@ def resolve_check(check: AlkemyCheck, roller: Roller, env: Environment, text: st
 # -- an opposed test (rule A2) --------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen
 class Decision:
     winner: int  # 1 or 2
     tiebreak: str  # "total", "characteristic" or "reroll"

@@ -12,10 +12,10 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from dicecli.environment import Environment
 from dicecli.errors import RuleError, UnknownNameError
+from dicecli.frozen import frozen
 from dicecli.notation.nodes import Name
 from dicecli.systems.alkemy.dice import ColourDice, DiceSet
 from dicecli.systems.alkemy.nodes import AlkemySide, KeepChoice
@@ -62,7 +62,7 @@ def best_two(values: Sequence[int], net: int) -> tuple[int, int]:
     return first, second
 
 
-@dataclass(frozen=True)
+@frozen
 class PreparedSide:
     """One side, ready to roll or to count: everything but the faces."""
 

@@ -11,9 +11,9 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar, cast
 
+from dicecli.frozen import frozen
 from dicecli.notation.nodes import Check, Expr, Name
 from dicecli.results import JSONValue
 from dicecli.systems.warhammer import GAME
@@ -36,7 +36,7 @@ class WarhammerCheck(Check):
     system: ClassVar[str] = GAME.name
 
 
-@dataclass(frozen=True)
+@frozen
 class WarhammerRoll(WarhammerCheck):
     """``wfb artillery + 2``, ``wfb 2D6/2``: an expression that may hold the artillery
     die (rules W1, N3)."""
@@ -47,7 +47,7 @@ class WarhammerRoll(WarhammerCheck):
         return f"{KEYWORD} {self.expr}"
 
 
-@dataclass(frozen=True)
+@frozen
 class ScatterRoll(WarhammerCheck):
     """``wfb scatter``, ``wfb scatter 2D6``, ``wfb scatter artillery`` (rules W2, W3)."""
 
@@ -58,7 +58,7 @@ class ScatterRoll(WarhammerCheck):
         return f"{text} {self.distance}" if self.distance is not None else text
 
 
-@dataclass(frozen=True)
+@frozen
 class CharacteristicTest(WarhammerCheck):
     """``wfb test 4``; ``wfb test 3, 4`` tests the highest value (rule W8)."""
 
@@ -68,7 +68,7 @@ class CharacteristicTest(WarhammerCheck):
         return f"{KEYWORD} test {_values(self.values)}"
 
 
-@dataclass(frozen=True)
+@frozen
 class LeadershipTest(WarhammerCheck):
     """``wfb ld 8``; ``wfb ld 7, 8`` tests the highest value (rule W9)."""
 
@@ -78,7 +78,7 @@ class LeadershipTest(WarhammerCheck):
         return f"{KEYWORD} ld {_values(self.values)}"
 
 
-@dataclass(frozen=True)
+@frozen
 class BreakTest(WarhammerCheck):
     """``wfb break 8 lost by 3``: Leadership minus the combat result (rule W10)."""
 
@@ -89,7 +89,7 @@ class BreakTest(WarhammerCheck):
         return f"{KEYWORD} break {_values(self.values)} lost by {self.lost_by}"
 
 
-@dataclass(frozen=True)
+@frozen
 class Contenders:
     """Players of a roll-off or candidates of an allocation: names as typed, or just
     a count (numbered 1..count)."""
@@ -109,7 +109,7 @@ class Contenders:
         return " ".join(self.names) if self.names else str(self.count)
 
 
-@dataclass(frozen=True)
+@frozen
 class RollOff(WarhammerCheck):
     """``wfb rolloff Alice Bob`` or ``wfb rolloff 3`` (rule W6)."""
 
@@ -119,7 +119,7 @@ class RollOff(WarhammerCheck):
         return f"{KEYWORD} rolloff {self.players}"
 
 
-@dataclass(frozen=True)
+@frozen
 class Allocate(WarhammerCheck):
     """``wfb allocate 5`` or ``wfb allocate Champion Musician Banner`` (rule W7);
     ``wfb allocate 3 among 5`` hands out 3 items, one D6 (or set of dice) each."""

@@ -10,11 +10,11 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from typing import Any
 
 from dicecli.environment import Environment
 from dicecli.errors import RuleError
+from dicecli.frozen import frozen
 from dicecli.notation.dice import D6
 from dicecli.notation.nodes import Expr, assert_never
 from dicecli.results import (
@@ -114,7 +114,7 @@ def _ignore_segments(segments: list[Segment], misfire_counts: bool) -> list[Segm
     ]
 
 
-@dataclass(frozen=True)
+@frozen
 class _Distance:
     """The distance dice of a scatter as rolled, ignored on a HIT (rule W3)."""
 
@@ -138,7 +138,7 @@ def _roll_distance(distance: Expr, hit: bool, roller: Roller, env: Environment) 
     return _Distance(value, misfired, evaluation.artillery_rolled, tuple(dice), tuple(segments))
 
 
-@dataclass(frozen=True)
+@frozen
 class _Landing:
     """Where the scattered object ends: the total (inches, None on a misfire), the
     verdict, a breakdown word and notes."""

@@ -9,14 +9,13 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from dicecli.errors import RuleError
+from dicecli.frozen import frozen
 
 D6_SIDES = 6
 
 
-@dataclass(frozen=True)
+@frozen
 class Verdict:
     """Pass or fail, and why in a few words (``7 ≤ 8``, ``natural 6 always fails``)."""
 
@@ -60,7 +59,7 @@ def leaders(values: list[int]) -> list[int]:
     return [index for index, value in enumerate(values) if value == top]
 
 
-@dataclass(frozen=True)
+@frozen
 class AllocationPlan:
     """How a candidate is picked among ``candidates`` with D6s (rule W7).
 

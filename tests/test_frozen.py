@@ -1,0 +1,165 @@
+"""``@frozen`` (dicecli/frozen.py) against ``@dataclass(frozen=True)``: the same values
+must compare, hash, show, match and copy alike, since every tree and result uses it."""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+from collections.abc import Mapping
+from functools import cached_property
+from typing import Any, ClassVar
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from dicecli.frozen import FrozenInstanceError, field, field_names, frozen, replace
+
+
+@frozen
+class Point:
+    x: int
+    y: int = 0
+    label: str = field(default="", compare=False)
+    kind: ClassVar[str] = "point"
+
+
+@dataclasses.dataclass(frozen=True)
+class DataPoint:
+    x: int
+    y: int = 0
+    label: str = dataclasses.field(default="", compare=False)
+    kind: ClassVar[str] = "point"
+
+
+@frozen
+class Point3(Point):
+    z: int = 0
+
+
+@frozen
+class Bag:
+    items: Mapping[str, int] = field(default_factory=dict)
+    seen: list[str] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "items", dict(sorted(self.items.items())))
+
+    @cached_property
+    def total(self) -> int:
+        return sum(self.items.values())
+
+
+@frozen(eq=False)
+class Token:
+    name: str
+
+
+@frozen(init=False)
+class Pair:
+    left: int
+    right: int
+
+    def __init__(self, left: int, right: int = 0) -> None:
+        self.__dict__.update(left=left, right=right)
+
+
+@frozen
+class One:
+    only: int
+
+
+def _as_data(point: Point) -> DataPoint:
+    return DataPoint(point.x, point.y, point.label)
+
+
+points = st.builds(Point, st.integers(-3, 3), st.integers(-3, 3), st.sampled_from(["", "a"]))
+
+
+@given(points, points)
+def test_equality_hash_and_repr_are_a_dataclass_s(a: Point, b: Point) -> None:
+    twin_a, twin_b = _as_data(a), _as_data(b)
+    assert (a == b) == (twin_a == twin_b)
+    assert (a != b) == (twin_a != twin_b)
+    if a == b:
+        assert hash(a) == hash(b)
+    assert repr(a) == repr(twin_a).replace("DataPoint", "Point")
+
+
+def test_fields_defaults_and_class_variables() -> None:
+    assert field_names(Point) == ("x", "y", "label")
+    assert Point(1) == Point(1, 0, "")
+    assert Point(1, label="a") == Point(1)  # label is not compared
+    assert Point.kind == "point"
+    assert "kind" not in field_names(Point)
+    assert Point.__match_args__ == ("x", "y", "label")
+    with pytest.raises(TypeError):
+        Point()  # type: ignore[call-arg]
+
+
+def test_inherited_fields_come_first() -> None:
+    point = Point3(1, 2, "a", 3)
+    assert field_names(point) == ("x", "y", "label", "z")
+    assert point != Point(1, 2, "a")  # another class is never equal
+    match point:
+        case Point3(x, y, _, z):
+            assert (x, y, z) == (1, 2, 3)
+        case _:
+            pytest.fail("no match")
+
+
+def test_assignment_and_deletion_are_refused() -> None:
+    point = Point(1)
+    with pytest.raises(FrozenInstanceError, match="cannot assign to field 'x'"):
+        point.x = 2  # type: ignore[misc]
+    with pytest.raises(FrozenInstanceError, match="cannot delete field 'x'"):
+        del point.x
+    assert isinstance(FrozenInstanceError("x"), AttributeError)  # as dataclasses' is
+
+
+def test_factories_post_init_and_cached_properties() -> None:
+    first, second = Bag(), Bag()
+    assert first.items == {}
+    assert first.items is not second.items
+    bag = Bag({"b": 2, "a": 1})
+    assert list(bag.items) == ["a", "b"]  # __post_init__ ran
+    assert bag.total == 3
+    assert vars(bag)["total"] == 3  # cached on the instance
+    assert repr(bag) == "Bag(items={'a': 1, 'b': 2})"  # seen has repr=False
+
+
+def test_eq_false_compares_by_identity() -> None:
+    token = Token("a")
+    assert token != Token("a")
+    assert token == token
+    assert hash(token) == object.__hash__(token)
+
+
+def test_a_class_s_own_init_is_kept() -> None:
+    pair = Pair(1)
+    assert pair == Pair(1, 0)
+    assert hash(pair) == hash(Pair(1, 0))
+    assert Pair.__match_args__ == ("left", "right")
+
+
+def test_a_single_compared_field() -> None:
+    assert One(1) == One(1) != One(2)
+    assert hash(One(1)) == hash((1,))
+
+
+def test_replace_copies_with_changes() -> None:
+    point = Point(1, 2, "a")
+    moved = replace(point, y=5)
+    assert moved == Point(1, 5, "a")
+    assert moved.label == "a"
+    assert point == Point(1, 2, "a")
+    with pytest.raises(TypeError, match="Point has no field 'w'"):
+        replace(point, w=1)
+
+
+def test_values_survive_pickling() -> None:
+    values: list[Any] = [Point(1, 2, "a"), Point3(1, z=4), Bag({"a": 1}), Pair(3, 4)]
+    for value in values:
+        copy = pickle.loads(pickle.dumps(value))
+        assert copy == value
+        assert repr(copy) == repr(value)
