@@ -20,7 +20,7 @@ import typing
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any, Literal, Optional
 
 import typer
 from typer.core import TyperGroup
@@ -116,9 +116,18 @@ def _complete_roll(ctx: typer.Context, incomplete: str) -> list[str]:
     return completions(start_state(Roller(RandomSource(0))), before)
 
 
+def _help_markup() -> Literal["rich"] | None:
+    """typer's rich help (panels, colour) at a terminal; click's plain text when the help
+    goes to a pipe or a file (``dicecli --help | grep seed``). The rich help imports
+    rich's markdown and traceback renderers: twice the start-up of the grammar, paid on
+    every ``--help`` and usage error."""
+    return "rich" if sys.stdout.isatty() else None
+
+
 app = typer.Typer(
     name="dicecli",
     cls=_RollByDefault,
+    rich_markup_mode=_help_markup(),
     help=f"Roll dice for tabletop games: {_examples()}. Exact odds with `dicecli odds`. "
     "A roll's options (--seed, --given, --times, --set, --plain, --json, ...) are listed "
     "by `dicecli roll --help`; `dicecli help TOPIC` gives examples.",

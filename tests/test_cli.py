@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from fractions import Fraction
@@ -514,3 +515,31 @@ def test_a_piped_line_may_say_how_many_times() -> None:
     done = run("--given", "1,2,3,4,5", stdin="d6 -n 2\nd6 -n3\n")
     assert done.returncode == 0
     assert done.stdout == "1\td6\t[1]\n2\td6\t[2]\n3\td6\t[3]\n4\td6\t[4]\n5\td6\t[5]\n"
+
+
+def test_help_in_a_pipe_is_plain_text_without_rich_s_markdown() -> None:
+    """Piped or redirected, ``--help`` is click's plain text (no boxes to grep through),
+    and rich's markdown and traceback renderers, which typer's rich help imports, are
+    never loaded: they were twice the start-up of the grammar."""
+    done = run("--help")
+    assert done.stdout.startswith("Usage: dicecli [OPTIONS] COMMAND [ARGS]...")
+    assert "╭" not in done.stdout
+    loaded = modules_loaded_by("--help")
+    assert loaded.isdisjoint({"rich.markdown", "markdown_it", "rich.traceback"})
+
+
+def test_help_at_a_terminal_is_typer_s_rich_help() -> None:
+    pexpect = pytest.importorskip("pexpect")
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "dicecli", "--help"],
+        env={**os.environ, "TERM": "xterm", "COLUMNS": "100"},
+        encoding="utf-8",
+        dimensions=(60, 100),
+        timeout=30,
+    )
+    child.expect(pexpect.EOF)
+    shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\r", "", child.before)
+    assert "╭─ Options" in shown
+    assert "╭─ Commands" in shown
+    assert "(dicecli help alkemy)" in shown
