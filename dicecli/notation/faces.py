@@ -46,7 +46,16 @@ def read_faces(written: str) -> FaceList:
     total = 0
     offset = 1
     for piece in inside.split(","):
-        low, high = _item(piece, offset)
+        try:
+            low, high = _item(piece, offset)
+        except FacesError:
+            started = _ITEM.match(piece)
+            if closed or started is None:
+                raise
+            # d{1,2 + d6: the faces ended without their brace
+            raise FacesError(
+                "expected ',' or '}' after the faces", offset + started.end()
+            ) from None
         items.append(str(low) if high is None else f"{low}..{high}")
         total += 1 if high is None else high - low + 1
         offset += len(piece) + 1
