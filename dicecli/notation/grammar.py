@@ -28,7 +28,6 @@ import pyparsing as pp
 
 from dicecli.errors import DiceSyntaxError
 from dicecli.limits import check_line
-from dicecli.notation.faces import FacesError, lowest_face, read_faces
 from dicecli.notation.nodes import (
     NO_MODIFIERS,
     BinaryOp,
@@ -194,12 +193,17 @@ def _lowest(raw_sides: str) -> Condition:
     """What a bare ``r`` re-rolls: the lowest face (a 1; the minus of a Fudge die; the
     lowest of custom faces)."""
     if isinstance(raw_sides, FaceList):
+        from dicecli.notation.faces import lowest_face
+
         return Condition("=", lowest_face(raw_sides))
     return Condition("<", 0) if raw_sides[0] in "fF" else Condition("=", 1)
 
 
 def _face_list(text: str, loc: int) -> FaceList:
-    """The custom faces written at ``loc`` (their ``{``), or an error pointing into them."""
+    """The custom faces written at ``loc`` (their ``{``), or an error pointing into them.
+    (:mod:`dicecli.notation.faces` is imported for the first: most lines have none.)"""
+    from dicecli.notation.faces import FacesError, read_faces
+
     written = re.match(_FACES, text[loc:])
     assert written is not None
     try:
