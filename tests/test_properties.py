@@ -552,6 +552,13 @@ def test_a_check_passes_when_its_total_compares_so_with_its_target(
         ("d6!p", 0, INF),  # a true bound, if loose: the least total is 1
         ("6/(d6-d4)", -6, 6),  # the divisor spans 0: -1 and 1 bound it
         ("dF!!", -1, INF),
+        ("3d{-1,0,1}", -3, 3),  # custom faces: their values
+        ("2d{1,1,2,3,5,8}", 2, 16),
+        ("4d{1..4,10}kh2", 2, 20),
+        ("2d{-2..2}r", -2, 4),  # the bare r re-rolls the lowest face, -2
+        ("3d{-1,0,1}>=1f=-1", -3, 3),
+        ("d{1..4,10}!", 1, INF),
+        ("(d4)d{0,1}", 0, 4),
     ],
 )
 def test_bounds_oracle_matches_hand_worked_ranges(text: str, low: Bound, high: Bound) -> None:
