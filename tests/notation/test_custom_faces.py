@@ -32,6 +32,7 @@ from dicecli.notation.nodes import (
     Modifiers,
     Reroll,
 )
+from dicecli.probability.weights import power
 from dicecli.render.text import result_line
 
 
@@ -265,3 +266,14 @@ def test_odds_of_a_command_line_custom_die() -> None:
 def test_the_quick_reader_hands_custom_faces_to_the_grammar(text: str) -> None:
     assert read_common_line(text) is None
     assert reader.parse(text) == grammar.parse(text)
+
+
+def test_odds_of_faces_far_apart_count_their_few_sums() -> None:
+    # three totals, not the two million numbers between them
+    assert _odds("2d{0,1000000}") == {
+        0: Fraction(1, 4),
+        1_000_000: Fraction(1, 2),
+        2_000_000: Fraction(1, 4),
+    }
+    assert _odds("3d{1,1000,1000}") == _odds("d{1,1000,1000} + d{1,1000,1000} + d{1,1000,1000}")
+    assert power({0: 1, 10**6: 2}, 3) == {0: 1, 10**6: 6, 2 * 10**6: 12, 3 * 10**6: 8}
