@@ -30,6 +30,12 @@ MAX_NESTING = 100
 MAX_DIGITS = 100
 """Most digits in a number, typed or worked out."""
 MAX_VALUE = 10**MAX_DIGITS - 1
+MAX_FACES = 10_000
+"""Most faces one custom die may have (``d{1..4,10}``), ranges counted out, as many as
+the largest numbered die (``d10000``): each face is built once."""
+MAX_FACE_VALUE = 1_000_000
+"""Largest face of a custom die, either way (``d{-1000000..1000000}`` has too many
+faces, but ``d{0,1000000}`` is fine): modifiers' conditions compare faces far below."""
 
 RECURSION_LIMIT = 12_000
 """Python's recursion limit while dicecli runs (at least): enough for a line of

@@ -4,14 +4,15 @@ Three families, each reusable by any test module (``from strategies import ...``
 
 * **Text** (``*_text``): what a player types, over the whole generic notation of
   ``dicecli/notation/grammar.py``: dice (``NdM``, ``dM``, ``D``/``d``, ``d%``, ``dF``,
-  ``D3``), their modifiers typed in any order and spelling (``kh kl dh dl k``,
-  ``r``/``ro``, ``! !! !p``, ``>=5 >5 <=5 <5 =5``, ``f1``, critical markers ``cs20
-  cf<2``), groups ``{a, b}kh1``, numbers, ``+ - * / x X ×``, Unicode minus, parentheses,
-  unary minus, ``N% of X``, ``[labels]``, names, a trailing ``# comment`` and optional
-  whitespace between tokens. Every generated line parses. Dice counts and sides stay
-  small, and re-rolls and explosions are kept to forms that end quickly (at most half
-  the standing faces explode, at most three quarters re-roll), so a roll is fast and
-  never meets the roll budget.
+  ``D3``, custom faces ``d{-1,0,1}``, ``d{1..4,10}``), their modifiers typed in any
+  order and spelling (``kh kl dh dl k``, ``r``/``ro``, ``! !! !p``, ``>=5 >5 <=5 <5
+  =5 >=-1``, ``f1``, critical markers ``cs20 cf<2``), groups ``{a, b}kh1``, numbers,
+  ``+ - * / x X ×``, Unicode minus, parentheses, unary minus, ``N% of X``,
+  ``[labels]``, names, a trailing ``# comment`` and optional whitespace between
+  tokens. Every generated line parses. Dice counts and sides stay small, and re-rolls
+  and explosions are kept to forms that end quickly (at most half the standing faces
+  explode, at most three quarters re-roll), so a roll is fast and never meets the roll
+  budget.
   A line may end in a check on the expression (``d20 + 5 >= 15``, ``3d6 vs 11``):
   :func:`check_text`.
 * **Refused text**: :func:`endless_dice_text` (rolls that would never end, which must
@@ -59,6 +60,7 @@ from dicecli.notation.nodes import (
     Explode,
     ExplodeKind,
     Expr,
+    FaceList,
     Group,
     Keep,
     KeepKind,
@@ -79,7 +81,8 @@ NAMES: dict[str, int] = {"str": 3, "dex": -1, "bonus": 2}
 
 SIDES: tuple[Sides, ...] = (1, 2, 4, 6, 8, 10, 12, 20, 100, "%", "F", "F.1", "3")
 """Die kinds generated: numbered dice, the percentile die, the fudge die and the D3
-(rule N4; ``Dice(1, 3)`` is the same node as ``Dice(1, "3")``)."""
+(rule N4; ``Dice(1, 3)`` is the same node as ``Dice(1, "3")``); :func:`sides` adds
+custom faces (:func:`face_lists`)."""
 
 COMPARE_OPS: tuple[CompareOp, ...] = ("=", "<", "<=", ">", ">=")
 CHECK_OPS: tuple[CheckOp, ...] = (">=", "<=", ">", "<", "=", "!=")
@@ -98,7 +101,7 @@ EXPLODE_KINDS: tuple[ExplodeKind, ...] = ("!", "!!", "!p", "!!p")
 MAX_EXPLODING_SHARE = 0.5  # of the standing faces: explosions end fast
 MAX_REROLLING_SHARE = 0.75  # of the faces, for ``r``: re-rolls end fast
 
-_DICE_START = re.compile(r"\d*[dD](?:\d|%|[fF])")
+_DICE_START = re.compile(r"\d*[dD](?:\d|%|[fF{])")
 _NO_SURROGATES: tuple[Literal["Cs"]] = ("Cs",)  # not encodable: never typed
 _LABEL_ALPHABET = st.characters(exclude_characters="[]", exclude_categories=_NO_SURROGATES)
 _COMMENT_ALPHABET = st.characters(exclude_characters="\n", exclude_categories=_NO_SURROGATES)
@@ -106,6 +109,8 @@ _COMMENT_ALPHABET = st.characters(exclude_characters="\n", exclude_categories=_N
 
 def die_values(sides: Sides) -> tuple[int, ...]:
     """The values a die can show, each once, lowest first (rules N1, N4)."""
+    if isinstance(sides, FaceList):
+        return tuple(sorted(set(custom_faces(sides))))
     if sides == "%":
         return tuple(range(1, 101))
     if sides in ("F", "F.1"):  # dF.1: one minus, four blanks, one plus
@@ -114,6 +119,47 @@ def die_values(sides: Sides) -> tuple[int, ...]:
         return (1, 2, 3)
     assert isinstance(sides, int)
     return tuple(range(1, sides + 1))
+
+
+def custom_faces(faces: FaceList) -> list[int]:
+    """Every face of a custom die in its canonical spelling (``{1..3,3}`` -> 1, 2, 3, 3),
+    read here rather than by :mod:`dicecli.notation.faces`."""
+    values: list[int] = []
+    for item in faces.strip("{}").split(","):
+        ends = [int(end) for end in item.split("..")]
+        values += range(ends[0], ends[-1] + 1)
+    return values
+
+
+@st.composite
+def face_lists(draw: st.DrawFn) -> FaceList:
+    """Custom faces in their canonical spelling: one to five faces or ranges (low to
+    high) of small numbers, negative ones too, a face perhaps written twice."""
+    items: list[str] = []
+    for _ in range(draw(st.integers(1, 5))):
+        low = draw(st.integers(-3, 10))
+        width = draw(st.sampled_from([0, 0, 0, 1, 3]))
+        items.append(str(low) if not width else f"{low}..{low + width}")
+    if draw(st.booleans()):
+        items.append(draw(st.sampled_from(items)))
+    return FaceList("{" + ",".join(items) + "}")
+
+
+_NAMED_FACE_LISTS = tuple(
+    FaceList(faces) for faces in ("{-1,0,1}", "{1,1,2,3,5,8}", "{1..4,10}", "{0,0,1,1,2,2}")
+)
+
+
+def sides_strategy() -> st.SearchStrategy[Sides]:
+    """A die kind: one of :data:`SIDES` or custom faces (the usual ones or any)."""
+    return st.one_of(st.sampled_from(SIDES), st.sampled_from(_NAMED_FACE_LISTS), face_lists())
+
+
+def lowest_condition(sides: Sides) -> Condition:
+    """What a bare ``r`` re-rolls: the die's lowest face."""
+    if sides in ("F", "F.1"):
+        return Condition("<", 0)
+    return Condition("=", die_values(sides)[0])
 
 
 def standing_values(sides: Sides, reroll: Reroll | None) -> tuple[int, ...]:
@@ -160,15 +206,16 @@ def _cased(word: str) -> st.SearchStrategy[str]:
 
 @cache
 def condition_for(values: Sequence[int]) -> st.SearchStrategy[Condition]:
-    """A comparison against a die's faces, near its range (never a negative number)."""
-    low, high = max(0, values[0] - 1), values[-1] + 1
+    """A comparison against a die's faces, near its range."""
+    low, high = values[0] - 1, values[-1] + 1
     return st.builds(Condition, st.sampled_from(COMPARE_OPS), st.integers(low, high))
 
 
 @cache
 def condition_text(condition: Condition, bare_allowed: bool) -> st.SearchStrategy[str]:
-    """``>=5``; after ``r``, ``!`` and ``f`` the ``=`` may be left out."""
-    if condition.op == "=" and bare_allowed:
+    """``>=5``; after ``r``, ``!`` and ``f`` the ``=`` may be left out (not before a
+    negative number: ``r-1`` is a re-roll, minus one)."""
+    if condition.op == "=" and bare_allowed and condition.value >= 0:
         return st.sampled_from([str(condition.value), f"={condition.value}"])
     return st.just(str(condition))
 
@@ -310,7 +357,10 @@ def modifiers_text(
 
 @cache
 def sides_text(sides: Sides) -> st.SearchStrategy[str]:
-    """``6``, sometimes ``06``; ``F`` or ``f``; ``%``; ``3`` or ``03`` for the D3."""
+    """``6``, sometimes ``06``; ``F`` or ``f``; ``%``; ``3`` or ``03`` for the D3;
+    custom faces as canonical or with spaces, leading zeros and plus signs."""
+    if isinstance(sides, FaceList):
+        return st.sampled_from([sides, *_typed_face_lists(sides)])
     if sides == "F":
         return st.sampled_from(["F", "f", "F.2", "f.2"])  # dF.2 is the usual Fudge die
     if sides == "F.1":
@@ -320,11 +370,19 @@ def sides_text(sides: Sides) -> st.SearchStrategy[str]:
     return st.sampled_from([str(sides), str(sides), f"0{sides}"])
 
 
+def _typed_face_lists(faces: FaceList) -> list[str]:
+    """``{1..4,10}`` as a player may type it: ``{ 1 .. 4, 10 }``, ``{01..+4,010}``."""
+    spaced = "{ " + faces[1:-1].replace(",", ", ").replace("..", " .. ") + " }"
+    padded = re.sub(r"(?<![\d-])(\d)", r"0\1", faces)
+    signed = re.sub(r"(?<![\d-])(\d)", r"+\1", faces)
+    return [spaced, padded, signed]
+
+
 @cache
 @st.composite
 def dice_text(draw: st.DrawFn, explosions: bool = True, modifiers: bool = True) -> str:
-    """One dice term: ``4d6kh3``, ``D%``, ``2dF``, ``D3``, ``3d6r1!>=5f1``."""
-    sides = draw(st.sampled_from(SIDES))
+    """One dice term: ``4d6kh3``, ``D%``, ``2dF``, ``D3``, ``3d6r1!>=5f1``, ``3d{-1,0,1}``."""
+    sides = draw(sides_strategy())
     count = draw(st.integers(1, 4))
     count_text = draw(st.sampled_from(["", "1", "01"])) if count == 1 else str(count)
     with_modifiers = modifiers and draw(st.booleans())
@@ -332,7 +390,7 @@ def dice_text(draw: st.DrawFn, explosions: bool = True, modifiers: bool = True) 
     if not explosions and mods.explode is not None:
         mods = Modifiers(mods.reroll, None, mods.keep, mods.success, mods.failure)
     letter = draw(st.sampled_from("dD"))
-    lowest = Condition("<", 0) if sides in ("F", "F.1") else Condition("=", 1)
+    lowest = lowest_condition(sides)
     return count_text + letter + draw(sides_text(sides)) + draw(modifiers_text(mods, True, lowest))
 
 
@@ -409,14 +467,15 @@ _NAMED_COUNTS, _NAMED_SIDES = ("STR", "bonus"), ("BONUS+4", "str*2")
 @cache
 @st.composite
 def computed_dice_text(draw: st.DrawFn, options: TextOptions) -> str:
-    """``(1+2)d6``, ``(STR)d6kh1``, ``(2d2)dF``, ``d(2*3)``, ``2d(d4+2)>=3``: a count or
+    """``(1+2)d6``, ``(STR)d6kh1``, ``(2d2)dF``, ``(d4)d{0,1}``, ``2d(d4+2)>=3``: a count or
     sides worked out when rolled (never both literal: that is ``3d6``)."""
     counts = _COUNT_TEXTS + (_NAMED_COUNTS if options.names else ())
     sizes = _SIDES_TEXTS + (_NAMED_SIDES if options.names else ())
     computed_count = draw(st.booleans())
     if computed_count:
         count = f"({draw(st.sampled_from(counts))})"
-        sides = draw(st.sampled_from(["6", "20", "F", "%", f"({draw(st.sampled_from(sizes))})"]))
+        literal = ["6", "20", "F", "%", "{0,1}", "{ -1..1 }", "{1,1,2}"]
+        sides = draw(st.sampled_from([*literal, f"({draw(st.sampled_from(sizes))})"]))
     else:
         count = draw(st.sampled_from(["", "1", "2"]))
         sides = f"({draw(st.sampled_from(sizes))})"
@@ -573,7 +632,7 @@ def endless_dice_text(draw: st.DrawFn) -> str:
     """A dice term whose roll would never end: every face re-rolls (``d6r<7``), every
     face explodes (``d1!``, ``d6!>=1``), or every face left by the re-rolls explodes
     (``d6r<6!``). The core must refuse it (a syntax error or the roll budget)."""
-    sides = draw(st.sampled_from(SIDES))
+    sides = draw(sides_strategy())
     values = die_values(sides)
     count = draw(st.integers(1, 3))
     high = values[-1]
@@ -600,7 +659,7 @@ def endless_dice_text(draw: st.DrawFn) -> str:
 
 def junk_text() -> st.SearchStrategy[str]:
     """Any text at all, often dice-like."""
-    dice_like = st.text(st.sampled_from("0123456789dDfFkhlropx!<>=%{}()[],+-*/×− #ab\t"))
+    dice_like = st.text(st.sampled_from("0123456789dDfFkhlropx!<>=%{}()[],.+-*/×− #ab\t"))
     return st.text() | dice_like
 
 
@@ -608,7 +667,7 @@ def junk_text() -> st.SearchStrategy[str]:
 def near_miss_text(draw: st.DrawFn) -> str:
     """A valid line with a few characters inserted, deleted, swapped or repeated."""
     text = draw(line_text(depth=1))
-    alphabet = "0123456789dDfFkKhlrRop!<>=%{}()[],+-*/xX×−# \tof"
+    alphabet = "0123456789dDfFkKhlrRop!<>=%{}()[],.+-*/xX×−# \tof"
     for _ in range(draw(st.integers(1, 3))):
         where = draw(st.integers(0, len(text)))
         action = draw(st.sampled_from(["insert", "delete", "swap", "repeat"]))
@@ -639,7 +698,7 @@ def name_nodes() -> st.SearchStrategy[Name]:
 @st.composite
 def dice_nodes(draw: st.DrawFn, modifiers: bool = True) -> Dice:
     """``Dice`` with valid, quickly ending modifiers (none unless ``modifiers``)."""
-    sides = draw(st.sampled_from(SIDES))
+    sides = draw(sides_strategy())
     count = draw(st.integers(1, 4))
     return Dice(count, sides, draw(dice_modifiers(sides, count)) if modifiers else Modifiers())
 
@@ -685,13 +744,15 @@ _COUNT_NODES: tuple[Expr, ...] = (
     Dice(2, 2),
     Name("str"),
 )
-_SIDES_NODES: tuple[Expr | Literal["%", "F"], ...] = (
+_SIDES_NODES: tuple[Expr | Literal["%", "F"] | FaceList, ...] = (
     Number(6),
     BinaryOp("*", Number(2), Number(3)),
     BinaryOp("+", Dice(1, 4), Number(2)),
     Dice(1, 6),
     "F",
     "%",
+    FaceList("{0,1}"),
+    FaceList("{-1..1,1}"),
 )
 
 

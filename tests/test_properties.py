@@ -27,6 +27,7 @@ from strategies import (
     KEEP_KINDS,
     NAMES,
     comparison_nodes,
+    custom_faces,
     die_values,
     endless_dice_text,
     exploding_values,
@@ -51,6 +52,7 @@ from dicecli.notation.nodes import (
     Condition,
     Dice,
     Expr,
+    FaceList,
     Group,
     Keep,
     KeepKind,
@@ -550,6 +552,13 @@ def test_a_check_passes_when_its_total_compares_so_with_its_target(
         ("d6!p", 0, INF),  # a true bound, if loose: the least total is 1
         ("6/(d6-d4)", -6, 6),  # the divisor spans 0: -1 and 1 bound it
         ("dF!!", -1, INF),
+        ("3d{-1,0,1}", -3, 3),  # custom faces: their values
+        ("2d{1,1,2,3,5,8}", 2, 16),
+        ("4d{1..4,10}kh2", 2, 20),
+        ("2d{-2..2}r", -2, 4),  # the bare r re-rolls the lowest face, -2
+        ("3d{-1,0,1}>=1f=-1", -3, 3),
+        ("d{1..4,10}!", 1, INF),
+        ("(d4)d{0,1}", 0, 4),
     ],
 )
 def test_bounds_oracle_matches_hand_worked_ranges(text: str, low: Bound, high: Bound) -> None:
@@ -594,7 +603,10 @@ def test_every_die_shows_its_natural_face_and_its_worth(text: str, seed: int) ->
     result = _roll(text, seed=seed)
     for die in result.dice if result else ():
         natural = _FACE_VALUES.get(die.die, {}).get(die.face)
-        if natural is None:
+        if natural is None and die.die.startswith("d{"):  # custom faces: shown as written
+            natural = int(die.face)
+            assert natural in custom_faces(FaceList(die.die[1:])), die
+        elif natural is None:
             natural = int(die.face)
             sides = 100 if die.die == "d%" else int(die.die[1:])
             assert 1 <= natural <= sides

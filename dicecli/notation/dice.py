@@ -15,6 +15,7 @@ from functools import cached_property
 from typing import cast
 
 from dicecli.frozen import field, frozen
+from dicecli.notation.nodes import FaceList
 from dicecli.results import DiceShown, DieRoll
 
 MAX_SHARED_VARIANTS = 4096
@@ -152,8 +153,29 @@ sizes are not all kept forever."""
 MAX_OTHER_SIDES = 32
 
 
+_CUSTOM_DICE: dict[FaceList, Die] = {}
+"""The last few custom dice, kept as the other sizes are."""
+
+
+def custom_die(faces: FaceList) -> Die:
+    """The die of a face list, ``d{1,1,2,3,5,8}``: a face per value written (ranges
+    counted out), each shown as its value; a face written twice comes up twice as often."""
+    die = _CUSTOM_DICE.get(faces)
+    if die is None:
+        from dicecli.notation.faces import face_values
+
+        die = Die(f"d{faces}", tuple(Face(str(value), value) for value in face_values(faces)))
+        if len(_CUSTOM_DICE) >= MAX_OTHER_SIDES:
+            del _CUSTOM_DICE[next(iter(_CUSTOM_DICE))]  # the oldest makes way
+        _CUSTOM_DICE[faces] = die
+    return die
+
+
 def die_for_sides(sides: int | str) -> Die:
-    """The die a dice term names: ``6`` -> d6, ``"%"``, ``"F"``, ``"3"`` (the D3)."""
+    """The die a dice term names: ``6`` -> d6, ``"%"``, ``"F"``, ``"3"`` (the D3), a
+    :class:`~dicecli.notation.nodes.FaceList` (:func:`custom_die`)."""
+    if isinstance(sides, FaceList):
+        return custom_die(sides)
     die = _BY_SIDES.get(sides)
     if die is None and isinstance(sides, str):
         die = _BY_SIDES[sides] = _SPECIAL_DICE[sides]()

@@ -43,6 +43,7 @@ from dicecli.notation.nodes import (
     Explode,
     ExplodeKind,
     Expr,
+    FaceList,
     FunctionName,
     Group,
     Keep,
@@ -60,6 +61,8 @@ from dicecli.notation.nodes import (
 from dicecli.notation.semantics import MAX_DICE_COUNT, MAX_SIDES, endless_roll
 
 _COMPARE = r"(?:>=|<=|>|<|=)"
+_CONDITION = rf"(?:{_COMPARE}-?)?\d+"  # after r ! f ds cs cf: "=" may be left out
+_COMPARISON = rf"{_COMPARE}-?\d+"  # a negative number only after a comparison: r-1 is r, - 1
 
 
 def keyword(word: str, *aliases: str) -> pp.ParserElement:
@@ -76,16 +79,17 @@ def _fail(text: str, loc: int, message: str) -> pp.ParseFatalException:
 integer = pp.Regex(r"\d+").set_name("a number")
 integer.set_parse_action(lambda s, loc, t: int(t[0]))
 
-_DICE_RE = re.compile(r"(?P<count>\d*)[dD](?P<sides>\d+|%|[fF](?:\.[12](?!\d))?)")
+_FACES = r"\{[^{}()\[\]#]*\}?"  # d{1,1,2}: read by notation.faces, which finds the faults
+_DICE_RE = re.compile(rf"(?P<count>\d*)[dD](?P<sides>\d+|%|[fF](?:\.[12](?!\d))?|{_FACES})")
 _MODIFIER_RE = re.compile(
     r"(?i)(?P<keep>kh|kl|dh|dl|k)(?P<keep_n>\d*)"
-    rf"|(?P<reroll>ro|r)(?P<reroll_if>{_COMPARE}?\d+)?"
-    rf"|(?P<explode>!!p|!!|!p|!(?!=(?:\s|$)))(?P<explode_if>{_COMPARE}?\d+)?"
-    rf"|ds(?P<double>{_COMPARE}?\d+)"
+    rf"|(?P<reroll>ro|r)(?P<reroll_if>{_CONDITION})?"
+    rf"|(?P<explode>!!p|!!|!p|!(?!=(?:\s|$)))(?P<explode_if>{_CONDITION})?"
+    rf"|ds(?P<double>{_CONDITION})"
     r"|s(?P<sort>a|d(?![hls]))?"
-    rf"|(?P<success>{_COMPARE}\d+)"
-    rf"|f(?P<failure>{_COMPARE}?\d+)"
-    rf"|c(?P<critical>[sf])(?P<critical_if>{_COMPARE}?\d+)"
+    rf"|(?P<success>{_COMPARISON})"
+    rf"|f(?P<failure>{_CONDITION})"
+    rf"|c(?P<critical>[sf])(?P<critical_if>{_CONDITION})"
 )
 _dice_token = pp.Regex(_DICE_RE).set_name("dice such as 2d6")
 _modifier_token = pp.Regex(_MODIFIER_RE).set_name("a dice modifier (kh3, r1, !, >=5, cs20 ...)")
@@ -179,19 +183,41 @@ def _dice_action(text: str, loc: int, tokens: pp.ParseResults) -> Dice:
     assert match is not None
     count = int(match["count"]) if match["count"] else 1
     raw_sides = match["sides"]
+    if raw_sides[0] == "{":
+        raw_sides = _face_list(text, match.start("sides"))
     modifiers = _modifiers(text, list(tokens[1:]), True, _lowest(raw_sides))
     return _checked_dice(text, loc, count, raw_sides, modifiers)
 
 
 def _lowest(raw_sides: str) -> Condition:
-    """What a bare ``r`` re-rolls: the lowest face (a 1; the minus of a Fudge die)."""
+    """What a bare ``r`` re-rolls: the lowest face (a 1; the minus of a Fudge die; the
+    lowest of custom faces)."""
+    if isinstance(raw_sides, FaceList):
+        from dicecli.notation.faces import lowest_face
+
+        return Condition("=", lowest_face(raw_sides))
     return Condition("<", 0) if raw_sides[0] in "fF" else Condition("=", 1)
+
+
+def _face_list(text: str, loc: int) -> FaceList:
+    """The custom faces written at ``loc`` (their ``{``), or an error pointing into them.
+    (:mod:`dicecli.notation.faces` is imported for the first: most lines have none.)"""
+    from dicecli.notation.faces import FacesError, read_faces
+
+    written = re.match(_FACES, text[loc:])
+    assert written is not None
+    try:
+        return read_faces(written[0])
+    except FacesError as error:
+        raise _fail(text, loc + error.offset, error.message) from None
 
 
 def _checked_dice(text: str, loc: int, count: int, raw_sides: str, modifiers: Modifiers) -> Dice:
     """``count`` dice of ``raw_sides`` (as typed), refused out of range or endless."""
     sides: Sides
-    if raw_sides in ("%", "F", "f", "F.2", "f.2"):  # dF.2 is the usual Fudge die
+    if isinstance(raw_sides, FaceList):
+        sides = raw_sides
+    elif raw_sides in ("%", "F", "f", "F.2", "f.2"):  # dF.2 is the usual Fudge die
         sides = cast(Sides, raw_sides.upper()[0])
     elif raw_sides in ("F.1", "f.1"):
         sides = "F.1"
@@ -261,8 +287,11 @@ function_call.set_parse_action(_call_action)
 # Dice with a count or sides worked out when rolled: (1+2)d6, (STR)d6, (2d4)d6, d(2*3).
 # Written without spaces, as any dice term; tried before a parenthesised expression.
 _inner = (pp.Suppress("(") + expression + pp.Suppress(")").set_name("')'")).leave_whitespace()
-_computed_sides = pp.Regex(r"\d+|%|[fF](?:\.[12](?!\d))?").leave_whitespace().set_name("sides")
-_computed_sides.set_parse_action(lambda s, loc, t: ("literal", t[0]))
+_computed_sides = pp.Regex(rf"\d+|%|[fF](?:\.[12](?!\d))?|{_FACES}").leave_whitespace()
+_computed_sides.set_name("sides")
+_computed_sides.set_parse_action(
+    lambda s, loc, t: ("literal", _face_list(s, loc) if t[0][0] == "{" else t[0])
+)
 _computed_letter = pp.Regex(r"[dD]").leave_whitespace().set_name("'d'")
 _computed_count = pp.Regex(r"\d+").set_name("a count")
 _computed_count.set_parse_action(lambda s, loc, t: Number(int(t[0])))
@@ -291,7 +320,9 @@ def _computed_action(text: str, loc: int, tokens: pp.ParseResults) -> Dice | Com
         count = cast(Expr, parts[0][0] if isinstance(parts[0], pp.ParseResults) else parts[0])
     raw_sides = parts[letter + 1]
     sides: Expr | str
-    if isinstance(raw_sides, tuple):
+    if isinstance(raw_sides, tuple) and isinstance(raw_sides[1], FaceList):
+        sides = raw_sides[1]
+    elif isinstance(raw_sides, tuple):
         raw = raw_sides[1].upper()
         sides = {"F.2": "F", "F.1": "F.1"}.get(raw, raw) if raw[0] in "F%" else Number(int(raw))
     else:
@@ -301,7 +332,7 @@ def _computed_action(text: str, loc: int, tokens: pp.ParseResults) -> Dice | Com
     if isinstance(count, Number) and isinstance(sides, (Number, str)):  # (3)d6 is 3d6
         raw = str(sides.value) if isinstance(sides, Number) else sides
         return _checked_dice(text, loc, count.value, raw, modifiers)
-    return ComputedDice(count, cast("Expr | Literal['%', 'F']", sides), modifiers)
+    return ComputedDice(count, cast("Expr | Literal['%', 'F'] | FaceList", sides), modifiers)
 
 
 computed_dice_term.set_parse_action(_computed_action)
@@ -342,7 +373,7 @@ def _unary_action(text: str, loc: int, tokens: pp.ParseResults) -> Expr:
 
 unary.set_parse_action(_unary_action)
 
-_mul_op = pp.Regex(r"[*×/]|[xX](?![A-Za-z_])|[xX](?=[dD][\d%fF])").set_name("'*' or '/'")
+_mul_op = pp.Regex(r"[*×/]|[xX](?![A-Za-z_])|[xX](?=[dD][\d%fF{])").set_name("'*' or '/'")
 _add_op = (pp.Literal("+") | _minus).set_name("'+' or '-'")
 _SYMBOLS: dict[str, BinaryOpSymbol] = {
     "*": "*",
@@ -465,7 +496,7 @@ def _refused_feature(text: str, loc: int) -> str | None:
     return None
 
 
-_ENDS_DICE = re.compile(r"(?:\d*[dD](?:\d+|%|[fF](?:\.[12])?)|\))\S*$")
+_ENDS_DICE = re.compile(r"(?:\d*[dD](?:\d+|%|[fF](?:\.[12])?|\{[^{}]*\})|\))\S*$")
 
 
 def _word(text: str) -> str:

@@ -39,7 +39,22 @@ CheckOp = Literal[">=", "<=", ">", "<", "=", "!="]
 FunctionName = Literal["floor", "ceil", "round", "abs", "min", "max"]
 ROUNDING_FUNCTIONS: tuple[FunctionName, ...] = ("floor", "ceil", "round")
 FUNCTION_NAMES: tuple[FunctionName, ...] = (*ROUNDING_FUNCTIONS, "abs", "min", "max")
-Sides = int | Literal["%", "F", "F.1", "3"]
+
+
+class FaceList(str):
+    """The faces of a custom die as written in its canonical spelling, braces included:
+    ``{1,1,2,3,5,8}``, ``{-1,0,1}``, ``{1..4,10}`` (ranges kept, spaces and leading
+    zeros dropped; :func:`dicecli.notation.faces.read_faces` reads and spells them).
+
+    A string, so that a dice term's sides stay a plain value whatever the die: two
+    lists are the same die exactly when they are spelt the same, and the code that
+    takes ``"%"`` or ``"F"`` as sides takes these too.
+    """
+
+    __slots__ = ()
+
+
+Sides = int | Literal["%", "F", "F.1", "3"] | FaceList
 
 
 class Condition(NamedTuple):
@@ -64,8 +79,9 @@ class Condition(NamedTuple):
         return f"{self.op}{self.value}"
 
     def bare(self) -> str:
-        """Spelling after ``r``, ``!`` and ``f``, where ``=`` may be left out."""
-        return str(self.value) if self.op == "=" else str(self)
+        """Spelling after ``r``, ``!`` and ``f``, where ``=`` may be left out (but not
+        before a negative number: ``r-1`` reads as a re-roll minus one)."""
+        return str(self.value) if self.op == "=" and self.value >= 0 else str(self)
 
 
 class Keep(NamedTuple):
@@ -161,8 +177,8 @@ class Number(ExprNode):
 
 @frozen
 class Dice(ExprNode):
-    """``NdS`` with its modifiers. ``sides`` is a number, ``"%"``, ``"F"`` or ``"3"``
-    (the D3 of rule N4: a D6 halved, rounded up)."""
+    """``NdS`` with its modifiers. ``sides`` is a number, ``"%"``, ``"F"``, ``"3"``
+    (the D3 of rule N4: a D6 halved, rounded up) or a :class:`FaceList` (``d{-1,0,1}``)."""
 
     count: int
     sides: Sides
@@ -184,11 +200,12 @@ class ComputedDice(ExprNode):
     ``(2d4)d6`` (roll a count, then that many dice), ``d(2*3)``.
 
     A literal count or size is a :class:`Number`; at least one of the two is not (the
-    parser makes ``(3)d6`` a plain :class:`Dice`). ``sides`` may be ``"%"`` or ``"F"``.
+    parser makes ``(3)d6`` a plain :class:`Dice`). ``sides`` may be ``"%"``, ``"F"`` or
+    a :class:`FaceList` (``(1d4)d{0,1}``).
     """
 
     count: Expr
-    sides: Expr | Literal["%", "F"]
+    sides: Expr | Literal["%", "F"] | FaceList
     modifiers: Modifiers = NO_MODIFIERS
 
     def __str__(self) -> str:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
+from math import comb
 
 from dicecli.errors import DiceError
 from dicecli.frozen import frozen
@@ -208,6 +209,8 @@ def power(counts: Mapping[int, int], times: int, what: str = "this roll") -> Cou
         return {value * times: weight**times}
     low, high = min(counts), max(counts)
     slots = (high - low) * times + 1
+    if len(counts) <= SPARSE_VALUES and comb(times + len(counts) - 1, times) * len(counts) < slots:
+        return _sparse_power(counts, times, what)
     check_outcomes(slots, what)
     width = slot_bytes_for_bits(sum(counts.values()).bit_length() * times)
     check_memory(slots * width, what)
@@ -220,6 +223,24 @@ def power(counts: Mapping[int, int], times: int, what: str = "this roll") -> Cou
     _check_packed(slots, width, what)
     result = pack(counts, low, high, width) ** times
     return unpack(result, low * times, slots, width)
+
+
+SPARSE_VALUES = 16
+"""Values few enough, and far enough apart, for :func:`power` to count their sums one by
+one (the faces of ``d{0,1000000}``) rather than over every number between."""
+
+
+def _sparse_power(counts: Mapping[int, int], times: int, what: str) -> Counts:
+    """:func:`power` for a few values far apart (``2d{0,1000000}``): there are at most
+    ``comb(times + values - 1, times)`` sums, far fewer than the numbers they span, so
+    they are added up one die at a time."""
+    sums = comb(times + len(counts) - 1, times)
+    check_outcomes(sums, what)
+    check_work(sums * len(counts) * times * PAIR_WORK, what)
+    result = dict(counts)
+    for _ in range(times - 1):
+        result = convolve(result, counts, what)
+    return result
 
 
 def miller_power(counts: Mapping[int, int], times: int) -> Counts:

@@ -71,7 +71,7 @@ VERDICT_SYMBOLS = {True: "✔", False: "✘", None: "▶"}
 VERDICT_SYMBOL_STYLES = {True: "bold green", False: "bold red", None: "bold"}
 """Before the verdict: pass, fail, neither (a winner, a direction). A symbol survives
 ``NO_COLOR`` and a screen reader's loss of colour."""
-_CORE_DIE = re.compile(r"d(?:\d+|%|F)")
+_CORE_DIE = re.compile(r"d(?:\d+|%|F|\{[^{}]*\})")  # d{-1,0,1}: custom faces
 
 
 def role_style(role: str) -> str:

@@ -33,6 +33,7 @@ NOTATION = HelpTopic(
         ("3d6!", "exploding dice (!!: add into the die, !p: penetrate)"),
         ("6d10>=7f1", "count successes (7 or more) minus failures (ones)"),
         ("4dF", "fudge dice"),
+        ("3d{-1,0,1}", "your own faces (d{1..4,10}: a range; repeat a face to weight it)"),
         ("{2d6, 1d8}kh1", "the best of several rolls"),
         ("10% of 51", "a percentage, rounded up"),
         ("2d6[fire] + 1d4[cold]", "labels"),

@@ -37,6 +37,7 @@ from dicecli.notation.nodes import (
     Explode,
     ExplodeKind,
     Expr,
+    FaceList,
     Group,
     Keep,
     KeepKind,
@@ -313,6 +314,20 @@ EXACT_FORMS = [
     "{d4 + d6}kl1",
     "4d4kh0",
     "{3d4}dl3",
+    # custom faces (docs/grammar.md, "Custom faces"): a face written twice counts twice
+    "3d{-1,0,1}",
+    "2d{1,1,2,3,5,8}",
+    "4d{1..3,10}kh2",
+    "3d{0,0,1,1,2,2}>=1f0",
+    "2d{-2..2}r",
+    "3d{1,1,2}ro1",
+    "3d{-1,0,1}>=0f=-1",
+    "2d{-1,0,1}cs1cf=-1",
+    "3d{0,1,1}>=1ds1",
+    "3d{-1..1}sd",
+    "{2d{0,1} + d{-1,1}}kh2",
+    "(d2)d{0,1}",
+    "(d{1,1,2})d{-1,1}kh1",
 ]
 
 
@@ -358,6 +373,12 @@ REPEATING_FORMS = [
     ("2d3!!pkh1", 7),
     ("2d3!!p3>=3ds4", 7),
     ("dF.1!!p", 8),
+    ("d{1,2,2}!", 10),
+    ("2d{-1,0,1}!", 8),
+    ("2d{0,1,3}!!kh1", 7),
+    ("d{1,1,4}!p", 10),
+    ("2d{-1..1}r=-1!>=1", 8),
+    ("3d{1,1,2,3}!kh2", 6),
 ]
 
 
@@ -398,19 +419,21 @@ def test_a_die_that_always_explodes_after_rerolls_is_refused() -> None:
 # --- Hypothesis: small expressions against brute force -----------------------------------
 
 COMPARES: list[CompareOp] = ["=", "<", "<=", ">", ">="]
+FACE_LISTS = [FaceList(faces) for faces in ("{-1,0,1}", "{1,1,2}", "{0,0,1,3}", "{-2..-1,5}")]
+"""Custom faces, repeated ones and negative ones (``"3"`` in the sides is the D3)."""
 KEEPS: list[KeepKind] = ["kh", "kl", "dh", "dl"]
 EXPLODES: list[ExplodeKind] = ["!", "!!", "!p", "!!p"]
 
 
 def conditions(sides: Sides) -> st.SearchStrategy[Condition]:
     values = die_for_sides(sides).values
-    numbers = st.integers(max(0, values[0] - 1), values[-1] + 1)
+    numbers = st.integers(values[0] - 1, values[-1] + 1)
     return st.builds(Condition, st.sampled_from(COMPARES), numbers)
 
 
 @st.composite
 def dice_terms(draw: st.DrawFn) -> Expr:
-    sides: Sides = draw(st.sampled_from([2, 4, 5, 6, "F", "F.1", "3"]))  # "d3" is the D3
+    sides: Sides = draw(st.sampled_from([2, 4, 5, 6, "F", "F.1", "3", *FACE_LISTS]))
     reroll = draw(st.none() | st.builds(Reroll, conditions(sides), st.booleans()))
     explode = draw(st.none() | st.builds(Explode, st.sampled_from(EXPLODES), st.none()))
     if explode is not None and draw(st.booleans()):
@@ -458,6 +481,7 @@ SMALL_COMPUTED_DICE = (
     ComputedDice(Dice(1, 2), Number(4), Modifiers(success=Condition(">=", 3))),
     ComputedDice(Number(2), BinaryOp("*", Dice(1, 2), Number(2))),  # 2d(d2*2)
     ComputedDice(Dice(1, 2), Number(20), Modifiers(critical_success=Condition(">=", 19))),
+    ComputedDice(Dice(1, 2), FaceList("{-1,1,1}"), Modifiers(keep=Keep("kh", 1))),
 )
 """Computed dice small enough for brute force."""
 
