@@ -1,10 +1,10 @@
 """Entry point of ``dicecli`` and ``python -m dicecli``.
 
-A plain roll (``dicecli 2D6+5``, or lines piped in with no options) is rolled here
-without importing typer, the CLI framework: typer (and the pydantic that typer 0.29
-loads on every call) cost more start-up time than the grammar itself, and a player
-waits for every roll. Anything with an option, a command or ``--help`` goes to the
-typer app in :mod:`dicecli.cli`.
+A plain roll (``dicecli 2D6+5``, or lines piped in, with no option but ``--json`` or
+``--plain``) is rolled here without importing typer, the CLI framework: typer (and the
+pydantic that typer 0.29 loads on every call) cost more start-up time than the grammar
+itself, and a player waits for every roll. Anything with another option, a command or
+``--help`` goes to the typer app in :mod:`dicecli.cli`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import contextlib
 import gc
 import os
 import sys
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
 from dicecli.status import ExitStatus, Terminated
 
@@ -22,13 +22,30 @@ COMMANDS = ("roll", "odds", "table", "repl", "help")
 roll (a test checks the two lists agree)."""
 
 
-def _plain_roll_words(args: list[str]) -> list[str] | None:
-    """The words of a roll that needs no option parsing, else None."""
-    if args and args[0] == "roll":
-        args = args[1:]
-    if not args or args[0] in COMMANDS or any(arg.startswith("-") for arg in args):
+OUTPUT_FLAGS = ("--json", "--plain")
+"""The options a plain roll may carry: flags that choose the output, which the typer app
+takes anywhere on the line (:func:`dicecli.cli.route`)."""
+
+
+class PlainRoll(NamedTuple):
+    """A command line the fast path rolls: its roll's words (none: the lines of stdin)
+    and its output flags."""
+
+    words: list[str]
+    json: bool
+    plain: bool
+
+
+def _plain_roll(args: list[str]) -> PlainRoll | None:
+    """What a command line asks when it needs no option parsing, else None."""
+    rest = [arg for arg in args if arg not in OUTPUT_FLAGS]
+    if rest and rest[0] == "roll":
+        rest = rest[1:]
+    if (rest and rest[0] in COMMANDS) or any(arg.startswith("-") for arg in rest):
         return None
-    return args
+    if not rest and (sys.stdin.isatty() or (args and args[0] == "roll")):
+        return None  # the REPL, or `dicecli roll` alone: the typer app says what to do
+    return PlainRoll(rest, "--json" in args, "--plain" in args)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -124,15 +141,16 @@ def _output_closed() -> None:
 
 
 def _dispatch(args: list[str]) -> int:
-    words = _plain_roll_words(args)
     completing = "_DICECLI_COMPLETE" in os.environ  # the shell asks typer for completions
-    if not completing and (words is not None or (not args and not sys.stdin.isatty())):
+    roll = None if completing else _plain_roll(args)
+    if roll is not None:
         from dicecli.app import RunOptions, Streams, run_lines, run_once
 
         _freeze_start_up()
-        if words is not None:
-            return int(run_once(" ".join(words), RunOptions(), Streams()))
-        return int(run_lines(sys.stdin, RunOptions(), Streams()))
+        options = RunOptions(plain=roll.plain, json=roll.json)
+        if roll.words:
+            return int(run_once(" ".join(roll.words), options, Streams()))
+        return int(run_lines(sys.stdin, options, Streams()))
     from dicecli.cli import run
 
     _freeze_start_up()

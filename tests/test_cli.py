@@ -543,3 +543,49 @@ def test_help_at_a_terminal_is_typer_s_rich_help() -> None:
     assert "╭─ Options" in shown
     assert "╭─ Commands" in shown
     assert "(dicecli help alkemy)" in shown
+
+
+THROUGH_TYPER = "import sys\nfrom dicecli.cli import run\nsys.exit(run(sys.argv[1:]))"
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin"),
+    [
+        (["--json", "1d1+2"], ""),
+        (["1d1", "--plain"], ""),
+        (["--plain", "roll", "1d1*3"], ""),
+        (["--json", "--plain", "d1"], ""),
+        (["--json"], "1d1\n2d1+1 # two\n\n3d1>=1\n"),
+        (["--plain"], "1d1\n1d1 >= 2\n"),
+        (["--json"], "1d1\n2d6+\nd1\n"),
+        (["--json", "2d6+"], ""),
+        (["--json", "1d1; 2d1"], ""),
+        (["--json", "1d1 >= 2"], ""),
+    ],
+)
+def test_output_flags_take_the_fast_path_with_the_typer_app_s_output(
+    args: list[str], stdin: str
+) -> None:
+    """``--json`` and ``--plain`` alone do not need the CLI framework (its start-up was a
+    fifth of a 20,000-line ``--json`` pipe): the fast path gives what the typer app
+    gives, output and exit status, for rolls whose dice cannot vary."""
+    fast = run(*args, stdin=stdin)
+    typer_app = subprocess.run(
+        [sys.executable, "-c", THROUGH_TYPER, *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_COLOR": "1"},
+        timeout=60,
+        check=False,
+    )
+    assert (fast.stdout, fast.stderr, fast.returncode) == (
+        typer_app.stdout,
+        typer_app.stderr,
+        typer_app.returncode,
+    )
+    assert fast.stdout or fast.stderr  # something was rolled or reported
+
+
+def test_a_json_roll_does_not_load_the_cli_framework() -> None:
+    assert modules_loaded_by("--json", "2D6+5").isdisjoint(HEAVY_FOR_A_PLAIN_ROLL)

@@ -1,9 +1,10 @@
 """A quick way in for the lines players type most, without loading the grammar.
 
 :func:`read_common_line` reads numbers, dice (``2D6``, ``d%``, ``4dF``) with at most
-one keep or drop (``4d6kh3``), ``+ - * / x``, unary minus, parentheses and a
-``# comment``, and builds the very tree :mod:`dicecli.notation.grammar` builds for the
-same text. Anything else, or anything doubtful (a line past a bound of
+one modifier among keep or drop (``4d6kh3``), re-roll (``4d6ro<3``, ``d20r``) and success
+counting (``6d6>4``), ``+ - * / x``, unary minus, parentheses, labels (``2d6[fire]``)
+and a ``# comment``, and builds the very tree :mod:`dicecli.notation.grammar` builds for
+the same text. Anything else, or anything doubtful (a line past a bound of
 :mod:`dicecli.limits`, a count or size out of range, a word that may be a game's
 keyword, a character it does not know), gives None, and the line
 goes to the grammar, which stays the grammar of record: every error comes from it.
@@ -25,17 +26,21 @@ from dicecli.notation.nodes import (
     NO_MODIFIERS,
     BinaryOp,
     BinaryOpSymbol,
+    CompareOp,
+    Condition,
     Dice,
     Expr,
     Keep,
     KeepKind,
+    Labelled,
     Modifiers,
     Negate,
     Number,
+    Reroll,
     Roll,
     Sides,
 )
-from dicecli.notation.semantics import MAX_DICE_COUNT, MAX_SIDES
+from dicecli.notation.semantics import MAX_DICE_COUNT, MAX_SIDES, endless_roll
 
 _WHITESPACE = " \t\r\n"  # what pyparsing skips between tokens
 _MAX_DIGITS = 50  # longer numbers go to the grammar, which has the rules for them
@@ -44,8 +49,11 @@ _MAX_DEPTH = 10  # deeper brackets and minus signs go to the grammar, which has 
 _TOKEN = re.compile(
     r"[ \t\r\n]*(?:"
     r"(?P<dice>(?P<count>\d*)[dD](?P<sides>\d+|%|[fF])"
-    r"(?:[ \t\r\n]*(?P<keep>(?i:kh|kl|dh|dl|k))(?P<keep_n>\d*))?)"
+    r"(?:[ \t\r\n]*(?:(?P<keep>(?i:kh|kl|dh|dl|k))(?P<keep_n>\d*)"
+    r"|(?P<reroll>(?i:ro|r))(?P<reroll_if>(?:>=|<=|>|<|=)?\d+)?"
+    r"|(?P<success>(?:>=|<=|>|<|=)\d+)))?)"
     r"|(?P<number>\d+)"
+    r"|\[(?P<label>[^\]\[]*)\]"
     r"|(?P<op>[-+*/()]|[xX](?![A-Za-z_])|[xX](?=[dD][\d%fF]))"
     r"|#(?P<comment>[^\n]*)"
     r"|(?P<end>\Z)"
@@ -62,7 +70,13 @@ class _End(NamedTuple):
     note: str | None
 
 
-Token = Expr | str | _End  # a number or dice, an operator or bracket, the end
+class _Label(NamedTuple):
+    """A ``[label]`` after a term."""
+
+    text: str
+
+
+Token = Expr | str | _End | _Label  # a number or dice, an operator or bracket, a label, the end
 
 
 class _NotCommonError(Exception):
@@ -109,6 +123,8 @@ def _tokens(text: str) -> list[Token]:
             tokens.append(Number(_integer(match["number"])))
         elif kind == "op":
             tokens.append(match["op"])
+        elif kind == "label":
+            tokens.append(_Label(match["label"].strip()))
         else:
             note = match["comment"]
             if note is not None:
@@ -139,14 +155,37 @@ def _dice(match: re.Match[str]) -> Dice:
             raise _NotCommonError
     if not 1 <= count <= MAX_DICE_COUNT:
         raise _NotCommonError
-    if match["keep"] is None:
+    if match["keep"] is not None:
+        kind = match["keep"].lower()
+        kind = "kh" if kind == "k" else kind
+        amount = _integer(match["keep_n"]) if match["keep_n"] else 1
+        if amount == 0 and kind in ("kh", "kl"):
+            raise _NotCommonError
+        return Dice(count, sides, Modifiers(keep=Keep(cast(KeepKind, kind), amount)))
+    if match["success"] is not None:
+        return Dice(count, sides, Modifiers(success=_condition(match["success"])))
+    if match["reroll"] is None:
         return Dice(count, sides, NO_MODIFIERS)
-    kind = match["keep"].lower()
-    kind = "kh" if kind == "k" else kind
-    amount = _integer(match["keep_n"]) if match["keep_n"] else 1
-    if amount == 0 and kind in ("kh", "kl"):
+    if match["reroll_if"] is not None:
+        condition = _condition(match["reroll_if"])
+    else:  # a bare r: the lowest face (the minus of a Fudge die)
+        condition = Condition("<", 0) if sides == "F" else Condition("=", 1)
+    once = match["reroll"].lower() == "ro"
+    dice = Dice(count, sides, Modifiers(reroll=Reroll(condition, once)))
+    if endless_roll(dice) is not None:  # the grammar says why
         raise _NotCommonError
-    return Dice(count, sides, Modifiers(keep=Keep(cast(KeepKind, kind), amount)))
+    return dice
+
+
+def _condition(text: str) -> Condition:
+    """``>=5``, ``<3``, ``=1`` or a bare ``1`` (equal to it)."""
+    for op in _COMPARE_OPS:
+        if text.startswith(op):
+            return Condition(op, _integer(text[len(op) :]))
+    return Condition("=", _integer(text))
+
+
+_COMPARE_OPS: tuple[CompareOp, ...] = (">=", "<=", ">", "<", "=")
 
 
 # Recursive descent over the tokens, folding as the grammar does: left to right, and
@@ -173,9 +212,9 @@ def _term(tokens: list[Token], at: int, depth: int) -> tuple[Expr, int]:
 def _unary(tokens: list[Token], at: int, depth: int) -> tuple[Expr, int]:
     token = tokens[at]
     if type(token) is not str:
-        if type(token) is _End:
+        if type(token) is _End or type(token) is _Label:
             raise _NotCommonError
-        return cast(Expr, token), at + 1
+        return _labelled(cast(Expr, token), tokens, at + 1)
     if depth == _MAX_DEPTH:
         raise _NotCommonError
     if token == "-":
@@ -186,4 +225,12 @@ def _unary(tokens: list[Token], at: int, depth: int) -> tuple[Expr, int]:
     inner, at = _expression(tokens, at + 1, depth + 1)
     if tokens[at] != ")":
         raise _NotCommonError
-    return inner, at + 1
+    return _labelled(inner, tokens, at + 1)
+
+
+def _labelled(operand: Expr, tokens: list[Token], at: int) -> tuple[Expr, int]:
+    """``operand``, with the label that follows it if there is one."""
+    label = tokens[at]
+    if type(label) is _Label:
+        return Labelled(operand, label.text), at + 1
+    return operand, at

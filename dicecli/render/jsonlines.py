@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import json
 from json.encoder import encode_basestring
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from dicecli.identity_cache import IdentityCache
-from dicecli.probability.distribution import Odds
 from dicecli.results import DieRoll, RollResult
-from dicecli.tally import Tally
+
+if TYPE_CHECKING:  # rolling never loads the odds engine
+    from dicecli.probability.distribution import Odds
+    from dicecli.tally import Tally
 
 _encode = json.JSONEncoder(ensure_ascii=False).encode
 

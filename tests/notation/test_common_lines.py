@@ -52,8 +52,24 @@ _PIECES = [
     "#",
     "!",
     ">=5",
+    ">4",
+    "<3",
+    "<=",
+    "=6",
+    "=",
     "r1",
+    "r",
+    "R",
+    "ro",
+    "rO<3",
+    "r>=6",
+    "d1r1",
+    "dFr",
     "[fire]",
+    "[ cold ]",
+    "[]",
+    "[",
+    "]",
     "{",
     "}",
     ",",
@@ -66,7 +82,32 @@ _PIECES = [
 ]
 _SOUP = st.lists(st.sampled_from(_PIECES), max_size=12).map("".join)
 _GAP = st.sampled_from(["", "", " ", "\t", "  "])
-_ATOM = st.sampled_from(["d6", "2D6", "4d6kh3", "3d6 dl", "d%", "4dF", "D3", "10", "0", "(d4+1)"])
+_ATOM = st.sampled_from(
+    [
+        "d6",
+        "2D6",
+        "4d6kh3",
+        "3d6 dl",
+        "d%",
+        "4dF",
+        "D3",
+        "10",
+        "0",
+        "(d4+1)",
+        "4d6ro<3",
+        "d20r",
+        "4dF r",
+        "2d6R2",
+        "6d6>4",
+        "6d6 >=5",
+        "10d10=10",
+        "d6r<6",
+        "2d6[fire]",
+        "(d4+1) [x]",
+        "5[bonus]",
+        "d8[]",
+    ]
+)
 _OP = st.sampled_from(["+", "-", "*", "/", "x", "X", "- -"])
 _COMMON_SHAPED = st.builds(
     lambda first, rest, gap, note: (
@@ -138,6 +179,11 @@ def test_near_misses(text: str) -> None:
         "1d8+1d6+3",
         "(" * 10 + "d6" + ")" * 10,
         "-" * 10 + "d6",
+        "4d6ro<3",
+        "6d6>4",
+        "1d20r",
+        "2d6[fire] + 1d4[cold]",
+        "-(d4+1)[x] * 2",
     ],
 )
 def test_common_lines_take_the_quick_way(text: str) -> None:
