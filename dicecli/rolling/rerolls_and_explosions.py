@@ -1,5 +1,5 @@
-"""Dice terms with re-roll or explode modifiers (steps 1 and 2 of the modifier order),
-rolled one die at a time as the rules go.
+"""Dice terms with re-roll, unique, explode or clamp modifiers (steps 1 and 2 of the
+modifier order), rolled one die at a time as the rules go.
 
 The evaluator (:mod:`dicecli.rolling.evaluate`) imports this module for the first such
 term it meets (see "Start-up" in the README). Keep/drop and counting (steps 3 and 4)
@@ -15,11 +15,20 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from dicecli.notation.nodes import Condition
-from dicecli.results import COMPOUNDED, EXPLODED, EXPLOSION, PENETRATED, REROLL, REROLLED, DieRoll
+from dicecli.results import (
+    CLAMPED,
+    COMPOUNDED,
+    EXPLODED,
+    EXPLOSION,
+    PENETRATED,
+    REROLL,
+    REROLLED,
+    DieRoll,
+)
 
 if TYPE_CHECKING:
     from dicecli.notation.dice import Die
-    from dicecli.notation.nodes import ExplodeKind, Modifiers
+    from dicecli.notation.nodes import ExplodeKind, Modifiers, Unique
     from dicecli.rolling.evaluate import KeepUnit
     from dicecli.rolling.sources import Roller
 
@@ -27,19 +36,22 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class RerollExplodeRules:
     """A die's re-roll and explosion rules (steps 1 and 2), worked out once per dice
-    term: the natural values each applies to, as ranges (conditions compare numbers)."""
+    term: the natural values each applies to, as ranges (conditions compare numbers;
+    ``<>`` is all but one value), its unique rule and its clamps."""
 
     die: Die
-    rerolled_on: range
+    rerolled_on: range | AllBut
     reroll_once: bool
-    exploding_on: range
+    exploding_on: range | AllBut
     explode_kind: ExplodeKind | None
+    unique: Unique | None = None
+    modifiers: Modifiers | None = None  # when it clamps: what each die is worth
 
     @classmethod
     def of(cls, die: Die, modifiers: Modifiers) -> RerollExplodeRules:
         reroll, explode = modifiers.reroll, modifiers.explode
         nothing = range(0)
-        exploding_on = nothing
+        exploding_on: range | AllBut = nothing
         if explode is not None:
             condition = explode.condition or Condition("=", die.values[-1])
             exploding_on = values_matching(condition)
@@ -49,15 +61,31 @@ class RerollExplodeRules:
             reroll is not None and reroll.once,
             exploding_on,
             explode.kind if explode is not None else None,
+            modifiers.unique,
+            modifiers if modifiers.clamps else None,
         )
 
 
-def values_matching(condition: Condition) -> range:
+class AllBut:
+    """The integers but one: what ``<>3`` holds for."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __contains__(self, number: object) -> bool:
+        return number != self.value
+
+
+def values_matching(condition: Condition) -> range | AllBut:
     """The integers ``condition`` holds for: ``>=5`` -> 5, 6, 7 ... (up to a bound no die
-    reaches); ``=3`` -> 3 alone."""
+    reaches); ``=3`` -> 3 alone; ``<>3`` -> all but 3."""
     value, op = condition.value, condition.op
     if op == "=":
         return range(value, value + 1)
+    if op == "<>":
+        return AllBut(value)
     if op == ">=":
         return range(value, _BEYOND_EVERY_DIE)
     if op == ">":
@@ -73,14 +101,20 @@ _BEYOND_EVERY_DIE = 10**9  # faces are capped far below (grammar.MAX_SIDES)
 def roll_modified_dice(
     roller: Roller, rules: RerollExplodeRules, count: int
 ) -> tuple[list[DieRoll], list[KeepUnit]]:
-    """Roll ``count`` dice with re-rolls and explosions (steps 1 and 2)."""
+    """Roll ``count`` dice with re-rolls, unique dice and explosions (steps 1 and 2);
+    a unit is worth what its dice are worth (penetrated, clamped)."""
     rolled: list[DieRoll] = []
     units: list[KeepUnit] = []
     kind = rules.explode_kind
+    standing: list[int] = []  # natural values standing so far, for unique dice
+    clamps = rules.modifiers
     for _ in range(count):
         position, natural = _roll_one(roller, rules, rolled, (), 0)
+        if rules.unique is not None:
+            position, natural = _made_unique(roller, rules, rolled, standing, position, natural)
+            standing.append(natural)
         unit = [position]
-        total = natural
+        total = natural if clamps is None else _worth(rolled[position])
         while natural in rules.exploding_on:
             rolled[position] = rolled[position].marked(EXPLODED)
             compounding = kind in ("!!", "!!p")
@@ -91,13 +125,43 @@ def roll_modified_dice(
             position, natural = _roll_one(roller, rules, rolled, marks, penalty)
             if compounding:
                 unit.append(position)
-                total += natural - penalty
+                total += natural - penalty if clamps is None else _worth(rolled[position])
             else:
                 units.append((total, unit))
                 unit = [position]
-                total = natural - penalty
+                total = natural - penalty if clamps is None else _worth(rolled[position])
         units.append((total, unit))
     return rolled, units
+
+
+def _worth(roll: DieRoll) -> int:
+    value = roll.value
+    assert value is not None  # the generic dice have numbers on every face
+    return value
+
+
+def _made_unique(
+    roller: Roller,
+    rules: RerollExplodeRules,
+    rolled: list[DieRoll],
+    standing: list[int],
+    position: int,
+    natural: int,
+) -> tuple[int, int]:
+    """Re-roll the die at ``position`` while its natural value is one an earlier die
+    stands on (and meets the unique condition, if any); once for ``uo``. The die
+    re-rolled is shown discarded, as re-rolls are; the new one is re-rolled by ``r``/``ro``
+    as any die."""
+    unique = rules.unique
+    assert unique is not None
+    condition = unique.condition
+    while natural in standing and (condition is None or condition.matches(natural)):
+        roll = rolled[position]
+        rolled[position] = DieRoll(roll.die, roll.face, roll.value, False, (*roll.marks, REROLLED))
+        position, natural = _roll_one(roller, rules, rolled, (REROLL,), 0)
+        if unique.once:
+            break
+    return position, natural
 
 
 def _roll_one(
@@ -116,18 +180,27 @@ def _roll_one(
     natural = values[index]
     these = marks
     while natural in rerolled_on:
-        rolled.append(_landed(die, index, False, (*these, REROLLED), penalty))
+        rolled.append(_landed(rules, index, False, (*these, REROLLED), penalty))
         index = roller.draw(die)
         natural = values[index]
         these = (*marks, REROLL)
         if rules.reroll_once:
             break
-    rolled.append(_landed(die, index, True, these, penalty))
+    rolled.append(_landed(rules, index, True, these, penalty))
     return len(rolled) - 1, natural
 
 
-def _landed(die: Die, index: int, kept: bool, marks: tuple[str, ...], penalty: int) -> DieRoll:
+def _landed(
+    rules: RerollExplodeRules, index: int, kept: bool, marks: tuple[str, ...], penalty: int
+) -> DieRoll:
+    die = rules.die
     roll = die.roll_of(index, kept, marks)
+    clamps = rules.modifiers
+    if clamps is not None:
+        worth = die.face_values[index] - penalty
+        clamped = clamps.clamped(worth)
+        if clamped != worth:
+            return DieRoll(roll.die, roll.face, clamped, kept, (*marks, CLAMPED))
     if penalty:
         return DieRoll(roll.die, roll.face, die.face_values[index] - penalty, kept, marks)
     return roll
