@@ -224,8 +224,8 @@ def too_few_faces(node: Dice, standing: tuple[int, ...], condition: Condition | 
     if node.count <= distinct:
         return None
     return (
-        f"{node}: {node.count} unique dice need {node.count} different values, "
-        f"and these dice can stand on {distinct}"
+        f"{node}: {node.count} unique dice need {node.count} different values and "
+        f"these dice can stand on {distinct}, so the roll would never end"
     )
 
 

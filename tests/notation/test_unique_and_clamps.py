@@ -79,10 +79,16 @@ def test_spaced_not_equal_is_still_a_check() -> None:
 @pytest.mark.parametrize(
     ("text", "message", "position"),
     [
-        ("4d3u", "4d3u: 4 unique dice need 4 different values, and these dice can stand on 3", 0),
+        (
+            "4d3u",
+            "4d3u: 4 unique dice need 4 different values and these dice can stand on 3,"
+            " so the roll would never end",
+            0,
+        ),
         (
             "6d6r<3u",
-            "6d6r<3u: 6 unique dice need 6 different values, and these dice can stand on 4",
+            "6d6r<3u: 6 unique dice need 6 different values and these dice can stand on 4,"
+            " so the roll would never end",
             0,
         ),
         ("4d6u!", "unique dice (u, uo) cannot explode: an added die has no earlier faces", 4),
@@ -196,3 +202,9 @@ def test_big_unique_dice_are_computed_or_refused_clearly() -> None:
     assert distribution(parse("5d100u").body).mean() == Fraction(505, 2)  # type: ignore[arg-type]
     with pytest.raises(OddsTooBigError, match="unique dice need more than"):
         distribution(parse("10d20uo").body)  # type: ignore[arg-type]
+
+
+def test_computed_unique_dice_with_too_few_faces_are_a_roll_error() -> None:
+    with pytest.raises(dicecli.DiceError, match="2 unique dice need 2 different values"):
+        dicecli.roll("2d(d6)u", given="1")
+    assert dicecli.roll("2d(d6)u", given="2,1,1,2").total == 3  # a d2: 1, then 1 again, 2
