@@ -31,9 +31,9 @@ from dicecli.notation.semantics import count_one, kept_slice
 from dicecli.probability.keep import kept_end
 from dicecli.probability.weights import Counts, OddsTooBigError, Weights, check_work
 
-MAX_UNIQUE_STEPS = 1_000_000
+MAX_UNIQUE_STEPS = 500_000
 """Most steps (a state of the values standing so far, and a value for the next die) the
-die-by-die walk may take (about a second); counted as it goes."""
+die-by-die walk may take (under a second); counted as it goes."""
 
 Worth = Callable[[int], int]
 
