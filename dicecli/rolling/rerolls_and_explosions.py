@@ -101,20 +101,16 @@ _BEYOND_EVERY_DIE = 10**9  # faces are capped far below (grammar.MAX_SIDES)
 def roll_modified_dice(
     roller: Roller, rules: RerollExplodeRules, count: int
 ) -> tuple[list[DieRoll], list[KeepUnit]]:
-    """Roll ``count`` dice with re-rolls, unique dice and explosions (steps 1 and 2);
-    a unit is worth what its dice are worth (penetrated, clamped)."""
+    """Roll ``count`` dice with re-rolls and explosions (steps 1 and 2)."""
+    if rules.unique is not None or rules.modifiers is not None:
+        return _roll_unique_or_clamped_dice(roller, rules, count)
     rolled: list[DieRoll] = []
     units: list[KeepUnit] = []
     kind = rules.explode_kind
-    standing: list[int] = []  # natural values standing so far, for unique dice
-    clamps = rules.modifiers
     for _ in range(count):
         position, natural = _roll_one(roller, rules, rolled, (), 0)
-        if rules.unique is not None:
-            position, natural = _made_unique(roller, rules, rolled, standing, position, natural)
-            standing.append(natural)
         unit = [position]
-        total = natural if clamps is None else _worth(rolled[position])
+        total = natural
         while natural in rules.exploding_on:
             rolled[position] = rolled[position].marked(EXPLODED)
             compounding = kind in ("!!", "!!p")
@@ -125,18 +121,63 @@ def roll_modified_dice(
             position, natural = _roll_one(roller, rules, rolled, marks, penalty)
             if compounding:
                 unit.append(position)
-                total += natural - penalty if clamps is None else _worth(rolled[position])
+                total += natural - penalty
             else:
                 units.append((total, unit))
                 unit = [position]
-                total = natural - penalty if clamps is None else _worth(rolled[position])
+                total = natural - penalty
         units.append((total, unit))
     return rolled, units
 
 
-def _worth(roll: DieRoll) -> int:
-    value = roll.value
-    assert value is not None  # the generic dice have numbers on every face
+def _roll_unique_or_clamped_dice(
+    roller: Roller, rules: RerollExplodeRules, count: int
+) -> tuple[list[DieRoll], list[KeepUnit]]:
+    """:func:`roll_modified_dice` for unique dice (a die repeating a value standing
+    before it is rolled again) and clamps (each die standing worth its clamped value),
+    apart so that the common terms pay nothing for them."""
+    rolled: list[DieRoll] = []
+    units: list[KeepUnit] = []
+    kind = rules.explode_kind
+    standing: list[int] = []  # natural values standing so far, for unique dice
+    for _ in range(count):
+        position, natural = _roll_one(roller, rules, rolled, (), 0)
+        if rules.unique is not None:
+            position, natural = _made_unique(roller, rules, rolled, standing, position, natural)
+            standing.append(natural)
+        unit = [position]
+        total = _clamped(rolled, position, rules.modifiers)
+        while natural in rules.exploding_on:  # never for unique dice (refused)
+            rolled[position] = rolled[position].marked(EXPLODED)
+            compounding = kind in ("!!", "!!p")
+            marks: tuple[str, ...] = (COMPOUNDED,) if compounding else (EXPLOSION,)
+            penalty = 0
+            if kind in ("!p", "!!p"):
+                marks, penalty = (*marks, PENETRATED), 1
+            position, natural = _roll_one(roller, rules, rolled, marks, penalty)
+            if compounding:
+                unit.append(position)
+                total += _clamped(rolled, position, rules.modifiers)
+            else:
+                units.append((total, unit))
+                unit = [position]
+                total = _clamped(rolled, position, rules.modifiers)
+        units.append((total, unit))
+    return rolled, units
+
+
+def _clamped(rolled: list[DieRoll], position: int, clamps: Modifiers | None) -> int:
+    """What the die standing at ``position`` is worth within ``clamps`` (``min3``,
+    ``max6``), marked ``clamped`` when that is not its own worth (its face, less one
+    if penetrating): the die shows both, ``1→3``."""
+    roll = rolled[position]
+    worth = roll.value
+    assert worth is not None  # the generic dice have numbers on every face
+    if clamps is None:
+        return worth
+    value = clamps.clamped(worth)
+    if value != worth:
+        rolled[position] = DieRoll(roll.die, roll.face, value, roll.kept, (*roll.marks, CLAMPED))
     return value
 
 
@@ -180,27 +221,18 @@ def _roll_one(
     natural = values[index]
     these = marks
     while natural in rerolled_on:
-        rolled.append(_landed(rules, index, False, (*these, REROLLED), penalty))
+        rolled.append(_landed(die, index, False, (*these, REROLLED), penalty))
         index = roller.draw(die)
         natural = values[index]
         these = (*marks, REROLL)
         if rules.reroll_once:
             break
-    rolled.append(_landed(rules, index, True, these, penalty))
+    rolled.append(_landed(die, index, True, these, penalty))
     return len(rolled) - 1, natural
 
 
-def _landed(
-    rules: RerollExplodeRules, index: int, kept: bool, marks: tuple[str, ...], penalty: int
-) -> DieRoll:
-    die = rules.die
+def _landed(die: Die, index: int, kept: bool, marks: tuple[str, ...], penalty: int) -> DieRoll:
     roll = die.roll_of(index, kept, marks)
-    clamps = rules.modifiers
-    if clamps is not None:
-        worth = die.face_values[index] - penalty
-        clamped = clamps.clamped(worth)
-        if clamped != worth:
-            return DieRoll(roll.die, roll.face, clamped, kept, (*marks, CLAMPED))
     if penalty:
         return DieRoll(roll.die, roll.face, die.face_values[index] - penalty, kept, marks)
     return roll
