@@ -334,7 +334,8 @@ def _choose_ranked(spans: list[Span], count: int, highest: bool) -> Span:
 def pooled_terms(node: Group) -> list[Dice] | None:
     """The dice terms a one-item group's keep/drop picks among, die by die
     (``{4d6+3d8}k4``; docs/grammar.md, "Groups"): dice added together that do not
-    explode, keep, count or sort on their own. None for other groups."""
+    explode, keep, count, sort, are unique or clamped on their own. None for other
+    groups."""
     if len(node.items) != 1 or node.modifiers.keep is None:
         return None
     terms, pending = [], [node.items[0]]
@@ -343,8 +344,10 @@ def pooled_terms(node: Group) -> list[Dice] | None:
         mods = item.modifiers if isinstance(item, Dice) else None
         if isinstance(item, BinaryOp) and item.op == "+":
             pending += [item.right, item.left]
-        elif mods is not None and not (mods.explode or mods.keep or mods.sort):
+        elif mods is not None and not (mods.explode or mods.keep or mods.sort or mods.unique):
             if mods.success is not None or mods.failure is not None:
+                return None
+            if mods.clamp_low is not None or mods.clamp_high is not None:
                 return None
             assert isinstance(item, Dice)
             terms.append(item)
