@@ -46,7 +46,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-# (name, dicecli text, at_least, icepool expression as Python source using d6/d10)
+# (name, dicecli text, at_least, icepool expression as Python source using d6, d10, d20,
+# Deck and Pool)
 QUESTIONS: list[tuple[str, str, int | None, str]] = [
     ("3d6", "3d6", None, "3 @ d6"),
     ("2d6+8 >= 15", "2d6+8", 15, "(2 @ d6 + 8) >= 15"),
@@ -55,6 +56,13 @@ QUESTIONS: list[tuple[str, str, int | None, str]] = [
     ("10d10kh3", "10d10kh3", None, "d10.highest(10, 3)"),
     ("20d6", "20d6", None, "20 @ d6"),
     ("100d6", "100d6", None, "100 @ d6"),
+    # unique dice: dealing from a deck of the faces is drawing until unique
+    ("4d6 unique", "4d6u", None, "Deck(range(1, 7)).deal(4).sum()"),
+    ("5d100 unique", "5d100u", None, "Deck(range(1, 101)).deal(5).sum()"),
+    ("8d20 unique kh3", "8d20ukh3", None, "Deck(range(1, 21)).deal(8).highest(3).sum()"),
+    ("4d6min2max5kh3", "4d6min2max5kh3", None, "Pool([d6.clip(2, 5)] * 4).highest(3).sum()"),
+    ("100d20max15", "100d20max15", None, "100 @ d20.clip(None, 15)"),
+    ("10d10<>1", "10d10<>1", None, "10 @ d10.map({k: int(k != 1) for k in range(1, 11)})"),
 ]
 
 COLD_RUNS = 5
@@ -81,7 +89,13 @@ def ours_uncached(text: str, at_least: int | None) -> Callable[[], object]:
 def theirs(source: str) -> Callable[[], object]:
     import icepool  # type: ignore[import-not-found, unused-ignore]
 
-    namespace: dict[str, Any] = {"d6": icepool.d6, "d10": icepool.d10}
+    namespace: dict[str, Any] = {
+        "d6": icepool.d6,
+        "d10": icepool.d10,
+        "d20": icepool.d20,
+        "Deck": icepool.Deck,
+        "Pool": icepool.Pool,
+    }
 
     def call() -> object:
         die = eval(source, namespace)

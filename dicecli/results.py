@@ -31,6 +31,7 @@ IGNORED = "ignored"  # rolled, but the rules ignore it (a game's rule says so)
 DOUBLE_SUCCESS = "double-success"  # a success that counts 2 (``ds``)
 CRITICAL_SUCCESS = "critical-success"  # a kept die meeting ``cs`` (a lone d20's 20)
 CRITICAL_FAILURE = "critical-failure"  # a kept die meeting ``cf`` (a lone d20's 1)
+CLAMPED = "clamped"  # worth a clamp's bound (``min3``, ``max6``), not its face
 
 CoreRole = Literal[
     "plain",  # ordinary text

@@ -72,6 +72,7 @@ from dicecli.notation.nodes import (
     PercentOf,
     Reroll,
     Sides,
+    Unique,
 )
 
 T = TypeVar("T")
@@ -84,7 +85,7 @@ SIDES: tuple[Sides, ...] = (1, 2, 4, 6, 8, 10, 12, 20, 100, "%", "F", "F.1", "3"
 (rule N4; ``Dice(1, 3)`` is the same node as ``Dice(1, "3")``); :func:`sides` adds
 custom faces (:func:`face_lists`)."""
 
-COMPARE_OPS: tuple[CompareOp, ...] = ("=", "<", "<=", ">", ">=")
+COMPARE_OPS: tuple[CompareOp, ...] = ("=", "<", "<=", ">", ">=", "<>")
 CHECK_OPS: tuple[CheckOp, ...] = (">=", "<=", ">", "<", "=", "!=")
 CHECK_SPELLINGS: dict[str, CheckOp] = {
     **{op: op for op in CHECK_OPS},
@@ -185,6 +186,18 @@ def is_endless(sides: Sides, modifiers: Modifiers) -> bool:
     return not standing or len(exploding_values(sides, modifiers)) == len(standing)
 
 
+def too_few_values(sides: Sides, count: int, modifiers: Modifiers) -> bool:
+    """True when ``count`` unique dice (``u``, re-rolled until unique) would need more
+    different values than can stand, and every value standing re-rolls on a repeat."""
+    unique = modifiers.unique
+    if unique is None or unique.once:
+        return False
+    standing = standing_values(sides, modifiers.reroll)
+    if unique.condition is not None and not all(map(unique.condition.matches, standing)):
+        return False  # a value the condition lets repeat can always stand
+    return count > len(standing)
+
+
 # --- small pieces -------------------------------------------------------------------
 
 
@@ -212,11 +225,16 @@ def condition_for(values: Sequence[int]) -> st.SearchStrategy[Condition]:
 
 
 @cache
-def condition_text(condition: Condition, bare_allowed: bool) -> st.SearchStrategy[str]:
+def condition_text(
+    condition: Condition, bare_allowed: bool, not_equal_spelling: bool = True
+) -> st.SearchStrategy[str]:
     """``>=5``; after ``r``, ``!`` and ``f`` the ``=`` may be left out (not before a
-    negative number: ``r-1`` is a re-roll, minus one)."""
+    negative number: ``r-1`` is a re-roll, minus one); ``<>3`` may be typed ``!=3`` after
+    a modifier's letter, never after ``!`` (``!!=3`` is ``!!`` on 3)."""
     if condition.op == "=" and bare_allowed and condition.value >= 0:
         return st.sampled_from([str(condition.value), f"={condition.value}"])
+    if condition.op == "<>" and not_equal_spelling:
+        return st.sampled_from([str(condition), f"!={condition.value}"])
     return st.just(str(condition))
 
 
@@ -279,7 +297,31 @@ def dice_modifiers(draw: st.DrawFn, sides: Sides, count: int) -> Modifiers:
     double = _maybe(draw, condition_for(values)) if success is not None else None
     sorts: tuple[Literal["a", "d"], ...] = ("a", "d")
     sort = _maybe(draw, st.sampled_from(sorts))
-    return Modifiers(reroll, explode, keep, success, failure, critical, fumble, double, sort)
+    unique: Unique | None = None
+    if explode is None and draw(st.integers(0, 3)) == 0:  # unique dice cannot explode
+        unique = Unique(_maybe(draw, condition_for(values)), draw(st.booleans()))
+        if too_few_values(sides, count, Modifiers(reroll=reroll, unique=unique)):
+            unique = Unique(unique.condition, once=True)
+    low = high = None
+    if draw(st.integers(0, 3)) == 0:
+        bounds = st.integers(values[0] - 1, values[-1] + 1)
+        low, high = _maybe(draw, bounds), _maybe(draw, bounds)
+        if low is not None and high is not None and low > high:
+            low, high = high, low
+    return Modifiers(
+        reroll,
+        explode,
+        keep,
+        success,
+        failure,
+        critical,
+        fumble,
+        double,
+        sort,
+        unique=unique,
+        clamp_low=low,
+        clamp_high=high,
+    )
 
 
 @cache
@@ -315,8 +357,20 @@ def modifiers_text(
     if modifiers.explode is not None:
         explode = modifiers.explode
         word = draw(_cased(explode.kind))
-        condition = draw(condition_text(explode.condition, True)) if explode.condition else ""
+        condition = ""
+        if explode.condition:
+            condition = draw(condition_text(explode.condition, True, not_equal_spelling=False))
         tokens.append(("explode", word + condition))
+    bare_unique = ""
+    if modifiers.unique is not None:
+        word = draw(_cased("uo" if modifiers.unique.once else "u"))
+        if modifiers.unique.condition is None:
+            bare_unique = word  # typed last: "u>=5" would read as u's own condition
+        else:
+            tokens.append(("unique", word + draw(condition_text(modifiers.unique.condition, True))))
+    for word, bound in (("min", modifiers.clamp_low), ("max", modifiers.clamp_high)):
+        if bound is not None:
+            tokens.append((word, draw(_cased(word)) + str(bound)))
     if modifiers.keep is not None:
         keep = modifiers.keep
         spellings = [keep.kind] + (["k"] if keep.kind == "kh" else [])
@@ -348,6 +402,8 @@ def modifiers_text(
     if bare_reroll:
         order.append(("reroll", bare_reroll))
     order += bare
+    if bare_unique:
+        order.append(("unique", bare_unique))
     gaps = [draw(spaces(allow_spaces)) for _ in order]
     return "".join(gap + text for gap, (_, text) in zip(gaps, order, strict=True))
 
@@ -388,7 +444,16 @@ def dice_text(draw: st.DrawFn, explosions: bool = True, modifiers: bool = True) 
     with_modifiers = modifiers and draw(st.booleans())
     mods = draw(dice_modifiers(sides, count)) if with_modifiers else Modifiers()
     if not explosions and mods.explode is not None:
-        mods = Modifiers(mods.reroll, None, mods.keep, mods.success, mods.failure)
+        mods = Modifiers(
+            mods.reroll,
+            None,
+            mods.keep,
+            mods.success,
+            mods.failure,
+            unique=mods.unique,
+            clamp_low=mods.clamp_low,
+            clamp_high=mods.clamp_high,
+        )
     letter = draw(st.sampled_from("dD"))
     lowest = lowest_condition(sides)
     return count_text + letter + draw(sides_text(sides)) + draw(modifiers_text(mods, True, lowest))
@@ -479,7 +544,8 @@ def computed_dice_text(draw: st.DrawFn, options: TextOptions) -> str:
     else:
         count = draw(st.sampled_from(["", "1", "2"]))
         sides = f"({draw(st.sampled_from(sizes))})"
-    counted = replace(draw(dice_modifiers(6, 3)), reroll=None, explode=None)
+    # no u: a count may come out above the faces (a roll error, test_unique_and_clamps)
+    counted = replace(draw(dice_modifiers(6, 3)), reroll=None, explode=None, unique=None)
     return f"{count}{draw(st.sampled_from('dD'))}{sides}{draw(modifiers_text(counted))}"
 
 
@@ -630,13 +696,19 @@ def line_text(
 @st.composite
 def endless_dice_text(draw: st.DrawFn) -> str:
     """A dice term whose roll would never end: every face re-rolls (``d6r<7``), every
-    face explodes (``d1!``, ``d6!>=1``), or every face left by the re-rolls explodes
-    (``d6r<6!``). The core must refuse it (a syntax error or the roll budget)."""
+    face explodes (``d1!``, ``d6!>=1``), every face left by the re-rolls explodes
+    (``d6r<6!``), or more unique dice than values (``4d3u``). The core must refuse it
+    (a syntax error or the roll budget)."""
     sides = draw(sides_strategy())
     values = die_values(sides)
     count = draw(st.integers(1, 3))
     high = values[-1]
-    kind = draw(st.sampled_from(["reroll", "explode", "both"]))
+    kind = draw(st.sampled_from(["reroll", "explode", "both", "unique"]))
+    if kind == "unique":  # more unique dice than values: 4d3u, 3dFu
+        mods = Modifiers(unique=Unique(None, once=False))
+        count = len(values) + draw(st.integers(1, 2))
+        assert too_few_values(sides, count, mods)
+        return f"{count}d{draw(sides_text(sides))}{draw(modifiers_text(mods, allow_spaces=False))}"
     if kind == "reroll":
         condition = draw(st.sampled_from([Condition("<", high + 1), Condition("<=", high)]))
         mods = Modifiers(reroll=Reroll(condition, once=False))
@@ -768,7 +840,8 @@ def computed_dice_nodes(draw: st.DrawFn, modifiers: bool = True) -> ComputedDice
     mods = Modifiers()
     if modifiers:
         drawn = draw(dice_modifiers(6, 3))
-        mods = replace(drawn, reroll=None, explode=None)
+        mods = replace(drawn, reroll=None, explode=None, unique=None)  # u: a count may
+        # come out above the faces (a clear roll error, tested in test_unique_and_clamps)
     return ComputedDice(count, sides, mods)
 
 

@@ -265,23 +265,38 @@ def _scores_over(span: Span, modifiers: Modifiers) -> Span:
     return _spread([_score(v, modifiers) for v in candidates])
 
 
+def _clamp(value: int, modifiers: Modifiers) -> int:
+    """What a die of natural worth ``value`` counts for within ``min``/``max`` clamps."""
+    if modifiers.clamp_low is not None:
+        value = max(value, modifiers.clamp_low)
+    if modifiers.clamp_high is not None:
+        value = min(value, modifiers.clamp_high)
+    return value
+
+
 def _unit_span(sides: Sides, modifiers: Modifiers) -> tuple[Span, Span]:
-    """(what one unit keep/drop sees can be worth, how many units there are per die)."""
+    """(what one unit keep/drop sees can be worth, how many units there are per die);
+    each die is worth its clamped value (conditions judge the natural face)."""
     standing = standing_values(sides, modifiers.reroll)
     exploding = exploding_values(sides, modifiers)
     explode = modifiers.explode
+    worth = [_clamp(v, modifiers) for v in standing]
     if explode is None or not exploding:
-        return _spread(standing), Span(1, 1)
+        return _spread(worth), Span(1, 1)
     if explode.kind == "!":
-        return _spread(standing), Span(1, INF)
+        return _spread(worth), Span(1, INF)
     if explode.kind == "!p":  # added dice are worth one less
-        return Span(min(standing) - 1, max(standing)), Span(1, INF)
+        less_one = [_clamp(v - 1, modifiers) for v in standing]
+        return Span(min(worth + less_one), max(worth + less_one)), Span(1, INF)
     # "!!", "!!p": one unit per die: the exploding faces, then one that does not explode
-    last = [v for v in standing if v not in exploding]
     less = 1 if explode.kind == "!!p" else 0  # each added die worth one less
-    low: Bound = min(min(last), min(exploding) + min(last) - less)
-    if min(exploding) - less < 0:
-        low = -INF
+    last = [_clamp(v, modifiers) for v in standing if v not in exploding]
+    first = [_clamp(v, modifiers) for v in exploding]
+    added_last = [_clamp(v - less, modifiers) for v in standing if v not in exploding]
+    added_exploding = [_clamp(v - less, modifiers) for v in exploding]
+    low: Bound = min(min(last), min(first) + min(added_last))
+    if min(added_exploding) < 0 or min(first) + min(added_exploding) + min(added_last) < low:
+        low = -INF  # an added die worth less than nothing may come again and again
     return Span(low, INF), Span(1, 1)
 
 
@@ -299,7 +314,7 @@ def _dice_bounds(node: Dice) -> Span:
         values = set(standing_values(node.sides, modifiers.reroll))
         if explode is not None and explode.kind == "!p" and exploding_values(node.sides, modifiers):
             values |= {v - 1 for v in values}
-        scores = _spread([_score(v, modifiers) for v in values])
+        scores = _spread([_score(_clamp(v, modifiers), modifiers) for v in values])
     return _sum_of(kept, scores)
 
 
@@ -321,7 +336,8 @@ def _choose_ranked(spans: list[Span], count: int, highest: bool) -> Span:
 def pooled_terms(node: Group) -> list[Dice] | None:
     """The dice terms a one-item group's keep/drop picks among, die by die
     (``{4d6+3d8}k4``; docs/grammar.md, "Groups"): dice added together that do not
-    explode, keep, count or sort on their own. None for other groups."""
+    explode, keep, count, sort, are unique or clamped on their own. None for other
+    groups."""
     if len(node.items) != 1 or node.modifiers.keep is None:
         return None
     terms, pending = [], [node.items[0]]
@@ -330,8 +346,10 @@ def pooled_terms(node: Group) -> list[Dice] | None:
         mods = item.modifiers if isinstance(item, Dice) else None
         if isinstance(item, BinaryOp) and item.op == "+":
             pending += [item.right, item.left]
-        elif mods is not None and not (mods.explode or mods.keep or mods.sort):
+        elif mods is not None and not (mods.explode or mods.keep or mods.sort or mods.unique):
             if mods.success is not None or mods.failure is not None:
+                return None
+            if mods.clamp_low is not None or mods.clamp_high is not None:
                 return None
             assert isinstance(item, Dice)
             terms.append(item)
@@ -610,7 +628,11 @@ def test_every_die_shows_its_natural_face_and_its_worth(text: str, seed: int) ->
             natural = int(die.face)
             sides = 100 if die.die == "d%" else int(die.die[1:])
             assert 1 <= natural <= sides
-        assert die.value == (natural - 1 if "penetrated" in die.marks else natural), die
+        worth = natural - 1 if "penetrated" in die.marks else natural
+        if "clamped" in die.marks:  # min3/max6: worth the bound, beyond its face
+            assert die.value != worth, die
+        else:
+            assert die.value == worth, die
 
 
 def _worth(die: DieRoll) -> int:

@@ -57,12 +57,17 @@ from dicecli.notation.nodes import (
     Reroll,
     Roll,
     Sides,
+    Unique,
 )
 from dicecli.notation.semantics import MAX_DICE_COUNT, MAX_SIDES, endless_roll
 
-_COMPARE = r"(?:>=|<=|>|<|=)"
-_CONDITION = rf"(?:{_COMPARE}-?)?\d+"  # after r ! f ds cs cf: "=" may be left out
-_COMPARISON = rf"{_COMPARE}-?\d+"  # a negative number only after a comparison: r-1 is r, - 1
+_COMPARE = r"(?:>=|<=|<>|>|<|=)"
+# After a modifier's letter (r, ro, u, uo, f, ds, cs, cf), ``!=`` is "not equal" too, and
+# "=" may be left out; right after dice or after ``!`` it stays an explosion on =N
+# (``d6!=6``). A negative number only after a comparison: ``r-1`` is ``r``, minus 1.
+_CONDITION = r"(?:(?:>=|<=|<>|!=|>|<|=)-?)?\d+"
+_EXPLODE_CONDITION = rf"(?:{_COMPARE}-?)?\d+"
+_COMPARISON = rf"{_COMPARE}-?\d+"
 
 
 def keyword(word: str, *aliases: str) -> pp.ParserElement:
@@ -84,7 +89,9 @@ _DICE_RE = re.compile(rf"(?P<count>\d*)[dD](?P<sides>\d+|%|[fF](?:\.[12](?!\d))?
 _MODIFIER_RE = re.compile(
     r"(?i)(?P<keep>kh|kl|dh|dl|k)(?P<keep_n>\d*)"
     rf"|(?P<reroll>ro|r)(?P<reroll_if>{_CONDITION})?"
-    rf"|(?P<explode>!!p|!!|!p|!(?!=(?:\s|$)))(?P<explode_if>{_CONDITION})?"
+    rf"|(?P<unique>uo|u)(?P<unique_if>{_CONDITION})?"
+    r"|(?P<clamp>min|max)(?P<bound>-?\d+)"
+    rf"|(?P<explode>!!p|!!|!p|!(?!=(?:\s|$)))(?P<explode_if>{_EXPLODE_CONDITION})?"
     rf"|ds(?P<double>{_CONDITION})"
     r"|s(?P<sort>a|d(?![hls]))?"
     rf"|(?P<success>{_COMPARISON})"
@@ -92,11 +99,13 @@ _MODIFIER_RE = re.compile(
     rf"|c(?P<critical>[sf])(?P<critical_if>{_CONDITION})"
 )
 _dice_token = pp.Regex(_DICE_RE).set_name("dice such as 2d6")
-_modifier_token = pp.Regex(_MODIFIER_RE).set_name("a dice modifier (kh3, r1, !, >=5, cs20 ...)")
+_modifier_token = pp.Regex(_MODIFIER_RE).set_name("a dice modifier (kh3, r1, !, >=5, u, min3 ...)")
 _modifier_token.set_parse_action(lambda s, loc, t: (loc, t[0]))
 
 
 def _condition(text: str) -> Condition:
+    if text.startswith(("<>", "!=")):
+        return Condition("<>", int(text[2:]))
     for op in (">=", "<=", ">", "<", "="):
         if text.startswith(op):
             compare: CompareOp = op
@@ -112,7 +121,7 @@ def _modifiers(
     if not found:
         return NO_MODIFIERS
     values: dict[str, Any] = {}
-    value: Keep | Reroll | Explode | Condition | str
+    value: Keep | Reroll | Explode | Condition | Unique | str | int
     for loc, token in found:
         match = _MODIFIER_RE.fullmatch(token)
         assert match is not None
@@ -129,6 +138,11 @@ def _modifiers(
             condition = _condition(groups["reroll_if"]) if groups["reroll_if"] else lowest
             assert condition is not None
             slot, value = "reroll", Reroll(condition, reroll == "ro")
+        elif groups["unique"]:
+            condition = _condition(groups["unique_if"]) if groups["unique_if"] else None
+            slot, value = "unique", Unique(condition, groups["unique"].lower() == "uo")
+        elif groups["clamp"]:
+            slot, value = f"clamp_{_CLAMP_SLOTS[groups['clamp'].lower()]}", int(groups["bound"])
         elif groups["double"]:
             slot, value = "double", _condition(groups["double"])
         elif match.group(0).lower().startswith("s"):
@@ -160,6 +174,7 @@ def _modifiers(
     if "failure" in values and "success" not in values:
         loc = found[-1][0]
         raise _fail(text, loc, "f counts failures beside successes: add one such as >=5")
+    _check_unique_and_clamps(text, found[-1][0], values)
     compounds = "explode" in values and values["explode"].kind in ("!!", "!!p")
     if compounds and ("critical_success" in values or "critical_failure" in values):
         loc = found[-1][0]
@@ -167,13 +182,36 @@ def _modifiers(
     return Modifiers(**values)
 
 
-_SLOT_WORDS = {"critical_success": "cs", "critical_failure": "cf"}
+_CLAMP_SLOTS = {"min": "low", "max": "high"}
+
+
+def _check_unique_and_clamps(text: str, loc: int, values: dict[str, Any]) -> None:
+    """Refuse unique dice that explode, and clamps that cross (``min5max3``)."""
+    if "unique" in values and "explode" in values:
+        raise _fail(
+            text, loc, "unique dice (u, uo) cannot explode: an added die has no earlier faces"
+        )
+    low, high = values.get("clamp_low"), values.get("clamp_high")
+    if low is not None and high is not None and low > high:
+        raise _fail(text, loc, f"min{low} is above max{high}: no value is within both")
+
+
+_SLOT_WORDS = {
+    "critical_success": "cs",
+    "critical_failure": "cf",
+    "clamp_low": "min",
+    "clamp_high": "max",
+    "unique": "u",
+}
 _PER_DIE = {
     "reroll": "reroll",
     "sort": "sort",
     "explode": "explode",
     "critical_success": "mark criticals",
     "critical_failure": "mark criticals",
+    "unique": "re-roll duplicates",
+    "clamp_low": "clamp",
+    "clamp_high": "clamp",
 }
 """Modifiers of single dice, refused on a group, and what a group cannot do."""
 
@@ -486,17 +524,7 @@ def _refused_feature(text: str, loc: int) -> str | None:
         return "'%' is percent of here (10% of 51); there is no modulo"
     if rest.startswith("^"):
         return "there is no power operator: multiply (d6*d6)"
-    after_dice = _ENDS_DICE.search(before) is not None
-    if after_dice and re.match(r"(?i)uo?(?![a-z])", rest):
-        return "unique dice (u, uo) are not supported"
-    if after_dice and re.match(r"(?i)(?:min|max)\d", rest):
-        return "clamps (min3, max6) are not supported: use max(d6, 3) for one die"
-    if rest.startswith("<>") or (before.endswith("<") and rest.startswith(">")):
-        return "'<>' is not a condition here: count the other faces (<3 and >3 are two)"
     return None
-
-
-_ENDS_DICE = re.compile(r"(?:\d*[dD](?:\d+|%|[fF](?:\.[12])?|\{[^{}]*\})|\))\S*$")
 
 
 def _word(text: str) -> str:

@@ -4,17 +4,19 @@
 modifiers are stored by kind, not by the order they were typed in, because they are
 always applied in one fixed order (see ``docs/grammar.md``, "Modifier order"):
 
-1. re-roll (``r``/``ro``) each die as it is rolled,
-2. explode (``!``, ``!!``, ``!p``) the die that stands after re-rolls,
+1. re-roll (``r``/``ro``) each die as it is rolled; then re-roll a die whose value an
+   earlier die stands on (unique dice, ``u``/``uo``),
+2. explode (``!``, ``!!``, ``!p``) the die that stands after re-rolls; clamp what each
+   die is worth (``min3``, ``max6``; conditions judge the face),
 3. keep/drop (``kh kl dh dl``) over every die standing,
 4. count successes (``>=5`` ...) and failures (``f1``) among the kept dice;
    mark kept dice critical (``cs``, ``cf``, or a lone ``d20``'s 20 and 1 by default).
 
 The parts of modifiers (:class:`Condition`, :class:`Keep`, :class:`Reroll`,
-:class:`Explode`) are named tuples: frozen values all the same, and cheaper still to
-create at every start (see "Start-up" in the README). The nodes are
-:func:`dicecli.frozen.frozen` classes. Game systems
-add their own node types (subclasses of :class:`Check`) in their packages.
+:class:`Unique`, :class:`Explode`) are named tuples: frozen values all the same, and
+cheaper still to create at every start (see "Start-up" in the README). The nodes are
+:func:`dicecli.frozen.frozen` classes. Game systems add their own node types
+(subclasses of :class:`Check`) in their packages.
 
 Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
@@ -31,7 +33,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     from typing_extensions import assert_never
 
-CompareOp = Literal["=", "<", "<=", ">", ">="]
+CompareOp = Literal["=", "<", "<=", ">", ">=", "<>"]
 KeepKind = Literal["kh", "kl", "dh", "dl"]
 ExplodeKind = Literal["!", "!!", "!p", "!!p"]
 BinaryOpSymbol = Literal["+", "-", "*", "/"]
@@ -58,7 +60,9 @@ Sides = int | Literal["%", "F", "F.1", "3"] | FaceList
 
 
 class Condition(NamedTuple):
-    """A comparison against a die's face value: ``>=5``, ``<3``, ``=1``."""
+    """A comparison against a die's face value: ``>=5``, ``<3``, ``=1``, ``<>3`` (any
+    face but 3; typed ``!=3`` too where that cannot read as an explosion, see
+    ``docs/grammar.md``, "Conditions")."""
 
     op: CompareOp
     value: int
@@ -69,6 +73,8 @@ class Condition(NamedTuple):
             return number == self.value
         if op == ">=":
             return number >= self.value
+        if op == "<>":
+            return number != self.value
         if op == "<=":
             return number <= self.value
         if op == ">":
@@ -104,6 +110,18 @@ class Reroll(NamedTuple):
         return f"{'ro' if self.once else 'r'}{self.condition.bare()}"
 
 
+class Unique(NamedTuple):
+    """Re-roll a die showing a value an earlier die of the term shows: until it is
+    unique (``u``) or once (``uo``); with a condition (``u=5``, ``u>4``), only a
+    duplicate meeting it is re-rolled."""
+
+    condition: Condition | None
+    once: bool
+
+    def __str__(self) -> str:
+        return ("uo" if self.once else "u") + (self.condition.bare() if self.condition else "")
+
+
 class Explode(NamedTuple):
     """Roll another die on ``condition``: ``!`` adds it, ``!!`` compounds it, ``!p``
     penetrates (the added die is worth one less), ``!!p`` does both."""
@@ -128,15 +146,23 @@ class Modifiers:
     critical_failure: Condition | None = None  # cf
     double: Condition | None = None  # ds: a success meeting it counts 2
     sort: Literal["a", "d"] | None = None  # s/sa, sd: the dice shown sorted
+    unique: Unique | None = None  # u, uo: re-roll duplicates (after r/ro)
+    clamp_low: int | None = None  # min3: a die worth less is worth 3
+    clamp_high: int | None = None  # max6: a die worth more is worth 6
 
     def __str__(self) -> str:
         # In the order applied, except that a bare "!" followed by a success condition
         # goes last: "!>=5" would read as the explosion's own condition.
-        explode = self.explode
+        explode, unique = self.explode, self.unique
         bare_before_success = explode is not None and not explode.condition and self.success
         first = None if bare_before_success else explode
-        parts = [self.reroll, first, self.keep, self.success]
+        # Likewise a bare "u": "u>=5" would read as the unique dice's own condition.
+        bare_unique = unique is not None and not unique.condition and self.success
+        parts = [self.reroll, None if bare_unique else unique, first]
         text = "".join(str(part) for part in parts if part is not None)
+        if self.clamp_low is not None or self.clamp_high is not None:
+            text += self._clamps()
+        text += "".join(str(part) for part in (self.keep, self.success) if part is not None)
         if self.failure is not None:
             text += "f" + self.failure.bare()
         if self.double is not None:
@@ -149,7 +175,26 @@ class Modifiers:
             text += "s" if self.sort == "a" else "sd"
         if bare_before_success:
             text += str(explode)
+        if bare_unique:
+            text += str(unique)
         return text
+
+    def _clamps(self) -> str:
+        low = "" if self.clamp_low is None else f"min{self.clamp_low}"
+        return low + ("" if self.clamp_high is None else f"max{self.clamp_high}")
+
+    @property
+    def clamps(self) -> bool:
+        return self.clamp_low is not None or self.clamp_high is not None
+
+    def clamped(self, value: int) -> int:
+        """``value`` within the clamps (``min3``, ``max6``)."""
+        low, high = self.clamp_low, self.clamp_high
+        if low is not None and value < low:
+            return low
+        if high is not None and value > high:
+            return high
+        return value
 
     @property
     def counts_successes(self) -> bool:

@@ -158,6 +158,8 @@ def _poolable(modifiers: Modifiers) -> bool:
         and modifiers.keep is None
         and not modifiers.counts_successes
         and modifiers.sort is None
+        and modifiers.unique is None
+        and not modifiers.clamps
     )
 
 
@@ -208,7 +210,23 @@ def endless_roll(node: Dice) -> str | None:
         condition = mods.explode.condition or Condition(">=", values[-1])
         if all(map(condition.matches, standing)):
             return f"{node}: every face explodes, so the roll would never end"
+    if mods.unique is not None and not mods.unique.once:
+        return too_few_faces(node, standing, mods.unique.condition)
     return None
+
+
+def too_few_faces(node: Dice, standing: tuple[int, ...], condition: Condition | None) -> str | None:
+    """Why unique dice (``u``) would roll forever: more dice than distinct values that
+    can stand, when every value is one a duplicate of re-rolls (``4d3u``, ``7d6u<7``)."""
+    if condition is not None and not all(map(condition.matches, standing)):
+        return None  # a die can always stand on a value the condition lets repeat
+    distinct = len(set(standing))
+    if node.count <= distinct:
+        return None
+    return (
+        f"{node}: {node.count} unique dice need {node.count} different values and "
+        f"these dice can stand on {distinct}, so the roll would never end"
+    )
 
 
 @lru_cache(maxsize=1024)

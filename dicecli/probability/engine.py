@@ -381,8 +381,13 @@ def dice_weights(node: Dice) -> Weights:
     if modifiers.explode is not None:
         condition = modifiers.explode.condition or Condition("=", die.values[-1])
         explodes = frozenset(value for value in standing if condition.matches(value))
+    if modifiers.unique is not None:
+        from dicecli.probability.unique import unique_dice_weights  # imported on first use
+
+        return unique_dice_weights(node, standing, denominator)
     if not explodes:  # no explosion, or none can happen after the re-rolls
-        counts = _identical_units(standing, node.count, modifiers, score, what)
+        worth = mapped(standing, modifiers.clamped) if modifiers.clamps else standing
+        counts = _identical_units(worth, node.count, modifiers, score, what)
         return Weights(counts, denominator**node.count)
     return _exploding_dice(node, standing, denominator, explodes, score)
 
@@ -402,8 +407,9 @@ def _exploding_dice(
     kind = modifiers.explode.kind
     compounding = kind in ("!!", "!!p")
     penalty = 1 if kind == "!p" else 0
+    clamp = modifiers.clamped if modifiers.clamps else None
     if not compounding and modifiers.keep is not None:  # a unit per die: keep/drop sees all
-        chain = Chain(standing, denominator, explodes, penalty, depth)
+        chain = Chain(standing, denominator, explodes, penalty, depth, clamp)
         kept = keep_over_sorted_chains(chain, count, modifiers.keep, score, what)
         if kept is None:
             tracker = Tracker.for_keep(modifiers.keep, score)
@@ -421,6 +427,8 @@ def _exploding_dice(
         first, then = _identity, (_less_one if kind == "!!p" else _identity)
     else:
         first, then = score, later
+    if clamp is not None:  # each die worth its clamped value, conditions on its face
+        first, then = _clamped_scores(clamp, first, then, compounding, penalty, score)
     check_work(chain_work(standing, explodes, depth, first, then), what)
     if modifiers.keep is None and count > 1:  # and then the chains' total to a power
         scores = [first(value) for value in standing] + [then(value) for value in standing]
@@ -432,6 +440,17 @@ def _exploding_dice(
     else:
         counts = power(per_die, count, what)
     return Weights(counts, _chains_denominator(denominator, depth, count), notes)
+
+
+def _clamped_scores(
+    clamp: Score, first: Score, then: Score, compounding: bool, penalty: int, score: Score
+) -> tuple[Score, Score]:
+    """What the first and each added die of a chain add up to when every die is worth
+    its clamped value (``!!``: summed as worth, scored as a unit afterwards)."""
+    if compounding:
+        lowered = 1 if then is _less_one else 0
+        return clamp, lambda value: clamp(value - lowered)
+    return (lambda value: score(clamp(value))), (lambda value: score(clamp(value - penalty)))
 
 
 def _chains_denominator(denominator: int, depth: int, count: int) -> int:

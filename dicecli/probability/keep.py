@@ -607,13 +607,15 @@ def _estimate(items: Sequence[Mapping[int, int]], tracker: Tracker) -> int:
 class Chain:
     """One exploding die (``!`` or ``!p``): each die stands on ``standing`` (weights
     over ``denominator``); a value in ``explodes`` adds another die; the added dice are
-    worth ``penalty`` less (1 for ``!p``); at most ``depth`` dice are added."""
+    worth ``penalty`` less (1 for ``!p``); at most ``depth`` dice are added. ``worth``
+    clamps what each die is worth (``min3``, ``max6``), None when it does not."""
 
     standing: Mapping[int, int]
     denominator: int
     explodes: frozenset[int]
     penalty: int
     depth: int
+    worth: Callable[[int], int] | None = None
 
 
 def keep_over_sorted_chains(
@@ -633,7 +635,7 @@ def keep_over_sorted_chains(
     unused depth in the denominator. Same weights, same denominator and same residue
     as :func:`keep_over_chains`, with work in the number of dice, not of tuples.
     """
-    if chain.penalty:
+    if chain.penalty or chain.worth is not None:
         return None
     stopping = {v: c for v, c in chain.standing.items() if v not in chain.explodes}
     exploding = {v: c for v, c in chain.standing.items() if v in chain.explodes}
@@ -738,7 +740,8 @@ def _one_chain(states: States, chain: Chain, walk: _Walk) -> States:
         stopping: Counts = {}
         for natural, count in chain.standing.items():
             side = exploding if natural in chain.explodes else stopping
-            side[natural - penalty] = count
+            value = natural - penalty if chain.worth is None else chain.worth(natural - penalty)
+            side[value] = side.get(value, 0) + count
         walk.land(active, stopping, settled, chain.denominator ** (chain.depth - step))
         if step < chain.depth:
             following: States = {}

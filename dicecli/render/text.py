@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from dicecli.errors import escaped
 from dicecli.results import (
+    CLAMPED,
     COMPOUNDED,
     EXPLODED,
     DieRoll,
@@ -24,10 +25,12 @@ TOTAL_MISSING = "-"
 
 
 def face_text(die: DieRoll) -> str:
-    """``5``; ``5→3`` when the value differs from the face (D3, penetrating dice);
+    """``5``; ``5→3`` when the value differs from the face (D3, penetrating dice,
+    clamps ``min3``/``max6``, on a Fudge die too: ``-→0``);
     ``6!`` for a die that exploded; ``+3`` for a die added into the one before (``!!``)."""
     text = die.face
-    if die.value is not None and str(die.value) != die.face and die.face.lstrip("-+").isdigit():
+    numbered = die.face.lstrip("-+").isdigit() or CLAMPED in die.marks  # dF: -→0 (min0)
+    if die.value is not None and str(die.value) != die.face and numbered:
         text = f"{die.face}→{die.value}"
     if EXPLODED in die.marks:
         text += "!"

@@ -32,6 +32,8 @@ NOTATION = HelpTopic(
         ("d6r1", "re-roll ones while they come (ro1: once)"),
         ("3d6!", "exploding dice (!!: add into the die, !p: penetrate)"),
         ("6d10>=7f1", "count successes (7 or more) minus failures (ones)"),
+        ("4d6u", "unique: a repeated face is re-rolled (uo: once)"),
+        ("4d6min3", "clamp: a die below 3 counts 3 (max5: above 5 counts 5)"),
         ("4dF", "fudge dice"),
         ("3d{-1,0,1}", "your own faces (d{1..4,10}: a range; repeat a face to weight it)"),
         ("{2d6, 1d8}kh1", "the best of several rolls"),
@@ -40,7 +42,8 @@ NOTATION = HelpTopic(
         ("2d6 # torch", "a comment, shown with the roll"),
         ("d20 + STR", "names: let STR = 3, or load a character file"),
     ),
-    "Modifiers apply in one order: re-roll, explode, keep/drop, count (docs/grammar.md).",
+    "Modifiers apply in one order: re-roll, unique, explode, clamp, keep/drop, count\n"
+    "(docs/grammar.md).",
 )
 
 

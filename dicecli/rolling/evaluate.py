@@ -505,7 +505,8 @@ def _face_decided(modifiers: Modifiers, die: Die) -> bool:
     """Whether a term's dice are each decided by their face alone (no re-roll or
     explosion) and few-faced enough for per-face tables."""
     no_chains = modifiers.reroll is None and modifiers.explode is None
-    return no_chains and len(die.faces) <= TABLED_FACES
+    alone = modifiers.unique is None and not modifiers.clamps  # rolled one by one
+    return no_chains and alone and len(die.faces) <= TABLED_FACES
 
 
 def _sorted_as_shown(node: Dice, step: Step) -> Step:

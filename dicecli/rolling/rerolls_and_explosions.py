@@ -1,5 +1,5 @@
-"""Dice terms with re-roll or explode modifiers (steps 1 and 2 of the modifier order),
-rolled one die at a time as the rules go.
+"""Dice terms with re-roll, unique, explode or clamp modifiers (steps 1 and 2 of the
+modifier order), rolled one die at a time as the rules go.
 
 The evaluator (:mod:`dicecli.rolling.evaluate`) imports this module for the first such
 term it meets (see "Start-up" in the README). Keep/drop and counting (steps 3 and 4)
@@ -15,11 +15,20 @@ from typing import TYPE_CHECKING
 
 from dicecli.frozen import frozen
 from dicecli.notation.nodes import Condition
-from dicecli.results import COMPOUNDED, EXPLODED, EXPLOSION, PENETRATED, REROLL, REROLLED, DieRoll
+from dicecli.results import (
+    CLAMPED,
+    COMPOUNDED,
+    EXPLODED,
+    EXPLOSION,
+    PENETRATED,
+    REROLL,
+    REROLLED,
+    DieRoll,
+)
 
 if TYPE_CHECKING:
     from dicecli.notation.dice import Die
-    from dicecli.notation.nodes import ExplodeKind, Modifiers
+    from dicecli.notation.nodes import ExplodeKind, Modifiers, Unique
     from dicecli.rolling.evaluate import KeepUnit
     from dicecli.rolling.sources import Roller
 
@@ -27,19 +36,22 @@ if TYPE_CHECKING:
 @frozen
 class RerollExplodeRules:
     """A die's re-roll and explosion rules (steps 1 and 2), worked out once per dice
-    term: the natural values each applies to, as ranges (conditions compare numbers)."""
+    term: the natural values each applies to, as ranges (conditions compare numbers;
+    ``<>`` is all but one value), its unique rule and its clamps."""
 
     die: Die
-    rerolled_on: range
+    rerolled_on: range | AllBut
     reroll_once: bool
-    exploding_on: range
+    exploding_on: range | AllBut
     explode_kind: ExplodeKind | None
+    unique: Unique | None = None
+    modifiers: Modifiers | None = None  # when it clamps: what each die is worth
 
     @classmethod
     def of(cls, die: Die, modifiers: Modifiers) -> RerollExplodeRules:
         reroll, explode = modifiers.reroll, modifiers.explode
         nothing = range(0)
-        exploding_on = nothing
+        exploding_on: range | AllBut = nothing
         if explode is not None:
             condition = explode.condition or Condition("=", die.values[-1])
             exploding_on = values_matching(condition)
@@ -49,15 +61,31 @@ class RerollExplodeRules:
             reroll is not None and reroll.once,
             exploding_on,
             explode.kind if explode is not None else None,
+            modifiers.unique,
+            modifiers if modifiers.clamps else None,
         )
 
 
-def values_matching(condition: Condition) -> range:
+class AllBut:
+    """The integers but one: what ``<>3`` holds for."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __contains__(self, number: object) -> bool:
+        return number != self.value
+
+
+def values_matching(condition: Condition) -> range | AllBut:
     """The integers ``condition`` holds for: ``>=5`` -> 5, 6, 7 ... (up to a bound no die
-    reaches); ``=3`` -> 3 alone."""
+    reaches); ``=3`` -> 3 alone; ``<>3`` -> all but 3."""
     value, op = condition.value, condition.op
     if op == "=":
         return range(value, value + 1)
+    if op == "<>":
+        return AllBut(value)
     if op == ">=":
         return range(value, _BEYOND_EVERY_DIE)
     if op == ">":
@@ -74,6 +102,8 @@ def roll_modified_dice(
     roller: Roller, rules: RerollExplodeRules, count: int
 ) -> tuple[list[DieRoll], list[KeepUnit]]:
     """Roll ``count`` dice with re-rolls and explosions (steps 1 and 2)."""
+    if rules.unique is not None or rules.modifiers is not None:
+        return _roll_unique_or_clamped_dice(roller, rules, count)
     rolled: list[DieRoll] = []
     units: list[KeepUnit] = []
     kind = rules.explode_kind
@@ -98,6 +128,81 @@ def roll_modified_dice(
                 total = natural - penalty
         units.append((total, unit))
     return rolled, units
+
+
+def _roll_unique_or_clamped_dice(
+    roller: Roller, rules: RerollExplodeRules, count: int
+) -> tuple[list[DieRoll], list[KeepUnit]]:
+    """:func:`roll_modified_dice` for unique dice (a die repeating a value standing
+    before it is rolled again) and clamps (each die standing worth its clamped value),
+    apart so that the common terms pay nothing for them."""
+    rolled: list[DieRoll] = []
+    units: list[KeepUnit] = []
+    kind = rules.explode_kind
+    standing: list[int] = []  # natural values standing so far, for unique dice
+    for _ in range(count):
+        position, natural = _roll_one(roller, rules, rolled, (), 0)
+        if rules.unique is not None:
+            position, natural = _made_unique(roller, rules, rolled, standing, position, natural)
+            standing.append(natural)
+        unit = [position]
+        total = _clamped(rolled, position, rules.modifiers)
+        while natural in rules.exploding_on:  # never for unique dice (refused)
+            rolled[position] = rolled[position].marked(EXPLODED)
+            compounding = kind in ("!!", "!!p")
+            marks: tuple[str, ...] = (COMPOUNDED,) if compounding else (EXPLOSION,)
+            penalty = 0
+            if kind in ("!p", "!!p"):
+                marks, penalty = (*marks, PENETRATED), 1
+            position, natural = _roll_one(roller, rules, rolled, marks, penalty)
+            if compounding:
+                unit.append(position)
+                total += _clamped(rolled, position, rules.modifiers)
+            else:
+                units.append((total, unit))
+                unit = [position]
+                total = _clamped(rolled, position, rules.modifiers)
+        units.append((total, unit))
+    return rolled, units
+
+
+def _clamped(rolled: list[DieRoll], position: int, clamps: Modifiers | None) -> int:
+    """What the die standing at ``position`` is worth within ``clamps`` (``min3``,
+    ``max6``), marked ``clamped`` when that is not its own worth (its face, less one
+    if penetrating): the die shows both, ``1→3``."""
+    roll = rolled[position]
+    worth = roll.value
+    assert worth is not None  # the generic dice have numbers on every face
+    if clamps is None:
+        return worth
+    value = clamps.clamped(worth)
+    if value != worth:
+        rolled[position] = DieRoll(roll.die, roll.face, value, roll.kept, (*roll.marks, CLAMPED))
+    return value
+
+
+def _made_unique(
+    roller: Roller,
+    rules: RerollExplodeRules,
+    rolled: list[DieRoll],
+    standing: list[int],
+    position: int,
+    natural: int,
+) -> tuple[int, int]:
+    """Re-roll the die at ``position`` while its natural value is one an earlier die
+    stands on (and meets the unique condition, if any); once for ``uo``. The die
+    re-rolled is shown discarded, as re-rolls are; the new one is re-rolled by ``r``/``ro``
+    as any die."""
+    unique = rules.unique
+    assert unique is not None
+    condition = unique.condition
+    while natural in standing and (condition is None or condition.matches(natural)):
+        roll = rolled[position]
+        rolled[position] = DieRoll(roll.die, roll.face, roll.value, False, (*roll.marks, REROLLED))
+        position, natural = _roll_one(roller, rules, rolled, (REROLL,), 0)
+        if unique.once:
+            break
+    return position, natural
 
 
 def _roll_one(

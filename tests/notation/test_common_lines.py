@@ -79,6 +79,14 @@ _PIECES = [
     "\x0c",
     "\u00a0",
     "1" * 60,
+    "u",  # unique dice, clamps and not-equal conditions: the grammar reads them
+    "uo",
+    "min3",
+    "max",
+    "<>",
+    "!=",
+    "4d6u",
+    "d6min2",
 ]
 _SOUP = st.lists(st.sampled_from(_PIECES), max_size=12).map("".join)
 _GAP = st.sampled_from(["", "", " ", "\t", "  "])
@@ -106,6 +114,7 @@ _ATOM = st.sampled_from(
         "(d4+1) [x]",
         "5[bonus]",
         "d8[]",
+        *("4d6u", "3d6uo", "4d6kh3 min2", "d6max4", "6d6<>3", "d6r!=6", "4d6 u"),
     ]
 )
 _OP = st.sampled_from(["+", "-", "*", "/", "x", "X", "- -"])
@@ -215,6 +224,12 @@ def test_the_tree_is_the_grammars() -> None:
         "2d6\x0c",
         "(" * 11 + "d6" + ")" * 11,  # deep brackets: the grammar has the rules for them
         "-" * 11 + "d6",
+        "4d6u",
+        "4d6kh3uo",
+        "4d6min3",
+        "4d6 max5",
+        "10d10<>1",
+        "d6r!=3",
         "(" * 3000 + "1" + ")" * 3000,  # deeper than Python's recursion limit
     ],
 )

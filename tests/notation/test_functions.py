@@ -93,11 +93,6 @@ def test_odds_follow_the_exact_quotient() -> None:
         ("2d6 % 3", "'%' is percent of here (10% of 51); there is no modulo", 4),
         ("d20%2", "'%' is percent of here (10% of 51); there is no modulo", 3),
         ("2d6^2", "there is no power operator: multiply (d6*d6)", 3),
-        ("4d6u", "unique dice (u, uo) are not supported", 3),
-        ("4d6kh3uo", "unique dice (u, uo) are not supported", 6),
-        ("4d6 min3", "clamps (min3, max6) are not supported: use max(d6, 3) for one die", 4),
-        ("4d6max6", "clamps (min3, max6) are not supported: use max(d6, 3) for one die", 3),
-        ("4d6<>3", "'<>' is not a condition here: count the other faces (<3 and >3 are two)", 4),
     ],
 )
 def test_forms_still_refused_name_the_feature(text: str, message: str, position: int) -> None:

@@ -49,6 +49,7 @@ from dicecli.notation.nodes import (
     Reroll,
     Roll,
     Sides,
+    Unique,
     children,
 )
 from dicecli.probability.comparison import comparison_odds
@@ -328,6 +329,13 @@ EXACT_FORMS = [
     "{2d{0,1} + d{-1,1}}kh2",
     "(d2)d{0,1}",
     "(d{1,1,2})d{-1,1}kh1",
+    "3d4min2",
+    "3d4max3kh2",
+    "2d4min2>=3",
+    "3dFmin0",
+    "3d4<>2",
+    "3d4>=2f<>4",
+    "2d4cs<>2",
 ]
 
 
@@ -341,6 +349,26 @@ def test_exact_forms_equal_brute_force(text: str) -> None:
 
 
 REPEATING_FORMS = [
+    ("3d4u", 9),
+    ("2d6u", 6),
+    ("3d4uo", 6),
+    ("3d4u=2", 9),
+    ("3d4u>2kh2", 9),
+    ("3d4ukh1", 9),
+    ("3d4udl1>=3", 9),
+    ("2dFu", 6),
+    ("2dF.1u", 6),
+    ("3d4rou", 9),
+    ("2d4r1u", 8),
+    ("3d4umin2max3", 9),
+    ("3d4uo<3min2kh2", 6),
+    ("2d6uomax4>=4ds4", 6),
+    ("d4!min2", 8),
+    ("2d3!!max4", 8),
+    ("2d4!min3kh1", 8),
+    ("2d4!pmax2", 8),
+    ("3d4r<>2", 6),
+    ("2d4!<>4", 6),
     ("d6r1", 8),
     ("d4r<3", 10),
     ("2d4r4kh1", 8),
@@ -418,7 +446,7 @@ def test_a_die_that_always_explodes_after_rerolls_is_refused() -> None:
 
 # --- Hypothesis: small expressions against brute force -----------------------------------
 
-COMPARES: list[CompareOp] = ["=", "<", "<=", ">", ">="]
+COMPARES: list[CompareOp] = ["=", "<", "<=", ">", ">=", "<>"]
 FACE_LISTS = [FaceList(faces) for faces in ("{-1,0,1}", "{1,1,2}", "{0,0,1,3}", "{-2..-1,5}")]
 """Custom faces, repeated ones and negative ones (``"3"`` in the sides is the D3)."""
 KEEPS: list[KeepKind] = ["kh", "kl", "dh", "dl"]
@@ -448,9 +476,28 @@ def dice_terms(draw: st.DrawFn) -> Expr:
     double = draw(st.none() | conditions(sides)) if success else None
     sorts: list[Literal["a", "d"] | None] = [None, "a", "d"]
     sort = draw(st.sampled_from(sorts))
-    slow = reroll is not None or explode is not None
+    unique = None
+    if explode is None and draw(st.booleans()):  # unique dice cannot explode
+        unique = Unique(draw(st.none() | conditions(sides)), draw(st.booleans()))
+    values = die_for_sides(sides).values
+    bounds = st.none() | st.integers(values[0] - 1, values[-1] + 1)
+    low, high = (draw(bounds), draw(bounds)) if draw(st.booleans()) else (None, None)
+    slow = reroll is not None or explode is not None or unique is not None
     count = draw(st.integers(1, 2 if slow else 3))
-    mods = Modifiers(reroll, explode, keep, success, failure, critical, fumble, double, sort)
+    mods = Modifiers(
+        reroll,
+        explode,
+        keep,
+        success,
+        failure,
+        critical,
+        fumble,
+        double,
+        sort,
+        unique=unique,
+        clamp_low=low,
+        clamp_high=high,
+    )
     node = Dice(count, sides, mods)
     try:
         parsed = parse(str(node)).body  # the grammar refuses endless forms: so do we
@@ -526,6 +573,7 @@ def brute_plan(expr: Expr) -> tuple[int, int]:
         mods = term.modifiers
         cost *= faces**term.count
         follow = term.count * (2 if mods.reroll else 1) + (2 if mods.explode else 0)
+        follow += term.count if mods.unique else 0  # a repeat or two re-rolled
         cost *= faces ** (follow - term.count)
         dice += follow
     return dice, cost
