@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import FrozenInstanceError, dataclass, field
-from typing import ClassVar, Literal, NamedTuple
+from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple, TypeAlias
 
 if sys.version_info >= (3, 11):
     from typing import assert_never
@@ -37,7 +37,27 @@ CheckOp = Literal[">=", "<=", ">", "<", "=", "!="]
 FunctionName = Literal["floor", "ceil", "round", "abs", "min", "max"]
 ROUNDING_FUNCTIONS: tuple[FunctionName, ...] = ("floor", "ceil", "round")
 FUNCTION_NAMES: tuple[FunctionName, ...] = (*ROUNDING_FUNCTIONS, "abs", "min", "max")
-Sides = int | Literal["%", "F", "F.1", "3"]
+
+
+@dataclass(frozen=True)
+class DieName:
+    """A die named in a dice file, as typed after ``d``: ``Boost`` in ``3dBoost``
+    (``docs/dice.md``). Looked up when rolled, in the dice file in force."""
+
+    name: str
+    position: int = field(default=-1, compare=False)
+    """Where the dice term starts in the line typed (-1: not known), for errors."""
+
+    def __str__(self) -> str:
+        return self.name
+
+
+if TYPE_CHECKING:
+    from dicecli.notation.dice import FileDie
+
+Sides: TypeAlias = 'int | Literal["%", "F", "F.1", "3"] | DieName | FileDie'
+"""What follows ``d`` in a dice term: a number, ``%``, ``F``, ``F.1``, the D3, or a die of
+a dice file (its name as typed, or the die once looked up)."""
 
 
 class Condition(NamedTuple):
@@ -203,6 +223,8 @@ class Dice(ExprNode):
     def __str__(self) -> str:
         sides = self.sides
         count = "" if self.count == 1 else str(self.count)
+        if not isinstance(sides, (int, str)) and self.modifiers != NO_MODIFIERS:
+            return f"{count}d{sides} {self.modifiers}"  # a name would run into them
         return f"{count}d{sides}{self.modifiers}"
 
 
