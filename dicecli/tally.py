@@ -76,8 +76,9 @@ class Tally:
             for symbol, count in fields[0][1].items():  # dice of a dice file: sum each symbol
                 if isinstance(count, int):
                     self.symbols[symbol] += count
-            if total is None:
-                return
+            if total is not None:  # numbers too: a total as a plain roll's
+                self._add_total(total)
+            return
         if total is None:
             self.no_number[outcome.verdict] += 1
             return

@@ -262,7 +262,7 @@ def _book_dice(book: DiceBook) -> DiceSet:
         values = _faces(source, colour, [face.value for face in die.faces])
         symbols = None
         if any(face.symbols for face in die.faces):
-            raw = [face.symbols[0] if len(face.symbols) == 1 else face.name for face in die.faces]
+            raw = ["+".join(face.symbols) for face in die.faces]
             symbols = _symbols(source, colour, raw)
         colours[colour] = build_colour(colour, values, symbols, False, source)
     return DiceSet(**colours)
