@@ -179,13 +179,15 @@ Character = Annotated[
 ]
 Debug = Annotated[bool, typer.Option("--debug", help="Show tracebacks of internal errors.")]
 DiceFile = Annotated[
-    Optional[Path],  # noqa: UP045
+    Optional[list[Path]],  # noqa: UP045
     typer.Option(
         "--dice-file",
-        help="A dice file (TOML) of named dice: 3dBoost, 2dAverage (docs/dice.md); "
-        "default ~/.config/dicecli/dice.toml. A game may read its own dice from it.",
+        help="A dice file (TOML) of named dice: 3dBoost, 2dAverage (docs/dice.md; "
+        "repeatable); default ~/.config/dicecli/dice.toml. A game may read its own dice "
+        "from it.",
         dir_okay=False,
         exists=True,
+        show_default=False,
     ),
 ]
 
@@ -302,17 +304,20 @@ def environment_from(
     character: Path | None = None,
     settings: list[str] | None = None,
     options: Mapping[str, Any] | None = None,
-    dice_file: Path | None = None,
+    dice_files: list[Path] | None = None,
 ) -> Environment:
     """``--dice-file``, ``--character``, then ``--set`` (which wins), ``--setting`` and
     the games' options as an :class:`Environment`."""
     from dicecli.naming import with_named
 
     env = Environment(settings=settings_from(settings, options or {}))
-    if dice_file is not None:  # read once for the run (docs/dice.md)
-        from dicecli.dicefiles.load import read_book
+    if dice_files:  # read once for the run (docs/dice.md)
+        from dicecli.dicefiles.load import combined, read_book
 
-        env = replace(env, dice=read_book(dice_file))
+        book = read_book(dice_files[0])
+        for path in dice_files[1:]:
+            book = combined(book, read_book(path))
+        env = replace(env, dice=book)
     if character is not None:
         from dicecli.character import load_character
 
@@ -352,7 +357,7 @@ def _options(
     json: bool = False,
     sets: list[str] | None = None,
     character: Path | None = None,
-    dice_file: Path | None = None,
+    dice_file: list[Path] | None = None,
     settings: list[str] | None = None,
     debug: bool = False,
     **game_options: Any,

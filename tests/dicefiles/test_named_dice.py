@@ -358,3 +358,20 @@ def test_a_name_spelled_like_a_die_is_still_the_name_when_no_die_has_it() -> Non
     # a die EX wins over the name
     env = Environment(values={"dex": -1}, dice=read_book_text("[EX]\nfaces = [7]\n"))
     assert dicecli.roll("dEX + 3", environment=env).total == 10
+
+
+def test_several_dice_files_on_the_command_line(tmp_path: Path) -> None:
+    done = run_dicecli(
+        "--dice-file", str(GENESYS), "--dice-file", str(AVERAGE), "--given", "5,advantage",
+        "--plain", "dAverage + dBoost",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("5\tdAverage + dBoost\t[5] + [advantage] => 1 advantage")
+    clash = tmp_path / "clash.toml"
+    clash.write_text("[average]\nfaces = [1]\n")
+    done = run_dicecli("--dice-file", str(AVERAGE), "--dice-file", str(clash), "dAverage")
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"error: dice file {clash}, line 1: die 'average': the name is taken by the die "
+        f"'Average' of {AVERAGE}, line 7\n"
+    )
