@@ -115,6 +115,10 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
     if evaluation.dice_book is not None:  # dice with symbols: count them (docs/dice.md)
         from dicecli.dicefiles.symbols import symbol_outcome
 
+        try:
+            _only_added(body, evaluation.dice)
+        except DiceError as error:
+            raise error.at(text) from None
         outcome = symbol_outcome(evaluation.dice, evaluation.dice_book)
         if all(die.value is None for die in evaluation.dice):
             total = None  # symbols alone: no total, the counts say it all
@@ -144,6 +148,10 @@ def roll_comparison(
         evaluation.segments.append(_VS)
         target = step_of(check.right)(evaluation)
         evaluation.segments.append(Text(f" (={target})", "target"))
+    if evaluation.dice_book is not None:  # dice with symbols have no total to compare
+        for die in evaluation.dice:
+            if die.value is None:
+                raise _unnumbered(die)
     passed = check_passes(check.op, total, target)
     margin = check_margin(check.op, total, target)
     verdict = f"{'pass' if passed else 'fail'} ({check.op} {target}), margin {margin:+d}"
@@ -536,6 +544,29 @@ def _compile_named_dice(node: Dice) -> Step:
     return named_dice
 
 
+def _unnumbered(die: DieRoll) -> DiceError:
+    return DiceError(
+        f"d{die.die} has faces without a number: add it to other dice (2d{die.die} + ...) "
+        "to count its symbols; it has no total to keep, compare or work out"
+    )
+
+
+def _only_added(body: Expr, dice: list[DieRoll]) -> None:
+    """Refuse a roll with dice without numbers that does more than add dice."""
+    unnumbered = next((die for die in dice if die.value is None), None)
+    if unnumbered is None:
+        return
+    pending: list[Expr] = [body]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, BinaryOp) and node.op == "+":
+            pending += (node.left, node.right)
+        elif isinstance(node, Labelled):
+            pending.append(node.expr)
+        elif not isinstance(node, Dice):
+            raise _unnumbered(unnumbered)
+
+
 def _file_die_step(node: Dice, die: Die) -> Step:
     """The step that rolls ``node``'s count of ``die``, a die of a dice file."""
     from dicecli.dicefiles.model import has_numbers
@@ -856,7 +887,8 @@ def _compile_pooled_group(node: Group) -> Step:
 
 
 def _worth(die: DieRoll) -> int:
-    assert die.value is not None  # pooled dice are numbered
+    if die.value is None:  # a die of a dice file with symbols only (docs/dice.md)
+        raise _unnumbered(die)
     return die.value
 
 

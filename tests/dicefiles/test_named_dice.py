@@ -14,7 +14,7 @@ from processes import run_dicecli
 
 import dicecli
 from dicecli import DiceError, Environment
-from dicecli.dicefiles.load import parse_book, read_book
+from dicecli.dicefiles.load import combined, parse_book, read_book
 from dicecli.dicefiles.model import DiceBook
 from dicecli.notation.nodes import Dice, DieName
 from dicecli.repl.commands import handle_line
@@ -375,3 +375,23 @@ def test_several_dice_files_on_the_command_line(tmp_path: Path) -> None:
         f"error: dice file {clash}, line 1: die 'average': the name is taken by the die "
         f"'Average' of {AVERAGE}, line 7\n"
     )
+
+
+@pytest.mark.parametrize(
+    "text", ["{2dAbility}k1", "{2dAbility, 3}kh1", "dAbility * 2", "dAbility >= 1", "2dAbility + 3"]
+)
+def test_dice_without_numbers_are_only_added(genesys: Environment, text: str) -> None:
+    with pytest.raises(DiceError) as raised:
+        dicecli.roll(text, seed=1, environment=genesys)
+    assert raised.value.message == (
+        "dAbility has faces without a number: add it to other dice (2dAbility + ...) to "
+        "count its symbols; it has no total to keep, compare or work out"
+    )
+
+
+def test_symbol_dice_beside_numbered_dice_keep_the_total(genesys: Environment) -> None:
+    env = replace(genesys, dice=combined(read_book(GENESYS), read_book(AVERAGE)))
+    result = dicecli.roll("dAbility[skill] + 2dAverage kh1", given="success,5,4", environment=env)
+    assert result.total == 5
+    assert result.outcome is not None
+    assert dict(result.outcome.fields)["symbols"] == {"success": 1}
