@@ -16,7 +16,7 @@ from functools import cached_property
 from typing import cast
 
 from dicecli.errors import DiceError
-from dicecli.notation.nodes import DieName
+from dicecli.notation.nodes import DieName, FrozenFields
 from dicecli.results import DiceShown, DieRoll
 
 MAX_SHARED_VARIANTS = 4096
@@ -159,12 +159,16 @@ sizes are not all kept forever."""
 MAX_OTHER_SIDES = 32
 
 
-@dataclass(frozen=True)
-class FileDie:
+class FileDie(FrozenFields):
     """The sides of a dice term whose die comes from a dice file (``3dBoost``), once its
-    name is looked up: the :class:`Die` itself (:mod:`dicecli.dicefiles`)."""
+    name is looked up: the :class:`Die` itself (:mod:`dicecli.dicefiles`). A frozen
+    value without a generated dataclass: this module is imported at every start."""
 
     die: Die
+    _fields = ("die",)
+
+    def __init__(self, die: Die) -> None:
+        self.__dict__["die"] = die
 
     def __str__(self) -> str:
         return self.die.name

@@ -39,19 +39,6 @@ ROUNDING_FUNCTIONS: tuple[FunctionName, ...] = ("floor", "ceil", "round")
 FUNCTION_NAMES: tuple[FunctionName, ...] = (*ROUNDING_FUNCTIONS, "abs", "min", "max")
 
 
-@dataclass(frozen=True)
-class DieName:
-    """A die named in a dice file, as typed after ``d``: ``Boost`` in ``3dBoost``
-    (``docs/dice.md``). Looked up when rolled, in the dice file in force."""
-
-    name: str
-    position: int = field(default=-1, compare=False)
-    """Where the dice term starts in the line typed (-1: not known), for errors."""
-
-    def __str__(self) -> str:
-        return self.name
-
-
 if TYPE_CHECKING:
     from dicecli.notation.dice import FileDie
 
@@ -189,6 +176,23 @@ class FrozenFields:
 
     def __delattr__(self, name: str) -> None:
         raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+class DieName(FrozenFields):
+    """A die named in a dice file, as typed after ``d``: ``Boost`` in ``3dBoost``
+    (``docs/dice.md``). Looked up when rolled, in the dice file in force. ``position``:
+    where the dice term starts in the line typed (-1: not known), for errors; it takes
+    no part in equality."""
+
+    name: str
+    position: int
+    _fields = ("name",)
+
+    def __init__(self, name: str, position: int = -1) -> None:
+        self.__dict__.update(name=name, position=position)
+
+    def __str__(self) -> str:
+        return self.name
 
 
 class ExprNode:
