@@ -395,3 +395,16 @@ def test_symbol_dice_beside_numbered_dice_keep_the_total(genesys: Environment) -
     assert result.total == 5
     assert result.outcome is not None
     assert dict(result.outcome.fields)["symbols"] == {"success": 1}
+
+
+def test_the_repl_completes_the_dice_in_force() -> None:
+    from dicecli.repl.completion import completions
+
+    state = start_state(Roller(GivenSource.from_text("1")))
+    assert completions(state, "2dAb") == []  # no dice file yet
+    state, _ = handle_line(state, f"load {GENESYS}")
+    assert completions(state, "2dAb") == ["dAbility"]
+    assert completions(state, "dBoost + dse") == ["dSetback"]
+    assert completions(state, "odds 2dPro") == ["dProficiency"]
+    assert completions(state, "alkemy 8 vs dAb") == []  # a game's line: its words only
+    assert completions(state, "load dAb") == []
