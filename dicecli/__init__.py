@@ -32,6 +32,7 @@ from dicecli.results import RollResult
 from dicecli.rolling.evaluate import roll as _roll_parsed
 from dicecli.rolling.reroll_result import reroll as _reroll
 from dicecli.rolling.sources import DEFAULT_BUDGET, DiceSource, GivenSource, RandomSource, Roller
+from dicecli.runs import new_run
 
 if TYPE_CHECKING:
     from dicecli.probability.distribution import Odds
@@ -64,6 +65,7 @@ def roll(
     operating system when None). ``values`` sets named numbers (``{"STR": 3}``).
     """
     env = _with_values(environment, values)
+    new_run()  # each call is a run: files looked for once per run are looked for again
     given_source = GivenSource.from_text(given) if given is not None else None
     dice_source: DiceSource = source or given_source or RandomSource(seed)
     result = _roll_parsed(parse(text), Roller(dice_source, budget), env, text)
@@ -85,6 +87,7 @@ def reroll(
     """Re-roll every die of ``previous`` under rule W5: the new result stands; a roll
     already re-rolled, or holding a die that a game's rules forbid re-rolling (rule W4),
     refuses with :class:`RuleError`."""
+    new_run()
     given_source = GivenSource.from_text(given) if given is not None else None
     roller = Roller(given_source or RandomSource(seed))
     result = _reroll(previous, roller, environment or EMPTY_ENVIRONMENT)
@@ -106,6 +109,7 @@ def odds(
     from dicecli.probability.report import odds as exact_odds
 
     env = _with_values(environment, values)
+    new_run()
     return exact_odds(text, env, at_least=at_least, at_most=at_most)
 
 

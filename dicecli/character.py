@@ -13,6 +13,9 @@ A character file has two tables, both optional, and an optional ``name``::
     damage = "2d6+STR"
     check = "KEYWORD ..."  # a game's line: a saved check, rolled when `check` is a line
 
+``dice = "genesys.toml"`` at the top names a dice file (``docs/dice.md``; a path relative
+to the character file's folder): its dice join those in force (``3dBoost``).
+
 Names follow the notation's rule for names (a letter or ``_``, then letters, digits and
 ``_``) and must not read as dice (``d6``). Names are case-insensitive, as everywhere in
 dicecli, so ``STR`` and ``str`` in one file are the same name twice: an error. Every
@@ -25,16 +28,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from dicecli.environment import Environment
 from dicecli.errors import DiceError
-from dicecli.frozen import field, frozen
+from dicecli.frozen import field, frozen, replace
 from dicecli.limits import MAX_DIGITS, MAX_VALUE
 from dicecli.naming import name_problem
 from dicecli.notation.nodes import Expr
 from dicecli.notation.reader import parse
 
-TOP_LEVEL_KEYS = ("name", "description", "stats", "rolls")
+if TYPE_CHECKING:
+    from dicecli.dicefiles.model import DiceBook
+
+TOP_LEVEL_KEYS = ("name", "description", "dice", "stats", "rolls")
 
 
 class CharacterFileError(DiceError):
@@ -49,6 +56,8 @@ class Character:
     stats: Mapping[str, int] = field(default_factory=dict)
     rolls: Mapping[str, Expr | str] = field(default_factory=dict)
     """Saved rolls (notation) and saved checks (a game line's text)."""
+    dice: DiceBook | None = None
+    """The dice of the dice file the character file names (``dice = "PATH"``)."""
 
     def names(self) -> tuple[str, ...]:
         return (*self.stats, *self.rolls)
@@ -57,6 +66,10 @@ class Character:
         """``env`` with this character's stats and saved rolls (replacing same names)."""
         rolls = {name: expr for name, expr in self.rolls.items() if not isinstance(expr, str)}
         checks = {name: line for name, line in self.rolls.items() if isinstance(line, str)}
+        if self.dice is not None:
+            from dicecli.dicefiles.load import with_book
+
+            env = replace(env, dice=with_book(env.dice, self.dice))
         return env.with_names(self.stats, rolls, checks)
 
 
@@ -76,7 +89,7 @@ def read_character(path: Path) -> Character:
     stats = {key: checker.stat(key, value) for key, value in checker.table(data, "stats").items()}
     rolls = {key: checker.roll(key, value) for key, value in checker.table(data, "rolls").items()}
     checker.no_repeats([*stats, *rolls])
-    return Character(name, stats, rolls)
+    return Character(name, stats, rolls, checker.dice(data.get("dice")))
 
 
 def _read_toml(path: Path) -> dict[str, object]:
@@ -135,6 +148,19 @@ class _Checker:
         if not isinstance(body, Expr):
             return value.strip()
         return body
+
+    def dice(self, value: object) -> DiceBook | None:
+        """The dice of the dice file ``dice = "PATH"`` names, relative to this file."""
+        if value is None:
+            return None
+        if not isinstance(value, str) or not value.strip():
+            raise self.error("'dice' must be the path of a dice file, e.g. dice = \"dice.toml\"")
+        from dicecli.dicefiles.load import read_book
+
+        path = Path(value.strip()).expanduser()
+        if not path.is_absolute():
+            path = self.path.expanduser().parent / path
+        return read_book(path)
 
     def no_repeats(self, names: list[str]) -> None:
         seen: dict[str, str] = {}

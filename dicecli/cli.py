@@ -2,7 +2,7 @@
 
 Thin by design: it turns options into :class:`~dicecli.app.RunOptions` and calls
 :mod:`dicecli.app`. The options the commands share are declared once
-(:data:`SHARED_OPTIONS`); each game's options (``--dice-file``) come from its
+(:data:`SHARED_OPTIONS`); each game's options (a plug-in's ``--wild-die``) come from its
 declaration in the registry, and the words the router treats as options taking a
 value are read from the commands' parameters. A plain roll with no options never comes
 here: the entry point (:mod:`dicecli.__main__`) rolls it without importing typer, to
@@ -36,8 +36,10 @@ from dicecli.app import (
 )
 from dicecli.environment import Environment
 from dicecli.errors import DiceError, escaped
+from dicecli.frozen import replace
 from dicecli.status import ExitStatus
 from dicecli.systems import registry
+from dicecli.systems.declaration import CORE_FLAGS as CORE_FLAGS
 from dicecli.systems.declaration import CliOption
 
 
@@ -185,6 +187,18 @@ Character = Annotated[
     ),
 ]
 Debug = Annotated[bool, typer.Option("--debug", help="Show tracebacks of internal errors.")]
+DiceFile = Annotated[
+    Optional[list[Path]],  # noqa: UP045
+    typer.Option(
+        "--dice-file",
+        help="A dice file (TOML) of named dice: 3dBoost, 2dAverage (docs/dice.md; "
+        "repeatable); default ~/.config/dicecli/dice.toml. A game may read its own dice "
+        "from it.",
+        dir_okay=False,
+        exists=True,
+        show_default=False,
+    ),
+]
 
 SHARED_OPTIONS: dict[str, tuple[Any, Any]] = {
     "seed": (Seed, None),
@@ -194,6 +208,7 @@ SHARED_OPTIONS: dict[str, tuple[Any, Any]] = {
     "json": (Json, False),
     "sets": (Sets, None),
     "character": (Character, None),
+    "dice_file": (DiceFile, None),
     "settings": (Settings, None),
     "debug": (Debug, False),
 }
@@ -203,36 +218,13 @@ declares itself (``odds --json`` has its own help) wins."""
 
 
 def _game_option(option: CliOption) -> tuple[Any, Any]:
-    """A game's option (``--dice-file``) as an annotated parameter type and default."""
+    """A game's option (``--wild-die``) as an annotated parameter type and default."""
     if option.kind == "file":
         declared = typer.Option(option.flag, help=option.help, dir_okay=False, exists=True)
         return Annotated[Optional[Path], declared], None  # noqa: UP045
     return Annotated[Optional[str], typer.Option(option.flag, help=option.help)], None  # noqa: UP045
 
 
-CORE_FLAGS = frozenset(
-    {
-        "--seed",
-        "--given",
-        "--times",
-        "-n",
-        "--plain",
-        "--json",
-        "--set",
-        "--setting",
-        "--character",
-        "--debug",
-        "--at-least",
-        "--at-most",
-        "--full",
-        "--odds",
-        "--version",
-        "--help",
-        "-h",
-    }
-)
-"""The command line's own option spellings (a test checks them against the app): a
-game's option may not take one, nor the parameter name of one."""
 CORE_PARAMETERS = frozenset(
     {
         *SHARED_OPTIONS,
@@ -321,12 +313,20 @@ def environment_from(
     character: Path | None = None,
     settings: list[str] | None = None,
     options: Mapping[str, Any] | None = None,
+    dice_files: list[Path] | None = None,
 ) -> Environment:
-    """``--character``, then ``--set`` (which wins), ``--setting`` and the games' options
-    as an :class:`Environment`."""
+    """``--dice-file``, ``--character``, then ``--set`` (which wins), ``--setting`` and
+    the games' options as an :class:`Environment`."""
     from dicecli.naming import with_named
 
     env = Environment(settings=settings_from(settings, options or {}))
+    if dice_files:  # read once for the run (docs/dice.md)
+        from dicecli.dicefiles.load import combined, read_book
+
+        book = read_book(dice_files[0])
+        for path in dice_files[1:]:
+            book = combined(book, read_book(path))
+        env = replace(env, dice=book)
     if character is not None:
         from dicecli.character import load_character
 
@@ -366,12 +366,13 @@ def _options(
     json: bool = False,
     sets: list[str] | None = None,
     character: Path | None = None,
+    dice_file: list[Path] | None = None,
     settings: list[str] | None = None,
     debug: bool = False,
     **game_options: Any,
 ) -> RunOptions:
     try:
-        env = environment_from(sets, character, settings, game_options)
+        env = environment_from(sets, character, settings, game_options, dice_file)
     except DiceError as error:
         sys.stderr.write(error.show() + "\n")
         raise typer.Exit(int(ExitStatus.BAD_INPUT)) from None
@@ -384,7 +385,9 @@ def _options(
     "With no roll and a pipe on stdin, roll each line of stdin.",
     epilog=_games_epilog(),
 )
-@with_options("seed", "given", "times", "plain", "json", "sets", "character", "settings", "debug")
+@with_options(
+    "seed", "given", "times", "plain", "json", "sets", "character", "dice_file", "settings", "debug"
+)
 def roll_command(
     words: Words = None,
     odds: Annotated[
@@ -409,7 +412,7 @@ def roll_command(
     help="Exact chances of a roll or check, computed, not sampled: "
     f'`dicecli odds 2d6+3 --at-least 10`, `dicecli odds "{registry.games()[0].example}"`.',
 )
-@with_options("plain", "json", "sets", "character", "settings", "debug")
+@with_options("plain", "json", "sets", "character", "dice_file", "settings", "debug")
 def odds_command(
     words: Words = None,
     at_least: Annotated[
@@ -502,7 +505,9 @@ def help_command(
     help="Draw from a roll table: `dicecli table NAME` (from the per-user tables.toml), "
     "`dicecli table FILE NAME`; --odds gives each entry's exact chance. See docs/tables.md.",
 )
-@with_options("seed", "given", "times", "plain", "json", "sets", "character", "settings", "debug")
+@with_options(
+    "seed", "given", "times", "plain", "json", "sets", "character", "dice_file", "settings", "debug"
+)
 def table_command(
     words: Annotated[
         Optional[list[str]],  # noqa: UP045
@@ -528,7 +533,9 @@ def table_command(
     help="The interactive session (also `dicecli` alone at a terminal): history, "
     "completion, let/vars, again, reroll, odds, help. See docs/repl.md.",
 )
-@with_options("seed", "given", "plain", "json", "sets", "character", "settings", "debug")
+@with_options(
+    "seed", "given", "plain", "json", "sets", "character", "dice_file", "settings", "debug"
+)
 def repl_command(
     times: Annotated[
         int, typer.Option("--times", "-n", help="Roll each line typed this many times.")

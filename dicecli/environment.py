@@ -4,16 +4,21 @@
 file); ``rolls`` are saved rolls (``attack = 1d20+5``), rolled anew each time they are
 used; ``checks`` are saved game lines (a game keyword and its form), rolled anew when
 the name is a whole line; ``settings`` are per-game options (``game.key``). Names are matched
-case-insensitively: keys are stored casefolded.
+case-insensitively: keys are stored casefolded. ``dice`` are the named dice of dice
+files (``docs/dice.md``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from dicecli.frozen import field, frozen, replace
 from dicecli.notation.nodes import Expr
+
+if TYPE_CHECKING:
+    from dicecli.dicefiles.model import DiceBook
 
 
 def _folded(mapping: Mapping[str, object]) -> dict[str, object]:
@@ -29,6 +34,9 @@ class Environment:
     settings: Mapping[str, str] = field(default_factory=dict)
     checks: Mapping[str, str] = field(default_factory=dict)
     """Saved game lines by name: the line's text (a game keyword and its form)."""
+    dice: DiceBook | None = None
+    """The dice of dice files (``3dBoost``, ``docs/dice.md``): from ``--dice-file``, the
+    REPL's ``load`` or a character file; None: the per-user dice file, if any."""
 
     def __post_init__(self) -> None:
         for name in ("values", "rolls", "settings", "checks"):

@@ -59,6 +59,8 @@ class DieRoll:
 
     ``face`` is what the die shows (``"5"``, ``"+"``, or a game's word on a face), the
     natural roll of rule N5; ``value`` is what it is worth (None when it has no number).
+    ``symbols`` are the symbols printed on the face, one entry per symbol (a face of two
+    successes is ``("success", "success")``), for dice from a dice file (``docs/dice.md``).
     """
 
     die: str
@@ -66,6 +68,7 @@ class DieRoll:
     value: int | None
     kept: bool = True
     marks: tuple[str, ...] = ()
+    symbols: tuple[str, ...] = ()
 
     def __init__(
         self,
@@ -74,9 +77,12 @@ class DieRoll:
         value: int | None,
         kept: bool = True,
         marks: tuple[str, ...] = (),
+        symbols: tuple[str, ...] = (),
     ) -> None:
         # Built for every marked die: see RollResult.__init__ for why the dict is written.
-        self.__dict__.update(die=die, face=face, value=value, kept=kept, marks=marks)
+        self.__dict__.update(
+            die=die, face=face, value=value, kept=kept, marks=marks, symbols=symbols
+        )
 
     def marked(self, *marks: str, kept: bool | None = None) -> DieRoll:
         """This die with ``marks`` added, and kept or not if ``kept`` says so."""
@@ -86,16 +92,20 @@ class DieRoll:
             self.value,
             self.kept if kept is None else kept,
             (*self.marks, *marks),
+            self.symbols,
         )
 
     def as_dict(self) -> dict[str, JSONValue]:
-        return {
+        data: dict[str, JSONValue] = {
             "die": self.die,
             "face": self.face,
             "value": self.value,
             "kept": self.kept,
             "marks": list(self.marks),
         }
+        if self.symbols:  # dice from a dice file (docs/dice.md); other dice have none
+            data["symbols"] = list(self.symbols)
+        return data
 
 
 @frozen(init=False)

@@ -10,7 +10,8 @@ so ``--times 100000`` at a terminal uses as little memory as ``--times 10``. Its
 - facts a game reports as true or false, counted when true (``3 hit``, ``4 doubles``);
 - opposed tests and roll-offs: the wins of each side (``wins: Bob 6, Alice 4``);
 - stunt points: ``stunt points: 40 in 12 rolls``;
-- rolls with a die marked critical: ``2 with a critical success``.
+- rolls with a die marked critical: ``2 with a critical success``;
+- dice with symbols (``docs/dice.md``), each symbol summed: ``symbols: 7 success, 3 threat``.
 
 Totals of opposed rolls and roll-offs (a winner's total or seat) are not summed: they
 mean nothing together. The tally reads an outcome's fields by name, the names every
@@ -46,6 +47,7 @@ class Tally:
         self.stunt_points = 0
         self.stunt_rolls = 0
         self.criticals: Counter[str] = Counter()
+        self.symbols: Counter[str] = Counter()
 
     @classmethod
     def of(cls, results: Iterable[RollResult]) -> Tally:
@@ -69,10 +71,18 @@ class Tally:
         if outcome.passed is not None:
             self.checks += 1
             self.passed += outcome.passed
+        fields = outcome.fields
+        if fields and fields[0][0] == "symbols" and isinstance(fields[0][1], dict):
+            for symbol, count in fields[0][1].items():  # dice of a dice file: sum each symbol
+                if isinstance(count, int):
+                    self.symbols[symbol] += count
+            if total is not None:  # numbers too: a total as a plain roll's
+                self._add_total(total)
+            return
         if total is None:
             self.no_number[outcome.verdict] += 1
             return
-        for name, value in outcome.fields:
+        for name, value in fields:
             if value is True and name not in _NOT_COUNTED:
                 self.facts[name] += 1
             elif name == "winner" and value is not None:
@@ -108,6 +118,9 @@ class Tally:
             for mark in _CRITICAL_MARKS
             if self.criticals[mark]
         )
+        if self.symbols:
+            counted = ", ".join(f"{count} {symbol}" for symbol, count in self.symbols.items())
+            parts.append(f"symbols: {counted}")
         head = f"{self.rolls} rolls"
         return f"{head}: {'; '.join(parts)}" if parts else head
 

@@ -11,6 +11,7 @@ import sys
 import textwrap
 
 import dicecli
+from dicecli.dicefiles.load import parse_book
 from dicecli.tally import Tally
 
 
@@ -35,6 +36,21 @@ def test_misfires_are_counted() -> None:
 def test_hits_are_counted() -> None:
     # rule W2: a HIT does not move
     assert tally("wfb scatter 2d6", "HIT↑12,3,4", "↑12,1,1") == "2 rolls: 1 hit"
+
+
+def test_symbols_are_summed_over_the_rolls() -> None:
+    # dice of a dice file (docs/dice.md): each symbol added up, in the file's order
+    book = parse_book('[Ability]\nfaces = ["", "success", "success+advantage"]\n', "a.toml")
+    env = dicecli.Environment(dice=book)
+    results = [
+        dicecli.roll("2dAbility", given=given, environment=env)
+        for given in ("success,blank", "success+advantage,success+advantage")
+    ]
+    assert Tally.of(results).line() == "2 rolls: symbols: 3 success, 2 advantage"
+    numbered = parse_book('[Axe]\nfaces = [1, {value = 2, symbol = "hit"}]\n', "b.toml")
+    env = dicecli.Environment(dice=numbered)
+    results = [dicecli.roll("2dAxe", given=g, environment=env) for g in ("1,2", "2,2")]
+    assert Tally.of(results).line() == ("2 rolls: total 7, min 3, max 4, mean 3.50; symbols: 3 hit")
 
 
 def test_a_rolloff_gets_a_win_tally() -> None:

@@ -14,8 +14,9 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import cast
 
+from dicecli.errors import DiceError
 from dicecli.frozen import field, frozen
-from dicecli.notation.nodes import FaceList
+from dicecli.notation.nodes import DieName, FaceList
 from dicecli.results import DiceShown, DieRoll
 
 MAX_SHARED_VARIANTS = 4096
@@ -28,10 +29,15 @@ refused (:func:`dicecli.rolling.reroll_result`)."""
 
 @frozen
 class Face:
-    """What is printed on one face (``name``) and what it is worth (``value``)."""
+    """What is printed on one face (``name``) and what it is worth (``value``).
+
+    ``symbols``: the symbols on the face, one entry per symbol, repeated when printed
+    twice (``("success", "success")``); dice from a dice file have them (``docs/dice.md``).
+    """
 
     name: str
     value: int | None
+    symbols: tuple[str, ...] = ()
 
 
 @frozen
@@ -61,7 +67,7 @@ class Die:
     def kept_rolls(self) -> tuple[DieRoll, ...]:
         """A kept, unmarked :class:`DieRoll` per face, built once and shared (they are
         immutable, and sharing keeps rolling fast)."""
-        return tuple(DieRoll(self.name, f.name, f.value) for f in self.faces)
+        return tuple(DieRoll(self.name, f.name, f.value, True, (), f.symbols) for f in self.faces)
 
     @cached_property
     def face_values(self) -> tuple[int, ...]:
@@ -90,7 +96,7 @@ class Die:
         roll = self._variants.get(key)
         if roll is None:
             face = self.faces[index]
-            roll = DieRoll(self.name, face.name, face.value, kept, marks)
+            roll = DieRoll(self.name, face.name, face.value, kept, marks, face.symbols)
             if len(self._variants) < MAX_SHARED_VARIANTS:
                 self._variants[key] = roll
         return roll
@@ -171,11 +177,28 @@ def custom_die(faces: FaceList) -> Die:
     return die
 
 
-def die_for_sides(sides: int | str) -> Die:
+@frozen
+class FileDie:
+    """The sides of a dice term whose die comes from a dice file (``3dBoost``), once its
+    name is looked up: the :class:`Die` itself (:mod:`dicecli.dicefiles`)."""
+
+    die: Die
+
+    def __str__(self) -> str:
+        return self.die.name
+
+
+def die_for_sides(sides: int | str | FileDie | DieName) -> Die:
     """The die a dice term names: ``6`` -> d6, ``"%"``, ``"F"``, ``"3"`` (the D3), a
-    :class:`~dicecli.notation.nodes.FaceList` (:func:`custom_die`)."""
+    :class:`~dicecli.notation.nodes.FaceList` (:func:`custom_die`), or a die from a dice
+    file, looked up already (:class:`FileDie`). A die's name not looked up
+    (:class:`DieName`) is an error: the form does not take dice of a dice file."""
     if isinstance(sides, FaceList):
         return custom_die(sides)
+    if isinstance(sides, FileDie):
+        return sides.die
+    if isinstance(sides, DieName):
+        raise DiceError(f"d{sides.name}: dice of a dice file cannot be used here")
     die = _BY_SIDES.get(sides)
     if die is None and isinstance(sides, str):
         die = _BY_SIDES[sides] = _SPECIAL_DICE[sides]()

@@ -40,6 +40,7 @@ from dicecli.notation.nodes import (
     ComputedDice,
     Condition,
     Dice,
+    DieName,
     Explode,
     ExplodeKind,
     Expr,
@@ -276,6 +277,37 @@ def _checked_dice(text: str, loc: int, count: int, raw_sides: str, modifiers: Mo
     return node
 
 
+# Dice named in a dice file (docs/dice.md): a lower-case d, then the name with a capital
+# first letter: 3dBoost, 2dAbility. dF, dF.1 and dF with modifiers (4dFr, 3dFkh1) stay
+# the Fudge die; a word with a lower-case letter after the d (dex) stays a name. The
+# name ends at the first character that cannot be in a name: modifiers go after a space
+# (2dAvg kh1). A Fudge die times dice (4dFxd6, dFx2) stays a product.
+NAMED_DIE_RE = re.compile(
+    r"(?P<count>\d*)d(?P<name>"
+    rf"(?!F(?:\.[12])?(?i:{_MODIFIER_RE.pattern.removeprefix('(?i)')})*"
+    r"(?:(?![A-Za-z0-9_])|[xX](?![A-Za-z_])|[xX](?=[dD][\d%fF])))"
+    r"[A-Z][A-Za-z0-9_]*)"
+)
+_named_die_token = pp.Regex(NAMED_DIE_RE).set_name("dice such as 3dBoost")
+
+
+def _named_dice_action(text: str, loc: int, tokens: pp.ParseResults) -> Dice:
+    match = NAMED_DIE_RE.match(text, loc)
+    assert match is not None
+    count = int(match["count"]) if match["count"] else 1
+    if count < 1:
+        raise _fail(text, loc, "roll at least one die")
+    if count > MAX_DICE_COUNT:
+        raise _fail(text, loc, f"roll limit: one roll may use at most {MAX_DICE_COUNT:,} dice")
+    modifiers = _modifiers(text, list(tokens[1:]), True, Condition("=", 1))
+    return Dice(count, DieName(match["name"], loc), modifiers)
+
+
+named_dice_term = (_named_die_token + pp.ZeroOrMore(_modifier_token)).set_name(
+    "dice such as 3dBoost"
+)
+named_dice_term.set_parse_action(_named_dice_action)
+
 expression: pp.Forward = pp.Forward()
 expression.set_name("an expression")
 
@@ -385,7 +417,14 @@ def _bracketed_action(text: str, loc: int, tokens: pp.ParseResults) -> Expr:
 bracketed.set_parse_action(_bracketed_action)
 
 _operand = (
-    dice_term | group_term | bracketed | computed_dice_term | number | function_call | name
+    named_dice_term
+    | dice_term
+    | group_term
+    | bracketed
+    | computed_dice_term
+    | number
+    | function_call
+    | name
 ).set_name("a number, dice such as 2d6, '(' or a name")
 _label = pp.Regex(r"\[(?P<label>[^\]\[]*)\]").set_name("a [label]")
 _label.set_parse_action(lambda s, loc, t: t["label"].strip())

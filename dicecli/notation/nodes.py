@@ -24,7 +24,7 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 from __future__ import annotations
 
 import sys
-from typing import ClassVar, Literal, NamedTuple
+from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple, TypeAlias
 
 from dicecli.frozen import field, frozen
 
@@ -56,7 +56,13 @@ class FaceList(str):
     __slots__ = ()
 
 
-Sides = int | Literal["%", "F", "F.1", "3"] | FaceList
+if TYPE_CHECKING:
+    from dicecli.notation.dice import FileDie
+
+Sides: TypeAlias = 'int | Literal["%", "F", "F.1", "3"] | FaceList | DieName | FileDie'
+"""What follows ``d`` in a dice term: a number, ``%``, ``F``, ``F.1``, the D3, custom
+faces (:class:`FaceList`), or a die of a dice file (its name as typed, or the die once
+looked up)."""
 
 
 class Condition(NamedTuple):
@@ -204,6 +210,20 @@ class Modifiers:
 NO_MODIFIERS = Modifiers()
 
 
+@frozen
+class DieName:
+    """A die named in a dice file, as typed after ``d``: ``Boost`` in ``3dBoost``
+    (``docs/dice.md``). Looked up when rolled, in the dice file in force. ``position``:
+    where the dice term starts in the line typed (-1: not known), for errors; it takes
+    no part in equality."""
+
+    name: str
+    position: int = field(default=-1, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class ExprNode:
     """Base of the expression nodes: how tightly a node binds when written (9: an atom)."""
 
@@ -236,6 +256,8 @@ class Dice(ExprNode):
     def __str__(self) -> str:
         sides = self.sides
         count = "" if self.count == 1 else str(self.count)
+        if not isinstance(sides, (int, str)) and self.modifiers != NO_MODIFIERS:
+            return f"{count}d{sides} {self.modifiers}"  # a name would run into them
         return f"{count}d{sides}{self.modifiers}"
 
 

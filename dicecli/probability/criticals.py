@@ -25,6 +25,7 @@ from dicecli.notation.nodes import (
     ComputedDice,
     Condition,
     Dice,
+    DieName,
     Expr,
     Name,
     children,
@@ -121,6 +122,12 @@ def _dice_terms(
         yield from _dice_terms(body.right, env, depth)
         return
     if isinstance(body, Dice):
+        if isinstance(body.sides, DieName):  # a die of a dice file (docs/dice.md)
+            from dicecli.dicefiles.load import looked_up
+
+            term = looked_up(body, env)
+            yield from _dice_terms(term, env, depth) if isinstance(term, Name) else (term,)
+            return
         yield body
         return
     if isinstance(body, ComputedDice):

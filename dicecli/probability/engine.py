@@ -42,6 +42,7 @@ from dicecli.notation.nodes import (
     ComputedDice,
     Condition,
     Dice,
+    DieName,
     Expr,
     Group,
     Labelled,
@@ -160,8 +161,8 @@ def clear_caches() -> None:
 
 def _is_closed(expr: Expr) -> bool:
     """True when ``expr`` names nothing, so its distribution depends on it alone."""
-    if isinstance(expr, Name):
-        return False
+    if isinstance(expr, Name) or (isinstance(expr, Dice) and isinstance(expr.sides, DieName)):
+        return False  # a die of a dice file depends on the dice file in force
     return all(_is_closed(child) for child in children(expr))
 
 
@@ -177,6 +178,13 @@ class _Weigher:
             case Number():
                 return Weights.constant(node.value)
             case Dice():
+                if isinstance(node.sides, DieName):  # a die of a dice file (docs/dice.md)
+                    from dicecli.dicefiles.load import looked_up
+
+                    term = looked_up(node, self.env)
+                    if isinstance(term, Name):
+                        return self._name(term)
+                    return dice_weights(term)
                 return dice_weights(node)
             case BinaryOp():
                 return self._binary(node)
@@ -273,6 +281,13 @@ class _Weigher:
         """Keep/drop among the dice of a one-item group (``{4d6+3d8}k4``), each die an
         item of its own, and counting over the kept dice. Dice all alike (``{7d%}kh3``)
         are the dice term itself (``7d%kh3``): the identical-dice walk is far cheaper."""
+        if any(isinstance(term.sides, DieName) for term in terms):  # dice of a dice file
+            from dicecli.dicefiles.load import looked_up
+
+            found = [looked_up(term, self.env) for term in terms]
+            terms = tuple(term for term in found if isinstance(term, Dice))
+            if len(terms) < len(found):  # dEX read as the name dex: no pool of dice
+                raise DiceError(f"{node}: no odds for a name in a pool of dice")
         kinds = {(term.sides, term.modifiers.reroll) for term in terms}
         if len(kinds) == 1:
             ((sides, reroll),) = kinds

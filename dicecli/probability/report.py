@@ -12,6 +12,7 @@ Named chances of plain rolls: ``at_least_N`` (the total is N or more) and
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
@@ -64,6 +65,9 @@ def _with_criticals(found: Odds, body: Expr | Comparison, env: Environment) -> O
 
 
 def _plain_odds(body: Expr, env: Environment, text: str) -> Odds:
+    symbols = _symbol_odds(body, env, text)
+    if symbols is not None:
+        return symbols
     found = analyse(body, env)
     return Odds(
         input=text,
@@ -72,6 +76,60 @@ def _plain_odds(body: Expr, env: Environment, text: str) -> Odds:
         expectations=(("mean", found.mean),),
         notes=(*found.notes, *_residue_notes(found.distribution)),
     )
+
+
+def _symbol_odds(body: Expr, env: Environment, text: str) -> Odds | None:
+    """The odds of a pool of dice from a dice file with symbols (``docs/dice.md``):
+    each symbol's count and each cancelling pair's net, as tables; the total too when
+    every face has a number. None when the line rolls no dice with symbols."""
+    from dicecli.dicefiles.load import book_of
+    from dicecli.dicefiles.model import has_numbers
+    from dicecli.dicefiles.odds import (
+        joint_counts,
+        named_terms,
+        pool_dice,
+        pool_terms,
+        symbol_tables,
+    )
+    from dicecli.probability.weights import Weights
+
+    book = book_of(env.dice) if any(named_terms(body)) else None
+    if book is None:
+        return None
+    named = [term for term in named_terms(body) if book.die(str(term.sides)) is not None]
+    if not any(face.symbols for die, _ in pool_dice(named, book) for face in die.faces):
+        return None  # numbers only, or unknown dice: the odds of a total say so
+    terms = pool_terms(body)
+    if terms is None:
+        raise DiceError(
+            "odds of symbols: write a sum of dice without modifiers, such as "
+            "2dAbility + 1dDifficulty"
+        )
+    pool = pool_dice(terms, book)
+    shown = {symbol for die, _ in pool for face in die.faces for symbol in face.symbols}
+    cancels = tuple(pair for pair in book.cancels if shown & set(pair))
+    shown.update(symbol for pair in cancels for symbol in pair)
+    symbols = tuple(symbol for symbol in book.symbols if symbol in shown)
+    joint, denominator = joint_counts(pool, symbols)
+    tables, net_weights = symbol_tables(joint, symbols, cancels)
+    total = analyse(body, env) if all(has_numbers(die) for die, _ in pool) else None
+    return Odds(
+        input=text,
+        expression=str(body),
+        distribution=total.distribution if total else None,
+        chances=tuple(
+            (f"net_{_key(symbol)}", Fraction(weight, denominator)) for symbol, weight in net_weights
+        ),
+        expectations=(("mean", total.mean),) if total else (),
+        tables=tuple(
+            (name, Weights(table, denominator).to_distribution()) for name, table in tables
+        ),
+    )
+
+
+def _key(symbol: str) -> str:
+    """A symbol as a word of a JSON key: ``net_success``."""
+    return re.sub(r"\W+", "_", symbol).strip("_") or "symbol"
 
 
 def _residue_notes(found: Distribution) -> tuple[str, ...]:

@@ -181,11 +181,20 @@ def _vars(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     return state, (Message("\n".join(lines)),)
 
 
-@command("load", "load PATH", "load a character file (TOML): its stats and saved rolls")
+@command(
+    "load",
+    "load PATH",
+    "load a character file (stats, saved rolls) or a dice file (named dice, docs/dice.md)",
+)
 def _load(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     from dicecli.character import read_character
+    from dicecli.dicefiles.load import read_if_dice, with_book
 
     path = needs_argument(invocation, "the path of a character file, e.g. load hero.toml")
+    book = read_if_dice(Path(path))
+    if book is not None:  # a dice file: its dice join those in force
+        env = replace(state.env, dice=with_book(state.env.dice, book))
+        return state.with_names(env), (Message(f"loaded dice {', '.join(book.names())}"),)
     character = read_character(Path(path))
     names = character.names()
     state = state.with_names(character.apply(state.env), *names)

@@ -7,7 +7,8 @@ after a command, what that command takes. In a game's line (also after ``odds`` 
 may follow it, else the words of its forms
 (:attr:`~dicecli.systems.declaration.Game.completions`); and the user's names. In dice
 notation, the user's names (and, in a saved roll, the words games give a meaning in
-expressions). Never another game's words. Matching ignores case.
+expressions), and the dice of the dice files in force (``2dAb`` completes to
+``2dAbility``, ``docs/dice.md``). Never another game's words. Matching ignores case.
 """
 
 from __future__ import annotations
@@ -34,9 +35,36 @@ def completions(state: ReplState, before_cursor: str) -> list[str]:
     partial = current_word(before_cursor)
     previous = before_cursor[: len(before_cursor) - len(partial)].split()
     candidates = _candidates(state, [word.casefold() for word in previous])
+    if partial.startswith("d") and _in_notation(previous):
+        candidates = (*candidates, *_dice_spellings(state))
     folded = partial.casefold()
     found = {word for word in candidates if word.casefold().startswith(folded)}
     return sorted(found, key=lambda word: (word.casefold(), word))
+
+
+_NOT_NOTATION = ("help", "?", "load", "save", "quit", "exit", "vars", "history", "again")
+
+
+def _in_notation(previous: list[str]) -> bool:
+    """Whether the word being typed is in dice notation: not after a command that takes
+    none, nor in a game's line."""
+    words = [word.casefold() for word in previous]
+    if words and words[0] in (*_NOT_NOTATION, "reroll", "unlet"):
+        return False
+    return not any(registry.game_for_keyword(word) for word in words)
+
+
+def _dice_spellings(state: ReplState) -> tuple[str, ...]:
+    """``dAbility`` for each die of the dice files in force (none when a file is bad:
+    the roll will say why)."""
+    from dicecli.dicefiles.load import book_of
+    from dicecli.errors import DiceError
+
+    try:
+        names = book_of(state.env.dice).names()
+    except DiceError:
+        return ()
+    return tuple(f"d{name[0].upper()}{name[1:]}" for name in names)
 
 
 def _candidates(state: ReplState, previous: list[str]) -> tuple[str, ...]:

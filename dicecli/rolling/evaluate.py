@@ -23,6 +23,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from dicecli.environment import Environment
 from dicecli.errors import DiceError, RollLimitError
@@ -39,6 +40,7 @@ from dicecli.notation.nodes import (
     ComputedDice,
     Condition,
     Dice,
+    DieName,
     Expr,
     Group,
     Labelled,
@@ -59,6 +61,7 @@ from dicecli.notation.semantics import (
     computed_dice,
     count_one,
     critical_conditions,
+    endless_roll,
     kept_positions,
     kept_slice,
     multiply,
@@ -83,6 +86,9 @@ from dicecli.results import (
 )
 from dicecli.rolling.sources import Roller
 
+if TYPE_CHECKING:
+    from dicecli.dicefiles.model import DiceBook
+
 
 def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
     """Roll a parsed line: the generic notation here, a game check by its module."""
@@ -100,18 +106,29 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
             return roll_comparison(body, roller, env, text, roll.comment)
         step, canonical = prepared(body)
         evaluation = Evaluation(roller, env)
-        total = step(evaluation)
+        total: int | None = step(evaluation)
     except DiceError as error:
         raise error.at(text) from None
     except RecursionError:
         raise DiceError("too deeply nested", text, 0) from None
+    outcome = None
+    if evaluation.dice_book is not None:  # dice with symbols: count them (docs/dice.md)
+        from dicecli.dicefiles.symbols import symbol_outcome
+
+        try:
+            _only_added(body, evaluation.dice)
+        except DiceError as error:
+            raise error.at(text) from None
+        outcome = symbol_outcome(evaluation.dice, evaluation.dice_book)
+        if all(die.value is None for die in evaluation.dice):
+            total = None  # symbols alone: no total, the counts say it all
     return RollResult(
         text,
         canonical,
         total,
         tuple(evaluation.dice),
         tuple(evaluation.segments),
-        None,
+        outcome,
         roll.comment,
     )
 
@@ -131,6 +148,10 @@ def roll_comparison(
         evaluation.segments.append(_VS)
         target = step_of(check.right)(evaluation)
         evaluation.segments.append(Text(f" (={target})", "target"))
+    if evaluation.dice_book is not None:  # dice with symbols have no total to compare
+        for die in evaluation.dice:
+            if die.value is None:
+                raise _unnumbered(die)
     passed = check_passes(check.op, total, target)
     margin = check_margin(check.op, total, target)
     verdict = f"{'pass' if passed else 'fail'} ({check.op} {target}), margin {margin:+d}"
@@ -198,6 +219,8 @@ def compile_step(node: Expr) -> Step:
         case Name():
             return _compile_name(node)
         case Dice():
+            if isinstance(node.sides, DieName):  # a die of a dice file: docs/dice.md
+                return _compile_named_dice(node)
             return _compile_dice(node)
         case Group():
             return _compile_group(node)
@@ -216,6 +239,10 @@ class Evaluation:
     modifiers) so those show the same way everywhere. A game gives words of its own a
     meaning by overriding :meth:`name` (a special die named in an expression).
     """
+
+    dice_book: DiceBook | None = None
+    """Set when dice of a dice file with symbols were rolled: their symbols are counted
+    (:func:`dicecli.dicefiles.symbols.symbol_outcome`)."""
 
     def __init__(self, roller: Roller, env: Environment) -> None:
         self.roller = roller
@@ -476,6 +503,108 @@ def _compile_name(node: Name) -> Step:
 TABLED_FACES = 100
 """Dice with at most this many faces get per-face tables (shared segments, keep/count
 outcomes); a d10000 term rolls without them rather than build 10,000 of each."""
+
+
+# -- dice of a dice file (docs/dice.md) -------------------------------------------------
+
+
+def _compile_named_dice(node: Dice) -> Step:
+    """The step of ``node``, a dice term naming a die of a dice file (``3dBoost``,
+    ``docs/dice.md``): the die is looked up when rolled, in the environment's dice (else
+    the per-user file, read once per run): a dict lookup per roll, no file or
+    environment variable. The die found rolls as any die (one with a number on every
+    face takes every modifier); its step is made once per die and kept."""
+    from dicecli.dicefiles.load import default_book, unknown_die
+
+    assert isinstance(node.sides, DieName)
+    name = node.sides
+    key = name.name.casefold()
+    steps: dict[int, tuple[Die, Step, bool]] = {}
+
+    def named_dice(ev: Evaluation) -> int:
+        book = ev.env.dice
+        if book is None:
+            book = default_book()
+        die = book.dice.get(key)
+        if die is None:
+            word = Name(f"d{name.name}", name.position)
+            if ev.env.value(word.name) is not None or ev.env.roll(word.name) is not None:
+                return ev.name(word)  # a name set before (dEX for dex): still the name
+            raise unknown_die(book, name.name, name.position)
+        entry = steps.get(id(die))
+        if entry is None or entry[0] is not die:
+            if len(steps) >= 8:  # dice files loaded again and again in one session
+                steps.clear()
+            step = _file_die_step(node, die)
+            entry = steps[id(die)] = (die, step, any(face.symbols for face in die.faces))
+        if entry[2]:
+            ev.dice_book = book
+        return entry[1](ev)
+
+    return named_dice
+
+
+def _unnumbered(die: DieRoll) -> DiceError:
+    return DiceError(
+        f"d{die.die} has faces without a number: add it to other dice (2d{die.die} + ...) "
+        "to count its symbols; it has no total to keep, compare or work out"
+    )
+
+
+def _only_added(body: Expr, dice: list[DieRoll]) -> None:
+    """Refuse a roll with dice without numbers that does more than add dice."""
+    unnumbered = next((die for die in dice if die.value is None), None)
+    if unnumbered is None:
+        return
+    pending: list[Expr] = [body]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, BinaryOp) and node.op == "+":
+            pending += (node.left, node.right)
+        elif isinstance(node, Labelled):
+            pending.append(node.expr)
+        elif not isinstance(node, Dice):
+            raise _unnumbered(unnumbered)
+
+
+def _file_die_step(node: Dice, die: Die) -> Step:
+    """The step that rolls ``node``'s count of ``die``, a die of a dice file."""
+    from dicecli.dicefiles.model import has_numbers
+    from dicecli.notation.dice import FileDie
+
+    resolved = Dice(node.count, FileDie(die), node.modifiers)
+    position = node.sides.position if isinstance(node.sides, DieName) else -1
+    if has_numbers(die):
+        endless = endless_roll(resolved)
+        if endless is not None:
+            raise DiceError(endless, position=position if position >= 0 else None)
+        return compile_step(resolved)
+    if node.modifiers != NO_MODIFIERS:
+        raise DiceError(
+            f"d{die.name} has faces without a number: modifiers (keep, re-roll, explode, "
+            "count) need a number on every face",
+            position=position if position >= 0 else None,
+        )
+    return _symbol_dice_step(die, node.count)
+
+
+def _symbol_dice_step(die: Die, count: int) -> Step:
+    """Dice with faces that bear symbols and no number: worth 0 each to a total."""
+    kept = die.kept_rolls
+    values = tuple(face.value or 0 for face in die.faces)
+
+    def symbol_dice(ev: Evaluation) -> int:
+        rolled = []
+        total = 0
+        for index in ev.roller.draw_many(die, count):
+            rolled.append(kept[index])
+            total += values[index]
+        shown = tuple(rolled)
+        ev.dice.extend(shown)
+        ev.segments.append(DiceShown(shown))
+        return total
+
+    return symbol_dice
 
 
 def _compile_dice(node: Dice) -> Step:
@@ -759,7 +888,8 @@ def _compile_pooled_group(node: Group) -> Step:
 
 
 def _worth(die: DieRoll) -> int:
-    assert die.value is not None  # pooled dice are numbered
+    if die.value is None:  # a die of a dice file with symbols only (docs/dice.md)
+        raise _unnumbered(die)
     return die.value
 
 

@@ -42,6 +42,32 @@ class GameSystem(Protocol):
         ...
 
 
+CORE_FLAGS = frozenset(
+    {
+        "--seed",
+        "--given",
+        "--times",
+        "-n",
+        "--plain",
+        "--json",
+        "--set",
+        "--setting",
+        "--character",
+        "--dice-file",
+        "--debug",
+        "--at-least",
+        "--at-most",
+        "--full",
+        "--odds",
+        "--version",
+        "--help",
+        "-h",
+    }
+)
+"""The command line's own option spellings (a test checks them against the app): a
+game's option may not take one, nor the parameter name of one."""
+
+
 class Setting(NamedTuple):
     """A game setting (``--setting KEY=VALUE``): its key, what it does, and how its
     text is read. ``read`` is called when a roll needs the value, with the text set
@@ -60,7 +86,7 @@ class Setting(NamedTuple):
 
 class CliOption(NamedTuple):
     """A command-line option of a game, a short spelling of one of its settings
-    (``--dice-file PATH`` sets ``game.dice_file``). ``kind`` ``"file"`` makes the
+    (``--wild-die PATH`` sets ``game.wild_die``). ``kind`` ``"file"`` makes the
     option name an existing file."""
 
     flag: str
@@ -70,7 +96,7 @@ class CliOption(NamedTuple):
 
     @property
     def parameter(self) -> str:
-        """The option's parameter name: ``--dice-file`` -> ``dice_file``."""
+        """The option's parameter name: ``--wild-die`` -> ``wild_die``."""
         return self.flag.lstrip("-").replace("-", "_")
 
 

@@ -225,7 +225,9 @@ def plugin_problem(game: object, known: tuple[Game, ...]) -> str | None:
     for key in keys:
         if not key.startswith(f"{game.name}."):
             return f"its setting '{key}' does not start with its name, '{game.name}.'"
-    flags = {option.flag for other in known for option in other.options}
+    from dicecli.systems.declaration import CORE_FLAGS
+
+    flags = {option.flag for other in known for option in other.options} | CORE_FLAGS
     for option in game.options:
         if not _FLAG.fullmatch(option.flag) or option.flag in flags:
             return f"its option '{option.flag}' is not a new --long-option"

@@ -1,5 +1,5 @@
 """The file loaders under hostile files (short profile): random bytes, TOML soups of
-wrong types and deep nesting, for character files and Alkemy dice files. Only the
+wrong types and deep nesting, for character files, dice files and Alkemy dice files. Only the
 documented file errors may escape. Devices, FIFOs, folders, symlink loops, unreadable
 and huge files are pinned one by one in tests/test_files.py."""
 
@@ -78,3 +78,28 @@ def test_a_dice_file_is_read_or_refused_clearly(data: bytes) -> None:
     error = dice_file_error(data.decode("utf-8", "replace"))
     if error is not None:
         assert "soup.toml" in error.message
+
+
+GENERAL_PIECES = (
+    "[Boost]\n", "[F]\n", "[fr]\n", "faces = ", "symbols = ", "cancel = ", "description = ",
+    '["", "success", "success+advantage"]', '[[1, 2]]', '[{value = 2, symbol = "x"}]',
+    "[{}]", '["a++b"]', '[["a", "b"]]', '["3"]', "[1, 2, 3]", "[]", "{value = 1}",
+)  # fmt: skip
+
+
+@FILES
+@given(st.randoms(use_true_random=False))
+def test_a_general_dice_file_is_read_or_refused_clearly(rng: random.Random) -> None:
+    # the format of docs/dice.md: every mistake is one DiceFileError naming the file
+    from dicecli.dicefiles.load import DiceFileError, parse_book
+
+    pieces = GENERAL_PIECES + TOML_PIECES
+    text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 30)))
+    refused: DiceFileError | None = None
+    try:
+        parse_book(text, "soup.toml")
+    except DiceFileError as error:
+        refused = error
+    if refused is not None:
+        assert refused.message.startswith("dice file soup.toml")
+        assert len(refused.show().splitlines()) == 1

@@ -20,7 +20,6 @@ as they are needed.
 from __future__ import annotations
 
 from dicecli.systems.declaration import (
-    CliOption,
     Game,
     HelpTopic,
     Hint,
@@ -37,7 +36,7 @@ def _path_text(text: str | None) -> str | None:
 
 DICE_FILE = Setting(
     "alkemy.dice_file",
-    "a TOML file of Alkemy dice faces and symbols (also --dice-file)",
+    "a TOML file of Alkemy dice faces and symbols (or their dice in --dice-file)",
     _path_text,
 )
 
@@ -48,15 +47,6 @@ GAME = Game(
     odds_example=("alkemy 8 +1 bonus vs 15", "the chance of success"),
     system=__name__,
     settings=(DICE_FILE,),
-    options=(
-        CliOption(
-            "--dice-file",
-            DICE_FILE.key,
-            "Alkemy dice definitions (TOML) replacing the shipped faces; the yellow and "
-            "red faces shipped are an assumption (see docs/alkemy.md).",
-            kind="file",
-        ),
-    ),
     completions=(
         "vs",
         "bonus",

@@ -3,10 +3,20 @@
 The faces come from ``dice.toml`` beside this module (shipped; white 1-6, and the
 yellow and red layouts that rule A9 flags as an assumption). A player's own dice file
 replaces any colour's faces and may add a symbol (sword, axe, mace) to each face. Which
-file: the ``alkemy.dice_file`` setting (``--dice-file``), else the per-user file
+file: the ``alkemy.dice_file`` setting, else the dice of the general dice file in force
+(``--dice-file``, the REPL's ``load``, a character file: ``docs/dice.md``) when it has
+a ``[white]``, ``[yellow]`` or ``[red]`` die, else the per-user file
 ``$XDG_CONFIG_HOME/dicecli/alkemy-dice.toml`` (``~/.config/...`` by default) when it
 exists, else only the shipped file. Colours a custom file leaves out keep the shipped
 faces. A bad file is a :class:`DiceFileError` naming the file and the fault.
+
+An Alkemy dice file is a dice file of the general format (``docs/dice.md``): a die per
+colour, ``faces`` and a ``symbols`` list beside them; its faces are built as every dice
+file's are (:func:`dicecli.dicefiles.model.face`). Alkemy adds its own checks: six
+faces, numbers 0 or more, one of its three symbols per face.
+
+Which dice a roll uses is worked out once per run and environment (:func:`dice_for`):
+a game line piped a million times looks at no file and no environment variable per roll.
 
 Faces are named by their number (``"4"``), or ``"4-sword"`` when the face bears a
 symbol; ``--given`` accepts the number (the first face with that number), the full name,
@@ -24,6 +34,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, cast
 
+from dicecli.dicefiles.model import DiceBook
 from dicecli.environment import Environment
 from dicecli.errors import DiceError
 from dicecli.frozen import frozen
@@ -82,14 +93,16 @@ def build_colour(
     source: str,
 ) -> ColourDice:
     """The :class:`Die` ``alkemy-<colour>`` with a face per value (and symbol)."""
+    from dicecli.dicefiles.model import face
+
     faces: list[Face] = []
     aliases: list[tuple[int, str]] = []
     for index, value in enumerate(values):
         if symbols is None:
-            faces.append(Face(str(value), value))
+            faces.append(face(value, ()))
             continue
         symbol = symbols[index]
-        faces.append(Face(f"{value}-{symbol}", value))
+        faces.append(face(value, (symbol,)))
         aliases += [(index, f"{value}{symbol}"), (index, f"{value}{symbol[0]}")]
     die = Die(f"alkemy-{colour}", tuple(faces), tuple(aliases))
     return ColourDice(colour, die, values, symbols, assumed, source)
@@ -201,8 +214,30 @@ def dice_file_for(env: Environment) -> Path | None:
     return user if user is not None and os.path.isfile(user) else None
 
 
+_last: tuple[int, Environment, DiceSet] | None = None
+"""The dice of the last run and environment asked about (:func:`dice_for`)."""
+
+
 def dice_for(env: Environment) -> DiceSet:
-    """The dice to roll with ``env``: a custom file over the shipped dice."""
+    """The dice to roll with ``env``: a custom file over the shipped dice. Worked out
+    once per run and environment (the REPL's ``load`` or ``set`` make a new one): piped
+    game lines share their run's environment, so they look at no file per roll."""
+    from dicecli.runs import run_number
+
+    global _last
+    last, run = _last, run_number()
+    if last is not None and last[1] is env and last[0] == run:
+        return last[2]
+    dice = _dice_for(env)
+    _last = (run, env, dice)
+    return dice
+
+
+def _dice_for(env: Environment) -> DiceSet:
+    setting = DICE_FILE.value(env)
+    book = env.dice
+    if not setting and book is not None and any(book.die(colour) for colour in COLOURS):
+        return _book_dice(book)
     path = dice_file_for(env)
     if path is None:
         return shipped_dice()
@@ -211,6 +246,26 @@ def dice_for(env: Environment) -> DiceSet:
     except OSError as error:
         raise _problem(str(path), f"cannot read it: {error.strerror or error}") from None
     return _custom_dice(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+def _book_dice(book: DiceBook) -> DiceSet:
+    """The colours of a general dice file's ``[white]``, ``[yellow]``, ``[red]`` dice
+    over the shipped ones, checked as an Alkemy file's are."""
+    base = shipped_dice()
+    colours: dict[str, ColourDice] = {}
+    for colour in COLOURS:
+        die = book.die(colour)
+        if die is None:
+            colours[colour] = base[colour]
+            continue
+        source = book.where[colour][0] if colour in book.where else "(dice file)"
+        values = _faces(source, colour, [face.value for face in die.faces])
+        symbols = None
+        if any(face.symbols for face in die.faces):
+            raw = ["+".join(face.symbols) for face in die.faces]
+            symbols = _symbols(source, colour, raw)
+        colours[colour] = build_colour(colour, values, symbols, False, source)
+    return DiceSet(**colours)
 
 
 @lru_cache(maxsize=16)
