@@ -16,9 +16,8 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import cast
+from typing import NamedTuple, cast
 
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import RuleError
@@ -71,8 +70,7 @@ class _NoDice:
         raise RuleError(f"{self.what} cannot hold dice ({die.name}): give a number or a name")
 
 
-@dataclass(frozen=True)
-class FixedValue:
+class FixedValue(NamedTuple):
     """A value computed without dice, and how to show it."""
 
     value: int

@@ -6,15 +6,19 @@ from :mod:`dicecli.notation.grammar`, so named values and rounding up (rule N3) 
 The artillery die inside an expression is the word ``artillery``; the generic grammar
 reads it as a :class:`~dicecli.notation.nodes.Name`, and the Warhammer evaluator rolls it.
 
+The nodes are :class:`~dicecli.notation.nodes.FrozenFields` values (compared, hashed
+and shown by their fields, as frozen dataclasses are) rather than dataclasses: a
+Warhammer line's start-up builds these classes, and a dataclass generates its code at
+every start.
+
 Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar, cast
 
-from dicecli.notation.nodes import Check, Expr, Name
+from dicecli.notation.nodes import Check, Expr, FrozenFields, Name
 from dicecli.results import JSONValue
 from dicecli.systems.warhammer import GAME
 
@@ -36,66 +40,84 @@ class WarhammerCheck(Check):
     system: ClassVar[str] = GAME.name
 
 
-@dataclass(frozen=True)
-class WarhammerRoll(WarhammerCheck):
+class WarhammerRoll(FrozenFields, WarhammerCheck):
     """``wfb artillery + 2``, ``wfb 2D6/2``: an expression that may hold the artillery
     die (rules W1, N3)."""
 
     expr: Expr
+    _fields = ("expr",)
+
+    def __init__(self, expr: Expr) -> None:
+        self.__dict__["expr"] = expr
 
     def __str__(self) -> str:
         return f"{KEYWORD} {self.expr}"
 
 
-@dataclass(frozen=True)
-class ScatterRoll(WarhammerCheck):
+class ScatterRoll(FrozenFields, WarhammerCheck):
     """``wfb scatter``, ``wfb scatter 2D6``, ``wfb scatter artillery`` (rules W2, W3)."""
 
-    distance: Expr | None = None
+    distance: Expr | None
+    _fields = ("distance",)
+
+    def __init__(self, distance: Expr | None = None) -> None:
+        self.__dict__["distance"] = distance
 
     def __str__(self) -> str:
         text = f"{KEYWORD} scatter"
         return f"{text} {self.distance}" if self.distance is not None else text
 
 
-@dataclass(frozen=True)
-class CharacteristicTest(WarhammerCheck):
+class CharacteristicTest(FrozenFields, WarhammerCheck):
     """``wfb test 4``; ``wfb test 3, 4`` tests the highest value (rule W8)."""
 
     values: tuple[Expr, ...]
+    _fields = ("values",)
+
+    def __init__(self, values: tuple[Expr, ...]) -> None:
+        self.__dict__["values"] = values
 
     def __str__(self) -> str:
         return f"{KEYWORD} test {_values(self.values)}"
 
 
-@dataclass(frozen=True)
-class LeadershipTest(WarhammerCheck):
+class LeadershipTest(FrozenFields, WarhammerCheck):
     """``wfb ld 8``; ``wfb ld 7, 8`` tests the highest value (rule W9)."""
 
     values: tuple[Expr, ...]
+    _fields = ("values",)
+
+    def __init__(self, values: tuple[Expr, ...]) -> None:
+        self.__dict__["values"] = values
 
     def __str__(self) -> str:
         return f"{KEYWORD} ld {_values(self.values)}"
 
 
-@dataclass(frozen=True)
-class BreakTest(WarhammerCheck):
+class BreakTest(FrozenFields, WarhammerCheck):
     """``wfb break 8 lost by 3``: Leadership minus the combat result (rule W10)."""
 
     values: tuple[Expr, ...]
     lost_by: Expr
+    _fields = ("values", "lost_by")
+
+    def __init__(self, values: tuple[Expr, ...], lost_by: Expr) -> None:
+        self.__dict__.update(values=values, lost_by=lost_by)
 
     def __str__(self) -> str:
         return f"{KEYWORD} break {_values(self.values)} lost by {self.lost_by}"
 
 
-@dataclass(frozen=True)
-class Contenders:
+class Contenders(FrozenFields):
     """Players of a roll-off or candidates of an allocation: names as typed, or just
     a count (numbered 1..count)."""
 
     count: int
-    names: tuple[str, ...] = ()
+    names: tuple[str, ...]
+    _fields = ("count", "names")
+
+    def __init__(self, count: int, names: tuple[str, ...] = ()) -> None:
+        self.__dict__.update(count=count, names=names)
 
     @classmethod
     def named(cls, names: tuple[str, ...]) -> Contenders:
@@ -109,23 +131,29 @@ class Contenders:
         return " ".join(self.names) if self.names else str(self.count)
 
 
-@dataclass(frozen=True)
-class RollOff(WarhammerCheck):
+class RollOff(FrozenFields, WarhammerCheck):
     """``wfb rolloff Alice Bob`` or ``wfb rolloff 3`` (rule W6)."""
 
     players: Contenders
+    _fields = ("players",)
+
+    def __init__(self, players: Contenders) -> None:
+        self.__dict__["players"] = players
 
     def __str__(self) -> str:
         return f"{KEYWORD} rolloff {self.players}"
 
 
-@dataclass(frozen=True)
-class Allocate(WarhammerCheck):
+class Allocate(FrozenFields, WarhammerCheck):
     """``wfb allocate 5`` or ``wfb allocate Champion Musician Banner`` (rule W7);
     ``wfb allocate 3 among 5`` hands out 3 items, one D6 (or set of dice) each."""
 
     candidates: Contenders
-    items: int = 1
+    items: int
+    _fields = ("candidates", "items")
+
+    def __init__(self, candidates: Contenders, items: int = 1) -> None:
+        self.__dict__.update(candidates=candidates, items=items)
 
     def __str__(self) -> str:
         among = f"{self.items} among " if self.items > 1 else ""

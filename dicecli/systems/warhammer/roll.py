@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache, partial
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import RuleError
@@ -122,8 +121,7 @@ def _ignore_segments(segments: list[Segment], misfire_counts: bool) -> list[Segm
     ]
 
 
-@dataclass(frozen=True)
-class _Distance:
+class _Distance(NamedTuple):
     """The distance dice of a scatter as rolled, ignored on a HIT (rule W3)."""
 
     value: int
@@ -146,8 +144,7 @@ def _roll_distance(distance: Expr, hit: bool, roller: Roller, env: Environment) 
     return _Distance(value, misfired, evaluation.artillery_rolled, tuple(dice), tuple(segments))
 
 
-@dataclass(frozen=True)
-class _Landing:
+class _Landing(NamedTuple):
     """Where the scattered object ends: the total (inches, None on a misfire), the
     verdict, a breakdown word and notes."""
 
