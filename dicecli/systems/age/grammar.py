@@ -21,9 +21,8 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cache
-from typing import cast
+from typing import NamedTuple, cast
 
 import pyparsing as pp
 
@@ -53,16 +52,14 @@ def _fail(text: str, loc: int, message: str) -> pp.ParseFatalException:
     return pp.ParseFatalException(text, loc, message)
 
 
-@dataclass(frozen=True)
-class _Focus:
+class _Focus(NamedTuple):
     """A ``+focus`` as parsed, with where it was typed (for the error on a second one)."""
 
     loc: int
     negative: bool
 
 
-@dataclass(frozen=True)
-class _Until:
+class _Until(NamedTuple):
     """The threshold after ``until``, told apart from the target number."""
 
     threshold: Target

@@ -4,15 +4,18 @@
 data the nodes refer to (abilities, difficulties, thresholds) are in
 :mod:`dicecli.systems.age.rules`.
 
+The nodes are :class:`~dicecli.notation.nodes.FrozenFields` values (compared, hashed
+and shown by their fields, as frozen dataclasses are) rather than dataclasses: an AGE
+line's start-up builds these classes, and a dataclass generates its code at every start.
+
 Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
-from dicecli.notation.nodes import Check
+from dicecli.notation.nodes import Check, FrozenFields
 from dicecli.systems.age import GAME
 from dicecli.systems.age.rules import FOCUS_BONUS, spelled
 
@@ -20,8 +23,7 @@ KEYWORD = GAME.topic
 """The keyword a canonical line starts with."""
 
 
-@dataclass(frozen=True)
-class AgeTest:
+class AgeTest(FrozenFields):
     """One ability test: an ability (or a plain number), modifiers, and a focus.
 
     ``ability`` is the abbreviation (``STR``) whose value is looked up when rolled, or
@@ -31,11 +33,24 @@ class AgeTest:
     """
 
     ability: str | None
-    base: int = 0
-    modifiers: tuple[int, ...] = ()
-    focus: bool = False
-    name: str | None = None
+    base: int
+    modifiers: tuple[int, ...]
+    focus: bool
+    name: str | None
     """The side's name in an opposed test (``age Ayla: DEX+1 vs Orc: DEX+2``), as typed."""
+    _fields = ("ability", "base", "modifiers", "focus", "name")
+
+    def __init__(
+        self,
+        ability: str | None,
+        base: int = 0,
+        modifiers: tuple[int, ...] = (),
+        focus: bool = False,
+        name: str | None = None,
+    ) -> None:
+        self.__dict__.update(
+            ability=ability, base=base, modifiers=modifiers, focus=focus, name=name
+        )
 
     def __str__(self) -> str:
         text = f"{self.name}: " if self.name is not None else ""
@@ -53,12 +68,15 @@ class AgeTest:
         return sum(self.modifiers) + (FOCUS_BONUS if self.focus else 0)
 
 
-@dataclass(frozen=True)
-class Target:
+class Target(FrozenFields):
     """A number to reach: typed as a number, or named from a table (``name``)."""
 
     value: int
-    name: str | None = None
+    name: str | None
+    _fields = ("value", "name")
+
+    def __init__(self, value: int, name: str | None = None) -> None:
+        self.__dict__.update(value=value, name=name)
 
     def __str__(self) -> str:
         return self.name if self.name is not None else str(self.value)
@@ -68,39 +86,48 @@ class Target:
         return f"{self.value} ({spelled(self.name)})" if self.name else str(self.value)
 
 
-@dataclass(frozen=True)
-class AgeRoll(Check):
+class AgeRoll(FrozenFields, Check):
     """``age STR+2 vs 13`` (a basic test, rules G1-G2, G5-G6) or ``age STR+2`` (no
     target: the total, the Dragon die and doubles only)."""
 
     system: ClassVar[str] = GAME.name
     test: AgeTest
-    target: Target | None = None
+    target: Target | None
+    _fields = ("test", "target")
+
+    def __init__(self, test: AgeTest, target: Target | None = None) -> None:
+        self.__dict__.update(test=test, target=target)
 
     def __str__(self) -> str:
         against = f" vs {self.target}" if self.target is not None else ""
         return f"{KEYWORD} {self.test}{against}"
 
 
-@dataclass(frozen=True)
-class AgeOpposed(Check):
+class AgeOpposed(FrozenFields, Check):
     """``age DEX+1 vs age PER+2 [vs age ...]``: an opposed test (rule G4)."""
 
     system: ClassVar[str] = GAME.name
     sides: tuple[AgeTest, ...]
+    _fields = ("sides",)
+
+    def __init__(self, sides: tuple[AgeTest, ...]) -> None:
+        self.__dict__["sides"] = sides
 
     def __str__(self) -> str:
         return " vs ".join(f"{KEYWORD} {side}" for side in self.sides)
 
 
-@dataclass(frozen=True)
-class AgeAdvanced(Check):
+class AgeAdvanced(FrozenFields, Check):
     """``age STR+2 vs 13 until 15``: an advanced test (rule G7)."""
 
     system: ClassVar[str] = GAME.name
     test: AgeTest
     target: Target
     threshold: Target
+    _fields = ("test", "target", "threshold")
+
+    def __init__(self, test: AgeTest, target: Target, threshold: Target) -> None:
+        self.__dict__.update(test=test, target=target, threshold=threshold)
 
     def __str__(self) -> str:
         return f"{KEYWORD} {self.test} vs {self.target} until {self.threshold}"
