@@ -16,9 +16,8 @@ stand there.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cache
-from typing import cast
+from typing import NamedTuple, cast
 
 import pyparsing as pp
 
@@ -36,8 +35,7 @@ from dicecli.systems.alkemy.nodes import (
 )
 
 
-@dataclass(frozen=True)
-class _Part:
+class _Part(NamedTuple):
     """One piece of a side, tagged, folded into :class:`AlkemySide` by ``_side``."""
 
     kind: str

@@ -7,15 +7,19 @@ test, rule A2). ``str(node)`` is the canonical line, which parses back to an equ
 it keeps the bonus and penalty terms as typed (netting and the cap, rules A6 and A7, are
 applied when rolling). The grammar is in :mod:`dicecli.systems.alkemy.grammar`.
 
+The nodes are :class:`~dicecli.notation.nodes.FrozenFields` values (compared, hashed
+and shown by their fields, as frozen dataclasses are) rather than dataclasses: an
+Alkemy line's start-up builds these classes, and a dataclass generates its code at
+every start.
+
 Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import ClassVar
 
-from dicecli.notation.nodes import Check, Name
+from dicecli.notation.nodes import Check, FrozenFields, Name
 from dicecli.systems.alkemy import GAME
 from dicecli.systems.alkemy.dice import Colour
 
@@ -33,13 +37,17 @@ STATE_WORDS: dict[str, Colour] = {
 RESERVED = (*GAME.keywords, "vs", "keep", "bonus", "bonuses", "penalty", "penalties", *STATE_WORDS)
 
 
-@dataclass(frozen=True)
-class KeepChoice:
-    """``keep 1,3``: keep the 1st and 3rd dice rolled (1-based, in roll order), rule A4."""
+class KeepChoice(FrozenFields):
+    """``keep 1,3``: keep the 1st and 3rd dice rolled (1-based, in roll order), rule A4.
+    ``position`` (where it was typed, for errors) is not compared."""
 
     first: int
     second: int
-    position: int = field(default=-1, compare=False)
+    position: int
+    _fields = ("first", "second")
+
+    def __init__(self, first: int, second: int, position: int = -1) -> None:
+        self.__dict__.update(first=first, second=second, position=position)
 
     def __str__(self) -> str:
         return f"keep {self.first},{self.second}"
@@ -51,16 +59,40 @@ class KeepChoice:
         return low - 1, high - 1
 
 
-@dataclass(frozen=True)
-class AlkemySide:
+class AlkemySide(FrozenFields):
     """One miniature's roll: its characteristic, health state and extra dice."""
 
     characteristic: int | Name
-    label: str | None = None
-    colour: Colour = "white"
-    bonus: int = 0
-    penalty: int = 0
-    keep: KeepChoice | None = None
+    label: str | None
+    colour: Colour
+    bonus: int
+    penalty: int
+    keep: KeepChoice | None
+    _fields = ("characteristic", "label", "colour", "bonus", "penalty", "keep")
+
+    def __init__(
+        self,
+        characteristic: int | Name,
+        label: str | None = None,
+        colour: Colour = "white",
+        bonus: int = 0,
+        penalty: int = 0,
+        keep: KeepChoice | None = None,
+    ) -> None:
+        self.__dict__.update(
+            characteristic=characteristic,
+            label=label,
+            colour=colour,
+            bonus=bonus,
+            penalty=penalty,
+            keep=keep,
+        )
+
+    def with_keep(self, keep: KeepChoice) -> AlkemySide:
+        """This side with the keep choice ``keep``."""
+        return AlkemySide(
+            self.characteristic, self.label, self.colour, self.bonus, self.penalty, keep
+        )
 
     def __str__(self) -> str:
         return " ".join(filter(None, (self.head(), self.tail())))
@@ -82,13 +114,16 @@ class AlkemySide:
         return " ".join(parts)
 
 
-@dataclass(frozen=True)
-class AlkemyCheck(Check):
+class AlkemyCheck(FrozenFields, Check):
     """A characteristic test (rule A1); ``difficulty`` None: just the total."""
 
     side: AlkemySide
-    difficulty: int | Name | None = None
+    difficulty: int | Name | None
     system: ClassVar[str] = GAME.name
+    _fields = ("side", "difficulty")
+
+    def __init__(self, side: AlkemySide, difficulty: int | Name | None = None) -> None:
+        self.__dict__.update(side=side, difficulty=difficulty)
 
     def __str__(self) -> str:
         """The canonical order: ``alkemy Mind 8 vs 15 yellow +1bonus``."""
@@ -98,13 +133,16 @@ class AlkemyCheck(Check):
         return " ".join(filter(None, (text, self.side.tail())))
 
 
-@dataclass(frozen=True)
-class AlkemyOpposed(Check):
+class AlkemyOpposed(FrozenFields, Check):
     """An opposed test (rule A2): ``first`` is side 1, ``second`` side 2."""
 
     first: AlkemySide
     second: AlkemySide
     system: ClassVar[str] = GAME.name
+    _fields = ("first", "second")
+
+    def __init__(self, first: AlkemySide, second: AlkemySide) -> None:
+        self.__dict__.update(first=first, second=second)
 
     def __str__(self) -> str:
         return f"{self.first} vs {self.second}"

@@ -12,11 +12,10 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from dicecli.environment import Environment
 from dicecli.errors import RuleError, UnknownNameError
-from dicecli.notation.nodes import Name
+from dicecli.notation.nodes import FrozenFields, Name
 from dicecli.systems.alkemy.dice import ColourDice, DiceSet
 from dicecli.systems.alkemy.nodes import AlkemySide, KeepChoice
 
@@ -62,9 +61,10 @@ def best_two(values: Sequence[int], net: int) -> tuple[int, int]:
     return first, second
 
 
-@dataclass(frozen=True)
-class PreparedSide:
-    """One side, ready to roll or to count: everything but the faces."""
+class PreparedSide(FrozenFields):
+    """One side, ready to roll or to count: everything but the faces. (A frozen value
+    made on every roll, and its class at start-up: not a dataclass, whose generated
+    code costs both.)"""
 
     number: int
     node: AlkemySide
@@ -72,6 +72,20 @@ class PreparedSide:
     dice: ColourDice
     net: int
     lost: int
+    _fields = ("number", "node", "characteristic", "dice", "net", "lost")
+
+    def __init__(
+        self,
+        number: int,
+        node: AlkemySide,
+        characteristic: int,
+        dice: ColourDice,
+        net: int,
+        lost: int,
+    ) -> None:
+        self.__dict__.update(
+            number=number, node=node, characteristic=characteristic, dice=dice, net=net, lost=lost
+        )
 
     @property
     def label(self) -> str | None:
