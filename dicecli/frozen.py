@@ -174,7 +174,7 @@ def _build(cls: type[T], init: bool, eq: bool) -> type[T]:
     fields.update(_own_fields(cls))
     setattr(cls, "__frozen_fields__", fields)  # noqa: B010
     names = tuple(fields)
-    if init:
+    if init and "__init__" not in cls.__dict__:  # a class's own __init__ stays, as in dataclasses
         setattr(cls, "__init__", _make_init(cls, fields))  # noqa: B010
     setattr(cls, "__match_args__", names)  # noqa: B010
     compared = tuple(name for name, declared in fields.items() if declared.compare)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING
 
 from dicecli.environment import Environment
@@ -88,6 +88,7 @@ from dicecli.rolling.sources import Roller
 
 if TYPE_CHECKING:
     from dicecli.dicefiles.model import DiceBook
+    from dicecli.systems.declaration import CheckStep
 
 
 def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
@@ -96,9 +97,7 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
     body = roll.body
     try:
         if isinstance(body, Check):
-            from dicecli.systems import registry
-
-            result = registry.system(body.system).resolve(body, roller, env, text)
+            result = check_step(body)(roller, env, text)
             if roll.comment is not None and result.comment is None:
                 result = replace(result, comment=roll.comment)
             return result
@@ -168,6 +167,21 @@ def roll_comparison(
 
 
 _VS = Text(" vs ", "op")
+
+
+def _prepare_check(check: Check) -> CheckStep:
+    from dicecli.systems import registry
+
+    system = registry.system(check.system)
+    prepare: Callable[[Check], CheckStep] | None = getattr(system, "prepare", None)
+    return prepare(check) if prepare is not None else partial(system.resolve, check)
+
+
+check_step: IdentityCache[Check, CheckStep] = IdentityCache(_prepare_check)
+"""The step that rolls a game's check, made once per check object by its game
+(:class:`~dicecli.systems.declaration.GameSystem`), as :data:`prepared` does for
+expressions: the game is looked up, and what depends only on the line worked out, once
+per parsed line rather than on every roll."""
 
 
 @lru_cache(maxsize=256)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 if TYPE_CHECKING:
@@ -23,7 +24,12 @@ if TYPE_CHECKING:
 
 
 class GameSystem(Protocol):
-    """What a game's ``SYSTEM`` object does: the protocol every game satisfies."""
+    """What a game's ``SYSTEM`` object does: the protocol every game satisfies.
+
+    A system may also have ``prepare(check)`` giving a :data:`CheckStep` (as
+    :class:`TemplateSystem` does): the evaluator then makes each parsed line's step once
+    and rolls it on every roll of that line, instead of calling :meth:`resolve`.
+    """
 
     def line_grammar(self) -> pp.ParserElement:
         """The grammar of a whole line of this game (built with
@@ -185,13 +191,21 @@ class Game(NamedTuple):
         return self.keywords[0]
 
 
+CheckStep = Callable[["Roller", "Environment", str], "RollResult"]
+"""A game's check made ready to roll: ``step(roller, env, text)`` rolls it. What
+depends only on the line as typed (its canonical text, numbers typed as numbers, the
+breakdown's fixed pieces) is worked out once, when the step is made; what depends on
+the environment (named values, settings) is looked up on every roll."""
+
+
 class TemplateSystem:
     """The ``SYSTEM`` of a game laid out on the template: in the package ``package``,
     ``grammar.line_grammar()`` gives the line grammar, ``nodes.form_of(check)`` the
     check as one of the game's forms, ``roll.resolve(form, roller, env, text)`` rolls it
-    and ``odds.odds(form, env, text)`` gives its odds. Each module is imported when first
-    needed, so declaring ``SYSTEM = TemplateSystem(__name__)`` beside ``GAME`` costs
-    nothing."""
+    and ``odds.odds(form, env, text)`` gives its odds. A ``roll.prepare_step(form)``
+    giving a :data:`CheckStep` is used when the module has one (:meth:`prepare`). Each module is
+    imported when first needed, so declaring ``SYSTEM = TemplateSystem(__name__)``
+    beside ``GAME`` costs nothing."""
 
     def __init__(self, package: str) -> None:
         self.package = package
@@ -208,9 +222,19 @@ class TemplateSystem:
         return grammar
 
     def resolve(self, check: Check, roller: Roller, env: Environment, text: str) -> RollResult:
+        return self.prepare(check)(roller, env, text)
+
+    def prepare(self, check: Check) -> CheckStep:
+        """``check`` made ready to roll: ``roll.prepare_step(form)`` when the game's roll
+        module has one, else its ``resolve`` bound to the form. The evaluator keeps the
+        step for the parsed line (:func:`dicecli.rolling.evaluate.check_step`)."""
         form = self._module("nodes").form_of(check)
-        result: RollResult = self._module("roll").resolve(form, roller, env, text)
-        return result
+        module = self._module("roll")
+        prepare_step = getattr(module, "prepare_step", None)
+        if prepare_step is not None:
+            step: CheckStep = prepare_step(form)
+            return step
+        return partial(module.resolve, form)
 
     def odds(self, check: Check, env: Environment, text: str) -> Odds:
         form = self._module("nodes").form_of(check)

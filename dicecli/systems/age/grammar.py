@@ -22,11 +22,10 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from typing import cast
+from typing import NamedTuple, cast
 
 import pyparsing as pp
 
-from dicecli.frozen import frozen
 from dicecli.notation.grammar import integer, keyword, whole_line
 from dicecli.systems.age import GAME
 from dicecli.systems.age.nodes import AgeAdvanced, AgeOpposed, AgeRoll, AgeTest, Target
@@ -53,16 +52,14 @@ def _fail(text: str, loc: int, message: str) -> pp.ParseFatalException:
     return pp.ParseFatalException(text, loc, message)
 
 
-@frozen
-class _Focus:
+class _Focus(NamedTuple):
     """A ``+focus`` as parsed, with where it was typed (for the error on a second one)."""
 
     loc: int
     negative: bool
 
 
-@frozen
-class _Until:
+class _Until(NamedTuple):
     """The threshold after ``until``, told apart from the target number."""
 
     threshold: Target

@@ -20,9 +20,12 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
-from dicecli.environment import Environment
+from collections.abc import Callable
+from functools import lru_cache, partial
+from typing import NamedTuple
+
+from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import RuleError
-from dicecli.frozen import frozen
 from dicecli.notation.dice import D6
 from dicecli.notation.nodes import assert_never
 from dicecli.results import (
@@ -39,8 +42,9 @@ from dicecli.results import (
 from dicecli.rolling.sources import Roller
 from dicecli.systems.age import ADVANCED_ROLLS, TIE_REROLLS, setting
 from dicecli.systems.age.dice import DRAGON, DRAGON_MARK
-from dicecli.systems.age.nodes import AgeAdvanced, AgeForm, AgeOpposed, AgeRoll, AgeTest, Target
+from dicecli.systems.age.nodes import AgeAdvanced, AgeForm, AgeOpposed, AgeRoll, AgeTest
 from dicecli.systems.age.rules import ABILITIES, FOCUS_BONUS
+from dicecli.systems.declaration import CheckStep
 
 TIEBREAKS = ("total", "dragon", "ability")
 """Rule G4, in order: the higher total, then the higher Dragon die, then the higher
@@ -51,10 +55,9 @@ _SIDE = Text("; ", "side")
 """Between two sides of an opposed test (a terminal puts each side on its own line)."""
 
 
-@frozen
-class TestRoll:
+class TestRoll(NamedTuple):
     """One roll of one test: its three dice (the Dragon die last) and what it adds up
-    to."""
+    to. A named tuple: a frozen value, made on every roll."""
 
     dice: tuple[DieRoll, DieRoll, DieRoll]
     ability: int
@@ -67,7 +70,8 @@ class TestRoll:
     @property
     def doubles(self) -> bool:
         """Rule G6: any two of the three dice show the same number (triples count)."""
-        return len({_value(die) for die in self.dice}) < 3
+        first, second, dragon = self.dice
+        return first.value == second.value or dragon.value in (first.value, second.value)
 
 
 def _value(die: DieRoll) -> int:
@@ -108,13 +112,15 @@ def abilities(tests: tuple[AgeTest, ...], env: Environment) -> tuple[list[int], 
     return values, notes
 
 
-def roll_test(roller: Roller, test: AgeTest, ability: int, marks: tuple[str, ...] = ()) -> TestRoll:
-    """Roll 3D6, the Dragon die last, and add the ability and the bonus (rule G1)."""
-    first = D6.roll_of(roller.draw(D6), True, marks)
-    second = D6.roll_of(roller.draw(D6), True, marks)
-    dragon = DRAGON.roll_of(roller.draw(DRAGON), True, (DRAGON_MARK, *marks))
-    dice = (first, second, dragon)
-    return TestRoll(dice, ability, sum(map(_value, dice)) + ability + test.bonus)
+def roll_test(roller: Roller, modifier: int, ability: int, marks: tuple[str, ...] = ()) -> TestRoll:
+    """Roll 3D6, the Dragon die last, and add the ability and the test's ``modifier``
+    (its :attr:`~dicecli.systems.age.nodes.AgeTest.bonus`), rule G1."""
+    draw = roller.draw
+    first = D6.roll_of(draw(D6), True, marks)
+    second = D6.roll_of(draw(D6), True, marks)
+    dragon = DRAGON.roll_of(draw(DRAGON), True, (DRAGON_MARK, *marks))
+    total = _value(first) + _value(second) + _value(dragon) + ability + modifier
+    return TestRoll((first, second, dragon), ability, total)
 
 
 def _signed(value: int) -> list[Segment]:
@@ -150,18 +156,51 @@ def stunt_points(roll: TestRoll, success: bool) -> int:
 # -- basic test -------------------------------------------------------------------
 
 
-def resolve_roll(check: AgeRoll, roller: Roller, env: Environment, text: str) -> RollResult:
-    ability, note = ability_value(check.test, env)
-    roll = roll_test(roller, check.test, ability)
-    segments: list[Segment] = [DiceShown(roll.dice), *modifier_segments(check.test, ability)]
-    notes = (note,) if note else ()
-    target = check.target
-    if target is None:
-        outcome = _unjudged(roll, notes)
-    else:
-        segments.append(Text(f" vs {target.describe()}", "target"))
-        outcome = _judged(roll, target, notes)
-    return RollResult(text, str(check), roll.total, roll.dice, tuple(segments), outcome)
+Ability = tuple[int, str | None, tuple[Segment, ...]]
+"""A test's ability value, the note when it was not set, and what the test adds to its
+dice as shown (:func:`modifier_segments`)."""
+
+
+def _ability_of(test: AgeTest) -> Callable[[Environment], Ability]:
+    """How a test finds its ability on a roll: once, when a number was typed in its
+    place (``age 3 vs 13``), else in the roll's environment."""
+
+    def ability_of(env: Environment) -> Ability:
+        ability, note = ability_value(test, env)
+        return ability, note, tuple(modifier_segments(test, ability))
+
+    if test.ability is not None:
+        return ability_of
+    fixed = ability_of(EMPTY_ENVIRONMENT)
+
+    def typed(env: Environment) -> Ability:
+        return fixed
+
+    return typed
+
+
+def prepare_roll(check: AgeRoll, canonical: str) -> CheckStep:
+    """A basic test made ready to roll: its target's text, and its modifiers when its
+    ability is a number, worked out once."""
+    test, target = check.test, check.target
+    ability_of = _ability_of(test)
+    modifier = test.bonus
+    against = () if target is None else (Text(f" vs {target.describe()}", "target"),)
+
+    def basic(roller: Roller, env: Environment, text: str) -> RollResult:
+        ability, note, modifiers = ability_of(env)
+        roll = roll_test(roller, modifier, ability)
+        notes = (note,) if note else ()
+        if target is None:
+            outcome = _unjudged(roll, notes)
+        else:
+            outcome = _judged(
+                roll.total, roll.dragon, roll.doubles, target.value, target.name, notes
+            )
+        segments = (DiceShown(roll.dice), *modifiers, *against)
+        return RollResult(text, canonical, roll.total, roll.dice, segments, outcome)
+
+    return basic
 
 
 def _unjudged(roll: TestRoll, notes: tuple[str, ...]) -> Outcome:
@@ -170,22 +209,31 @@ def _unjudged(roll: TestRoll, notes: tuple[str, ...]) -> Outcome:
     return Outcome(verdict, None, fields, notes)
 
 
-def _judged(roll: TestRoll, target: Target, notes: tuple[str, ...]) -> Outcome:
-    """Rules G2, G5, G6: success at or above the target; degree and stunt points."""
-    success = roll.total >= target.value
-    points = stunt_points(roll, success)
+@lru_cache(maxsize=1024)
+def _judged(
+    total: int,
+    dragon: int,
+    doubles: bool,
+    target: int,
+    difficulty: str | None,
+    notes: tuple[str, ...],
+) -> Outcome:
+    """Rules G2, G5, G6: success at or above the target; degree and stunt points. A
+    value made from these alone, so made once for the same ones."""
+    success = total >= target
+    points = dragon if success and doubles else 0  # rule G6, as stunt_points
     if success:
-        verdict = f"success, degree {roll.dragon}" + (f", {points} SP" if points else "")
+        verdict = f"success, degree {dragon}" + (f", {points} SP" if points else "")
     else:
-        verdict = f"failure, short by {target.value - roll.total}"
+        verdict = f"failure, short by {target - total}"
     fields = (
         ("success", success),
-        ("target", target.value),
-        ("difficulty", target.name),
-        ("margin", roll.total - target.value),
-        ("dragon", roll.dragon),
-        ("doubles", roll.doubles),
-        ("degree", roll.dragon if success else None),
+        ("target", target),
+        ("difficulty", difficulty),
+        ("margin", total - target),
+        ("dragon", dragon),
+        ("doubles", doubles),
+        ("degree", dragon if success else None),
         ("stunt_points", points),
     )
     return Outcome(verdict, success, fields, notes)
@@ -194,8 +242,7 @@ def _judged(roll: TestRoll, target: Target, notes: tuple[str, ...]) -> Outcome:
 # -- opposed test -----------------------------------------------------------------
 
 
-@frozen
-class _Entry:
+class _Entry(NamedTuple):
     """One side's roll in one round, and where its dice sit in the result."""
 
     side: int
@@ -223,8 +270,35 @@ def decide(entries: list[tuple[int, TestRoll]]) -> tuple[list[int], str]:
     return [side for side, _ in remaining], "tie"
 
 
-def resolve_opposed(check: AgeOpposed, roller: Roller, env: Environment, text: str) -> RollResult:
-    values, notes = abilities(check.sides, env)
+class _Sides(NamedTuple):
+    """The sides of an opposed test, made ready once: how each finds its ability, what
+    each adds to its dice, and how each is named in the breakdown."""
+
+    ability_of: tuple[Callable[[Environment], Ability], ...]
+    modifiers: tuple[int, ...]
+    labels: tuple[Text, ...]
+
+
+def prepare_opposed(check: AgeOpposed, canonical: str) -> CheckStep:
+    sides = _Sides(
+        tuple(_ability_of(test) for test in check.sides),
+        tuple(test.bonus for test in check.sides),
+        tuple(Text(f"{test.side(index)} ", "label") for index, test in enumerate(check.sides)),
+    )
+    return partial(resolve_opposed, check, canonical, sides)
+
+
+def resolve_opposed(
+    check: AgeOpposed,
+    canonical: str,
+    sides: _Sides,
+    roller: Roller,
+    env: Environment,
+    text: str,
+) -> RollResult:
+    found = [ability_of(env) for ability_of in sides.ability_of]
+    values = [ability for ability, _, _ in found]
+    notes = list(dict.fromkeys(note for _, note, _ in found if note is not None))
     cap = setting(env, TIE_REROLLS)
     dice: list[DieRoll] = []
     rounds: list[list[_Entry]] = []
@@ -233,7 +307,7 @@ def resolve_opposed(check: AgeOpposed, roller: Roller, env: Environment, text: s
         marks = (REROLL,) if rounds else ()
         entries = []
         for side in active:
-            roll = roll_test(roller, check.sides[side], values[side], marks)
+            roll = roll_test(roller, sides.modifiers[side], values[side], marks)
             entries.append(_Entry(side, roll, len(dice)))
             dice.extend(roll.dice)
         rounds.append(entries)
@@ -252,9 +326,10 @@ def resolve_opposed(check: AgeOpposed, roller: Roller, env: Environment, text: s
             "(an assumption: the rules do not say)"
         )
     final = {entry.side: entry.roll for entries in rounds for entry in entries}
-    segments = _opposed_segments(check, rounds, dice, winner)
+    shown = [modifiers for _, _, modifiers in found]
+    segments = _opposed_segments(sides.labels, shown, rounds, dice, winner)
     outcome = _opposed_outcome(check, final, winner, tiebreak, len(rounds) - 1, notes)
-    return RollResult(text, str(check), final[winner].total, tuple(dice), segments, outcome)
+    return RollResult(text, canonical, final[winner].total, tuple(dice), segments, outcome)
 
 
 def _discard(dice: list[DieRoll], entries: list[_Entry], tied: list[int]) -> None:
@@ -266,7 +341,11 @@ def _discard(dice: list[DieRoll], entries: list[_Entry], tied: list[int]) -> Non
 
 
 def _opposed_segments(
-    check: AgeOpposed, rounds: list[list[_Entry]], dice: list[DieRoll], winner: int
+    labels: tuple[Text, ...],
+    modifiers: list[tuple[Segment, ...]],
+    rounds: list[list[_Entry]],
+    dice: list[DieRoll],
+    winner: int,
 ) -> tuple[Segment, ...]:
     segments: list[Segment] = []
     for number, entries in enumerate(rounds):
@@ -276,9 +355,7 @@ def _opposed_segments(
             if index:
                 segments.append(_SIDE)
             shown = tuple(dice[entry.first_die : entry.first_die + 3])
-            name = check.sides[entry.side].side(entry.side)
-            segments += [Text(f"{name} ", "label"), DiceShown(shown)]
-            segments += modifier_segments(check.sides[entry.side], entry.roll.ability)
+            segments += [labels[entry.side], DiceShown(shown), *modifiers[entry.side]]
             segments.append(Text(f" = {entry.roll.total}", "value"))
             if number == len(rounds) - 1 and entry.side == winner:
                 segments.append(Text(" wins", "success"))
@@ -329,7 +406,9 @@ def refuse_endless(test: AgeTest, ability: int, target: int) -> None:
         )
 
 
-def resolve_advanced(check: AgeAdvanced, roller: Roller, env: Environment, text: str) -> RollResult:
+def resolve_advanced(
+    check: AgeAdvanced, canonical: str, roller: Roller, env: Environment, text: str
+) -> RollResult:
     """Rule G7: roll until the Dragon dice of successful rolls reach the threshold."""
     ability, note = ability_value(check.test, env)
     notes = [note] if note else []
@@ -343,7 +422,7 @@ def resolve_advanced(check: AgeAdvanced, roller: Roller, env: Environment, text:
     dice: list[DieRoll] = []
     progress = rolls = 0
     while progress < threshold and rolls < cap:
-        roll = roll_test(roller, check.test, ability)
+        roll = roll_test(roller, check.test.bonus, ability)
         rolls += 1
         dice.extend(roll.dice)
         if rolls > 1:
@@ -368,17 +447,24 @@ def resolve_advanced(check: AgeAdvanced, roller: Roller, env: Environment, text:
         ("progress", progress),
     )
     outcome = Outcome(verdict, reached, fields, tuple(notes))
-    return RollResult(text, str(check), progress, tuple(dice), tuple(segments), outcome)
+    return RollResult(text, canonical, progress, tuple(dice), tuple(segments), outcome)
+
+
+def prepare_step(form: AgeForm) -> CheckStep:
+    """``form`` made ready to roll (:data:`~dicecli.systems.declaration.CheckStep`): its
+    canonical text worked out once, and a basic test's fixed breakdown."""
+    canonical = str(form)
+    match form:
+        case AgeRoll():
+            return prepare_roll(form, canonical)
+        case AgeOpposed():
+            return prepare_opposed(form, canonical)
+        case AgeAdvanced():
+            return partial(resolve_advanced, form, canonical)
+        case _:
+            return assert_never(form)
 
 
 def resolve(form: AgeForm, roller: Roller, env: Environment, text: str) -> RollResult:
     """Roll an AGE line."""
-    match form:
-        case AgeRoll():
-            return resolve_roll(form, roller, env, text)
-        case AgeOpposed():
-            return resolve_opposed(form, roller, env, text)
-        case AgeAdvanced():
-            return resolve_advanced(form, roller, env, text)
-        case _:
-            return assert_never(form)
+    return prepare_step(form)(roller, env, text)

@@ -63,14 +63,14 @@ def with_keep_choice(previous: RollResult, first: int, second: int, side: int | 
 
     match body:
         case AlkemyCheck() if side in (None, 1):
-            return str(replace(body, side=chosen(body.side)))
+            return str(AlkemyCheck(chosen(body.side), body.difficulty))
         case AlkemyOpposed():
             has_bonus = [s.bonus > s.penalty for s in (body.first, body.second)]
             side = side or (2 if has_bonus == [False, True] else 1)
             if side == 1:
-                return str(replace(body, first=chosen(body.first)))
+                return str(AlkemyOpposed(chosen(body.first), body.second))
             if side == 2:
-                return str(replace(body, second=chosen(body.second)))
+                return str(AlkemyOpposed(body.first, chosen(body.second)))
         case AlkemyCheck():
             pass  # a test has one side only
         case _:  # not an Alkemy line

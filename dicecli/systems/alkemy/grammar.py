@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from typing import cast
+from typing import NamedTuple, cast
 
 import pyparsing as pp
 
-from dicecli.frozen import frozen
 from dicecli.notation import grammar
 from dicecli.notation.nodes import Check, Name
 from dicecli.systems.alkemy import GAME
@@ -36,8 +35,7 @@ from dicecli.systems.alkemy.nodes import (
 )
 
 
-@frozen
-class _Part:
+class _Part(NamedTuple):
     """One piece of a side, tagged, folded into :class:`AlkemySide` by ``_side``."""
 
     kind: str

@@ -11,9 +11,11 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
+from functools import partial
+from typing import NamedTuple
+
 from dicecli.environment import Environment
 from dicecli.errors import RollLimitError
-from dicecli.frozen import frozen
 from dicecli.notation.nodes import assert_never
 from dicecli.results import (
     DROPPED,
@@ -31,15 +33,16 @@ from dicecli.rolling.sources import Roller
 from dicecli.systems.alkemy.dice import dice_for
 from dicecli.systems.alkemy.nodes import AlkemyCheck, AlkemyForm, AlkemyOpposed
 from dicecli.systems.alkemy.rules import PreparedSide, look_up, prepare
+from dicecli.systems.declaration import CheckStep
 
 MAX_ROUNDS = 100
 """Most rounds an opposed roll may take before it stops with an error: ties that never
 end come only from dice that always tie (a custom file with one number on every face)."""
 
 
-@frozen
-class SideRoll:
-    """One side's dice in one round."""
+class SideRoll(NamedTuple):
+    """One side's dice in one round (a named tuple: a frozen value, made on every
+    roll)."""
 
     side: PreparedSide
     indices: tuple[int, ...]
@@ -89,7 +92,9 @@ def side_segments(rolled: SideRoll, dice: tuple[DieRoll, ...], label: bool) -> l
     return segments
 
 
-def _common_fields(rolled: SideRoll) -> list[tuple[str, JSONValue]]:
+def _common_fields(
+    rolled: SideRoll, symbols: list[JSONValue] | None
+) -> list[tuple[str, JSONValue]]:
     side = rolled.side
     fields: list[tuple[str, JSONValue]] = [
         ("characteristic", side.characteristic),
@@ -97,8 +102,8 @@ def _common_fields(rolled: SideRoll) -> list[tuple[str, JSONValue]]:
     ]
     if side.net:
         fields.append(("bonus_dice" if side.net > 0 else "penalty_dice", abs(side.net)))
-    if rolled.symbols is not None:
-        fields.append(("symbols", rolled.symbols))
+    if symbols is not None:
+        fields.append(("symbols", symbols))
     return fields
 
 
@@ -109,31 +114,33 @@ def _symbols_text(symbols: list[JSONValue] | None) -> str:
 # -- a characteristic test (rule A1) --------------------------------------------------------
 
 
-def resolve_check(check: AlkemyCheck, roller: Roller, env: Environment, text: str) -> RollResult:
+def resolve_check(
+    check: AlkemyCheck, canonical: str, roller: Roller, env: Environment, text: str
+) -> RollResult:
     side = prepare(check.side, 1, env, dice_for(env))
     rolled = roll_side(side, roller)
     dice = rolled.dice()
     total = rolled.total
     segments = side_segments(rolled, dice, label=True)
-    fields = _common_fields(rolled)
+    symbols = rolled.symbols
+    fields = _common_fields(rolled, symbols)
     if check.difficulty is None:
-        verdict, passed = "no difficulty given" + _symbols_text(rolled.symbols), None
+        verdict, passed = "no difficulty given" + _symbols_text(symbols), None
     else:
         difficulty = look_up(check.difficulty, env)
         passed = total >= difficulty
         margin = total - difficulty
         verdict = f"{'success' if passed else 'failure'} vs {difficulty}, margin {margin:+d}"
-        verdict += _symbols_text(rolled.symbols)
+        verdict += _symbols_text(symbols)
         fields = [("success", passed), ("target", difficulty), ("margin", margin), *fields]
     outcome = Outcome(verdict, passed, tuple(fields), tuple(side.notes()))
-    return RollResult(text, str(check), total, dice, tuple(segments), outcome)
+    return RollResult(text, canonical, total, dice, tuple(segments), outcome)
 
 
 # -- an opposed test (rule A2) --------------------------------------------------------------
 
 
-@frozen
-class Decision:
+class Decision(NamedTuple):
     winner: int  # 1 or 2
     tiebreak: str  # "total", "characteristic" or "reroll"
 
@@ -200,7 +207,7 @@ def _opposed_verdict(final: tuple[SideRoll, SideRoll], decision: Decision, round
 
 
 def resolve_opposed(
-    check: AlkemyOpposed, roller: Roller, env: Environment, text: str
+    check: AlkemyOpposed, canonical: str, roller: Roller, env: Environment, text: str
 ) -> RollResult:
     dice_set = dice_for(env)
     sides = (prepare(check.first, 1, env, dice_set), prepare(check.second, 2, env, dice_set))
@@ -228,15 +235,23 @@ def resolve_opposed(
     notes = [f"side {side.number}: {note}" for side in sides for note in side.notes()]
     verdict = _opposed_verdict(final, decision, len(rounds))
     outcome = Outcome(verdict, None, tuple(fields), tuple(notes))
-    return RollResult(text, str(check), winner.total, tuple(dice), tuple(segments), outcome)
+    return RollResult(text, canonical, winner.total, tuple(dice), tuple(segments), outcome)
+
+
+def prepare_step(form: AlkemyForm) -> CheckStep:
+    """``form`` made ready to roll (:data:`~dicecli.systems.declaration.CheckStep`): its
+    canonical text worked out once. The dice and named values are looked up on every
+    roll: they come from the environment and the dice file in force."""
+    canonical = str(form)
+    match form:
+        case AlkemyCheck():
+            return partial(resolve_check, form, canonical)
+        case AlkemyOpposed():
+            return partial(resolve_opposed, form, canonical)
+        case _:
+            return assert_never(form)
 
 
 def resolve(form: AlkemyForm, roller: Roller, env: Environment, text: str) -> RollResult:
     """Roll an Alkemy line."""
-    match form:
-        case AlkemyCheck():
-            return resolve_check(form, roller, env, text)
-        case AlkemyOpposed():
-            return resolve_opposed(form, roller, env, text)
-        case _:
-            return assert_never(form)
+    return prepare_step(form)(roller, env, text)

@@ -32,7 +32,8 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
-from dicecli.frozen import frozen
+from typing import NamedTuple
+
 from dicecli.notation.dice import Die, Face
 
 MISFIRE = "MISFIRE"
@@ -68,8 +69,7 @@ FACE_KINDS = (HIT, HIT, "arrow", "arrow", "arrow", "arrow")
 """The six faces of the physical die, repeated for each clock direction."""
 
 
-@frozen
-class Bearing:
+class Bearing(NamedTuple):
     """A direction on the table: a clock hour (1-12) and its degrees (0-330)."""
 
     clock: int

@@ -17,11 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import cast
+from typing import NamedTuple, cast
 
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import RuleError
-from dicecli.frozen import frozen
 from dicecli.notation.dice import Die
 from dicecli.notation.nodes import BinaryOp, Expr, Name, Negate, Number, PercentOf
 from dicecli.results import DiceShown, Segment, Text
@@ -71,8 +70,7 @@ class _NoDice:
         raise RuleError(f"{self.what} cannot hold dice ({die.name}): give a number or a name")
 
 
-@frozen
-class FixedValue:
+class FixedValue(NamedTuple):
     """A value computed without dice, and how to show it."""
 
     value: int

@@ -10,13 +10,14 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from collections.abc import Callable, Sequence
+from functools import lru_cache, partial
+from typing import NamedTuple, TypeVar
 
-from dicecli.environment import Environment
+from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import RuleError
-from dicecli.frozen import frozen
 from dicecli.notation.dice import D6
-from dicecli.notation.nodes import Expr, assert_never
+from dicecli.notation.nodes import Expr, Number, assert_never
 from dicecli.results import (
     IGNORED,
     REROLL,
@@ -30,6 +31,7 @@ from dicecli.results import (
     Text,
 )
 from dicecli.rolling.sources import Roller
+from dicecli.systems.declaration import CheckStep
 from dicecli.systems.warhammer import misfire_on_hit
 from dicecli.systems.warhammer.dice import (
     SCATTER,
@@ -52,7 +54,6 @@ from dicecli.systems.warhammer.nodes import (
     LeadershipTest,
     RollOff,
     ScatterRoll,
-    WarhammerCheck,
     WarhammerForm,
     WarhammerRoll,
 )
@@ -65,35 +66,41 @@ from dicecli.systems.warhammer.rules import (
 )
 
 _SEPARATOR = Text("; ", "op")
+T = TypeVar("T")
 
 
 def _result(
     text: str,
-    check: WarhammerCheck,
+    canonical: str,
     total: int | None,
     dice: list[DieRoll],
     breakdown: list[Segment],
     outcome: Outcome | None,
 ) -> RollResult:
-    return RollResult(text, str(check), total, tuple(dice), tuple(breakdown), outcome)
+    return RollResult(text, canonical, total, tuple(dice), tuple(breakdown), outcome)
 
 
 # ----------------------------------------------------------------- expressions (W1, N3)
 
 
+_MISFIRE = Outcome("MISFIRE", None, (("misfire", True),))
+_NO_MISFIRE = Outcome("no misfire", None, (("misfire", False),), quiet=True)
+
+
 def resolve_expression(
-    check: WarhammerRoll, roller: Roller, env: Environment, text: str
+    check: WarhammerRoll, canonical: str, roller: Roller, env: Environment, text: str
 ) -> RollResult:
     evaluation = WarhammerEvaluation(roller, env)
     total: int | None = evaluation.value(check.expr)
-    segments = list(evaluation.segments)
     outcome = None
     if evaluation.misfired:
         total = None  # the die itself shows MISFIRE (marked), and so does the verdict
-        outcome = Outcome("MISFIRE", None, (("misfire", True),))
+        outcome = _MISFIRE
     elif evaluation.artillery_rolled:
-        outcome = Outcome("no misfire", None, (("misfire", False),), quiet=True)
-    return _result(text, check, total, evaluation.dice, segments, outcome)
+        outcome = _NO_MISFIRE
+    return RollResult(
+        text, canonical, total, tuple(evaluation.dice), tuple(evaluation.segments), outcome
+    )
 
 
 # ----------------------------------------------------------------------- scatter (W2, W3)
@@ -114,8 +121,7 @@ def _ignore_segments(segments: list[Segment], misfire_counts: bool) -> list[Segm
     ]
 
 
-@frozen
-class _Distance:
+class _Distance(NamedTuple):
     """The distance dice of a scatter as rolled, ignored on a HIT (rule W3)."""
 
     value: int
@@ -138,8 +144,7 @@ def _roll_distance(distance: Expr, hit: bool, roller: Roller, env: Environment) 
     return _Distance(value, misfired, evaluation.artillery_rolled, tuple(dice), tuple(segments))
 
 
-@frozen
-class _Landing:
+class _Landing(NamedTuple):
     """Where the scattered object ends: the total (inches, None on a misfire), the
     verdict, a breakdown word and notes."""
 
@@ -162,7 +167,9 @@ def _landing(distance: _Distance, hit: bool, bearing: Bearing) -> _Landing:
     return _Landing(moved, f'moves {moved}" towards {bearing.describe()}', (), notes)
 
 
-def resolve_scatter(check: ScatterRoll, roller: Roller, env: Environment, text: str) -> RollResult:
+def resolve_scatter(
+    check: ScatterRoll, canonical: str, roller: Roller, env: Environment, text: str
+) -> RollResult:
     index = roller.draw(SCATTER)
     bearing = scatter_bearing(index)
     hit = scatter_is_hit(index)
@@ -176,7 +183,8 @@ def resolve_scatter(check: ScatterRoll, roller: Roller, env: Environment, text: 
     ]
     if check.distance is None:
         verdict = f"HIT (small arrow {bearing.describe()})" if hit else bearing.describe()
-        return _result(text, check, None, dice, segments, Outcome(verdict, None, tuple(fields)))
+        outcome = Outcome(verdict, None, tuple(fields))
+        return RollResult(text, canonical, None, tuple(dice), tuple(segments), outcome)
     distance = _roll_distance(check.distance, hit, roller, env)
     landing = _landing(distance, hit, bearing)
     dice += distance.dice
@@ -185,45 +193,88 @@ def resolve_scatter(check: ScatterRoll, roller: Roller, env: Environment, text: 
         fields.append(("misfire", distance.misfired))
     fields.append(("distance", landing.total))
     outcome = Outcome(landing.verdict, None, tuple(fields), landing.notes)
-    return _result(text, check, landing.total, dice, segments, outcome)
+    return RollResult(text, canonical, landing.total, tuple(dice), tuple(segments), outcome)
 
 
 # ----------------------------------------------------------------- tests (W8, W9, W10)
 
 
-def _target_segments(label: str, value: FixedValue) -> list[Segment]:
+def _target_segments(label: str, value: FixedValue) -> tuple[Segment, ...]:
     if value.plain:
-        return [Text(label, "label"), Text(str(value.value), "target"), Text(": ", "op")]
-    return [
+        return (Text(label, "label"), Text(str(value.value), "target"), Text(": ", "op"))
+    return (
         Text(label, "label"),
         *value.segments,
         Text(" = ", "op"),
         Text(str(value.value), "target"),
         Text(": ", "op"),
-    ]
+    )
 
 
-def _test_outcome(verdict: Verdict, target: int, natural: int, *extra: Any) -> Outcome:
+Target = tuple[int, tuple[Segment, ...]]
+"""A test's target and the breakdown ahead of its dice (``Ld 8: ``)."""
+
+
+def _typed_as_numbers(exprs: Sequence[Expr]) -> bool:
+    """True when every value is a number as typed (``ld 8``): the same on every roll."""
+    return all(type(expr) is Number for expr in exprs)
+
+
+def _constant(value: T) -> Callable[[Environment], T]:
+    """A look-up that needs no environment: the value worked out once."""
+
+    def constant(env: Environment) -> T:
+        return value
+
+    return constant
+
+
+def _target_of(label: str, exprs: tuple[Expr, ...], what: str) -> Callable[[Environment], Target]:
+    """How a test finds its target on a roll: worked out once when its values are typed
+    as numbers, else in the roll's environment (named values)."""
+
+    def target(env: Environment) -> Target:
+        value = fixed_value(exprs, env, what)
+        return value.value, _target_segments(label, value)
+
+    return _constant(target(EMPTY_ENVIRONMENT)) if _typed_as_numbers(exprs) else target
+
+
+def _test_outcome(verdict: Verdict, target: int, natural: int) -> Outcome:
     fields: tuple[tuple[str, JSONValue], ...] = (
         ("success", verdict.passed),
         ("target", target),
         ("natural", natural),
-        *extra,
     )
     word = "pass" if verdict.passed else "fail"
     return Outcome(f"{word} ({verdict.reason})", verdict.passed, fields)
 
 
-def resolve_test(
-    check: CharacteristicTest, roller: Roller, env: Environment, text: str
-) -> RollResult:
-    value = fixed_value(check.values, env, "a characteristic")
-    die = roller.roll(D6)
-    assert die.value is not None
-    verdict = characteristic_verdict(die.value, value.value)
-    segments = [*_target_segments("test ", value), DiceShown((die,))]
-    outcome = _test_outcome(verdict, value.value, die.value)
-    return _result(text, check, die.value, [die], segments, outcome)
+@lru_cache(maxsize=1024)
+def _characteristic_outcome(natural: int, target: int) -> Outcome:
+    """A characteristic test's outcome (rule W8): the same value for the same numbers,
+    so made once."""
+    return _test_outcome(characteristic_verdict(natural, target), target, natural)
+
+
+@lru_cache(maxsize=1024)
+def _leadership_outcome(first: int, second: int, target: int) -> Outcome:
+    """A Leadership test's outcome (rules W9, W10): made once for the same numbers."""
+    return _test_outcome(leadership_verdict(first, second, target), target, first + second)
+
+
+def prepare_test(check: CharacteristicTest, canonical: str) -> CheckStep:
+    target_of = _target_of("test ", check.values, "a characteristic")
+
+    def test(roller: Roller, env: Environment, text: str) -> RollResult:
+        target, shown = target_of(env)
+        die = roller.roll(D6)
+        natural = die.value
+        assert natural is not None
+        outcome = _characteristic_outcome(natural, target)
+        return RollResult(text, canonical, natural, (die,), (*shown, DiceShown((die,))), outcome)
+
+    return test
 
 
 def _two_d6(roller: Roller) -> tuple[DieRoll, DieRoll, int, int]:
@@ -233,15 +284,17 @@ def _two_d6(roller: Roller) -> tuple[DieRoll, DieRoll, int, int]:
     return first, second, first.value, second.value
 
 
-def resolve_leadership(
-    check: LeadershipTest, roller: Roller, env: Environment, text: str
-) -> RollResult:
-    value = fixed_value(check.values, env, "a Leadership value")
-    first, second, a, b = _two_d6(roller)
-    verdict = leadership_verdict(a, b, value.value)
-    segments = [*_target_segments("Ld ", value), DiceShown((first, second))]
-    outcome = _test_outcome(verdict, value.value, a + b)
-    return _result(text, check, a + b, [first, second], segments, outcome)
+def prepare_leadership(check: LeadershipTest, canonical: str) -> CheckStep:
+    target_of = _target_of("Ld ", check.values, "a Leadership value")
+
+    def leadership(roller: Roller, env: Environment, text: str) -> RollResult:
+        target, shown = target_of(env)
+        first, second, a, b = _two_d6(roller)
+        outcome = _leadership_outcome(a, b, target)
+        dice = (first, second)
+        return RollResult(text, canonical, a + b, dice, (*shown, DiceShown(dice)), outcome)
+
+    return leadership
 
 
 def _wrapped(value: FixedValue, wrap: bool) -> list[Segment]:
@@ -252,32 +305,46 @@ def _wrapped(value: FixedValue, wrap: bool) -> list[Segment]:
     return list(value.segments)
 
 
-def resolve_break(check: BreakTest, roller: Roller, env: Environment, text: str) -> RollResult:
-    leadership = fixed_value(check.values, env, "a Leadership value")
-    lost_by = fixed_value((check.lost_by,), env, "a combat result")
-    if lost_by.value < 0:
-        raise RuleError(f"a combat result lost by {lost_by.value}? give 0 or more")
-    target = leadership.value - lost_by.value
-    first, second, a, b = _two_d6(roller)
-    verdict = leadership_verdict(a, b, target)
-    segments: list[Segment] = [
-        Text("break test: Ld ", "label"),
-        *_wrapped(leadership, needs_parentheses(check.values)),
-        Text(" - ", "op"),
-        *_wrapped(lost_by, needs_parentheses((check.lost_by,))),
-        Text(" = ", "op"),
-        Text(str(target), "target"),
-        Text(": ", "op"),
-        DiceShown((first, second)),
-    ]
-    outcome = _test_outcome(
-        verdict,
-        target,
-        a + b,
-        ("leadership", leadership.value),
-        ("lost_by", lost_by.value),
-    )
-    return _result(text, check, a + b, [first, second], segments, outcome)
+BreakTarget = tuple[int, int, int, tuple[Segment, ...]]
+"""A break test's Leadership, combat result, target, and the breakdown ahead of the
+dice."""
+
+
+def prepare_break(check: BreakTest, canonical: str) -> CheckStep:
+    values, lost = check.values, (check.lost_by,)
+
+    def target_of(env: Environment) -> BreakTarget:
+        leadership = fixed_value(values, env, "a Leadership value")
+        lost_by = fixed_value(lost, env, "a combat result")
+        if lost_by.value < 0:
+            raise RuleError(f"a combat result lost by {lost_by.value}? give 0 or more")
+        target = leadership.value - lost_by.value
+        shown = (
+            Text("break test: Ld ", "label"),
+            *_wrapped(leadership, needs_parentheses(values)),
+            Text(" - ", "op"),
+            *_wrapped(lost_by, needs_parentheses(lost)),
+            Text(" = ", "op"),
+            Text(str(target), "target"),
+            Text(": ", "op"),
+        )
+        return leadership.value, lost_by.value, target, shown
+
+    find: Callable[[Environment], BreakTarget] = target_of
+    if _typed_as_numbers((*values, *lost)) and fixed_value(lost, EMPTY_ENVIRONMENT, "").value >= 0:
+        find = _constant(target_of(EMPTY_ENVIRONMENT))
+
+    def break_test(roller: Roller, env: Environment, text: str) -> RollResult:
+        leadership, lost_by, target, shown = find(env)
+        first, second, a, b = _two_d6(roller)
+        outcome = _leadership_outcome(a, b, target)
+        fields = (*outcome.fields, ("leadership", leadership), ("lost_by", lost_by))
+        dice = (first, second)
+        return RollResult(
+            text, canonical, a + b, dice, (*shown, DiceShown(dice)), outcome._replace(fields=fields)
+        )
+
+    return break_test
 
 
 # ------------------------------------------------------------------------ roll-off (W6)
@@ -308,7 +375,9 @@ def _rolloff_round(
     return highest, dice, segments
 
 
-def resolve_rolloff(check: RollOff, roller: Roller, env: Environment, text: str) -> RollResult:
+def resolve_rolloff(
+    check: RollOff, canonical: str, roller: Roller, env: Environment, text: str
+) -> RollResult:
     players = check.players
     active = list(range(players.count))
     dice: list[DieRoll] = []
@@ -329,7 +398,7 @@ def resolve_rolloff(check: RollOff, roller: Roller, env: Environment, text: str)
         ("rounds", rounds),
     )
     outcome = Outcome(f"{label} wins{after}", None, fields)
-    return _result(text, check, winner + 1, dice, segments, outcome)
+    return _result(text, canonical, winner + 1, dice, segments, outcome)
 
 
 # ---------------------------------------------------------------------- allocation (W7)
@@ -365,9 +434,11 @@ def _allocate_one(
     return chosen, dice, segments, rounds
 
 
-def resolve_allocate(check: Allocate, roller: Roller, env: Environment, text: str) -> RollResult:
+def resolve_allocate(
+    check: Allocate, canonical: str, roller: Roller, env: Environment, text: str
+) -> RollResult:
     if check.items > 1:
-        return _resolve_items(check, roller, text)
+        return _resolve_items(check, canonical, roller, text)
     candidates = check.candidates
     plan = AllocationPlan.for_candidates(candidates.count)
     chosen, dice, segments, rounds = _allocate_one(plan, roller)
@@ -383,10 +454,10 @@ def resolve_allocate(check: Allocate, roller: Roller, env: Environment, text: st
     if candidates.names:
         verdict = f"{label} ({chosen} of {candidates.count})"
     outcome = Outcome(verdict, None, fields)
-    return _result(text, check, chosen, dice, segments, outcome)
+    return _result(text, canonical, chosen, dice, segments, outcome)
 
 
-def _resolve_items(check: Allocate, roller: Roller, text: str) -> RollResult:
+def _resolve_items(check: Allocate, canonical: str, roller: Roller, text: str) -> RollResult:
     """``wfb allocate 3 among 5``: each item handed out on its own (rule W7: one D6 per
     item), each on its own line at a terminal; the verdict says who got how many."""
     candidates = check.candidates
@@ -414,25 +485,33 @@ def _resolve_items(check: Allocate, roller: Roller, text: str) -> RollResult:
         ("rounds", rounds),
     )
     outcome = Outcome(", ".join(shares), None, fields)
-    return _result(text, check, None, dice, segments, outcome)
+    return _result(text, canonical, None, dice, segments, outcome)
+
+
+def prepare_step(form: WarhammerForm) -> CheckStep:
+    """``form`` made ready to roll (:data:`~dicecli.systems.declaration.CheckStep`): its
+    canonical text, and the values typed as numbers with their breakdown, worked out
+    once."""
+    canonical = str(form)
+    match form:
+        case WarhammerRoll():
+            return partial(resolve_expression, form, canonical)
+        case ScatterRoll():
+            return partial(resolve_scatter, form, canonical)
+        case CharacteristicTest():
+            return prepare_test(form, canonical)
+        case LeadershipTest():
+            return prepare_leadership(form, canonical)
+        case BreakTest():
+            return prepare_break(form, canonical)
+        case RollOff():
+            return partial(resolve_rolloff, form, canonical)
+        case Allocate():
+            return partial(resolve_allocate, form, canonical)
+        case _:
+            return assert_never(form)
 
 
 def resolve(form: WarhammerForm, roller: Roller, env: Environment, text: str) -> RollResult:
     """Roll a Warhammer line."""
-    match form:
-        case WarhammerRoll():
-            return resolve_expression(form, roller, env, text)
-        case ScatterRoll():
-            return resolve_scatter(form, roller, env, text)
-        case CharacteristicTest():
-            return resolve_test(form, roller, env, text)
-        case LeadershipTest():
-            return resolve_leadership(form, roller, env, text)
-        case BreakTest():
-            return resolve_break(form, roller, env, text)
-        case RollOff():
-            return resolve_rolloff(form, roller, env, text)
-        case Allocate():
-            return resolve_allocate(form, roller, env, text)
-        case _:
-            return assert_never(form)
+    return prepare_step(form)(roller, env, text)
