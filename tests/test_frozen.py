@@ -163,3 +163,16 @@ def test_values_survive_pickling() -> None:
         copy = pickle.loads(pickle.dumps(value))
         assert copy == value
         assert repr(copy) == repr(value)
+
+
+@frozen
+class Scaled:
+    value: int
+
+    def __init__(self, value: int, scale: int = 1) -> None:
+        object.__setattr__(self, "value", value * scale)
+
+
+def test_a_class_s_own_init_is_kept_as_dataclasses_keep_it() -> None:
+    assert Scaled(2, 3).value == 6
+    assert Scaled(6) == Scaled(2, 3)
