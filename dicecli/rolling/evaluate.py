@@ -604,21 +604,7 @@ def _file_die_step(node: Dice, die: Die) -> Step:
 
 def _symbol_dice_step(die: Die, count: int) -> Step:
     """Dice with faces that bear symbols and no number: worth 0 each to a total."""
-    kept = die.kept_rolls
-    values = tuple(face.value or 0 for face in die.faces)
-
-    def symbol_dice(ev: Evaluation) -> int:
-        rolled = []
-        total = 0
-        for index in ev.roller.draw_many(die, count):
-            rolled.append(kept[index])
-            total += values[index]
-        shown = tuple(rolled)
-        ev.dice.extend(shown)
-        ev.segments.append(DiceShown(shown))
-        return total
-
-    return symbol_dice
+    return _summed_dice_step(die, count, tuple(face.value or 0 for face in die.faces))
 
 
 def _compile_dice(node: Dice) -> Step:
@@ -734,6 +720,13 @@ def _plain_dice_step(die: Die, count: int) -> Step:
 
     if count == 1 and len(die.faces) <= TABLED_FACES:  # d20, 1d8: no lists to build
         return _one_die_step(die, kept, die.shown_alone)
+    return _summed_dice_step(die, count, values)
+
+
+def _summed_dice_step(die: Die, count: int, values: tuple[int, ...]) -> Step:
+    """``count`` of ``die``, every die kept, worth ``values`` by face (a die's own
+    values, or 0 for the faces of a dice file that bear only symbols)."""
+    kept = die.kept_rolls
 
     def plain_dice(ev: Evaluation) -> int:
         rolled = []

@@ -33,6 +33,16 @@ if TYPE_CHECKING:
     from dicecli.rolling.sources import Roller
 
 
+_EXPLOSIONS: dict[ExplodeKind | None, tuple[bool, tuple[str, ...], int]] = {
+    "!": (False, (EXPLOSION,), 0),
+    "!!": (True, (COMPOUNDED,), 0),
+    "!p": (False, (EXPLOSION, PENETRATED), 1),
+    "!!p": (True, (COMPOUNDED, PENETRATED), 1),
+}
+"""What each explosion rolls: whether it adds into the same die, the marks of the added
+die, and what is taken off it (a penetrating die is worth one less)."""
+
+
 @frozen
 class RerollExplodeRules:
     """A die's re-roll and explosion rules (steps 1 and 2), worked out once per dice
@@ -113,11 +123,7 @@ def roll_modified_dice(
         total = natural
         while natural in rules.exploding_on:
             rolled[position] = rolled[position].marked(EXPLODED)
-            compounding = kind in ("!!", "!!p")
-            marks: tuple[str, ...] = (COMPOUNDED,) if compounding else (EXPLOSION,)
-            penalty = 0
-            if kind in ("!p", "!!p"):
-                marks, penalty = (*marks, PENETRATED), 1
+            compounding, marks, penalty = _EXPLOSIONS[kind]
             position, natural = _roll_one(roller, rules, rolled, marks, penalty)
             if compounding:
                 unit.append(position)
@@ -149,11 +155,7 @@ def _roll_unique_or_clamped_dice(
         total = _clamped(rolled, position, rules.modifiers)
         while natural in rules.exploding_on:  # never for unique dice (refused)
             rolled[position] = rolled[position].marked(EXPLODED)
-            compounding = kind in ("!!", "!!p")
-            marks: tuple[str, ...] = (COMPOUNDED,) if compounding else (EXPLOSION,)
-            penalty = 0
-            if kind in ("!p", "!!p"):
-                marks, penalty = (*marks, PENETRATED), 1
+            compounding, marks, penalty = _EXPLOSIONS[kind]
             position, natural = _roll_one(roller, rules, rolled, marks, penalty)
             if compounding:
                 unit.append(position)
