@@ -433,8 +433,6 @@ def looked_up(node: Dice, env: Environment) -> Dice | Name:
     """``node`` with the die it names looked up in the dice in force (the environment's,
     else the per-user file's): a term the odds engine can weigh. A die no file defines
     whose spelling is a name with a value (``dEX`` for ``dex``) is that name."""
-    from dicecli.notation.dice import FileDie
-
     sides = node.sides
     if not isinstance(sides, DieName):
         return node
@@ -445,7 +443,24 @@ def looked_up(node: Dice, env: Environment) -> Dice | Name:
         if env.value(word) is not None or env.roll(word) is not None:
             return Name(word, sides.position)
         raise unknown_die(book, sides.name, sides.position)
-    return Dice(node.count, FileDie(die), node.modifiers)
+    return file_dice(node, die)
+
+
+def file_dice(node: Dice, die: Die) -> Dice:
+    """``node``'s dice with ``die``, the die its name stands for, in place of the name;
+    an error at the term when they would roll forever (``dAverage r<=5``, ``5dAverage
+    u``), for rolling and odds alike."""
+    from dicecli.dicefiles.model import has_numbers
+    from dicecli.notation.dice import FileDie
+    from dicecli.notation.semantics import endless_roll
+
+    resolved = Dice(node.count, FileDie(die), node.modifiers)
+    if has_numbers(die):
+        endless = endless_roll(resolved)
+        if endless is not None:
+            position = node.sides.position if isinstance(node.sides, DieName) else -1
+            raise DiceError(endless, position=position if position >= 0 else None)
+    return resolved
 
 
 def unknown_die(book: DiceBook, name: str, position: int = -1) -> DiceError:

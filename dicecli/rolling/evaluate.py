@@ -61,7 +61,6 @@ from dicecli.notation.semantics import (
     computed_dice,
     count_one,
     critical_conditions,
-    endless_roll,
     kept_positions,
     kept_slice,
     multiply,
@@ -583,15 +582,12 @@ def _only_added(body: Expr, dice: list[DieRoll]) -> None:
 
 def _file_die_step(node: Dice, die: Die) -> Step:
     """The step that rolls ``node``'s count of ``die``, a die of a dice file."""
+    from dicecli.dicefiles.load import file_dice
     from dicecli.dicefiles.model import has_numbers
-    from dicecli.notation.dice import FileDie
 
-    resolved = Dice(node.count, FileDie(die), node.modifiers)
+    resolved = file_dice(node, die)
     position = node.sides.position if isinstance(node.sides, DieName) else -1
     if has_numbers(die):
-        endless = endless_roll(resolved)
-        if endless is not None:
-            raise DiceError(endless, position=position if position >= 0 else None)
         return compile_step(resolved)
     if node.modifiers != NO_MODIFIERS:
         raise DiceError(

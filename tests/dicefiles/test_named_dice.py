@@ -408,3 +408,23 @@ def test_the_repl_completes_the_dice_in_force() -> None:
     assert completions(state, "odds 2dPro") == ["dProficiency"]
     assert completions(state, "alkemy 8 vs dAb") == []  # a game's line: its words only
     assert completions(state, "load dAb") == []
+
+
+@pytest.mark.parametrize(
+    ("line", "why", "where"),
+    [
+        ("5dAverage u", "5dAverage u: 5 unique dice need 5 different values", 0),
+        ("1 + dAverage r<=5", "dAverage r<=5: every face re-rolls", 4),
+    ],
+)
+def test_dice_of_a_file_that_would_roll_forever_are_one_error_in_rolls_and_odds(
+    line: str, why: str, where: int
+) -> None:
+    """The odds of ``5dAverage u`` were an internal error (a division by zero) while the
+    roll said why: both now refuse it at the term, with its position."""
+    env = Environment(dice=parse_book("[Average]\nfaces = [2, 3, 3, 4, 4, 5]\n", "avg.toml"))
+    with pytest.raises(DiceError, match=why) as rolled:
+        dicecli.roll(line, seed=1, environment=env)
+    with pytest.raises(DiceError, match=why) as weighed:
+        dicecli.odds(line, environment=env)
+    assert rolled.value.position == weighed.value.position == where
