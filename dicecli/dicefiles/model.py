@@ -71,6 +71,12 @@ class DiceBook:
         """The die called ``name``, in any case."""
         return self.dice.get(name.casefold())
 
+    def numbered(self, name: str) -> bool:
+        """Whether a die called ``name`` (its own or another kind, such as ``d6``) has a
+        number on some face: rolled dice that all have none have no total."""
+        die = self.die(name)
+        return die is None or any(face.value is not None for face in die.faces)
+
     def names(self) -> tuple[str, ...]:
         """The dice, spelled as their files spell them, in file order."""
         return tuple(die.name for die in self.dice.values())

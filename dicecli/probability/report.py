@@ -81,7 +81,8 @@ def _plain_odds(body: Expr, env: Environment, text: str) -> Odds:
 def _symbol_odds(body: Expr, env: Environment, text: str) -> Odds | None:
     """The odds of a pool of dice from a dice file with symbols (``docs/dice.md``):
     each symbol's count and each cancelling pair's net, as tables; the total too when
-    every face has a number. None when the line rolls no dice with symbols."""
+    a face has a number (one without adds 0, as when rolling). None when the line rolls
+    no dice with symbols."""
     from dicecli.dicefiles.load import book_of
     from dicecli.dicefiles.model import has_numbers
     from dicecli.dicefiles.odds import (
@@ -89,6 +90,7 @@ def _symbol_odds(body: Expr, env: Environment, text: str) -> Odds | None:
         named_terms,
         pool_dice,
         pool_terms,
+        pool_total,
         symbol_tables,
     )
     from dicecli.probability.weights import Weights
@@ -112,15 +114,18 @@ def _symbol_odds(body: Expr, env: Environment, text: str) -> Odds | None:
     symbols = tuple(symbol for symbol in book.symbols if symbol in shown)
     joint, denominator = joint_counts(pool, symbols)
     tables, net_weights = symbol_tables(joint, symbols, cancels)
-    total = analyse(body, env) if all(has_numbers(die) for die, _ in pool) else None
+    if all(has_numbers(die) for die, _ in pool):
+        total: Distribution | None = analyse(body, env).distribution
+    else:
+        total = pool_total(pool)
     return Odds(
         input=text,
         expression=str(body),
-        distribution=total.distribution if total else None,
+        distribution=total,
         chances=tuple(
             (f"net_{_key(symbol)}", Fraction(weight, denominator)) for symbol, weight in net_weights
         ),
-        expectations=(("mean", total.mean),) if total else (),
+        expectations=(("mean", total.mean()),) if total else (),
         tables=tuple(
             (name, Weights(table, denominator).to_distribution()) for name, table in tables
         ),

@@ -117,9 +117,10 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
             _only_added(body, evaluation.dice)
         except DiceError as error:
             raise error.at(text) from None
-        outcome = symbol_outcome(evaluation.dice, evaluation.dice_book)
-        if all(die.value is None for die in evaluation.dice):
-            total = None  # symbols alone: no total, the counts say it all
+        book = evaluation.dice_book
+        outcome = symbol_outcome(evaluation.dice, book)
+        if not any(book.numbered(rolled.die) for rolled in evaluation.dice):
+            total = None  # dice of symbols alone: no total, the counts say it all
     return RollResult(
         text,
         canonical,

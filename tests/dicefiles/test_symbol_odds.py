@@ -27,9 +27,10 @@ GENESYS = EXAMPLES / "genesys-dice.toml"
 
 def brute_force(
     pool: list[tuple[str, int]], book: DiceBook
-) -> tuple[dict[str, Counter[int]], dict[str, Counter[int]], int]:
+) -> tuple[dict[str, Counter[int]], dict[str, Counter[int]], Counter[int | None], int]:
     """Roll every combination of faces through :func:`dicecli.roll` with ``--given``:
-    how often each symbol shows each count, and each pair's net each value."""
+    how often each symbol shows each count, each pair's net each value, and the total
+    each value (None: no total)."""
     env = Environment(dice=book)
     text = " + ".join(f"{count}d{name}" for name, count in pool)
     dice = []
@@ -39,10 +40,12 @@ def brute_force(
         dice += [die] * count
     counts: dict[str, Counter[int]] = {}
     nets: dict[str, Counter[int]] = {}
+    totals: Counter[int | None] = Counter()
     combinations = 0
     for faces in itertools.product(*(die.faces for die in dice)):
         combinations += 1
         result = dicecli.roll(text, given=",".join(f.name for f in faces), environment=env)
+        totals[result.total] += 1
         assert result.outcome is not None
         shown = dict(result.outcome.fields)["symbols"]
         assert isinstance(shown, dict)
@@ -51,7 +54,7 @@ def brute_force(
         for one, other in book.cancels:
             net = int(str(shown.get(one, 0))) - int(str(shown.get(other, 0)))
             nets.setdefault(f"{one} - {other}", Counter())[net] += 1
-    return counts, nets, combinations
+    return counts, nets, totals, combinations
 
 
 def tables(found: Odds) -> dict[str, dict[int, Fraction]]:
@@ -61,8 +64,13 @@ def tables(found: Odds) -> dict[str, dict[int, Fraction]]:
 def assert_odds_match_brute_force(pool: list[tuple[str, int]], book: DiceBook) -> None:
     text = " + ".join(f"{count}d{name}" for name, count in pool)
     found = dicecli.odds(text, environment=Environment(dice=book))
-    counts, nets, combinations = brute_force(pool, book)
+    counts, nets, totals, combinations = brute_force(pool, book)
     exact = tables(found)
+    if found.distribution is None:  # dice without a number on any face: no total
+        assert set(totals) == {None}
+    else:
+        expected_totals = {value: Fraction(n, combinations) for value, n in totals.items()}
+        assert dict(found.distribution.outcomes) == expected_totals
     shown = {symbol for name, _ in pool for f in book.die(name).faces for symbol in f.symbols}  # type: ignore[union-attr]
     for symbol, table in counts.items():
         if symbol in shown or any(symbol in pair for pair in book.cancels):
@@ -89,8 +97,11 @@ def test_proficiency_and_challenge_odds_equal_brute_force() -> None:
 
 
 SYMBOLS = ("a", "b", "c")
-faces = st.lists(st.sampled_from(SYMBOLS), max_size=2)
-die_faces = st.lists(faces, min_size=1, max_size=4)
+faces = st.lists(st.sampled_from(SYMBOLS), max_size=2).map(lambda face: '"' + "+".join(face) + '"')
+numbered_faces = st.one_of(faces, st.integers(-2, 3).map(str))  # a number or symbols
+die_faces = st.lists(faces, min_size=1, max_size=4) | st.lists(
+    numbered_faces, min_size=1, max_size=4
+)
 
 
 @settings(max_examples=30, deadline=None)
@@ -100,14 +111,15 @@ die_faces = st.lists(faces, min_size=1, max_size=4)
     cancel=st.booleans(),
 )
 def test_odds_of_any_symbol_dice_equal_brute_force(
-    dice: list[list[list[str]]], counts: list[int], cancel: bool
+    dice: list[list[str]], counts: list[int], cancel: bool
 ) -> None:
+    """Faces of symbols, and in some dice numbers too (their total is odds as well)."""
     lines = []
-    used = {symbol for die in dice for face in die for symbol in face}
+    used = {symbol for die in dice for face in die for symbol in face.strip('"').split("+")}
     if cancel and {"a", "b"} <= used:
         lines.append('cancel = [["a", "b"]]')
     for index, die in enumerate(dice):
-        written = ", ".join('"' + "+".join(face) + '"' for face in die)
+        written = ", ".join(die)
         lines.append(f'[D{index}]\nfaces = [{written}, "c"]')  # c: every die has a symbol
     book = parse_book("\n".join(lines) + "\n", "h.toml")
     pool = [(f"D{index}", counts[index]) for index in range(len(dice))]
