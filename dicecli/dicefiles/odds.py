@@ -13,15 +13,11 @@ modifiers: symbols are counted, not kept or re-rolled.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from dicecli.dicefiles.model import DiceBook
 from dicecli.errors import DiceError
 from dicecli.notation.dice import Die
 from dicecli.notation.nodes import NO_MODIFIERS, BinaryOp, Dice, DieName, Expr, Labelled
-
-if TYPE_CHECKING:
-    from dicecli.probability.distribution import Distribution
 
 MAX_STATES = 200_000
 """Most different combinations of symbol counts one pool's odds may hold."""
@@ -37,26 +33,6 @@ def named_terms(expr: Expr) -> Iterator[Dice]:
         yield expr
     for child in children(expr):
         yield from named_terms(child)
-
-
-def pool_total(pool: list[tuple[Die, int]]) -> Distribution | None:
-    """The distribution of a pool's total when some of its faces have a number and some
-    do not (a face without one adds 0, as when rolled); None when none has one."""
-    from dicecli.probability.weights import Weights
-
-    if all(face.value is None for die, _ in pool for face in die.faces):
-        return None
-    counts: dict[int, int] = {0: 1}
-    denominator = 1
-    for die, count in pool:
-        values = [face.value or 0 for face in die.faces]
-        for _ in range(count):
-            added: dict[int, int] = {}
-            for total, weight in counts.items():
-                for value in values:
-                    added[total + value] = added.get(total + value, 0) + weight
-            counts, denominator = added, denominator * len(values)
-    return Weights(counts, denominator).to_distribution()
 
 
 def pool_terms(expr: Expr) -> list[Dice] | None:

@@ -18,10 +18,12 @@ from fractions import Fraction
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
 from dicecli.frozen import replace
+from dicecli.notation.dice import Die
 from dicecli.notation.nodes import Check, Comparison, Expr
 from dicecli.notation.reader import parse
 from dicecli.probability.distribution import Distribution, Odds, exact_text
 from dicecli.probability.engine import PRECISION, analyse
+from dicecli.probability.weights import Weights
 from dicecli.results import JSONValue
 from dicecli.systems import registry
 
@@ -90,10 +92,8 @@ def _symbol_odds(body: Expr, env: Environment, text: str) -> Odds | None:
         named_terms,
         pool_dice,
         pool_terms,
-        pool_total,
         symbol_tables,
     )
-    from dicecli.probability.weights import Weights
 
     book = book_of(env.dice) if any(named_terms(body)) else None
     if book is None:
@@ -117,7 +117,7 @@ def _symbol_odds(body: Expr, env: Environment, text: str) -> Odds | None:
     if all(has_numbers(die) for die, _ in pool):
         total: Distribution | None = analyse(body, env).distribution
     else:
-        total = pool_total(pool)
+        total = _pool_total(pool)
     return Odds(
         input=text,
         expression=str(body),
@@ -130,6 +130,24 @@ def _symbol_odds(body: Expr, env: Environment, text: str) -> Odds | None:
             (name, Weights(table, denominator).to_distribution()) for name, table in tables
         ),
     )
+
+
+def _pool_total(pool: list[tuple[Die, int]]) -> Distribution | None:
+    """The distribution of a pool's total when some of its faces have a number and some
+    do not (a face without one adds 0, as when rolled); None when none has one."""
+    if all(face.value is None for die, _ in pool for face in die.faces):
+        return None
+    counts: dict[int, int] = {0: 1}
+    denominator = 1
+    for die, count in pool:
+        values = [face.value or 0 for face in die.faces]
+        for _ in range(count):
+            added: dict[int, int] = {}
+            for total, weight in counts.items():
+                for value in values:
+                    added[total + value] = added.get(total + value, 0) + weight
+            counts, denominator = added, denominator * len(values)
+    return Weights(counts, denominator).to_distribution()
 
 
 def _key(symbol: str) -> str:
