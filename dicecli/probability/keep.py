@@ -40,6 +40,7 @@ import bisect
 import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
+from typing import NamedTuple
 
 from dicecli.frozen import frozen
 from dicecli.notation.nodes import Keep
@@ -99,38 +100,63 @@ def keep_identical(
         return {0: sum(unit.values()) ** units}
     if kept == units:
         return power(_scored(unit, score), units, what)
-    base = min(score(value) for value in unit)
-    lifted = {value: score(value) - base for value in unit}
-    slots = kept * max(lifted.values()) + 1
-    width = slot_bytes_for_bits((sum(unit.values()) + 1).bit_length() * units)
-    check_outcomes(slots, what)
-    check_memory(slots * width, what)
-    walk = _walk_work(len(unit), units, kept, slots, width)
-    threshold = _threshold_work(unit, units, keep_highest, kept, lifted, width)
-    uniform = _uniform_work(unit, units, keep_highest, kept, lifted, width)
-    check_work(min(walk, threshold, uniform), what)
-    if uniform <= min(walk, threshold):
+    plan = _KeepPlan.of(unit, units, keep_highest, kept, score)
+    lifted, width = plan.lifted, plan.width
+    check_outcomes(plan.slots, what)
+    check_memory(plan.slots * width, what)
+    check_work(plan.cheapest, what)
+    if plan.uniform <= min(plan.walk, plan.threshold):
         counts = _keep_uniform(unit, units, keep_highest, kept, lifted, width)
-    elif threshold <= walk:
+    elif plan.threshold <= plan.walk:
         counts = _keep_by_threshold(unit, units, keep_highest, kept, lifted, width)
     else:
         counts = _keep_by_walk(unit, units, keep_highest, kept, lifted, width)
-    return {k + kept * base: count for k, count in counts.items()}
+    return {k + kept * plan.base: count for k, count in counts.items()}
+
+
+class _KeepPlan(NamedTuple):
+    """What :func:`keep_identical` works out before choosing a way: the scores lifted
+    to start at 0 (``base`` taken off), the outcome slots and their width in bytes,
+    and the estimated work of each of its three ways."""
+
+    base: int
+    lifted: dict[int, int]
+    slots: int
+    width: int
+    walk: int
+    threshold: int
+    uniform: int
+
+    @classmethod
+    def of(
+        cls, unit: Mapping[int, int], units: int, keep_highest: bool, kept: int, score: Score
+    ) -> _KeepPlan:
+        base = min(score(value) for value in unit)
+        lifted = {value: score(value) - base for value in unit}
+        slots = kept * max(lifted.values()) + 1
+        width = slot_bytes_for_bits((sum(unit.values()) + 1).bit_length() * units)
+        return cls(
+            base,
+            lifted,
+            slots,
+            width,
+            _walk_work(len(unit), units, kept, slots, width),
+            _threshold_work(unit, units, keep_highest, kept, lifted, width),
+            _uniform_work(unit, units, keep_highest, kept, lifted, width),
+        )
+
+    @property
+    def cheapest(self) -> int:
+        return min(self.walk, self.threshold, self.uniform)
 
 
 def keep_identical_work(
     unit: Mapping[int, int], units: int, keep_highest: bool, kept: int, score: Score
 ) -> int:
-    """The estimated work of :func:`keep_identical` (the cheaper of its two ways)."""
+    """The estimated work of :func:`keep_identical` (the cheapest of its three ways)."""
     if kept in (0, units):
         return 0
-    base = min(score(value) for value in unit)
-    lifted = {value: score(value) - base for value in unit}
-    slots = kept * max(lifted.values()) + 1
-    width = slot_bytes_for_bits((sum(unit.values()) + 1).bit_length() * units)
-    walk = _walk_work(len(unit), units, kept, slots, width)
-    threshold = _threshold_work(unit, units, keep_highest, kept, lifted, width)
-    return min(walk, threshold, _uniform_work(unit, units, keep_highest, kept, lifted, width))
+    return _KeepPlan.of(unit, units, keep_highest, kept, score).cheapest
 
 
 def _walk_work(values: int, units: int, kept: int, slots: int, width: int) -> int:
