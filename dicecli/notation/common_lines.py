@@ -26,7 +26,6 @@ from dicecli.notation.nodes import (
     NO_MODIFIERS,
     BinaryOp,
     BinaryOpSymbol,
-    CompareOp,
     Condition,
     Dice,
     Expr,
@@ -40,7 +39,13 @@ from dicecli.notation.nodes import (
     Roll,
     Sides,
 )
-from dicecli.notation.semantics import MAX_DICE_COUNT, MAX_SIDES, endless_roll
+from dicecli.notation.semantics import (
+    MAX_DICE_COUNT,
+    MAX_SIDES,
+    bare_reroll_condition,
+    condition_of,
+    endless_roll,
+)
 
 _WHITESPACE = " \t\r\n"  # what pyparsing skips between tokens
 _MAX_DIGITS = 50  # longer numbers go to the grammar, which has the rules for them
@@ -168,8 +173,8 @@ def _dice(match: re.Match[str]) -> Dice:
         return Dice(count, sides, NO_MODIFIERS)
     if match["reroll_if"] is not None:
         condition = _condition(match["reroll_if"])
-    else:  # a bare r: the lowest face (the minus of a Fudge die)
-        condition = Condition("<", 0) if sides == "F" else Condition("=", 1)
+    else:
+        condition = bare_reroll_condition(match["sides"])
     once = match["reroll"].lower() == "ro"
     dice = Dice(count, sides, Modifiers(reroll=Reroll(condition, once)))
     if endless_roll(dice) is not None:  # the grammar says why
@@ -178,14 +183,10 @@ def _dice(match: re.Match[str]) -> Dice:
 
 
 def _condition(text: str) -> Condition:
-    """``>=5``, ``<3``, ``=1`` or a bare ``1`` (equal to it)."""
-    for op in _COMPARE_OPS:
-        if text.startswith(op):
-            return Condition(op, _integer(text[len(op) :]))
-    return Condition("=", _integer(text))
-
-
-_COMPARE_OPS: tuple[CompareOp, ...] = (">=", "<=", ">", "<", "=")
+    """A condition the regular expression found: a long number goes to the grammar."""
+    if len(text.lstrip("<>=")) > _MAX_DIGITS:
+        raise _NotCommonError
+    return condition_of(text)
 
 
 # Recursive descent over the tokens, folding as the grammar does: left to right, and

@@ -35,7 +35,6 @@ from dicecli.notation.nodes import (
     Call,
     Check,
     CheckOp,
-    CompareOp,
     Comparison,
     ComputedDice,
     Condition,
@@ -60,7 +59,13 @@ from dicecli.notation.nodes import (
     Sides,
     Unique,
 )
-from dicecli.notation.semantics import MAX_DICE_COUNT, MAX_SIDES, endless_roll
+from dicecli.notation.semantics import (
+    MAX_DICE_COUNT,
+    MAX_SIDES,
+    bare_reroll_condition,
+    condition_of,
+    endless_roll,
+)
 
 _COMPARE = r"(?:>=|<=|<>|>|<|=)"
 # After a modifier's letter (r, ro, u, uo, f, ds, cs, cf), ``!=`` is "not equal" too, and
@@ -104,16 +109,6 @@ _modifier_token = pp.Regex(_MODIFIER_RE).set_name("a dice modifier (kh3, r1, !, 
 _modifier_token.set_parse_action(lambda s, loc, t: (loc, t[0]))
 
 
-def _condition(text: str) -> Condition:
-    if text.startswith(("<>", "!=")):
-        return Condition("<>", int(text[2:]))
-    for op in (">=", "<=", ">", "<", "="):
-        if text.startswith(op):
-            compare: CompareOp = op
-            return Condition(compare, int(text[len(op) :]))
-    return Condition("=", int(text))
-
-
 def _modifiers(
     text: str, found: list[tuple[int, str]], allow_per_die: bool, lowest: Condition | None = None
 ) -> Modifiers:
@@ -136,31 +131,31 @@ def _modifiers(
             reroll = groups["reroll"].lower()
             if groups["reroll_if"] is None and lowest is None:
                 raise _fail(text, loc, "a group cannot reroll: put it on the dice inside the group")
-            condition = _condition(groups["reroll_if"]) if groups["reroll_if"] else lowest
+            condition = condition_of(groups["reroll_if"]) if groups["reroll_if"] else lowest
             assert condition is not None
             slot, value = "reroll", Reroll(condition, reroll == "ro")
         elif groups["unique"]:
-            condition = _condition(groups["unique_if"]) if groups["unique_if"] else None
+            condition = condition_of(groups["unique_if"]) if groups["unique_if"] else None
             slot, value = "unique", Unique(condition, groups["unique"].lower() == "uo")
         elif groups["clamp"]:
             slot, value = f"clamp_{_CLAMP_SLOTS[groups['clamp'].lower()]}", int(groups["bound"])
         elif groups["double"]:
-            slot, value = "double", _condition(groups["double"])
+            slot, value = "double", condition_of(groups["double"])
         elif match.group(0).lower().startswith("s"):
             slot, value = "sort", "d" if (groups["sort"] or "a").lower() == "d" else "a"
         elif groups["explode"]:
-            condition = _condition(groups["explode_if"]) if groups["explode_if"] else None
+            condition = condition_of(groups["explode_if"]) if groups["explode_if"] else None
             slot, value = (
                 "explode",
                 Explode(cast("ExplodeKind", groups["explode"].lower()), condition),
             )
         elif groups["critical"]:
             kind = "success" if groups["critical"].lower() == "s" else "failure"
-            slot, value = f"critical_{kind}", _condition(groups["critical_if"])
+            slot, value = f"critical_{kind}", condition_of(groups["critical_if"])
         elif groups["success"]:
-            slot, value = "success", _condition(groups["success"])
+            slot, value = "success", condition_of(groups["success"])
         else:
-            slot, value = "failure", _condition(groups["failure"])
+            slot, value = "failure", condition_of(groups["failure"])
         if slot in values:
             word = _SLOT_WORDS.get(slot, slot)
             raise _fail(text, loc, f"a second {word} modifier: write one {word} per dice term")
@@ -224,18 +219,8 @@ def _dice_action(text: str, loc: int, tokens: pp.ParseResults) -> Dice:
     raw_sides = match["sides"]
     if raw_sides[0] == "{":
         raw_sides = _face_list(text, match.start("sides"))
-    modifiers = _modifiers(text, list(tokens[1:]), True, _lowest(raw_sides))
+    modifiers = _modifiers(text, list(tokens[1:]), True, bare_reroll_condition(raw_sides))
     return _checked_dice(text, loc, count, raw_sides, modifiers)
-
-
-def _lowest(raw_sides: str) -> Condition:
-    """What a bare ``r`` re-rolls: the lowest face (a 1; the minus of a Fudge die; the
-    lowest of custom faces)."""
-    if isinstance(raw_sides, FaceList):
-        from dicecli.notation.faces import lowest_face
-
-        return Condition("=", lowest_face(raw_sides))
-    return Condition("<", 0) if raw_sides[0] in "fF" else Condition("=", 1)
 
 
 def _face_list(text: str, loc: int) -> FaceList:
@@ -397,7 +382,9 @@ def _computed_action(text: str, loc: int, tokens: pp.ParseResults) -> Dice | Com
         sides = {"F.2": "F", "F.1": "F.1"}.get(raw, raw) if raw[0] in "F%" else Number(int(raw))
     else:
         sides = cast(Expr, raw_sides[0])
-    lowest = _lowest(raw_sides[1]) if isinstance(raw_sides, tuple) else Condition("=", 1)
+    lowest = (
+        bare_reroll_condition(raw_sides[1]) if isinstance(raw_sides, tuple) else Condition("=", 1)
+    )
     modifiers = _modifiers(text, parts[letter + 2 :], True, lowest)
     if isinstance(count, Number) and isinstance(sides, (Number, str)):  # (3)d6 is 3d6
         raw = str(sides.value) if isinstance(sides, Number) else sides

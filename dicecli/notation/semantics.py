@@ -20,10 +20,12 @@ from dicecli.notation.dice import die_for_sides
 from dicecli.notation.nodes import (
     BinaryOp,
     CheckOp,
+    CompareOp,
     ComputedDice,
     Condition,
     Dice,
     Expr,
+    FaceList,
     FunctionName,
     Group,
     Keep,
@@ -194,6 +196,31 @@ def critical_conditions(node: Dice) -> tuple[Condition | None, Condition | None]
     if node.sides == 20 and mods.explode is None and kept_count(node) == 1:
         return NATURAL_20, NATURAL_1
     return None, None
+
+
+def condition_of(text: str) -> Condition:
+    """A condition as typed after dice or a modifier's letter: ``>=5``, ``<>3`` (or
+    ``!=3``), ``=-1``, or a bare ``1`` (equal to it). Shared by the grammar and the
+    quick reader of common lines."""
+    if text.startswith(("<>", "!=")):
+        return Condition("<>", int(text[2:]))
+    for op in _COMPARE_OPS:
+        if text.startswith(op):
+            return Condition(op, int(text[len(op) :]))
+    return Condition("=", int(text))
+
+
+_COMPARE_OPS: tuple[CompareOp, ...] = (">=", "<=", ">", "<", "=")
+
+
+def bare_reroll_condition(raw_sides: str) -> Condition:
+    """What a bare ``r`` re-rolls, for the sides as typed: the lowest face (a 1; the
+    minus of a Fudge die; the lowest of custom faces)."""
+    if isinstance(raw_sides, FaceList):
+        from dicecli.notation.faces import lowest_face
+
+        return Condition("=", lowest_face(raw_sides))
+    return Condition("<", 0) if raw_sides[0] in "fF" else Condition("=", 1)
 
 
 def endless_roll(node: Dice) -> str | None:
