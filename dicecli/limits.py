@@ -44,7 +44,9 @@ RECURSION_LIMIT = 12_000
 if sys.getrecursionlimit() < RECURSION_LIMIT:
     sys.setrecursionlimit(RECURSION_LIMIT)
 
-_TERM_SEPARATOR = re.compile("[-+*/×\N{MINUS SIGN},xX]")
+# The signs outside ASCII as alternatives, not in the class: a class mixing them with
+# ASCII makes ``re`` build a 64k-character bitmap at every start.
+_TERM_SEPARATOR = re.compile("[-+*/,xX]|×|\N{MINUS SIGN}")
 _LONG_NUMBER = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
 _BRACKETS = re.compile(r"[(){}\[\]]")
 _LABEL = re.compile(r"\[[^\]\[]*\]")  # as the grammar reads a label

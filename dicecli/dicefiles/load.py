@@ -169,14 +169,14 @@ def parse_book(text: str, source: str) -> DiceBook:
 
 
 def _check_name(at: _Where, name: str) -> None:
-    from dicecli.notation.grammar import NAMED_DIE_RE
+    from dicecli.notation.grammar import is_named_die
 
     if not NAME_PATTERN.fullmatch(name):
         raise at.error("not a die name: a letter, then letters, digits or _ (rolled as 3dName)")
     typed = f"d{name[0].upper()}{name[1:]}"
     if name.casefold() == "f":
         raise at.error("'dF' is the Fudge die: choose another name")
-    if NAMED_DIE_RE.fullmatch(typed) is None:
+    if not is_named_die(typed):
         raise at.error(f"'{typed}' reads as the Fudge die dF and modifiers: choose another name")
 
 

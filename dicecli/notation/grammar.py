@@ -87,12 +87,23 @@ def _fail(text: str, loc: int, message: str) -> pp.ParseFatalException:
     return pp.ParseFatalException(text, loc, message)
 
 
-integer = pp.Regex(r"\d+").set_name("a number")
+def lazy_regex(pattern: str, flags: int = 0) -> pp.Regex:
+    """A regular-expression token compiled the first time a line reaches it, not when
+    the grammar is built: compiling in Python's ``re`` is most of building this grammar,
+    and a line reaches few of its tokens (a game line none of the dice modifiers).
+    ``pattern`` never matches the empty string (a test checks every one), so pyparsing
+    need not compile it to ask."""
+    token = pp.Regex(pattern, flags)
+    token.mayReturnEmpty = False
+    return token
+
+
+integer = lazy_regex(r"\d+").set_name("a number")
 integer.set_parse_action(lambda s, loc, t: int(t[0]))
 
 _FACES = r"\{[^{}()\[\]#]*\}?"  # d{1,1,2}: read by notation.faces, which finds the faults
-_DICE_RE = re.compile(rf"(?P<count>\d*)[dD](?P<sides>\d+|%|[fF](?:\.[12](?!\d))?|{_FACES})")
-_MODIFIER_RE = re.compile(
+_DICE = rf"(?P<count>\d*)[dD](?P<sides>\d+|%|[fF](?:\.[12](?!\d))?|{_FACES})"
+_MODIFIER = (
     r"(?i)(?P<keep>kh|kl|dh|dl|k)(?P<keep_n>\d*)"
     rf"|(?P<reroll>ro|r)(?P<reroll_if>{_CONDITION})?"
     rf"|(?P<unique>uo|u)(?P<unique_if>{_CONDITION})?"
@@ -104,8 +115,9 @@ _MODIFIER_RE = re.compile(
     rf"|f(?P<failure>{_CONDITION})"
     rf"|c(?P<critical>[sf])(?P<critical_if>{_CONDITION})"
 )
-_dice_token = pp.Regex(_DICE_RE).set_name("dice such as 2d6")
-_modifier_token = pp.Regex(_MODIFIER_RE).set_name("a dice modifier (kh3, r1, !, >=5, u, min3 ...)")
+# The patterns are compiled when first used; re.compile keeps them after that.
+_dice_token = lazy_regex(_DICE).set_name("dice such as 2d6")
+_modifier_token = lazy_regex(_MODIFIER).set_name("a dice modifier (kh3, r1, !, >=5, u, min3 ...)")
 _modifier_token.set_parse_action(lambda s, loc, t: (loc, t[0]))
 
 
@@ -119,7 +131,7 @@ def _modifiers(
     values: dict[str, Any] = {}
     value: Keep | Reroll | Explode | Condition | Unique | str | int
     for loc, token in found:
-        match = _MODIFIER_RE.fullmatch(token)
+        match = re.fullmatch(_MODIFIER, token)
         assert match is not None
         groups = match.groupdict()
         if groups["keep"]:
@@ -213,7 +225,7 @@ _PER_DIE = {
 
 
 def _dice_action(text: str, loc: int, tokens: pp.ParseResults) -> Dice:
-    match = _DICE_RE.match(text, loc)
+    match = re.compile(_DICE).match(text, loc)
     assert match is not None
     count = int(match["count"]) if match["count"] else 1
     raw_sides = match["sides"]
@@ -267,17 +279,49 @@ def _checked_dice(text: str, loc: int, count: int, raw_sides: str, modifiers: Mo
 # the Fudge die; a word with a lower-case letter after the d (dex) stays a name. The
 # name ends at the first character that cannot be in a name: modifiers go after a space
 # (2dAvg kh1). A Fudge die times dice (4dFxd6, dFx2) stays a product.
-NAMED_DIE_RE = re.compile(
-    r"(?P<count>\d*)d(?P<name>"
-    rf"(?!F(?:\.[12])?(?i:{_MODIFIER_RE.pattern.removeprefix('(?i)')})*"
-    r"(?:(?![A-Za-z0-9_])|[xX](?![A-Za-z_])|[xX](?=[dD][\d%fF])))"
-    r"[A-Z][A-Za-z0-9_]*)"
+_NAMED_DIE = r"(?P<count>\d*)d(?P<name>[A-Z][A-Za-z0-9_]*)"
+_FUDGE_FORM = (
+    rf"F(?:\.[12])?(?i:{_MODIFIER.removeprefix('(?i)')})*"
+    r"(?:(?![A-Za-z0-9_])|[xX](?![A-Za-z_])|[xX](?=[dD][\d%fF]))"
 )
-_named_die_token = pp.Regex(NAMED_DIE_RE).set_name("dice such as 3dBoost")
+
+
+def named_die_at(text: str, loc: int = 0) -> re.Match[str] | None:
+    """The named die written at ``loc`` in ``text`` (``3dBoost``: its ``count`` and
+    ``name`` groups), or None, also for the forms that stay the Fudge die."""
+    match = re.compile(_NAMED_DIE).match(text, loc)
+    if match is None:
+        return None
+    name_at = match.start("name")
+    if text.startswith("F", name_at) and re.compile(_FUDGE_FORM).match(text, name_at):
+        return None  # the pattern of the Fudge forms is compiled only for a name in F
+    return match
+
+
+def is_named_die(typed: str) -> bool:
+    """Whether all of ``typed`` (``dBoost``) reads as a named die."""
+    match = named_die_at(typed)
+    return match is not None and match.end() == len(typed)
+
+
+class _NamedDieToken(pp.Token):
+    """:func:`named_die_at` as a token. (One regular expression holding the Fudge forms
+    in a lookahead compiled the modifiers' pattern a second time at every start.)"""
+
+    def parseImpl(  # noqa: N802 - pyparsing's name
+        self, instring: str, loc: int, do_actions: bool = True
+    ) -> tuple[int, str]:
+        match = named_die_at(instring, loc)
+        if match is None:
+            raise pp.ParseException(instring, loc, self.errmsg, self)
+        return match.end(), match[0]
+
+
+_named_die_token = _NamedDieToken().set_name("dice such as 3dBoost")
 
 
 def _named_dice_action(text: str, loc: int, tokens: pp.ParseResults) -> Dice:
-    match = NAMED_DIE_RE.match(text, loc)
+    match = named_die_at(text, loc)
     assert match is not None
     count = int(match["count"]) if match["count"] else 1
     if count < 1:
@@ -309,7 +353,7 @@ group_term.set_parse_action(
     lambda s, loc, t: Group(tuple(t[0]), _modifiers(s, list(t[1:]), allow_per_die=False))
 )
 
-name = pp.Regex(r"[A-Za-z_][A-Za-z0-9_]*").set_name("a name")
+name = lazy_regex(r"[A-Za-z_][A-Za-z0-9_]*").set_name("a name")
 name.set_parse_action(lambda s, loc, t: Name(t[0], loc))
 
 number = integer.copy().set_name("a number")
@@ -317,7 +361,7 @@ number.set_parse_action(lambda s, loc, t: Number(int(t[0])))
 
 _parenthesised = pp.Suppress("(") + expression + pp.Suppress(")").set_name("')'")
 
-_function_name = pp.Regex(r"(?i)(?:floor|ceil|round|abs|min|max)(?=\s*\()").set_name(
+_function_name = lazy_regex(r"(?i)(?:floor|ceil|round|abs|min|max)(?=\s*\()").set_name(
     "a function such as floor("
 )
 _function_name.set_parse_action(lambda s, loc, t: (loc, t[0].lower()))
@@ -342,13 +386,13 @@ function_call.set_parse_action(_call_action)
 # Dice with a count or sides worked out when rolled: (1+2)d6, (STR)d6, (2d4)d6, d(2*3).
 # Written without spaces, as any dice term; tried before a parenthesised expression.
 _inner = (pp.Suppress("(") + expression + pp.Suppress(")").set_name("')'")).leave_whitespace()
-_computed_sides = pp.Regex(rf"\d+|%|[fF](?:\.[12](?!\d))?|{_FACES}").leave_whitespace()
+_computed_sides = lazy_regex(rf"\d+|%|[fF](?:\.[12](?!\d))?|{_FACES}").leave_whitespace()
 _computed_sides.set_name("sides")
 _computed_sides.set_parse_action(
     lambda s, loc, t: ("literal", _face_list(s, loc) if t[0][0] == "{" else t[0])
 )
-_computed_letter = pp.Regex(r"[dD]").leave_whitespace().set_name("'d'")
-_computed_count = pp.Regex(r"\d+").set_name("a count")
+_computed_letter = lazy_regex(r"[dD]").leave_whitespace().set_name("'d'")
+_computed_count = lazy_regex(r"\d+").set_name("a count")
 _computed_count.set_parse_action(lambda s, loc, t: Number(int(t[0])))
 computed_dice_term = (
     pp.Optional(_computed_count)
@@ -413,13 +457,13 @@ _operand = (
     | function_call
     | name
 ).set_name("a number, dice such as 2d6, '(' or a name")
-_label = pp.Regex(r"\[(?P<label>[^\]\[]*)\]").set_name("a [label]")
+_label = lazy_regex(r"\[(?P<label>[^\]\[]*)\]").set_name("a [label]")
 _label.set_parse_action(lambda s, loc, t: t["label"].strip())
 atom = (_operand + pp.Optional(_label)).set_name(_operand.name)
 atom.set_parse_action(lambda s, loc, t: Labelled(t[0], t[1]) if len(t) == 2 else t[0])
 
 unary: pp.Forward = pp.Forward()
-_percent_of = pp.Regex(r"(?P<percent>\d+)\s*%\s*(?i:of)\b").set_name("'N% of'")
+_percent_of = lazy_regex(r"(?P<percent>\d+)\s*%\s*(?i:of)\b").set_name("'N% of'")
 # Signs as literals, not a regex class: a class mixing ASCII with the minus sign U+2212
 # makes ``re`` build a 64k-character bitmap at every start.
 _minus = (pp.Literal("-") | pp.Literal("\N{MINUS SIGN}")).set_name("'-'")
@@ -437,7 +481,7 @@ def _unary_action(text: str, loc: int, tokens: pp.ParseResults) -> Expr:
 
 unary.set_parse_action(_unary_action)
 
-_mul_op = pp.Regex(r"[*×/]|[xX](?![A-Za-z_])|[xX](?=[dD][\d%fF{])").set_name("'*' or '/'")
+_mul_op = lazy_regex(r"[*×/]|[xX](?![A-Za-z_])|[xX](?=[dD][\d%fF{])").set_name("'*' or '/'")
 _add_op = (pp.Literal("+") | _minus).set_name("'+' or '-'")
 _SYMBOLS: dict[str, BinaryOpSymbol] = {
     "*": "*",
@@ -463,7 +507,7 @@ term.set_parse_action(_fold)
 expression <<= term + pp.ZeroOrMore(_add_op - term)
 expression.set_parse_action(_fold)
 
-comment = pp.Regex(r"#(?P<comment>.*)").set_name("a # comment")
+comment = lazy_regex(r"#(?P<comment>.*)").set_name("a # comment")
 comment.set_parse_action(lambda s, loc, t: t["comment"].strip())
 
 
@@ -499,7 +543,7 @@ _CHECK_OPS: dict[str, CheckOp] = {
 }
 # The Unicode signs as literals, not in a regex class (see the minus sign above).
 _check_op = (
-    pp.Regex(">=|<=|!=|[><=]")
+    lazy_regex(">=|<=|!=|[><=]")
     | pp.Literal("\N{GREATER-THAN OR EQUAL TO}")
     | pp.Literal("\N{LESS-THAN OR EQUAL TO}")
     | pp.Literal("\N{NOT EQUAL TO}")

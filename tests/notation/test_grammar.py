@@ -5,9 +5,11 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
+import pyparsing as pp
 import pytest
 
 from dicecli import DiceSyntaxError, parse
+from dicecli.notation import grammar
 from dicecli.notation.nodes import (
     BinaryOp,
     Condition,
@@ -23,6 +25,7 @@ from dicecli.notation.nodes import (
     PercentOf,
     Reroll,
 )
+from dicecli.systems import registry
 
 
 def body(text: str) -> object:
@@ -149,3 +152,26 @@ def test_error_shows_the_input_with_a_caret() -> None:
 
 def test_parse_is_cached_by_text() -> None:
     assert parse("3d6+1") is parse("3d6+1")
+
+
+def _regex_tokens(element: pp.ParserElement, seen: set[int]) -> list[pp.Regex]:
+    """Every regular-expression token reachable from ``element``."""
+    if id(element) in seen:
+        return []
+    seen.add(id(element))
+    found = [element] if isinstance(element, pp.Regex) else []
+    for inner in element.recurse():
+        found += _regex_tokens(inner, seen)
+    return found
+
+
+def test_no_lazily_compiled_token_matches_the_empty_string() -> None:
+    # grammar.lazy_regex tells pyparsing so without compiling: it must be true of every
+    # token of the grammar and of each game's line grammar.
+    lines = [grammar.whole_line(grammar.check)]
+    lines += [registry.system(game.name).line_grammar() for game in registry.games()]
+    seen: set[int] = set()
+    tokens = [token for line in lines for token in _regex_tokens(line, seen)]
+    assert len(tokens) > 20
+    for token in tokens:
+        assert token.re.match("") is None, token.pattern
