@@ -27,12 +27,6 @@ from pathlib import Path
 
 from dicecli.errors import DiceError
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    # mypy checks this branch (python_version 3.10); tomli may be absent where it runs.
-    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
-
 MAX_FILE_BYTES = 1 << 20
 """Largest character or dice file read (1 MiB): a sheet of thousands of stats is a few
 tens of kilobytes."""
@@ -108,6 +102,13 @@ def read_text(path: Path, limit: int = MAX_FILE_BYTES) -> str:
 
 def loads_toml(text: str) -> dict[str, object]:
     """``text`` as TOML; :class:`FileError` when it is not, or nests too deeply."""
+    # Imported here: most runs read no file, and the reader's import is costly.
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        # mypy checks this branch (python_version 3.10); tomli may be absent where it runs.
+        import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+
     try:
         data: dict[str, object] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:

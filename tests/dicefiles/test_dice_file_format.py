@@ -16,9 +16,9 @@ from dicecli.dicefiles.load import DiceFileError, combined, parse_book, read_boo
 from dicecli.dicefiles.model import BLANK, face_name, has_numbers
 from dicecli.errors import DiceError, DiceSyntaxError
 from dicecli.notation.nodes import Dice, DieName
+from dicecli.systems.alkemy.dice import SHIPPED_DICE
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-ALKEMY_SHIPPED = Path(__file__).resolve().parents[2] / "dicecli" / "systems" / "alkemy"
 
 
 def book_error(text: str) -> str:
@@ -59,13 +59,24 @@ def test_a_symbols_list_beside_numbers_is_alkemys_form() -> None:
     assert has_numbers(die)
 
 
-def test_the_shipped_alkemy_file_is_a_dice_file() -> None:
-    # Alkemy's dice are one user of the general format (rule A8: white 1-6)
-    book = read_book(ALKEMY_SHIPPED / "dice.toml")
+def test_the_shipped_alkemy_dice_are_a_dice_file() -> None:
+    # Alkemy's dice are one user of the general format (rule A8: white 1-6): its shipped
+    # tables, written out as TOML, read as a general dice file
+    text = "".join(
+        f"[{colour}]\n" + "".join(f"{key} = {_toml(value)}\n" for key, value in table.items())
+        for colour, table in SHIPPED_DICE.items()
+    )
+    book = parse_book(text, "shipped.toml")
     assert book.names() == ("white", "yellow", "red")
     white = book.die("white")
     assert white is not None
     assert [f.value for f in white.faces] == [1, 2, 3, 4, 5, 6]
+
+
+def _toml(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def test_the_alkemy_example_is_a_dice_file() -> None:

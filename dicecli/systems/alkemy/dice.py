@@ -1,13 +1,15 @@
 """The Alkemy dice: one six-sided die per health-state colour, read from TOML files.
 
-The faces come from ``dice.toml`` beside this module (shipped; white 1-6, and the
-yellow and red layouts that rule A9 flags as an assumption). A player's own dice file
+The shipped faces are :data:`SHIPPED_DICE` below (white 1-6, and the yellow and red
+layouts that rule A9 flags as an assumption), written as the table of an Alkemy dice
+file and checked as one: Python data rather than a TOML file beside the module, so that
+an Alkemy line imports no TOML reader unless a player's file asks for one. A player's own dice file
 replaces any colour's faces and may add a symbol (sword, axe, mace) to each face. Which
 file: the ``alkemy.dice_file`` setting, else the dice of the general dice file in force
 (``--dice-file``, the REPL's ``load``, a character file: ``docs/dice.md``) when it has
 a ``[white]``, ``[yellow]`` or ``[red]`` die, else the per-user file
 ``$XDG_CONFIG_HOME/dicecli/alkemy-dice.toml`` (``~/.config/...`` by default) when it
-exists, else only the shipped file. Colours a custom file leaves out keep the shipped
+exists, else only the shipped dice. Colours a custom file leaves out keep the shipped
 faces. A bad file is a :class:`DiceFileError` naming the file and the fault.
 
 An Alkemy dice file is a dice file of the general format (``docs/dice.md``): a die per
@@ -30,7 +32,6 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, cast
 
@@ -48,6 +49,18 @@ SIDES = 6
 USER_FILE = Path("dicecli") / "alkemy-dice.toml"
 _COLOUR_KEYS = ("faces", "symbols", "assumption", "note")
 _TOP_LEVEL_KEYS = ("description",)
+
+SHIPPED_DICE: Mapping[str, Mapping[str, object]] = {
+    # ASSUMPTION (rule A9): the published rules give white 1-6, yellow 1-5 and red 1-4,
+    # but not which number is printed twice or three times on the yellow and red dice,
+    # nor the symbol on any face. The yellow and red layouts are dicecli's guess and
+    # carry the assumption; no symbols are shipped. A player's dice file replaces any
+    # colour (docs/alkemy.md; examples/alkemy-dice.toml).
+    "white": {"faces": [1, 2, 3, 4, 5, 6]},
+    "yellow": {"faces": [1, 2, 3, 4, 4, 5], "assumption": True},
+    "red": {"faces": [1, 2, 3, 3, 3, 4], "assumption": True},
+}
+"""The shipped dice, as the tables of an Alkemy dice file (one per colour)."""
 
 
 class DiceFileError(DiceError):
@@ -172,6 +185,14 @@ def parse_dice_file(
         data: dict[str, Any] = loads_toml(text)
     except FileError as error:
         raise _problem(source, error.message) from None
+    return dice_of_tables(data, source, base, require_all)
+
+
+def dice_of_tables(
+    data: Mapping[str, object], source: str, base: DiceSet | None, require_all: bool = False
+) -> DiceSet:
+    """The dice of a dice file's tables (``data``, as read from its TOML); colours it
+    leaves out come from ``base``, or are a fault when ``require_all``."""
     for key in data:
         if key not in COLOURS and key not in _TOP_LEVEL_KEYS:
             raise _problem(source, f"unknown colour '{key}' (colours: {', '.join(COLOURS)})")
@@ -192,9 +213,8 @@ def parse_dice_file(
 
 @lru_cache(maxsize=1)
 def shipped_dice() -> DiceSet:
-    """The dice in the shipped ``dice.toml``."""
-    resource = resources.files("dicecli.systems.alkemy") / "dice.toml"
-    return parse_dice_file(resource.read_text("utf-8"), "(shipped)", None, require_all=True)
+    """The shipped dice (:data:`SHIPPED_DICE`)."""
+    return dice_of_tables(SHIPPED_DICE, "(shipped)", None, require_all=True)
 
 
 def user_dice_file(environ: Mapping[str, str] = os.environ) -> Path | None:
