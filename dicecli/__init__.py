@@ -14,103 +14,66 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from dicecli.environment import EMPTY_ENVIRONMENT, Environment
-from dicecli.errors import (
-    DiceError,
-    DiceSyntaxError,
-    GivenFacesError,
-    RollLimitError,
-    RuleError,
-    UnknownNameError,
-)
-from dicecli.frozen import replace
-from dicecli.notation.reader import parse
-from dicecli.results import RollResult
-from dicecli.rolling.evaluate import roll as _roll_parsed
-from dicecli.rolling.reroll_result import reroll as _reroll
-from dicecli.rolling.sources import DEFAULT_BUDGET, DiceSource, GivenSource, RandomSource, Roller
-from dicecli.runs import new_run
-
 if TYPE_CHECKING:
-    from dicecli.probability.distribution import Odds
+    from dicecli.api import odds, parse, reroll, roll
+    from dicecli.environment import Environment
+    from dicecli.errors import (
+        DiceError,
+        DiceSyntaxError,
+        GivenFacesError,
+        RollLimitError,
+        RuleError,
+        UnknownNameError,
+    )
+    from dicecli.results import RollResult
+    from dicecli.rolling.sources import (
+        DEFAULT_BUDGET,
+        DiceSource,
+        GivenSource,
+        RandomSource,
+        Roller,
+    )
 
 __version__ = "0.1.0"
 
-
-def _with_values(environment: Environment | None, values: Mapping[str, int] | None) -> Environment:
-    """``environment`` (or none) with ``values`` added: the API's keyword arguments."""
-    env = environment or EMPTY_ENVIRONMENT
-    if values:
-        env = replace(env, values={**env.values, **values})
-    return env
-
-
-def roll(
-    text: str,
-    *,
-    seed: int | None = None,
-    given: str | None = None,
-    source: DiceSource | None = None,
-    values: Mapping[str, int] | None = None,
-    environment: Environment | None = None,
-    budget: int = DEFAULT_BUDGET,
-) -> RollResult:
-    """Parse and roll one line.
-
-    Dice come from ``source`` if given, else from the faces in ``given`` (``"3,4,1"``,
-    all of which must be used), else from a generator seeded with ``seed`` (from the
-    operating system when None). ``values`` sets named numbers (``{"STR": 3}``).
-    """
-    env = _with_values(environment, values)
-    new_run()  # each call is a run: files looked for once per run are looked for again
-    given_source = GivenSource.from_text(given) if given is not None else None
-    dice_source: DiceSource = source or given_source or RandomSource(seed)
-    result = _roll_parsed(parse(text), Roller(dice_source, budget), env, text)
-    if given_source is not None and source is None:
-        try:
-            given_source.check_all_used()
-        except DiceError as error:
-            raise error.at(text) from None
-    return result
+_HOMES = {
+    "odds": "dicecli.api",
+    "parse": "dicecli.api",
+    "reroll": "dicecli.api",
+    "roll": "dicecli.api",
+    "Environment": "dicecli.environment",
+    "DiceError": "dicecli.errors",
+    "DiceSyntaxError": "dicecli.errors",
+    "GivenFacesError": "dicecli.errors",
+    "RollLimitError": "dicecli.errors",
+    "RuleError": "dicecli.errors",
+    "UnknownNameError": "dicecli.errors",
+    "RollResult": "dicecli.results",
+    "DEFAULT_BUDGET": "dicecli.rolling.sources",
+    "DiceSource": "dicecli.rolling.sources",
+    "GivenSource": "dicecli.rolling.sources",
+    "RandomSource": "dicecli.rolling.sources",
+    "Roller": "dicecli.rolling.sources",
+}
+"""Where each public name is defined: it is imported from there when first asked for
+(PEP 562), so ``import dicecli.__main__`` loads only the package's own ``__init__``."""
 
 
-def reroll(
-    previous: RollResult,
-    *,
-    seed: int | None = None,
-    given: str | None = None,
-    environment: Environment | None = None,
-) -> RollResult:
-    """Re-roll every die of ``previous`` under rule W5: the new result stands; a roll
-    already re-rolled, or holding a die that a game's rules forbid re-rolling (rule W4),
-    refuses with :class:`RuleError`."""
-    new_run()
-    given_source = GivenSource.from_text(given) if given is not None else None
-    roller = Roller(given_source or RandomSource(seed))
-    result = _reroll(previous, roller, environment or EMPTY_ENVIRONMENT)
-    if given_source is not None:
-        given_source.check_all_used()
-    return result
+def __getattr__(name: str) -> object:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'dicecli' has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(home), name)
+    globals()[name] = value  # asked once: later uses find it as any module attribute
+    return value
 
 
-def odds(
-    text: str,
-    *,
-    values: Mapping[str, int] | None = None,
-    environment: Environment | None = None,
-    at_least: int | None = None,
-    at_most: int | None = None,
-) -> Odds:
-    """The exact chances of one line (:func:`dicecli.probability.report.odds`), imported
-    on first use so that rolling never pays for the odds engine."""
-    from dicecli.probability.report import odds as exact_odds
-
-    env = _with_values(environment, values)
-    new_run()
-    return exact_odds(text, env, at_least=at_least, at_most=at_most)
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_HOMES})
 
 
 __all__ = [

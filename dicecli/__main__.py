@@ -51,20 +51,22 @@ def _plain_roll(args: list[str]) -> PlainRoll | None:
 def main(argv: list[str] | None = None) -> int:
     """Run the program with ``argv`` (else the process's arguments); the exit status.
 
-    Meant as the process's entry point: it freezes what start-up built out of the
-    garbage collector's reach for the rest of the process (:func:`_freeze_start_up`),
-    and as the process's own entry (no ``argv``) freezes what the run built too before
-    returning: the grammar a game line or an uncommon line loads after start-up, which
-    the full collection Python makes at exit would otherwise walk (about 20 million
-    instructions for a game line).
+    Meant as the process's entry point (no ``argv``), it also keeps the garbage
+    collector off the objects that live as long as the process: paused through start-up
+    (a game line's first roll loads its grammar), then what start-up built is frozen out
+    of its reach (:func:`_start_up_over`), and what the run built is frozen before
+    returning, which the full collection Python makes at exit would otherwise walk
+    (about 20 million instructions for a game line).
     """
+    if argv is None:
+        gc.disable()  # until start-up is over: see _start_up_over
     from dicecli.app import readable
 
     args = [readable(arg) for arg in (sys.argv[1:] if argv is None else argv)]
     if argv is None:
         _own_process()
     try:
-        return _dispatch(args)
+        return _dispatch(args, paused=argv is None)
     except BrokenPipeError:
         _output_closed()
         return ExitStatus.OK
@@ -87,6 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if argv is None:  # the process ends: the collection at exit has nothing to scan
             gc.freeze()
+            gc.enable()
 
 
 def _own_process() -> None:
@@ -140,30 +143,38 @@ def _output_closed() -> None:
     quiet_broken_pipe()
 
 
-def _dispatch(args: list[str]) -> int:
+def _dispatch(args: list[str], paused: bool = False) -> int:
+    """Roll or run the command ``args`` ask for; ``paused``: :func:`main` paused the
+    garbage collector for start-up."""
     completing = "_DICECLI_COMPLETE" in os.environ  # the shell asks typer for completions
     roll = None if completing else _plain_roll(args)
     if roll is not None:
         from dicecli.app import RunOptions, Streams, run_lines, run_once
 
-        _freeze_start_up()
         options = RunOptions(plain=roll.plain, json=roll.json)
-        if roll.words:
-            return int(run_once(" ".join(roll.words), options, Streams()))
+        if roll.words:  # one roll: start-up lasts until it is rolled
+            status = run_once(" ".join(roll.words), options, Streams())
+            _start_up_over(paused)
+            return int(status)
+        _start_up_over(paused)
         return int(run_lines(sys.stdin, options, Streams()))
     from dicecli.cli import run
 
-    _freeze_start_up()
+    _start_up_over(paused)
     return run(args)
 
 
-def _freeze_start_up() -> None:
-    """Move what the imports built (pyparsing's grammar objects and ours, which live as
-    long as the process) out of the garbage collector's reach: later collections skip
-    them, those of a long piped run and the full one Python makes at exit alike (see
-    "Start-up" in the README).
+def _start_up_over(paused: bool) -> None:
+    """Move what start-up built (pyparsing's grammar objects and ours, which live as long
+    as the process) out of the garbage collector's reach, and let it run again: later
+    collections skip them, those of a long piped run or session and the full one Python
+    makes at exit alike (see "Start-up" in the README). When ``paused``, :func:`main`
+    paused it for start-up (a collection amid start-up would only walk what start-up
+    keeps) and it runs again from here.
     """
     gc.freeze()
+    if paused:
+        gc.enable()
 
 
 if __name__ == "__main__":

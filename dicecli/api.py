@@ -1,0 +1,102 @@
+"""The public API's functions: :func:`roll`, :func:`reroll` and :func:`odds` (with
+:func:`parse`), as the package :mod:`dicecli` offers them. They live here, not in the
+package's ``__init__``, so that importing ``dicecli.__main__`` (every run of the
+program) imports no more than the program asks for, and after the program has paused
+the garbage collector for its start-up (``dicecli/__main__.py``).
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from dicecli.environment import EMPTY_ENVIRONMENT, Environment
+from dicecli.errors import DiceError
+from dicecli.frozen import replace
+from dicecli.notation.reader import parse
+from dicecli.results import RollResult
+from dicecli.rolling.evaluate import roll as _roll_parsed
+from dicecli.rolling.reroll_result import reroll as _reroll
+from dicecli.rolling.sources import DEFAULT_BUDGET, DiceSource, GivenSource, RandomSource, Roller
+from dicecli.runs import new_run
+
+if TYPE_CHECKING:
+    from dicecli.probability.distribution import Odds
+
+
+def _with_values(environment: Environment | None, values: Mapping[str, int] | None) -> Environment:
+    """``environment`` (or none) with ``values`` added: the API's keyword arguments."""
+    env = environment or EMPTY_ENVIRONMENT
+    if values:
+        env = replace(env, values={**env.values, **values})
+    return env
+
+
+def roll(
+    text: str,
+    *,
+    seed: int | None = None,
+    given: str | None = None,
+    source: DiceSource | None = None,
+    values: Mapping[str, int] | None = None,
+    environment: Environment | None = None,
+    budget: int = DEFAULT_BUDGET,
+) -> RollResult:
+    """Parse and roll one line.
+
+    Dice come from ``source`` if given, else from the faces in ``given`` (``"3,4,1"``,
+    all of which must be used), else from a generator seeded with ``seed`` (from the
+    operating system when None). ``values`` sets named numbers (``{"STR": 3}``).
+    """
+    env = _with_values(environment, values)
+    new_run()  # each call is a run: files looked for once per run are looked for again
+    given_source = GivenSource.from_text(given) if given is not None else None
+    dice_source: DiceSource = source or given_source or RandomSource(seed)
+    result = _roll_parsed(parse(text), Roller(dice_source, budget), env, text)
+    if given_source is not None and source is None:
+        try:
+            given_source.check_all_used()
+        except DiceError as error:
+            raise error.at(text) from None
+    return result
+
+
+def reroll(
+    previous: RollResult,
+    *,
+    seed: int | None = None,
+    given: str | None = None,
+    environment: Environment | None = None,
+) -> RollResult:
+    """Re-roll every die of ``previous`` under rule W5: the new result stands; a roll
+    already re-rolled, or holding a die that a game's rules forbid re-rolling (rule W4),
+    refuses with :class:`RuleError`."""
+    new_run()
+    given_source = GivenSource.from_text(given) if given is not None else None
+    roller = Roller(given_source or RandomSource(seed))
+    result = _reroll(previous, roller, environment or EMPTY_ENVIRONMENT)
+    if given_source is not None:
+        given_source.check_all_used()
+    return result
+
+
+def odds(
+    text: str,
+    *,
+    values: Mapping[str, int] | None = None,
+    environment: Environment | None = None,
+    at_least: int | None = None,
+    at_most: int | None = None,
+) -> Odds:
+    """The exact chances of one line (:func:`dicecli.probability.report.odds`), imported
+    on first use so that rolling never pays for the odds engine."""
+    from dicecli.probability.report import odds as exact_odds
+
+    env = _with_values(environment, values)
+    new_run()
+    return exact_odds(text, env, at_least=at_least, at_most=at_most)
+
+
+__all__ = ["odds", "parse", "reroll", "roll"]
