@@ -9,8 +9,10 @@ dataclass (:func:`typing.dataclass_transform`).
 Why not :mod:`dataclasses`: importing it imports :mod:`inspect` (with :mod:`ast`,
 :mod:`dis`, :mod:`tokenize`), and it compiles six functions for every class. Together
 that was about 90 million instructions of the 200 million a plain ``dicecli 2D6+5``
-takes. Here only ``__init__`` is compiled per class (it is what every roll calls);
-equality, hashing and ``repr`` are shared functions reading the class's field names.
+takes. Here only ``__init__`` is compiled per class (it is what every roll calls), and
+only when the class is first instantiated: a run builds values of few of the classes
+it loads. Equality, hashing and ``repr`` are shared functions reading the class's field
+names.
 
 The trees of :mod:`dicecli.notation.nodes`, the dice, the results, the environment and
 the prepared steps use it: everything a plain roll builds. Values built only by slower
@@ -156,6 +158,20 @@ def _make_init(cls: type, fields: dict[str, Field]) -> Callable[..., None]:
     return init
 
 
+def _first_init(cls: type, fields: dict[str, Field]) -> Callable[..., None]:
+    """The ``__init__`` of ``cls`` until its first call, which compiles the real one
+    (:func:`_make_init`), puts it on the class in its place, and calls it."""
+
+    def first_init(self: object, *args: object, **kwargs: object) -> None:
+        init = _make_init(cls, fields)
+        setattr(cls, "__init__", init)  # noqa: B010
+        init(self, *args, **kwargs)
+
+    first_init.__name__ = "__init__"
+    first_init.__qualname__ = f"{cls.__qualname__}.__init__"
+    return first_init
+
+
 def _getter(names: tuple[str, ...]) -> Callable[[object], tuple[object, ...]]:
     """The compared fields of a value, as one tuple (``attrgetter`` gives a bare value
     for a single name, and fails for none)."""
@@ -175,7 +191,7 @@ def _build(cls: type[T], init: bool, eq: bool) -> type[T]:
     setattr(cls, "__frozen_fields__", fields)  # noqa: B010
     names = tuple(fields)
     if init and "__init__" not in cls.__dict__:  # a class's own __init__ stays, as in dataclasses
-        setattr(cls, "__init__", _make_init(cls, fields))  # noqa: B010
+        setattr(cls, "__init__", _first_init(cls, fields))  # noqa: B010
     setattr(cls, "__match_args__", names)  # noqa: B010
     compared = tuple(name for name, declared in fields.items() if declared.compare)
     setattr(cls, "__frozen_compared__", staticmethod(_getter(compared)))  # noqa: B010
