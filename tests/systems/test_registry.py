@@ -9,6 +9,7 @@ import pytest
 import dicecli
 from dicecli.environment import Environment
 from dicecli.errors import RuleError
+from dicecli.frozen import replace
 from dicecli.systems import registry
 from dicecli.systems.declaration import CliOption, Game, Setting
 
@@ -82,12 +83,12 @@ def _game(name: str, *keywords: str) -> Game:
         ),
         (_game("coin", "coin"), None),
         (_game("coin", "artillery"), "its keyword 'artillery' belongs to another game"),
-        (_game("coin", "coin")._replace(words=("ARTILLERY",)), ARTILLERY_TAKEN),
-        (_game("coin", "coin")._replace(settings=(_setting("age.max_rolls"),)), FOREIGN_KEY),
-        (_game("coin", "coin")._replace(settings=(_setting("coin.x"),)), None),
-        (_game("coin", "coin")._replace(options=(_option("--dice-file", "coin.x"),)), OLD_FLAG),
-        (_game("coin", "coin")._replace(options=(_option("-d", "coin.x"),)), SHORT_FLAG),
-        (_game("coin", "coin")._replace(options=(_option("--d", "coin.y"),)), NOT_ITS_OWN),
+        (replace(_game("coin", "coin"), words=("ARTILLERY",)), ARTILLERY_TAKEN),
+        (replace(_game("coin", "coin"), settings=(_setting("age.max_rolls"),)), FOREIGN_KEY),
+        (replace(_game("coin", "coin"), settings=(_setting("coin.x"),)), None),
+        (replace(_game("coin", "coin"), options=(_option("--dice-file", "coin.x"),)), OLD_FLAG),
+        (replace(_game("coin", "coin"), options=(_option("-d", "coin.x"),)), SHORT_FLAG),
+        (replace(_game("coin", "coin"), options=(_option("--d", "coin.y"),)), NOT_ITS_OWN),
     ],
 )
 def test_a_plug_in_that_cannot_stand_beside_the_games_is_named_why(
