@@ -44,9 +44,11 @@ RECURSION_LIMIT = 12_000
 if sys.getrecursionlimit() < RECURSION_LIMIT:
     sys.setrecursionlimit(RECURSION_LIMIT)
 
-# The signs outside ASCII as alternatives, not in the class: a class mixing them with
-# ASCII makes ``re`` build a 64k-character bitmap at every start.
-_TERM_SEPARATOR = re.compile("[-+*/,xX]|×|\N{MINUS SIGN}")
+_TERM_SEPARATOR = re.compile("[-+*/,xX]")
+_WIDE_SIGNS = str.maketrans("×\N{MINUS SIGN}", "*-")
+"""The separators outside ASCII, read as their ASCII twins: one character for one, so
+positions stay. (In the class beside ASCII, they made ``re`` build a 64k-character
+bitmap at every start; as alternatives, ``re`` merges them back into the class.)"""
 _LONG_NUMBER = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
 _BRACKETS = re.compile(r"[(){}\[\]]")
 _LABEL = re.compile(r"\[[^\]\[]*\]")  # as the grammar reads a label
@@ -70,6 +72,8 @@ def check_line(text: str) -> None:
             text,
             long_number.start(),
         )
+    if not body.isascii():
+        body = body.translate(_WIDE_SIGNS)
     for separators, separator in enumerate(_TERM_SEPARATOR.finditer(body), start=1):
         if separators >= MAX_TERMS:
             raise DiceSyntaxError(

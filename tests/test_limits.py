@@ -45,6 +45,13 @@ LONG_SUM = "+".join(["1"] * 3000)  # 5,999 characters: within the line length, n
             4,
         ),
         (LONG_SUM, "too many terms: the limit is 1,000 in one line", 1999),
+        # the signs outside ASCII separate terms too, and the caret stands on the sign
+        (
+            "\N{MINUS SIGN}".join(["1"] * 3000),
+            "too many terms: the limit is 1,000 in one line",
+            1999,
+        ),
+        ("d6 " + "×".join(["2"] * 3000), "too many terms: the limit is 1,000 in one line", 2002),
         (
             "(" * 101 + "1" + ")" * 101,
             "too deeply nested: at most 100 brackets inside each other",
