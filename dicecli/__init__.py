@@ -61,19 +61,25 @@ _HOMES = {
 (PEP 562), so ``import dicecli.__main__`` loads only the package's own ``__init__``."""
 
 
-def __getattr__(name: str) -> object:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'dicecli' has no attribute {name!r}")
-    from importlib import import_module
+if not TYPE_CHECKING:  # type checkers read the imports above, and know every name
 
-    value = getattr(import_module(home), name)
-    globals()[name] = value  # asked once: later uses find it as any module attribute
-    return value
+    def __getattr__(name: str) -> object:
+        from importlib import import_module
 
+        home = _HOMES.get(name)
+        if home is None:  # a submodule, as ``import dicecli; dicecli.errors`` always gave
+            try:
+                return import_module(f"dicecli.{name}")
+            except ModuleNotFoundError as error:
+                if error.name != f"dicecli.{name}":
+                    raise
+            raise AttributeError(f"module 'dicecli' has no attribute {name!r}")
+        value = getattr(import_module(home), name)
+        globals()[name] = value  # asked once: later uses find it as any module attribute
+        return value
 
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_HOMES})
+    def __dir__() -> list[str]:
+        return sorted({*globals(), *_HOMES})
 
 
 __all__ = [

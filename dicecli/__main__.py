@@ -53,12 +53,14 @@ def main(argv: list[str] | None = None) -> int:
 
     Meant as the process's entry point (no ``argv``), it also keeps the garbage
     collector off the objects that live as long as the process: paused through start-up
-    (a game line's first roll loads its grammar), then what start-up built is frozen out
-    of its reach (:func:`_start_up_over`), and what the run built is frozen before
-    returning, which the full collection Python makes at exit would otherwise walk
-    (about 20 million instructions for a game line).
+    (for a one-shot roll, until its line is parsed, which loads a game's grammar), then
+    what start-up built is frozen out of its reach and the collector runs again
+    (:func:`_start_up_over`); what the run built is frozen before returning, which the
+    full collection Python makes at exit would otherwise walk (about 20 million
+    instructions for a game line).
     """
-    if argv is None:
+    paused = argv is None and gc.isenabled()
+    if paused:
         gc.disable()  # until start-up is over: see _start_up_over
     from dicecli.app import readable
 
@@ -66,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv is None:
         _own_process()
     try:
-        return _dispatch(args, paused=argv is None)
+        return _dispatch(args, paused)
     except BrokenPipeError:
         _output_closed()
         return ExitStatus.OK
@@ -89,6 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if argv is None:  # the process ends: the collection at exit has nothing to scan
             gc.freeze()
+        if paused:
             gc.enable()
 
 
@@ -152,16 +155,29 @@ def _dispatch(args: list[str], paused: bool = False) -> int:
         from dicecli.app import RunOptions, Streams, run_lines, run_once
 
         options = RunOptions(plain=roll.plain, json=roll.json)
-        if roll.words:  # one roll: start-up lasts until it is rolled
-            status = run_once(" ".join(roll.words), options, Streams())
+        if roll.words:
+            text = " ".join(roll.words)
+            _read_ahead(text)  # start-up lasts until its grammar is loaded
             _start_up_over(paused)
-            return int(status)
+            return int(run_once(text, options, Streams()))
         _start_up_over(paused)
         return int(run_lines(sys.stdin, options, Streams()))
     from dicecli.cli import run
 
     _start_up_over(paused)
     return run(args)
+
+
+def _read_ahead(text: str) -> None:
+    """Load the grammar a one-shot roll's line needs while start-up lasts: a game's
+    line or an uncommon one loads it on first parse, and it lives as long as the
+    process. The line itself is read when rolled, with the collector running (reading
+    a long line makes garbage)."""
+    from dicecli.notation.lines import split_rolls
+    from dicecli.notation.reader import load_grammar_for
+
+    for _, piece in split_rolls(text):
+        load_grammar_for(piece)
 
 
 def _start_up_over(paused: bool) -> None:

@@ -183,7 +183,7 @@ def _getter(names: tuple[str, ...]) -> Callable[[object], tuple[object, ...]]:
     return lambda value: ()
 
 
-def _build(cls: type[T], init: bool, eq: bool) -> type[T]:
+def _build(cls: type[T], init: bool, eq: bool, init_now: bool = False) -> type[T]:
     fields: dict[str, Field] = {}
     for base in reversed(cls.__mro__[1:]):
         fields.update(base.__dict__.get("__frozen_fields__", {}))
@@ -191,7 +191,8 @@ def _build(cls: type[T], init: bool, eq: bool) -> type[T]:
     setattr(cls, "__frozen_fields__", fields)  # noqa: B010
     names = tuple(fields)
     if init and "__init__" not in cls.__dict__:  # a class's own __init__ stays, as in dataclasses
-        setattr(cls, "__init__", _first_init(cls, fields))  # noqa: B010
+        made = _make_init if init_now else _first_init
+        setattr(cls, "__init__", made(cls, fields))  # noqa: B010
     setattr(cls, "__match_args__", names)  # noqa: B010
     compared = tuple(name for name, declared in fields.items() if declared.compare)
     setattr(cls, "__frozen_compared__", staticmethod(_getter(compared)))  # noqa: B010
@@ -212,18 +213,29 @@ def frozen(cls: type[T], /) -> type[T]: ...
 
 
 @overload
-def frozen(*, init: bool = True, eq: bool = True) -> Callable[[type[T]], type[T]]: ...
+def frozen(
+    *, init: bool = True, eq: bool = True, init_now: bool = False
+) -> Callable[[type[T]], type[T]]: ...
 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(field, Field))
 def frozen(
-    cls: type[T] | None = None, /, *, init: bool = True, eq: bool = True
+    cls: type[T] | None = None,
+    /,
+    *,
+    init: bool = True,
+    eq: bool = True,
+    init_now: bool = False,
 ) -> type[T] | Callable[[type[T]], type[T]]:
     """Make ``cls`` a frozen value (see the module's docstring). ``init=False``: the
     class writes its own ``__init__`` (through :func:`object.__setattr__`); ``eq=False``:
-    values compare by identity."""
+    values compare by identity. ``__init__`` is compiled when the class is first
+    instantiated: until then its signature reads ``(*args, **kwargs)`` to
+    :func:`inspect.signature` (so to ``help`` and to Hypothesis's ``builds``);
+    ``init_now=True`` compiles it at once, for classes others build from their
+    signature (a plug-in game's declarations)."""
     if cls is None:
-        return lambda decorated: _build(decorated, init, eq)
+        return lambda decorated: _build(decorated, init, eq, init_now)
     return _build(cls, init, eq)
 
 

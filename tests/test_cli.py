@@ -217,6 +217,46 @@ def test_start_up_objects_are_frozen_out_of_the_garbage_collector(args: list[str
     assert after > 1000  # pyparsing's grammar objects and ours
 
 
+@pytest.mark.parametrize(
+    ("args", "runner"),
+    [
+        (["wfb ld 8"], "dicecli.app:run_once"),
+        ([], "dicecli.app:run_lines"),
+        (["--seed", "1", "d6"], "dicecli.cli:run"),
+    ],
+)
+def test_the_collector_runs_again_before_rolling(
+    args: list[str], runner: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """main() pauses the collector for start-up only: one-shot, piped and typer paths
+    roll with it running (a long line's garbage is collected), start-up frozen first."""
+    import gc
+    import io
+    from importlib import import_module
+
+    from dicecli import __main__ as entry
+
+    module, name = runner.split(":")
+    seen: list[tuple[bool, int]] = []
+
+    def record(*_: object) -> int:
+        seen.append((gc.isenabled(), gc.get_freeze_count()))
+        return 0
+
+    monkeypatch.setattr(import_module(module), name, record)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("d6\n"))
+    gc.disable()
+    try:
+        entry._dispatch(args, paused=True)
+    finally:
+        gc.enable()
+        gc.unfreeze()
+    assert len(seen) == 1
+    enabled, frozen = seen[0]
+    assert enabled
+    assert frozen > 0
+
+
 def test_one_shot_roll_is_plain_when_piped() -> None:
     done = run("2D6+5")
     assert done.returncode == 0

@@ -280,3 +280,22 @@ def test_a_fourth_game_is_one_package_and_one_registry_line(tmp_path: Path) -> N
     assert "0\t1/2\t50.00%\t>= 100.00%" in lines
     assert any(line.startswith("completion: ['coin'] [") and "'flip'" in line for line in lines)
     assert "help: Coin:" in lines
+
+
+def test_the_package_imports_its_api_on_first_use() -> None:
+    # dicecli/__init__.py loads nothing (the program pauses the collector first, in
+    # __main__); the public names, and the submodules as attributes, come when asked.
+    code = (
+        "import sys, dicecli\n"
+        "print('dicecli.rolling.evaluate' in sys.modules)\n"
+        "print(dicecli.roll('2d6', given='1,2').total, dicecli.errors.DiceError.__name__)\n"
+        "try:\n    dicecli.rol\nexcept AttributeError as error:\n    print(error)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.splitlines() == [
+        "False",
+        "3 DiceError",
+        "module 'dicecli' has no attribute 'rol'",
+    ]

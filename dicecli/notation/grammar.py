@@ -601,6 +601,19 @@ def _word(text: str) -> str:
     return text.split()[0] if text.split() else text
 
 
+def line_grammar_for(text: str) -> pp.ParserElement:
+    """The grammar that reads the line ``text`` (not blank): a game's, built on first
+    use, when its first word is the game's keyword, else the generic one."""
+    first = text.split(None, 1)[0]
+    if first[0].isalpha():  # a game's keyword is a word: lines of numbers never ask
+        from dicecli.systems import registry
+
+        game = registry.game_for_keyword(first)
+        if game is not None:
+            return registry.system(game.name).line_grammar()
+    return _generic_line
+
+
 def parse(text: str) -> Roll:
     """Parse one line with the grammar: an expression or a game form, and an optional
     ``# comment``. The program reads lines through :func:`dicecli.notation.reader.parse`,
@@ -611,14 +624,7 @@ def parse(text: str) -> Roll:
     if not stripped:
         raise DiceSyntaxError("nothing to roll", text, len(text))
     check_line(text)
-    grammar = _generic_line
-    first = stripped.split(None, 1)[0]
-    if first[0].isalpha():  # a game's keyword is a word: lines of numbers never ask
-        from dicecli.systems import registry
-
-        game = registry.game_for_keyword(first)
-        if game is not None:
-            grammar = registry.system(game.name).line_grammar()
+    grammar = line_grammar_for(stripped)
     try:
         return cast(Roll, grammar.parse_string(text, parse_all=True)[0])
     except pp.ParseBaseException as error:

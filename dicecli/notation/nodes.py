@@ -157,6 +157,8 @@ class Modifiers:
     clamp_high: int | None = None  # max6: a die worth more is worth 6
 
     def __str__(self) -> str:
+        if self is NO_MODIFIERS:  # most dice terms, as the readers build them
+            return ""
         # In the order applied, except that a bare "!" followed by a success condition
         # goes last: "!>=5" would read as the explosion's own condition.
         explode, unique = self.explode, self.unique

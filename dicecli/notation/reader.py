@@ -33,3 +33,21 @@ def parse(text: str) -> Roll:
     from dicecli.notation import grammar
 
     return grammar.parse(text)
+
+
+def load_grammar_for(text: str) -> None:
+    """Load what :func:`parse` will need to read ``text``, without reading it: nothing for
+    a line the quick reader takes, else the grammar of record (and the line's game's
+    grammar). For a one-shot roll, which loads it as part of start-up
+    (``dicecli/__main__.py``)."""
+    head = text.lstrip(" \t\r\n")[:1]
+    if not head:
+        return
+    if not head.isalpha() or head in "dD":
+        from dicecli.notation.common_lines import read_common_line
+
+        if read_common_line(text) is not None:
+            return
+    from dicecli.notation import grammar
+
+    grammar.line_grammar_for(text)

@@ -4,8 +4,8 @@
 The package follows the games' template:
 
 - ``nodes``: what a player types; ``grammar``: text -> nodes;
-- ``dice``: the dice of each health-state colour, read from the shipped TOML file
-  (``dice.toml``) or the player's own (faces and symbols);
+- ``dice``: the dice of each health-state colour, the shipped ones (``SHIPPED_DICE``)
+  or those of the player's own dice file (faces and symbols);
 - ``rules``: the rules rolling and odds share (netting and capping extra dice, which
   dice are kept, notes);
 - ``roll``: rolling a check into a :class:`~dicecli.results.RollResult`;
