@@ -365,7 +365,7 @@ def batches(lines: Iterable[str] | TextIO) -> Iterator[list[str]]:
                 yield [line_text(text)]
             return
         complete, newline, pending = text.rpartition("\n")
-        batch = [line_text(line) for line in complete.split("\n")] if newline else []
+        batch = _split_lines(complete) if newline else []
         if len(pending) > MAX_LINE_LENGTH:
             batch.append(pending[: MAX_LINE_LENGTH + 1])
             pending, skipping = "", True
@@ -383,6 +383,15 @@ def readable(arg: str) -> str:
         return arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
     except UnicodeEncodeError:  # a lone surrogate that was not a byte
         return arg.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _split_lines(text: str) -> list[str]:
+    """The lines of ``text``, split at ``\n``, each without a ``\r`` before its end
+    (one pass over the lines only when the text has a ``\r`` at all)."""
+    lines = text.split("\n")
+    if "\r" not in text:
+        return lines
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
 def line_text(line: str) -> str:
