@@ -19,7 +19,7 @@ import os
 import re
 import sys
 from collections.abc import Generator, Iterable, Iterator
-from typing import NamedTuple, TextIO
+from typing import NamedTuple, TextIO, cast
 
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
@@ -89,6 +89,32 @@ FLUSH_EVERY = 4096
 """Results written between flushes of piped output in a long ``--times`` run."""
 
 
+class PendingOutput(io.TextIOBase):
+    """The text written since the last flush, kept as the pieces written and joined when
+    taken. A :class:`io.StringIO` emptied after each batch (``seek(0)``, ``truncate()``)
+    first copied its whole text into a buffer of four bytes a character: about 10 ms a
+    batch of 6,500 ``--json`` lines, a fifth of the run, and none of it in the
+    instruction counts (page faults of the new buffer)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._pieces: list[str] = []
+
+    def write(self, text: str) -> int:
+        self._pieces.append(text)
+        return len(text)
+
+    def take(self) -> str:
+        """The text written since the last take (and the pending text is emptied)."""
+        text = "".join(self._pieces)
+        self._pieces.clear()
+        return text
+
+    def drop(self) -> None:
+        """Forget the text written since the last take."""
+        self._pieces.clear()
+
+
 class Session:
     """One run of the program: one dice source for all its rolls, so ``--seed`` gives
     one reproducible stream and ``--given`` faces are used across lines in order.
@@ -105,9 +131,10 @@ class Session:
         source: DiceSource = self.given or RandomSource(options.seed)
         self.roller = Roller(source)
         self.mode = options.mode(streams)
-        self.buffer = io.StringIO()
+        self.buffer = PendingOutput()
         direct = self.mode == "terminal" or not buffered
-        output = streams.stdout if direct else self.buffer
+        # the plain and JSON renderers, which write here, only call write
+        output = streams.stdout if direct else cast(TextIO, self.buffer)
         self.renderer: Renderer = make_renderer(self.mode, output)
         if options.odds and self.mode == "terminal":
             from dicecli.render.terminal import TerminalRenderer
@@ -171,11 +198,9 @@ class Session:
     def flush(self) -> None:
         """Write what the buffer holds: whole, even when Ctrl-C or SIGTERM comes
         meanwhile (:class:`SignalGuard`), so a stopped run ends with whole lines."""
-        text = self.buffer.getvalue()
         with SIGNAL_GUARD:
+            text = self.buffer.take()
             if text:
-                self.buffer.seek(0)
-                self.buffer.truncate()
                 write_all(self.streams.stdout, text)
             self.streams.stdout.flush()
 
@@ -187,8 +212,7 @@ class Session:
             try:
                 self.given.check_all_used()
             except DiceError as error:
-                self.buffer.seek(0)
-                self.buffer.truncate()
+                self.buffer.drop()
                 self.report(error)
                 return ExitStatus.BAD_INPUT
         self.flush()

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import gc
 import io
+import json
 import os
 
 import pytest
 
 from dicecli.app import (
     YOUNG_OBJECTS_PER_COLLECTION,
+    PendingOutput,
     RunOptions,
     Streams,
     batches,
@@ -68,3 +70,24 @@ def test_run_lines_leaves_the_collector_as_it_found_it() -> None:
     assert stdout.getvalue().count("\n") == 1
     assert stderr.getvalue().startswith("line 2: ")
     assert gc.get_threshold() == before
+
+
+def test_pending_output_gives_the_text_written_since_it_was_last_taken() -> None:
+    pending = PendingOutput()
+    assert pending.write("3\td6\t[3]\n") == len("3\td6\t[3]\n")
+    pending.write("é\n")
+    assert pending.take() == "3\td6\t[3]\né\n"
+    assert pending.take() == ""
+    pending.write("lost\n")
+    pending.drop()
+    pending.write("kept\n")
+    assert pending.take() == "kept\n"
+
+
+def test_piped_lines_are_written_whole_and_in_order() -> None:
+    stdout = io.StringIO()
+    lines = [f"{count}d6+{count}" for count in range(1, 2001)]
+    status = run_lines(lines, RunOptions(seed=5, json=True), Streams(stdout=stdout))
+    assert status == ExitStatus.OK
+    written = stdout.getvalue().splitlines()
+    assert [json.loads(line)["input"] for line in written] == lines
