@@ -91,9 +91,9 @@ FLUSH_EVERY = 4096
 class PendingOutput:
     """The text written since the last flush, kept as the pieces written and joined when
     taken. A :class:`io.StringIO` emptied after each batch (``seek(0)``, ``truncate()``)
-    first copied its whole text into a buffer of four bytes a character: about 10 ms a
-    batch of 6,500 ``--json`` lines, a fifth of the run, and none of it in the
-    instruction counts (page faults of the new buffer)."""
+    first copied its whole text into a buffer of four bytes a character: 2 to 10 ms a
+    batch of 6,500 ``--json`` lines (measured), up to a fifth of the run, and little of it
+    in the instruction counts (page faults of the new buffer)."""
 
     def __init__(self) -> None:
         self._pieces: list[str] = []
