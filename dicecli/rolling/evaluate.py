@@ -319,8 +319,10 @@ _ARITHMETIC: dict[str, Callable[[int, int], int]] = {
 
 def _compile_binary(node: BinaryOp) -> Step:
     left = _wrapped_step(node.left, node.level)
-    right = _wrapped_step(node.right, node.level + 1)
     text = _OP_TEXT[node.op]
+    if node.op != "/" and type(node.right) is Number:  # the common ``2d6+5``
+        return _with_constant_step(left, text, _ARITHMETIC[node.op], node.right.value)
+    right = _wrapped_step(node.right, node.level + 1)
     if node.op == "/":
 
         def divide(ev: Evaluation) -> int:
@@ -333,15 +335,6 @@ def _compile_binary(node: BinaryOp) -> Step:
 
         return divide
     combine = _ARITHMETIC[node.op]
-    if type(node.right) is Number:  # the common ``2d6+5``: the constant needs no step
-        constant, constant_text = node.right.value, _number_text(node.right.value)
-
-        def with_constant(ev: Evaluation) -> int:
-            first = left(ev)
-            ev.segments.extend((text, constant_text))
-            return combine(first, constant)
-
-        return with_constant
 
     def arithmetic(ev: Evaluation) -> int:
         first = left(ev)
@@ -349,6 +342,20 @@ def _compile_binary(node: BinaryOp) -> Step:
         return combine(first, right(ev))
 
     return arithmetic
+
+
+def _with_constant_step(
+    left: Step, text: Text, combine: Callable[[int, int], int], constant: int
+) -> Step:
+    """``left`` and a constant (``2d6+5``): the constant needs no step of its own."""
+    shown = (text, _number_text(constant))
+
+    def with_constant(ev: Evaluation) -> int:
+        first = left(ev)
+        ev.segments.extend(shown)
+        return combine(first, constant)
+
+    return with_constant
 
 
 def _compile_negate(node: Negate) -> Step:

@@ -133,6 +133,7 @@ class Roller:
         self.source = source
         self.budget = budget
         self.remaining = budget
+        self._draw = source.draw  # bound once: a roll draws through it for every die
         many = getattr(source, "draw_many", None)
         self._draw_many: Callable[[Die, int], list[int]] = many or partial(draw_many, source)
 
@@ -145,7 +146,7 @@ class Roller:
         self.remaining -= 1
         if self.remaining < 0:
             self._over()
-        return self.source.draw(die)
+        return self._draw(die)
 
     def draw_many(self, die: Die, count: int) -> list[int]:
         """``count`` draws at once (the fast path of plain dice terms)."""

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from strategies import line_text, near_miss_text
 
 from dicecli.errors import DiceSyntaxError
-from dicecli.notation import grammar, reader
+from dicecli.limits import MAX_DIGITS, MAX_LINE_LENGTH, MAX_NESTING, MAX_TERMS, check_line
+from dicecli.notation import common_lines, grammar, reader
 from dicecli.notation.common_lines import read_common_line
 from dicecli.notation.nodes import BinaryOp, Dice, Keep, Modifiers, Negate, Number, Roll
 
@@ -134,6 +135,7 @@ def _agrees_with_grammar(text: str) -> bool:
     quick = read_common_line(text)
     if quick is None:
         return False
+    check_line(text)  # within every bound (the reader checks only long lines)
     try:
         slow = grammar.parse(text)
     except DiceSyntaxError as error:
@@ -234,6 +236,30 @@ def test_the_tree_is_the_grammars() -> None:
     ],
 )
 def test_other_lines_go_to_the_grammar(text: str) -> None:
+    assert read_common_line(text) is None
+
+
+def test_lines_it_does_not_check_are_within_every_bound() -> None:
+    """Lines shorter than ``_WITHIN_LIMITS_BELOW`` skip :func:`check_line`: what the
+    reader accepts of them must be within every bound by its own rules."""
+    assert min(MAX_TERMS, MAX_LINE_LENGTH) >= common_lines._WITHIN_LIMITS_BELOW
+    assert common_lines._MAX_DIGITS < MAX_DIGITS
+    assert common_lines._MAX_DEPTH < MAX_NESTING
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1+" * MAX_TERMS + "1",  # too many terms: long enough to be checked
+        "d6+" * MAX_TERMS + "d6",
+        "(" * (MAX_NESTING + 1) + "1" + ")" * (MAX_NESTING + 1),
+        "1" * (MAX_DIGITS + 1),
+        "2d6 " + " " * MAX_LINE_LENGTH,
+    ],
+)
+def test_lines_past_a_bound_go_to_the_grammar(text: str) -> None:
+    with pytest.raises(DiceSyntaxError):
+        check_line(text)
     assert read_common_line(text) is None
 
 

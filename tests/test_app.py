@@ -1,0 +1,93 @@
+"""The line loop of :mod:`dicecli.app`: how piped input is cut into lines, and the
+garbage collector's thresholds while lines are rolled."""
+
+from __future__ import annotations
+
+import gc
+import io
+import json
+import os
+
+import pytest
+
+from dicecli.app import (
+    YOUNG_OBJECTS_PER_COLLECTION,
+    PendingOutput,
+    RunOptions,
+    Streams,
+    batches,
+    fewer_collections,
+    run_lines,
+)
+from dicecli.status import ExitStatus
+
+
+def _piped(data: bytes) -> list[str]:
+    """The lines ``batches`` reads from a real pipe holding ``data``."""
+    read, write = os.pipe()
+    os.write(write, data)
+    os.close(write)
+    with os.fdopen(read) as stream:
+        return [line for batch in batches(stream) for line in batch]
+
+
+@pytest.mark.parametrize(
+    ("data", "lines"),
+    [
+        (b"d20\n2d6+5\n", ["d20", "2d6+5"]),
+        (b"d20\r\n2d6+5\r\n", ["d20", "2d6+5"]),
+        (b"d20\r\n2d6\n3d6\r\r\n", ["d20", "2d6", "3d6\r"]),  # one \r comes off a line
+        (b"d20 # a\rb\n", ["d20 # a\rb"]),  # a \r inside a line stays
+        (b"d20\n\nd6", ["d20", "", "d6"]),  # the last line needs no line end
+    ],
+)
+def test_piped_lines_end_at_newlines_with_a_return_before_taken_off(
+    data: bytes, lines: list[str]
+) -> None:
+    assert _piped(data) == lines
+
+
+def test_fewer_collections_raises_the_youngest_threshold_and_puts_it_back() -> None:
+    before = gc.get_threshold()
+    with fewer_collections():
+        inside = gc.get_threshold()
+    assert inside == (YOUNG_OBJECTS_PER_COLLECTION, *before[1:])
+    assert gc.get_threshold() == before
+
+
+def test_the_thresholds_are_put_back_after_an_error() -> None:
+    before = gc.get_threshold()
+    with pytest.raises(KeyboardInterrupt), fewer_collections():
+        raise KeyboardInterrupt
+    assert gc.get_threshold() == before
+
+
+def test_run_lines_leaves_the_collector_as_it_found_it() -> None:
+    before = gc.get_threshold()
+    stdout, stderr = io.StringIO(), io.StringIO()
+    status = run_lines(["d20", "2d6 +"], RunOptions(seed=1), Streams(stdout=stdout, stderr=stderr))
+    assert status == ExitStatus.BAD_INPUT
+    assert stdout.getvalue().count("\n") == 1
+    assert stderr.getvalue().startswith("line 2: ")
+    assert gc.get_threshold() == before
+
+
+def test_pending_output_gives_the_text_written_since_it_was_last_taken() -> None:
+    pending = PendingOutput()
+    pending.write("3\td6\t[3]\n")
+    pending.write("é\n")
+    assert pending.take() == "3\td6\t[3]\né\n"
+    assert pending.take() == ""
+    pending.write("lost\n")
+    pending.drop()
+    pending.write("kept\n")
+    assert pending.take() == "kept\n"
+
+
+def test_piped_lines_are_written_whole_and_in_order() -> None:
+    stdout = io.StringIO()
+    lines = [f"{count}d6+{count}" for count in range(1, 2001)]
+    status = run_lines(lines, RunOptions(seed=5, json=True), Streams(stdout=stdout))
+    assert status == ExitStatus.OK
+    written = stdout.getvalue().splitlines()
+    assert [json.loads(line)["input"] for line in written] == lines
