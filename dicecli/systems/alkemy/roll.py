@@ -11,7 +11,6 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
-from functools import partial
 from typing import NamedTuple
 
 from dicecli.environment import Environment
@@ -30,9 +29,9 @@ from dicecli.results import (
     Text,
 )
 from dicecli.rolling.sources import Roller
-from dicecli.systems.alkemy.dice import dice_for
-from dicecli.systems.alkemy.nodes import AlkemyCheck, AlkemyForm, AlkemyOpposed
-from dicecli.systems.alkemy.rules import PreparedSide, look_up, prepare
+from dicecli.systems.alkemy.dice import DiceSet, dice_for
+from dicecli.systems.alkemy.nodes import AlkemyCheck, AlkemyForm, AlkemyOpposed, AlkemySide
+from dicecli.systems.alkemy.rules import PreparedSide, look_up, prepare_side
 from dicecli.systems.declaration import CheckStep
 
 MAX_ROUNDS = 100
@@ -40,11 +39,83 @@ MAX_ROUNDS = 100
 end come only from dice that always tie (a custom file with one number on every face)."""
 
 
+class SideStep:
+    """One side made ready to roll with one dice set and one characteristic: its dice,
+    which dice it keeps when that does not depend on the faces, its breakdown around the
+    dice, its JSON fields and its notes, worked out once (:class:`SidePlan` keeps it
+    while the dice set and the characteristic stay the same)."""
+
+    __slots__ = (
+        "count",
+        "die",
+        "faces",
+        "fields",
+        "fixed_kept",
+        "labelled",
+        "notes",
+        "side",
+        "tail",
+        "unlabelled",
+    )
+
+    def __init__(self, side: PreparedSide) -> None:
+        self.side = side
+        dice = side.dice
+        self.die, self.faces, self.count = dice.die, dice.values, side.count
+        keep = side.node.keep
+        self.fixed_kept: tuple[int, int] | None = None
+        if side.net == 0:
+            self.fixed_kept = (0, 1)
+        elif keep is not None and side.net > 0:
+            self.fixed_kept = keep.indices
+        colour = () if dice.colour == "white" else (Text(f"{dice.colour} ", "note"),)
+        label = () if not side.label else (Text(f"{side.label} ", "label"),)
+        self.labelled: tuple[Segment, ...] = (*label, *colour)
+        self.unlabelled: tuple[Segment, ...] = colour
+        self.tail = (Text(" + ", "op"), Text(str(side.characteristic), "number"))
+        fields: list[tuple[str, JSONValue]] = [
+            ("characteristic", side.characteristic),
+            ("colour", dice.colour),
+        ]
+        if side.net:
+            fields.append(("bonus_dice" if side.net > 0 else "penalty_dice", abs(side.net)))
+        self.fields = tuple(fields)
+        self.notes = tuple(side.notes())
+
+    def roll(self, roller: Roller) -> SideRoll:
+        indices = tuple(roller.draw_many(self.die, self.count))
+        faces = self.faces
+        values = tuple([faces[index] for index in indices])
+        kept = self.fixed_kept or self.side.kept(values)
+        return SideRoll(self, indices, values, kept)
+
+
+class SidePlan:
+    """How a typed side finds its :class:`SideStep` on a roll: its characteristic looked
+    up in the roll's environment (a named value may change between rolls), the step
+    made again only when the dice set or the characteristic changed."""
+
+    __slots__ = ("last", "node", "number")
+
+    def __init__(self, node: AlkemySide, number: int) -> None:
+        self.node, self.number = node, number
+        self.last: tuple[DiceSet, int, SideStep] | None = None
+
+    def __call__(self, env: Environment, dice_set: DiceSet) -> SideStep:
+        characteristic = look_up(self.node.characteristic, env)
+        last = self.last
+        if last is not None and last[0] is dice_set and last[1] == characteristic:
+            return last[2]
+        step = SideStep(prepare_side(self.node, self.number, characteristic, dice_set))
+        self.last = (dice_set, characteristic, step)
+        return step
+
+
 class SideRoll(NamedTuple):
     """One side's dice in one round (a named tuple: a frozen value, made on every
-    roll)."""
+    roll): the face indices and values in roll order, and the kept pair's positions."""
 
-    side: PreparedSide
+    step: SideStep
     indices: tuple[int, ...]
     values: tuple[int, ...]
     kept: tuple[int, int]
@@ -52,59 +123,36 @@ class SideRoll(NamedTuple):
     @property
     def total(self) -> int:
         values = self.values
-        return values[self.kept[0]] + values[self.kept[1]] + self.side.characteristic
+        return values[self.kept[0]] + values[self.kept[1]] + self.step.side.characteristic
 
     @property
     def symbols(self) -> list[JSONValue] | None:
         """The kept pair's symbols (rule A8), None when the dice file gives none."""
-        symbols = [self.side.dice.symbol(self.indices[position]) for position in self.kept]
+        dice = self.step.side.dice
+        if dice.symbols is None:
+            return None
+        symbols = [dice.symbol(self.indices[position]) for position in self.kept]
         return None if None in symbols else list(symbols)
 
     def dice(self, marks: tuple[str, ...] = (), counts: bool = True) -> tuple[DieRoll, ...]:
         """The dice in roll order; not kept ones marked dropped; ``counts`` False when
         the whole round was re-rolled."""
-        die = self.side.dice.die
+        roll_of = self.step.die.roll_of
+        kept = self.kept
+        dropped = (DROPPED, *marks)
         rolls = []
         for position, index in enumerate(self.indices):
-            kept = position in self.kept
-            own = marks if kept else (DROPPED, *marks)
-            rolls.append(die.roll_of(index, kept and counts, own))
+            if position in kept:
+                rolls.append(roll_of(index, counts, marks))
+            else:
+                rolls.append(roll_of(index, False, dropped))
         return tuple(rolls)
-
-
-def roll_side(side: PreparedSide, roller: Roller) -> SideRoll:
-    die = side.dice.die
-    indices = tuple(roller.draw(die) for _ in range(side.count))
-    faces = side.dice.values
-    values = tuple(faces[index] for index in indices)
-    return SideRoll(side, indices, values, side.kept(values))
 
 
 def side_segments(rolled: SideRoll, dice: tuple[DieRoll, ...], label: bool) -> list[Segment]:
     """``Mind yellow [3, 4, ~1~] + 8``."""
-    side = rolled.side
-    segments: list[Segment] = []
-    if label and side.label:
-        segments.append(Text(f"{side.label} ", "label"))
-    if side.dice.colour != "white":
-        segments.append(Text(f"{side.dice.colour} ", "note"))
-    segments += [DiceShown(dice), Text(" + ", "op"), Text(str(side.characteristic), "number")]
-    return segments
-
-
-def _common_fields(
-    rolled: SideRoll, symbols: list[JSONValue] | None
-) -> list[tuple[str, JSONValue]]:
-    side = rolled.side
-    fields: list[tuple[str, JSONValue]] = [
-        ("characteristic", side.characteristic),
-        ("colour", side.dice.colour),
-    ]
-    if side.net:
-        fields.append(("bonus_dice" if side.net > 0 else "penalty_dice", abs(side.net)))
-    if symbols is not None:
-        fields.append(("symbols", symbols))
-    return fields
+    step = rolled.step
+    return [*(step.labelled if label else step.unlabelled), DiceShown(dice), *step.tail]
 
 
 def _symbols_text(symbols: list[JSONValue] | None) -> str:
@@ -114,27 +162,33 @@ def _symbols_text(symbols: list[JSONValue] | None) -> str:
 # -- a characteristic test (rule A1) --------------------------------------------------------
 
 
-def resolve_check(
-    check: AlkemyCheck, canonical: str, roller: Roller, env: Environment, text: str
-) -> RollResult:
-    side = prepare(check.side, 1, env, dice_for(env))
-    rolled = roll_side(side, roller)
-    dice = rolled.dice()
-    total = rolled.total
-    segments = side_segments(rolled, dice, label=True)
-    symbols = rolled.symbols
-    fields = _common_fields(rolled, symbols)
-    if check.difficulty is None:
-        verdict, passed = "no difficulty given" + _symbols_text(symbols), None
-    else:
-        difficulty = look_up(check.difficulty, env)
-        passed = total >= difficulty
-        margin = total - difficulty
-        verdict = f"{'success' if passed else 'failure'} vs {difficulty}, margin {margin:+d}"
-        verdict += _symbols_text(symbols)
-        fields = [("success", passed), ("target", difficulty), ("margin", margin), *fields]
-    outcome = Outcome(verdict, passed, tuple(fields), tuple(side.notes()))
-    return RollResult(text, canonical, total, dice, tuple(segments), outcome)
+def prepare_check(check: AlkemyCheck, canonical: str) -> CheckStep:
+    """A characteristic test made ready to roll: its side's plan, and its difficulty
+    when typed as a number."""
+    plan = SidePlan(check.side, 1)
+    difficulty = check.difficulty
+
+    def resolve_check(roller: Roller, env: Environment, text: str) -> RollResult:
+        step = plan(env, dice_for(env))
+        rolled = step.roll(roller)
+        dice = rolled.dice()
+        total = rolled.total
+        segments = (*step.labelled, DiceShown(dice), *step.tail)
+        symbols = rolled.symbols
+        fields = step.fields if symbols is None else (*step.fields, ("symbols", symbols))
+        if difficulty is None:
+            verdict, passed = "no difficulty given" + _symbols_text(symbols), None
+        else:
+            target = difficulty if type(difficulty) is int else look_up(difficulty, env)
+            passed = total >= target
+            margin = total - target
+            verdict = f"{'success' if passed else 'failure'} vs {target}, margin {margin:+d}"
+            verdict += _symbols_text(symbols)
+            fields = (("success", passed), ("target", target), ("margin", margin), *fields)
+        outcome = Outcome(verdict, passed, fields, step.notes)
+        return RollResult(text, canonical, total, dice, segments, outcome)
+
+    return resolve_check
 
 
 # -- an opposed test (rule A2) --------------------------------------------------------------
@@ -150,19 +204,19 @@ def decide(first: SideRoll, second: SideRoll, round_number: int) -> Decision | N
     if first.total != second.total:
         by = "total" if round_number == 1 else "reroll"
         return Decision(1 if first.total > second.total else 2, by)
-    a, b = first.side.characteristic, second.side.characteristic
+    a, b = first.step.side.characteristic, second.step.side.characteristic
     if a != b:
         return Decision(1 if a > b else 2, "characteristic")
     return None
 
 
 def roll_rounds(
-    sides: tuple[PreparedSide, PreparedSide], roller: Roller
+    sides: tuple[SideStep, SideStep], roller: Roller
 ) -> tuple[list[tuple[SideRoll, SideRoll]], Decision]:
     """Both sides roll, again and again while they tie, at most :data:`MAX_ROUNDS`."""
     rounds: list[tuple[SideRoll, SideRoll]] = []
     for round_number in range(1, MAX_ROUNDS + 1):
-        pair = (roll_side(sides[0], roller), roll_side(sides[1], roller))
+        pair = (sides[0].roll(roller), sides[1].roll(roller))
         rounds.append(pair)
         decision = decide(*pair, round_number)
         if decision is not None:
@@ -187,67 +241,75 @@ def _round_segments(
         dice = rolled.dice(marks, counts=last)
         all_dice += dice
         if position:
-            segments.append(Text(" vs ", "side"))
+            segments.append(_VS)
         segments += side_segments(rolled, dice, label=number == 1)
-        segments += [Text(" → ", "op"), Text(str(rolled.total), "value")]
+        segments += [_ARROW, Text(str(rolled.total), "value")]
     return segments, all_dice
+
+
+_VS, _ARROW = Text(" vs ", "side"), Text(" → ", "op")
 
 
 def _opposed_verdict(final: tuple[SideRoll, SideRoll], decision: Decision, rounds: int) -> str:
     winner, loser = final[decision.winner - 1], final[2 - decision.winner]
-    head = f"{winner.side.title} wins"
+    head = f"{winner.step.side.title} wins"
     if decision.tiebreak == "characteristic":
         return (
             f"{head} on characteristic: totals tied at {winner.total}, "
-            f"{winner.side.characteristic} beats {loser.side.characteristic}"
+            f"{winner.step.side.characteristic} beats {loser.step.side.characteristic}"
         )
     if decision.tiebreak == "reroll":
         return f"{head} on re-roll {rounds - 1}: {winner.total} vs {loser.total}"
     return f"{head} on total: {winner.total} vs {loser.total}"
 
 
-def resolve_opposed(
-    check: AlkemyOpposed, canonical: str, roller: Roller, env: Environment, text: str
-) -> RollResult:
-    dice_set = dice_for(env)
-    sides = (prepare(check.first, 1, env, dice_set), prepare(check.second, 2, env, dice_set))
-    rounds, decision = roll_rounds(sides, roller)
-    segments: list[Segment] = []
-    dice: list[DieRoll] = []
-    for number, pair in enumerate(rounds, start=1):
-        round_segments, round_dice = _round_segments(number, pair, number == len(rounds))
-        segments += round_segments
-        dice += round_dice
-    final = rounds[-1]
-    winner = final[decision.winner - 1]
-    symbols = [rolled.symbols for rolled in final]
-    fields: list[tuple[str, JSONValue]] = [
-        ("winner", decision.winner),
-        ("tiebreak", decision.tiebreak),
-        ("margin", abs(final[0].total - final[1].total)),
-        ("totals", [rolled.total for rolled in final]),
-        ("characteristics", [side.characteristic for side in sides]),
-        ("rounds", len(rounds)),
-        ("colour", [side.dice.colour for side in sides]),
-    ]
-    if any(pair is not None for pair in symbols):
-        fields.append(("symbols", list(symbols)))
-    notes = [f"side {side.number}: {note}" for side in sides for note in side.notes()]
-    verdict = _opposed_verdict(final, decision, len(rounds))
-    outcome = Outcome(verdict, None, tuple(fields), tuple(notes))
-    return RollResult(text, canonical, winner.total, tuple(dice), tuple(segments), outcome)
+def prepare_opposed(check: AlkemyOpposed, canonical: str) -> CheckStep:
+    """An opposed test made ready to roll: each side's plan."""
+    plans = (SidePlan(check.first, 1), SidePlan(check.second, 2))
+
+    def resolve_opposed(roller: Roller, env: Environment, text: str) -> RollResult:
+        dice_set = dice_for(env)
+        sides = (plans[0](env, dice_set), plans[1](env, dice_set))
+        rounds, decision = roll_rounds(sides, roller)
+        segments: list[Segment] = []
+        dice: list[DieRoll] = []
+        for number, pair in enumerate(rounds, start=1):
+            round_segments, round_dice = _round_segments(number, pair, number == len(rounds))
+            segments += round_segments
+            dice += round_dice
+        final = rounds[-1]
+        winner = final[decision.winner - 1]
+        symbols = [rolled.symbols for rolled in final]
+        fields: list[tuple[str, JSONValue]] = [
+            ("winner", decision.winner),
+            ("tiebreak", decision.tiebreak),
+            ("margin", abs(final[0].total - final[1].total)),
+            ("totals", [rolled.total for rolled in final]),
+            ("characteristics", [side.side.characteristic for side in sides]),
+            ("rounds", len(rounds)),
+            ("colour", [side.side.dice.colour for side in sides]),
+        ]
+        if any(pair is not None for pair in symbols):
+            fields.append(("symbols", list(symbols)))
+        notes = [f"side {side.side.number}: {note}" for side in sides for note in side.notes]
+        verdict = _opposed_verdict(final, decision, len(rounds))
+        outcome = Outcome(verdict, None, tuple(fields), tuple(notes))
+        return RollResult(text, canonical, winner.total, tuple(dice), tuple(segments), outcome)
+
+    return resolve_opposed
 
 
 def prepare_step(form: AlkemyForm) -> CheckStep:
     """``form`` made ready to roll (:data:`~dicecli.systems.declaration.CheckStep`): its
-    canonical text worked out once. The dice and named values are looked up on every
-    roll: they come from the environment and the dice file in force."""
+    canonical text, each side's breakdown, fields and notes, worked out once. The dice
+    and named values are looked up on every roll: they come from the environment and the
+    dice file in force, and a side is made ready again when they change."""
     canonical = str(form)
     match form:
         case AlkemyCheck():
-            return partial(resolve_check, form, canonical)
+            return prepare_check(form, canonical)
         case AlkemyOpposed():
-            return partial(resolve_opposed, form, canonical)
+            return prepare_opposed(form, canonical)
         case _:
             return assert_never(form)
 
