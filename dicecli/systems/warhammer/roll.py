@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from functools import lru_cache, partial
+from functools import cache, lru_cache, partial
 from typing import NamedTuple, TypeVar
 
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import RuleError
+from dicecli.identity_cache import IdentityCache
 from dicecli.notation.dice import D6
 from dicecli.notation.nodes import Expr, Number, assert_never
 from dicecli.results import (
@@ -35,7 +36,6 @@ from dicecli.systems.declaration import CheckStep
 from dicecli.systems.warhammer import misfire_on_hit
 from dicecli.systems.warhammer.dice import (
     SCATTER,
-    Bearing,
     is_misfire_face,
     scatter_bearing,
     scatter_is_hit,
@@ -106,10 +106,18 @@ def resolve_expression(
 # ----------------------------------------------------------------------- scatter (W2, W3)
 
 
+_ignored: IdentityCache[DieRoll, DieRoll] = IdentityCache(
+    lambda roll: roll.marked(IGNORED, kept=False)
+)
+"""A die ignored on a HIT, made once per die as rolled: dice are shared values (one per
+face and marks, :meth:`~dicecli.notation.dice.Die.roll_of`), so their ignored twins can
+be too, and their text is then found by identity when rendered."""
+
+
 def _ignored_on_hit(roll: DieRoll, misfire_counts: bool) -> DieRoll:
     if misfire_counts and is_misfire_face(roll.die, roll.face):
         return roll
-    return roll.marked(IGNORED, kept=False)
+    return _ignored(roll)
 
 
 def _ignore_segments(segments: list[Segment], misfire_counts: bool) -> list[Segment]:
@@ -154,46 +162,69 @@ class _Landing(NamedTuple):
     notes: tuple[str, ...] = ()
 
 
-def _landing(distance: _Distance, hit: bool, bearing: Bearing) -> _Landing:
+def _landing(distance: _Distance, face: _ScatterFace) -> _Landing:
     if distance.misfired:
         return _Landing(None, "MISFIRE")
-    if hit:
-        note = f"the HIT's small arrow points {bearing.describe()}"
-        return _Landing(0, "HIT: does not move", (), (note,))
+    if face.hit:
+        return _Landing(0, "HIT: does not move", (), face.hit_notes)
     moved = max(distance.value, 0)
     notes: tuple[str, ...] = ()
     if distance.value < 0:
         notes = (f"the distance rolled ({distance.value}) is below 0: it does not move",)
-    return _Landing(moved, f'moves {moved}" towards {bearing.describe()}', (), notes)
+    return _Landing(moved, f'moves {moved}" towards {face.bearing}', (), notes)
+
+
+class _ScatterFace(NamedTuple):
+    """What a face of the scatter die shows and says (rule W2), worked out once per
+    face: its roll, HIT or not, its bearing described, the JSON fields it gives, the
+    outcome of a scatter without distance, and the note of a HIT."""
+
+    roll: DieRoll
+    shown: DiceShown
+    hit: bool
+    bearing: str
+    fields: tuple[tuple[str, JSONValue], ...]
+    alone: Outcome
+    hit_notes: tuple[str, ...]
+
+
+@cache  # one entry per face of the scatter die
+def _scatter_face(index: int) -> _ScatterFace:
+    bearing = scatter_bearing(index)
+    hit = scatter_is_hit(index)
+    roll = SCATTER.roll_of(index, True, ("hit",) if hit else ())
+    described = bearing.describe()
+    fields: tuple[tuple[str, JSONValue], ...] = (
+        ("hit", hit),
+        ("bearing", bearing.degrees),
+        ("clock", bearing.clock),
+    )
+    verdict = f"HIT (small arrow {described})" if hit else described
+    notes = (f"the HIT's small arrow points {described}",)
+    return _ScatterFace(
+        roll, DiceShown((roll,)), hit, described, fields, Outcome(verdict, None, fields), notes
+    )
+
+
+_SPACE = Text(" ", "op")
 
 
 def resolve_scatter(
     check: ScatterRoll, canonical: str, roller: Roller, env: Environment, text: str
 ) -> RollResult:
-    index = roller.draw(SCATTER)
-    bearing = scatter_bearing(index)
-    hit = scatter_is_hit(index)
-    scatter = SCATTER.roll_of(index, True, ("hit",) if hit else ())
-    dice: list[DieRoll] = [scatter]
-    segments: list[Segment] = [DiceShown((scatter,))]
-    fields: list[tuple[str, JSONValue]] = [
-        ("hit", hit),
-        ("bearing", bearing.degrees),
-        ("clock", bearing.clock),
-    ]
+    face = _scatter_face(roller.draw(SCATTER))
     if check.distance is None:
-        verdict = f"HIT (small arrow {bearing.describe()})" if hit else bearing.describe()
-        outcome = Outcome(verdict, None, tuple(fields))
-        return RollResult(text, canonical, None, tuple(dice), tuple(segments), outcome)
-    distance = _roll_distance(check.distance, hit, roller, env)
-    landing = _landing(distance, hit, bearing)
-    dice += distance.dice
-    segments += [Text(" ", "op"), *distance.segments, *landing.shown]
+        return RollResult(text, canonical, None, (face.roll,), (face.shown,), face.alone)
+    distance = _roll_distance(check.distance, face.hit, roller, env)
+    landing = _landing(distance, face)
+    dice = (face.roll, *distance.dice)
+    segments = (face.shown, _SPACE, *distance.segments, *landing.shown)
+    fields = face.fields
     if distance.artillery:
-        fields.append(("misfire", distance.misfired))
-    fields.append(("distance", landing.total))
-    outcome = Outcome(landing.verdict, None, tuple(fields), landing.notes)
-    return RollResult(text, canonical, landing.total, tuple(dice), tuple(segments), outcome)
+        fields = (*fields, ("misfire", distance.misfired))
+    fields = (*fields, ("distance", landing.total))
+    outcome = Outcome(landing.verdict, None, fields, landing.notes)
+    return RollResult(text, canonical, landing.total, dice, segments, outcome)
 
 
 # ----------------------------------------------------------------- tests (W8, W9, W10)
