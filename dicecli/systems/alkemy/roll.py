@@ -11,6 +11,7 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 from dicecli.environment import Environment
@@ -46,11 +47,14 @@ class SideStep:
     while the dice set and the characteristic stay the same)."""
 
     __slots__ = (
+        "characteristic",
         "count",
         "die",
+        "dropped_rolls",
         "faces",
         "fields",
         "fixed_kept",
+        "kept_rolls",
         "labelled",
         "notes",
         "side",
@@ -62,6 +66,11 @@ class SideStep:
         self.side = side
         dice = side.dice
         self.die, self.faces, self.count = dice.die, dice.values, side.count
+        self.characteristic = side.characteristic
+        self.kept_rolls = self.die.kept_rolls
+        self.dropped_rolls = tuple(
+            self.die.roll_of(index, False, (DROPPED,)) for index in range(len(self.faces))
+        )
         keep = side.node.keep
         self.fixed_kept: tuple[int, int] | None = None
         if side.net == 0:
@@ -87,7 +96,8 @@ class SideStep:
         faces = self.faces
         values = tuple([faces[index] for index in indices])
         kept = self.fixed_kept or self.side.kept(values)
-        return SideRoll(self, indices, values, kept)
+        total = values[kept[0]] + values[kept[1]] + self.characteristic
+        return SideRoll(self, indices, values, kept, total)
 
 
 class SidePlan:
@@ -113,17 +123,13 @@ class SidePlan:
 
 class SideRoll(NamedTuple):
     """One side's dice in one round (a named tuple: a frozen value, made on every
-    roll): the face indices and values in roll order, and the kept pair's positions."""
+    roll): the face indices and values in roll order, the kept pair's positions, the total."""
 
     step: SideStep
     indices: tuple[int, ...]
     values: tuple[int, ...]
     kept: tuple[int, int]
-
-    @property
-    def total(self) -> int:
-        values = self.values
-        return values[self.kept[0]] + values[self.kept[1]] + self.step.side.characteristic
+    total: int
 
     @property
     def symbols(self) -> list[JSONValue] | None:
@@ -137,8 +143,16 @@ class SideRoll(NamedTuple):
     def dice(self, marks: tuple[str, ...] = (), counts: bool = True) -> tuple[DieRoll, ...]:
         """The dice in roll order; not kept ones marked dropped; ``counts`` False when
         the whole round was re-rolled."""
-        roll_of = self.step.die.roll_of
         kept = self.kept
+        if counts and not marks:  # a test's dice, an opposed test's deciding first round
+            kept_rolls, dropped_rolls = self.step.kept_rolls, self.step.dropped_rolls
+            return tuple(
+                [
+                    kept_rolls[index] if position in kept else dropped_rolls[index]
+                    for position, index in enumerate(self.indices)
+                ]
+            )
+        roll_of = self.step.die.roll_of
         dropped = (DROPPED, *marks)
         rolls = []
         for position, index in enumerate(self.indices):
@@ -163,8 +177,8 @@ def _symbols_text(symbols: list[JSONValue] | None) -> str:
 
 
 def prepare_check(check: AlkemyCheck, canonical: str) -> CheckStep:
-    """A characteristic test made ready to roll: its side's plan, and its difficulty
-    when typed as a number."""
+    """A characteristic test made ready to roll: its side's plan. The difficulty, a
+    number or a named value, is looked up on every roll."""
     plan = SidePlan(check.side, 1)
     difficulty = check.difficulty
 
@@ -174,21 +188,41 @@ def prepare_check(check: AlkemyCheck, canonical: str) -> CheckStep:
         dice = rolled.dice()
         total = rolled.total
         segments = (*step.labelled, DiceShown(dice), *step.tail)
+        target = None if difficulty is None else look_up(difficulty, env)
         symbols = rolled.symbols
-        fields = step.fields if symbols is None else (*step.fields, ("symbols", symbols))
-        if difficulty is None:
-            verdict, passed = "no difficulty given" + _symbols_text(symbols), None
+        if symbols is None:
+            outcome = _plain_check_outcome(total, target, None, step.fields, step.notes)
         else:
-            target = difficulty if type(difficulty) is int else look_up(difficulty, env)
-            passed = total >= target
-            margin = total - target
-            verdict = f"{'success' if passed else 'failure'} vs {target}, margin {margin:+d}"
-            verdict += _symbols_text(symbols)
-            fields = (("success", passed), ("target", target), ("margin", margin), *fields)
-        outcome = Outcome(verdict, passed, fields, step.notes)
+            outcome = _check_outcome(total, target, symbols, step.fields, step.notes)
         return RollResult(text, canonical, total, dice, segments, outcome)
 
     return resolve_check
+
+
+def _check_outcome(
+    total: int,
+    target: int | None,
+    symbols: list[JSONValue] | None,
+    fields: tuple[tuple[str, JSONValue], ...],
+    notes: tuple[str, ...],
+) -> Outcome:
+    """A characteristic test's outcome (rule A1): success iff the total reaches the
+    difficulty ``target`` (None: no difficulty given); ``fields`` and ``notes`` are the
+    side's."""
+    if symbols is not None:
+        fields = (*fields, ("symbols", symbols))
+    if target is None:
+        return Outcome("no difficulty given" + _symbols_text(symbols), None, fields, notes)
+    passed = total >= target
+    margin = total - target
+    verdict = f"{'success' if passed else 'failure'} vs {target}, margin {margin:+d}"
+    fields = (("success", passed), ("target", target), ("margin", margin), *fields)
+    return Outcome(verdict + _symbols_text(symbols), passed, fields, notes)
+
+
+_plain_check_outcome = lru_cache(maxsize=1024)(_check_outcome)
+"""The outcome of a test without symbols, made once for the same numbers (a value made
+from its arguments alone). With symbols, the outcome holds a list: it is made anew."""
 
 
 # -- an opposed test (rule A2) --------------------------------------------------------------
