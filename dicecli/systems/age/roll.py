@@ -101,7 +101,15 @@ def abilities(tests: tuple[AgeTest, ...], env: Environment) -> tuple[list[int], 
     return values, notes
 
 
-_DRAGON_MARKS = (DRAGON_MARK,)
+@lru_cache(maxsize=4)
+def _rolls_marked(marks: tuple[str, ...]) -> tuple[tuple[DieRoll, ...], tuple[DieRoll, ...]]:
+    """Each face's roll of an ordinary d6 and of the Dragon die, with ``marks``: made
+    once for each (a test rolls with none, a re-roll with ``reroll``)."""
+    faces = range(len(D6.faces))
+    return (
+        tuple(D6.roll_of(index, True, marks) for index in faces),
+        tuple(DRAGON.roll_of(index, True, (DRAGON_MARK, *marks)) for index in faces),
+    )
 
 
 def roll_test(roller: Roller, modifier: int, ability: int, marks: tuple[str, ...] = ()) -> TestRoll:
@@ -111,12 +119,8 @@ def roll_test(roller: Roller, modifier: int, ability: int, marks: tuple[str, ...
     first, second, dragon = draw(D6), draw(D6), draw(DRAGON)
     values = D6.face_values
     a, b, c = values[first], values[second], DRAGON.face_values[dragon]
-    dragon_marks = (DRAGON_MARK, *marks) if marks else _DRAGON_MARKS
-    dice = (
-        D6.roll_of(first, True, marks),
-        D6.roll_of(second, True, marks),
-        DRAGON.roll_of(dragon, True, dragon_marks),
-    )
+    plain, dragons = _rolls_marked(marks)
+    dice = (plain[first], plain[second], dragons[dragon])
     return TestRoll(dice, ability, a + b + c + ability + modifier, c, a == b or c in (a, b))
 
 
