@@ -48,7 +48,8 @@ from dicecli.systems.declaration import CheckStep
 
 TIEBREAKS = ("total", "dragon", "ability")
 """Rule G4, in order: the higher total, then the higher Dragon die, then the higher
-ability. ``reroll`` is reported when only re-rolling decided."""
+ability (each the name of a :class:`TestRoll` field). ``reroll`` is reported when only
+re-rolling decided."""
 
 _PLUS, _MINUS, _SEPARATOR = Text(" + ", "op"), Text(" - ", "op"), Text("; ", "op")
 _SIDE = Text("; ", "side")
@@ -251,18 +252,12 @@ class _Entry(NamedTuple):
     first_die: int
 
 
-def _tiebreak_value(roll: TestRoll, tiebreak: str) -> int:
-    if tiebreak == "total":
-        return roll.total
-    return roll.dragon if tiebreak == "dragon" else roll.ability
-
-
 def decide(entries: list[_Entry]) -> tuple[list[int], str]:
     """Rule G4: the sides still in front after each tie-break, and the tie-break that
     left one (``tie`` when none did)."""
     remaining = entries
     for name in TIEBREAKS:
-        values = [_tiebreak_value(entry.roll, name) for entry in remaining]
+        values = [getattr(entry.roll, name) for entry in remaining]
         best = max(values)
         if values.count(best) == 1:
             return [remaining[values.index(best)].side], name
@@ -365,13 +360,17 @@ def _opposed_segments(
             if index:
                 segments.append(_SIDE)
             side, first = entry.side, entry.first_die
-            segments.append(labels[side])
-            segments.append(DiceShown(tuple(dice[first : first + 3])))
-            segments += modifiers[side]
-            segments.append(Text(f" = {entry.roll.total}", "value"))
+            shown = DiceShown(tuple(dice[first : first + 3]))
+            segments += (labels[side], shown, *modifiers[side], _equals(entry.roll.total))
             if number == last and side == winner:
                 segments.append(_WINS)
     return tuple(segments)
+
+
+@lru_cache(maxsize=256)
+def _equals(total: int) -> Text:
+    """`` = 13`` after a side's dice: one shared value per total."""
+    return Text(f" = {total}", "value")
 
 
 _HOW = {"total": "on total", "dragon": "on the Dragon die", "ability": "on ability"}
