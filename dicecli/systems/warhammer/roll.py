@@ -341,6 +341,15 @@ BreakTarget = tuple[int, int, int, tuple[Segment, ...]]
 dice."""
 
 
+@lru_cache(maxsize=1024)
+def _break_outcome(first: int, second: int, target: int, leadership: int, lost_by: int) -> Outcome:
+    """A Break test's outcome (rule W10): a Leadership test's, with the Leadership and
+    the combat result it was taken with; made once for the same numbers."""
+    outcome = _leadership_outcome(first, second, target)
+    fields = (*outcome.fields, ("leadership", leadership), ("lost_by", lost_by))
+    return outcome._replace(fields=fields)
+
+
 def prepare_break(check: BreakTest, canonical: str) -> CheckStep:
     values, lost = check.values, (check.lost_by,)
 
@@ -368,12 +377,9 @@ def prepare_break(check: BreakTest, canonical: str) -> CheckStep:
     def break_test(roller: Roller, env: Environment, text: str) -> RollResult:
         leadership, lost_by, target, shown = find(env)
         first, second, a, b = _two_d6(roller)
-        outcome = _leadership_outcome(a, b, target)
-        fields = (*outcome.fields, ("leadership", leadership), ("lost_by", lost_by))
+        outcome = _break_outcome(a, b, target, leadership, lost_by)
         dice = (first, second)
-        return RollResult(
-            text, canonical, a + b, dice, (*shown, DiceShown(dice)), outcome._replace(fields=fields)
-        )
+        return RollResult(text, canonical, a + b, dice, (*shown, DiceShown(dice)), outcome)
 
     return break_test
 
