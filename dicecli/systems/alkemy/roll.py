@@ -50,11 +50,9 @@ class SideStep:
         "characteristic",
         "count",
         "die",
-        "dropped_rolls",
         "faces",
         "fields",
         "fixed_kept",
-        "kept_rolls",
         "labelled",
         "notes",
         "side",
@@ -67,10 +65,6 @@ class SideStep:
         dice = side.dice
         self.die, self.faces, self.count = dice.die, dice.values, side.count
         self.characteristic = side.characteristic
-        self.kept_rolls = self.die.kept_rolls
-        self.dropped_rolls = tuple(
-            self.die.roll_of(index, False, (DROPPED,)) for index in range(len(self.faces))
-        )
         keep = side.node.keep
         self.fixed_kept: tuple[int, int] | None = None
         if side.net == 0:
@@ -92,12 +86,7 @@ class SideStep:
         self.notes = tuple(side.notes())
 
     def roll(self, roller: Roller) -> SideRoll:
-        indices = tuple(roller.draw_many(self.die, self.count))
-        faces = self.faces
-        values = tuple([faces[index] for index in indices])
-        kept = self.fixed_kept or self.side.kept(values)
-        total = values[kept[0]] + values[kept[1]] + self.characteristic
-        return SideRoll(self, indices, values, kept, total)
+        return _side_roll(self, tuple(roller.draw_many(self.die, self.count)))
 
 
 class SidePlan:
@@ -122,14 +111,16 @@ class SidePlan:
 
 
 class SideRoll(NamedTuple):
-    """One side's dice in one round (a named tuple: a frozen value, made on every
-    roll): the face indices and values in roll order, the kept pair's positions, the total."""
+    """One side's dice in one round (a named tuple: a frozen value): the face indices
+    and values in roll order, the kept pair's positions, the total, and the dice as a
+    test shows them (the dice not kept marked dropped)."""
 
     step: SideStep
     indices: tuple[int, ...]
     values: tuple[int, ...]
     kept: tuple[int, int]
     total: int
+    shown: tuple[DieRoll, ...]
 
     @property
     def symbols(self) -> list[JSONValue] | None:
@@ -141,26 +132,42 @@ class SideRoll(NamedTuple):
         return None if None in symbols else list(symbols)
 
     def dice(self, marks: tuple[str, ...] = (), counts: bool = True) -> tuple[DieRoll, ...]:
-        """The dice in roll order; not kept ones marked dropped; ``counts`` False when
-        the whole round was re-rolled."""
-        kept = self.kept
+        """The dice in roll order, with ``marks``; not kept ones marked dropped;
+        ``counts`` False when the whole round was re-rolled."""
         if counts and not marks:  # a test's dice, an opposed test's deciding first round
-            kept_rolls, dropped_rolls = self.step.kept_rolls, self.step.dropped_rolls
-            return tuple(
-                [
-                    kept_rolls[index] if position in kept else dropped_rolls[index]
-                    for position, index in enumerate(self.indices)
-                ]
-            )
-        roll_of = self.step.die.roll_of
-        dropped = (DROPPED, *marks)
-        rolls = []
-        for position, index in enumerate(self.indices):
-            if position in kept:
-                rolls.append(roll_of(index, counts, marks))
-            else:
-                rolls.append(roll_of(index, False, dropped))
-        return tuple(rolls)
+            return self.shown
+        return _dice(self.step, self.indices, self.kept, marks, counts)
+
+
+def _dice(
+    step: SideStep,
+    indices: tuple[int, ...],
+    kept: tuple[int, int],
+    marks: tuple[str, ...],
+    counts: bool,
+) -> tuple[DieRoll, ...]:
+    """``step``'s dice of the faces ``indices`` in roll order, the ones not ``kept``
+    marked dropped, with ``marks``; ``counts`` False when the whole round was re-rolled."""
+    roll_of = step.die.roll_of
+    dropped = (DROPPED, *marks)
+    rolls = []
+    for position, index in enumerate(indices):
+        if position in kept:
+            rolls.append(roll_of(index, counts, marks))
+        else:
+            rolls.append(roll_of(index, False, dropped))
+    return tuple(rolls)
+
+
+@lru_cache(maxsize=4096)
+def _side_roll(step: SideStep, indices: tuple[int, ...]) -> SideRoll:
+    """``step``'s roll of the faces ``indices``: a value made from these alone, so made
+    once for each (a side rolls at most 6**4 ways)."""
+    faces = step.faces
+    values = tuple([faces[index] for index in indices])
+    kept = step.fixed_kept or step.side.kept(values)
+    total = values[kept[0]] + values[kept[1]] + step.characteristic
+    return SideRoll(step, indices, values, kept, total, _dice(step, indices, kept, (), True))
 
 
 def side_segments(rolled: SideRoll, dice: tuple[DieRoll, ...], label: bool) -> list[Segment]:
