@@ -121,15 +121,12 @@ class SideRoll(NamedTuple):
     kept: tuple[int, int]
     total: int
     shown: tuple[DieRoll, ...]
+    symbols: tuple[str, str] | None
+    """The kept pair's symbols (rule A8), None when the dice file gives none."""
 
-    @property
-    def symbols(self) -> list[JSONValue] | None:
-        """The kept pair's symbols (rule A8), None when the dice file gives none."""
-        dice = self.step.side.dice
-        if dice.symbols is None:
-            return None
-        symbols = [dice.symbol(self.indices[position]) for position in self.kept]
-        return None if None in symbols else list(symbols)
+    def symbols_shown(self) -> list[JSONValue] | None:
+        """The kept pair's symbols as the JSON shows them (a list of its own)."""
+        return None if self.symbols is None else list(self.symbols)
 
     def dice(self, marks: tuple[str, ...] = (), counts: bool = True) -> tuple[DieRoll, ...]:
         """The dice in roll order, with ``marks``; not kept ones marked dropped;
@@ -167,7 +164,12 @@ def _side_roll(step: SideStep, indices: tuple[int, ...]) -> SideRoll:
     values = tuple([faces[index] for index in indices])
     kept = step.fixed_kept or step.side.kept(values)
     total = values[kept[0]] + values[kept[1]] + step.characteristic
-    return SideRoll(step, indices, values, kept, total, _dice(step, indices, kept, (), True))
+    shown = _dice(step, indices, kept, (), True)
+    faces_symbols = step.side.dice.symbols
+    symbols = None
+    if faces_symbols is not None:
+        symbols = (faces_symbols[indices[kept[0]]], faces_symbols[indices[kept[1]]])
+    return SideRoll(step, indices, values, kept, total, shown, symbols)
 
 
 def side_segments(rolled: SideRoll, dice: tuple[DieRoll, ...], label: bool) -> list[Segment]:
@@ -196,10 +198,10 @@ def prepare_check(check: AlkemyCheck, canonical: str) -> CheckStep:
         total = rolled.total
         segments = (*step.labelled, DiceShown(dice), *step.tail)
         target = None if difficulty is None else look_up(difficulty, env)
-        symbols = rolled.symbols
-        if symbols is None:
+        if rolled.symbols is None:
             outcome = _plain_check_outcome(total, target, None, step.fields, step.notes)
         else:
+            symbols = rolled.symbols_shown()
             outcome = _check_outcome(total, target, symbols, step.fields, step.notes)
         return RollResult(text, canonical, total, dice, segments, outcome)
 
@@ -320,7 +322,7 @@ def prepare_opposed(check: AlkemyOpposed, canonical: str) -> CheckStep:
             dice += round_dice
         final = rounds[-1]
         winner = final[decision.winner - 1]
-        symbols = [rolled.symbols for rolled in final]
+        symbols = [rolled.symbols_shown() for rolled in final]
         fields: list[tuple[str, JSONValue]] = [
             ("winner", decision.winner),
             ("tiebreak", decision.tiebreak),
