@@ -172,10 +172,10 @@ def _side_roll(step: SideStep, indices: tuple[int, ...]) -> SideRoll:
     return SideRoll(step, indices, values, kept, total, shown, symbols)
 
 
-def side_segments(rolled: SideRoll, dice: tuple[DieRoll, ...], label: bool) -> list[Segment]:
+def side_segments(rolled: SideRoll, dice: tuple[DieRoll, ...], label: bool) -> tuple[Segment, ...]:
     """``Mind yellow [3, 4, ~1~] + 8``."""
     step = rolled.step
-    return [*(step.labelled if label else step.unlabelled), DiceShown(dice), *step.tail]
+    return (*(step.labelled if label else step.unlabelled), DiceShown(dice), *step.tail)
 
 
 def _symbols_text(symbols: list[JSONValue] | None) -> str:
@@ -196,7 +196,7 @@ def prepare_check(check: AlkemyCheck, canonical: str) -> CheckStep:
         rolled = step.roll(roller)
         dice = rolled.dice()
         total = rolled.total
-        segments = (*step.labelled, DiceShown(dice), *step.tail)
+        segments = side_segments(rolled, dice, label=True)
         target = None if difficulty is None else look_up(difficulty, env)
         if rolled.symbols is None:
             outcome = _plain_check_outcome(total, target, None, step.fields, step.notes)
