@@ -106,27 +106,22 @@ def resolve_expression(
 # ----------------------------------------------------------------------- scatter (W2, W3)
 
 
-_ignored: IdentityCache[DieRoll, DieRoll] = IdentityCache(
-    lambda roll: roll.marked(IGNORED, kept=False)
-)
-"""A die ignored on a HIT, made once per die as rolled: dice are shared values (one per
-face and marks, :meth:`~dicecli.notation.dice.Die.roll_of`), so their ignored twins can
-be too, and their text is then found by identity when rendered."""
+def _ignored(roll: DieRoll) -> DieRoll:
+    """A distance die on a HIT: rolled, but it does not count (rule W3)."""
+    return roll.marked(IGNORED, kept=False)
 
 
-def _ignored_on_hit(roll: DieRoll, misfire_counts: bool) -> DieRoll:
-    if misfire_counts and is_misfire_face(roll.die, roll.face):
-        return roll
-    return _ignored(roll)
+def _ignored_but_a_misfire(roll: DieRoll) -> DieRoll:
+    """A distance die on a HIT when a MISFIRE still counts (the default assumption):
+    the MISFIRE stays as rolled, every other die is ignored."""
+    return roll if is_misfire_face(roll.die, roll.face) else _ignored(roll)
 
 
-def _ignore_segments(segments: list[Segment], misfire_counts: bool) -> list[Segment]:
-    return [
-        DiceShown(tuple(_ignored_on_hit(r, misfire_counts) for r in s.dice))
-        if isinstance(s, DiceShown)
-        else s
-        for s in segments
-    ]
+_IGNORED_ON_HIT = (IdentityCache(_ignored), IdentityCache(_ignored_but_a_misfire))
+"""The distance dice on a HIT, by whether a MISFIRE counts (the setting
+``warhammer.misfire_on_hit``), made once per die as rolled: dice are shared values (one
+per face and marks, :meth:`~dicecli.notation.dice.Die.roll_of`), so their twins on a
+HIT can be too, and their text is then found by identity when rendered."""
 
 
 class _Distance(NamedTuple):
@@ -142,14 +137,19 @@ class _Distance(NamedTuple):
 def _roll_distance(distance: Expr, hit: bool, roller: Roller, env: Environment) -> _Distance:
     evaluation = WarhammerEvaluation(roller, env)
     value = evaluation.value(distance)
-    dice, segments = list(evaluation.dice), list(evaluation.segments)
-    misfired = evaluation.misfired
-    if hit:
-        counts_misfire = misfire_on_hit(env)
-        dice = [_ignored_on_hit(r, counts_misfire) for r in dice]
-        segments = _ignore_segments(segments, counts_misfire)
-        misfired = misfired and counts_misfire
-    return _Distance(value, misfired, evaluation.artillery_rolled, tuple(dice), tuple(segments))
+    misfired, artillery = evaluation.misfired, evaluation.artillery_rolled
+    if not hit:
+        return _Distance(
+            value, misfired, artillery, tuple(evaluation.dice), tuple(evaluation.segments)
+        )
+    counts_misfire = misfire_on_hit(env)
+    on_hit = _IGNORED_ON_HIT[counts_misfire].many
+    segments = [
+        DiceShown(tuple(on_hit(segment.dice))) if isinstance(segment, DiceShown) else segment
+        for segment in evaluation.segments
+    ]
+    dice = on_hit(evaluation.dice)
+    return _Distance(value, misfired and counts_misfire, artillery, tuple(dice), tuple(segments))
 
 
 class _Landing(NamedTuple):
