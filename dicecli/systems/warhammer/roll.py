@@ -152,28 +152,6 @@ def _roll_distance(distance: Expr, hit: bool, roller: Roller, env: Environment) 
     return _Distance(value, misfired and counts_misfire, artillery, tuple(dice), tuple(segments))
 
 
-class _Landing(NamedTuple):
-    """Where the scattered object ends: the total (inches, None on a misfire), the
-    verdict, a breakdown word and notes."""
-
-    total: int | None
-    verdict: str
-    shown: tuple[Segment, ...] = ()
-    notes: tuple[str, ...] = ()
-
-
-def _landing(distance: _Distance, face: _ScatterFace) -> _Landing:
-    if distance.misfired:
-        return _Landing(None, "MISFIRE")
-    if face.hit:
-        return _Landing(0, "HIT: does not move", (), face.hit_notes)
-    moved = max(distance.value, 0)
-    notes: tuple[str, ...] = ()
-    if distance.value < 0:
-        notes = (f"the distance rolled ({distance.value}) is below 0: it does not move",)
-    return _Landing(moved, f'moves {moved}" towards {face.bearing}', (), notes)
-
-
 class _ScatterFace(NamedTuple):
     """What a face of the scatter die shows and says (rule W2), worked out once per
     face: its roll, HIT or not, its bearing described, the JSON fields it gives, the
@@ -206,25 +184,47 @@ def _scatter_face(index: int) -> _ScatterFace:
     )
 
 
+@lru_cache(maxsize=1024)
+def _landing(
+    index: int, distance: int, misfired: bool, artillery: bool
+) -> tuple[int | None, Outcome]:
+    """Where the scattered object ends (rule W3), in inches (None on a misfire), and
+    the outcome saying so, from scatter face ``index`` and the ``distance`` rolled
+    (``artillery``: an artillery die was among the distance dice): a value made from
+    these alone, so made once for each."""
+    face = _scatter_face(index)
+    notes: tuple[str, ...] = ()
+    total: int | None
+    if misfired:
+        total, verdict = None, "MISFIRE"
+    elif face.hit:
+        total, verdict, notes = 0, "HIT: does not move", face.hit_notes
+    else:
+        total = max(distance, 0)
+        verdict = f'moves {total}" towards {face.bearing}'
+        if distance < 0:
+            notes = (f"the distance rolled ({distance}) is below 0: it does not move",)
+    fields = face.fields
+    if artillery:
+        fields = (*fields, ("misfire", misfired))
+    return total, Outcome(verdict, None, (*fields, ("distance", total)), notes)
+
+
 _SPACE = Text(" ", "op")
 
 
 def resolve_scatter(
     check: ScatterRoll, canonical: str, roller: Roller, env: Environment, text: str
 ) -> RollResult:
-    face = _scatter_face(roller.draw(SCATTER))
+    index = roller.draw(SCATTER)
+    face = _scatter_face(index)
     if check.distance is None:
         return RollResult(text, canonical, None, (face.roll,), (face.shown,), face.alone)
     distance = _roll_distance(check.distance, face.hit, roller, env)
-    landing = _landing(distance, face)
+    total, outcome = _landing(index, distance.value, distance.misfired, distance.artillery)
     dice = (face.roll, *distance.dice)
-    segments = (face.shown, _SPACE, *distance.segments, *landing.shown)
-    fields = face.fields
-    if distance.artillery:
-        fields = (*fields, ("misfire", distance.misfired))
-    fields = (*fields, ("distance", landing.total))
-    outcome = Outcome(landing.verdict, None, fields, landing.notes)
-    return RollResult(text, canonical, landing.total, dice, segments, outcome)
+    segments = (face.shown, _SPACE, *distance.segments)
+    return RollResult(text, canonical, total, dice, segments, outcome)
 
 
 # ----------------------------------------------------------------- tests (W8, W9, W10)
