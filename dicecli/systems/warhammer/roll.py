@@ -309,10 +309,10 @@ def prepare_test(check: CharacteristicTest, canonical: str) -> CheckStep:
 
 
 def _two_d6(roller: Roller) -> tuple[DieRoll, DieRoll, int, int]:
-    first, second = roller.roll(D6), roller.roll(D6)
-    assert first.value is not None
-    assert second.value is not None
-    return first, second, first.value, second.value
+    """Two D6 rolled (rules W9, W10), and their numbers."""
+    first, second = roller.draw_many(D6, 2)
+    rolls, values = D6.kept_rolls, D6.face_values
+    return rolls[first], rolls[second], values[first], values[second]
 
 
 def prepare_leadership(check: LeadershipTest, canonical: str) -> CheckStep:
