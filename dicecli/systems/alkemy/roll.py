@@ -194,8 +194,7 @@ def prepare_check(check: AlkemyCheck, canonical: str) -> CheckStep:
     def resolve_check(roller: Roller, env: Environment, text: str) -> RollResult:
         step = plan(env, dice_for(env))
         rolled = step.roll(roller)
-        dice = rolled.dice()
-        total = rolled.total
+        dice, total = rolled.shown, rolled.total
         segments = side_segments(rolled, dice, label=True)
         target = None if difficulty is None else look_up(difficulty, env)
         if rolled.symbols is None:
