@@ -4,10 +4,13 @@ what the step reads from the environment is still read on every roll: the REPL a
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import dicecli
-from dicecli.environment import EMPTY_ENVIRONMENT
+from dicecli.environment import EMPTY_ENVIRONMENT, Environment
+from dicecli.errors import RuleError
 from dicecli.notation.nodes import Check
 from dicecli.notation.reader import parse
 from dicecli.results import RollResult
@@ -76,3 +79,56 @@ def test_an_alkemy_characteristic_is_looked_up_on_every_roll() -> None:
     assert high.total is not None
     assert low.total is not None
     assert high.total - low.total == 3
+
+
+def test_an_alkemy_difficulty_named_is_looked_up_on_every_roll() -> None:
+    """Rule A1: 2 dice of 3 and 4 plus 8 make 15: enough against 15, not against 16."""
+    passed = dicecli.roll("alkemy 8 vs Diff", given="3,4", values={"Diff": 15})
+    failed = dicecli.roll("alkemy 8 vs Diff", given="3,4", values={"Diff": 16})
+    assert (fields(passed)["success"], fields(passed)["target"]) == (True, 15)
+    assert (fields(failed)["success"], fields(failed)["target"]) == (False, 16)
+
+
+def _flat_dice(folder: Path, name: str, face: int) -> Environment:
+    """An environment whose Alkemy white die shows ``face`` on every side."""
+    path = folder / f"{name}.toml"
+    path.write_text(f"[white]\nfaces = [{', '.join([str(face)] * 6)}]\n")
+    return Environment(settings={"alkemy.dice_file": str(path)})
+
+
+def test_the_alkemy_dice_in_force_are_looked_up_on_every_roll(tmp_path: Path) -> None:
+    """Rule A8: the same line rolls the dice of the file set for each roll, one after
+    another and back again: 6 + 6 + 8, then 1 + 1 + 8."""
+    sixes, ones = _flat_dice(tmp_path, "sixes", 6), _flat_dice(tmp_path, "ones", 1)
+    totals = [
+        dicecli.roll(line, seed=1, environment=env).total
+        for env in (sixes, ones, sixes)
+        for line in ("alkemy 8 vs 15", "alkemy 8 vs alkemy 3")
+    ]
+    assert totals == [20, 20, 10, 10, 20, 20]
+
+
+def test_an_age_setting_is_read_on_every_roll() -> None:
+    """A complete tie is re-rolled at most ``age.max_rerolls`` times: two tied rounds
+    stop the same line with the setting at 1, and without it the third round decides."""
+    line, tied = "age 0 vs age 0", "1,2,3,1,2,3,1,2,3,1,2,3"
+    capped = Environment(settings={"age.max_rerolls": "1"})
+    with pytest.raises(RuleError, match="after 1 re-rolls"):
+        dicecli.roll(line, given=tied, environment=capped)
+    result = dicecli.roll(line, given=tied + ",6,6,6,1,1,1")
+    assert (fields(result)["rerolls"], fields(result)["winner"]) == (2, 1)
+    with pytest.raises(RuleError, match="after 1 re-rolls"):
+        dicecli.roll(line, given=tied, environment=capped)
+
+
+def test_a_warhammer_setting_is_read_on_every_roll() -> None:
+    """Rule W3: a MISFIRE on a HIT counts by default, and is ignored with
+    ``warhammer.misfire_on_hit=ignore``, roll after roll of the same line."""
+    ignore = Environment(settings={"warhammer.misfire_on_hit": "ignore"})
+    misfires = [
+        fields(dicecli.roll("wfb scatter artillery", given="HIT,MISFIRE", environment=env))[
+            "misfire"
+        ]
+        for env in (EMPTY_ENVIRONMENT, ignore, EMPTY_ENVIRONMENT)
+    ]
+    assert misfires == [True, False, True]

@@ -20,7 +20,7 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache, partial
 from typing import NamedTuple
 
@@ -48,35 +48,25 @@ from dicecli.systems.declaration import CheckStep
 
 TIEBREAKS = ("total", "dragon", "ability")
 """Rule G4, in order: the higher total, then the higher Dragon die, then the higher
-ability. ``reroll`` is reported when only re-rolling decided."""
+ability (each the name of a :class:`TestRoll` field). ``reroll`` is reported when only
+re-rolling decided."""
 
 _PLUS, _MINUS, _SEPARATOR = Text(" + ", "op"), Text(" - ", "op"), Text("; ", "op")
 _SIDE = Text("; ", "side")
 """Between two sides of an opposed test (a terminal puts each side on its own line)."""
+_WINS = Text(" wins", "success")
 
 
 class TestRoll(NamedTuple):
-    """One roll of one test: its three dice (the Dragon die last) and what it adds up
-    to. A named tuple: a frozen value, made on every roll."""
+    """One roll of one test: its three dice (the Dragon die last), what it adds up to,
+    the Dragon die's number and whether any two dice show the same number (rule G6,
+    triples count). A named tuple: a frozen value, made on every roll."""
 
     dice: tuple[DieRoll, DieRoll, DieRoll]
     ability: int
     total: int
-
-    @property
-    def dragon(self) -> int:
-        return _value(self.dice[2])
-
-    @property
-    def doubles(self) -> bool:
-        """Rule G6: any two of the three dice show the same number (triples count)."""
-        first, second, dragon = self.dice
-        return first.value == second.value or dragon.value in (first.value, second.value)
-
-
-def _value(die: DieRoll) -> int:
-    assert die.value is not None
-    return die.value
+    dragon: int
+    doubles: bool
 
 
 def ability_value(test: AgeTest, env: Environment) -> tuple[int, str | None]:
@@ -112,15 +102,27 @@ def abilities(tests: tuple[AgeTest, ...], env: Environment) -> tuple[list[int], 
     return values, notes
 
 
+@lru_cache(maxsize=4)
+def _rolls_marked(marks: tuple[str, ...]) -> tuple[tuple[DieRoll, ...], tuple[DieRoll, ...]]:
+    """Each face's roll of an ordinary d6 and of the Dragon die, with ``marks``: made
+    once for each (a test rolls with none, a re-roll with ``reroll``)."""
+    faces = range(len(D6.faces))
+    return (
+        tuple(D6.roll_of(index, True, marks) for index in faces),
+        tuple(DRAGON.roll_of(index, True, (DRAGON_MARK, *marks)) for index in faces),
+    )
+
+
 def roll_test(roller: Roller, modifier: int, ability: int, marks: tuple[str, ...] = ()) -> TestRoll:
     """Roll 3D6, the Dragon die last, and add the ability and the test's ``modifier``
     (its :attr:`~dicecli.systems.age.nodes.AgeTest.bonus`), rule G1."""
     draw = roller.draw
-    first = D6.roll_of(draw(D6), True, marks)
-    second = D6.roll_of(draw(D6), True, marks)
-    dragon = DRAGON.roll_of(draw(DRAGON), True, (DRAGON_MARK, *marks))
-    total = _value(first) + _value(second) + _value(dragon) + ability + modifier
-    return TestRoll((first, second, dragon), ability, total)
+    first, second, dragon = draw(D6), draw(D6), draw(DRAGON)
+    values = D6.face_values
+    a, b, c = values[first], values[second], DRAGON.face_values[dragon]
+    plain, dragons = _rolls_marked(marks)
+    dice = (plain[first], plain[second], dragons[dragon])
+    return TestRoll(dice, ability, a + b + c + ability + modifier, c, a == b or c in (a, b))
 
 
 def _signed(value: int) -> list[Segment]:
@@ -250,85 +252,87 @@ class _Entry(NamedTuple):
     first_die: int
 
 
-def _tiebreak_value(roll: TestRoll, tiebreak: str) -> int:
-    if tiebreak == "total":
-        return roll.total
-    return roll.dragon if tiebreak == "dragon" else roll.ability
-
-
-def decide(entries: list[tuple[int, TestRoll]]) -> tuple[list[int], str]:
+def decide(entries: list[_Entry]) -> tuple[list[int], str]:
     """Rule G4: the sides still in front after each tie-break, and the tie-break that
     left one (``tie`` when none did)."""
     remaining = entries
     for name in TIEBREAKS:
-        best = max(_tiebreak_value(roll, name) for _, roll in remaining)
-        remaining = [
-            (side, roll) for side, roll in remaining if _tiebreak_value(roll, name) == best
-        ]
-        if len(remaining) == 1:
-            return [remaining[0][0]], name
-    return [side for side, _ in remaining], "tie"
+        values = [getattr(entry.roll, name) for entry in remaining]
+        best = max(values)
+        if values.count(best) == 1:
+            return [remaining[values.index(best)].side], name
+        remaining = [entry for entry, value in zip(remaining, values, strict=True) if value == best]
+    return [entry.side for entry in remaining], "tie"
 
 
 class _Sides(NamedTuple):
     """The sides of an opposed test, made ready once: how each finds its ability, what
-    each adds to its dice, and how each is named in the breakdown."""
+    each adds to its dice, how each is named in the breakdown and in the verdict, and
+    who each is in the JSON ``winner`` field."""
 
     ability_of: tuple[Callable[[Environment], Ability], ...]
     modifiers: tuple[int, ...]
     labels: tuple[Text, ...]
+    names: tuple[str, ...]
+    identities: tuple[str | int, ...]
 
 
 def prepare_opposed(check: AgeOpposed, canonical: str) -> CheckStep:
+    tests = check.sides
+    names = tuple(test.side(index) for index, test in enumerate(tests))
     sides = _Sides(
-        tuple(_ability_of(test) for test in check.sides),
-        tuple(test.bonus for test in check.sides),
-        tuple(Text(f"{test.side(index)} ", "label") for index, test in enumerate(check.sides)),
+        tuple(_ability_of(test) for test in tests),
+        tuple(test.bonus for test in tests),
+        tuple(Text(f"{name} ", "label") for name in names),
+        names,
+        tuple(test.name or index + 1 for index, test in enumerate(tests)),
     )
-    return partial(resolve_opposed, check, canonical, sides)
+    return partial(resolve_opposed, canonical, sides)
+
+
+_REROLLED_NOTE = (
+    "a complete tie (total, Dragon die and ability) was re-rolled by the tied sides "
+    "(an assumption: the rules do not say)"
+)
 
 
 def resolve_opposed(
-    check: AgeOpposed,
-    canonical: str,
-    sides: _Sides,
-    roller: Roller,
-    env: Environment,
-    text: str,
+    canonical: str, sides: _Sides, roller: Roller, env: Environment, text: str
 ) -> RollResult:
     found = [ability_of(env) for ability_of in sides.ability_of]
-    values = [ability for ability, _, _ in found]
-    notes = list(dict.fromkeys(note for _, note, _ in found if note is not None))
+    notes: list[str] = []
+    for _, note, _ in found:
+        if note is not None and note not in notes:
+            notes.append(note)
     cap = setting(env, TIE_REROLLS)
+    modifiers = sides.modifiers
     dice: list[DieRoll] = []
     rounds: list[list[_Entry]] = []
-    active = list(range(len(check.sides)))
+    active: Sequence[int] = range(len(found))
+    marks: tuple[str, ...] = ()
     while True:
-        marks = (REROLL,) if rounds else ()
         entries = []
         for side in active:
-            roll = roll_test(roller, sides.modifiers[side], values[side], marks)
+            roll = roll_test(roller, modifiers[side], found[side][0], marks)
             entries.append(_Entry(side, roll, len(dice)))
-            dice.extend(roll.dice)
+            dice += roll.dice
         rounds.append(entries)
-        leaders, tiebreak = decide([(entry.side, entry.roll) for entry in entries])
+        leaders, tiebreak = decide(entries)
         if len(leaders) == 1:
             break
         if len(rounds) > cap:
             raise RuleError(f"the opposed test was still tied after {cap} re-rolls")
         _discard(dice, entries, leaders)
         active = leaders
+        marks = (REROLL,)
     winner = leaders[0]
     if len(rounds) > 1:
         tiebreak = "reroll"
-        notes.append(
-            "a complete tie (total, Dragon die and ability) was re-rolled by the tied sides "
-            "(an assumption: the rules do not say)"
-        )
+        notes.append(_REROLLED_NOTE)
     final = {entry.side: entry.roll for entries in rounds for entry in entries}
     shown = [modifiers for _, _, modifiers in found]
     segments = _opposed_segments(sides.labels, shown, rounds, dice, winner)
-    outcome = _opposed_outcome(check, final, winner, tiebreak, len(rounds) - 1, notes)
+    outcome = _opposed_outcome(sides, final, winner, tiebreak, len(rounds) - 1, notes)
     return RollResult(text, canonical, final[winner].total, tuple(dice), segments, outcome)
 
 
@@ -348,22 +352,33 @@ def _opposed_segments(
     winner: int,
 ) -> tuple[Segment, ...]:
     segments: list[Segment] = []
+    last = len(rounds) - 1
     for number, entries in enumerate(rounds):
         if number:
             segments += [_SIDE, Text("tie, re-roll: ", "note")]
         for index, entry in enumerate(entries):
             if index:
                 segments.append(_SIDE)
-            shown = tuple(dice[entry.first_die : entry.first_die + 3])
-            segments += [labels[entry.side], DiceShown(shown), *modifiers[entry.side]]
-            segments.append(Text(f" = {entry.roll.total}", "value"))
-            if number == len(rounds) - 1 and entry.side == winner:
-                segments.append(Text(" wins", "success"))
+            side, first = entry.side, entry.first_die
+            shown = DiceShown(tuple(dice[first : first + 3]))
+            segments += (labels[side], shown, *modifiers[side], _equals(entry.roll.total))
+            if number == last and side == winner:
+                segments.append(_WINS)
     return tuple(segments)
 
 
+@lru_cache(maxsize=256)
+def _equals(total: int) -> Text:
+    """`` = 13`` after a side's dice: one shared value per total."""
+    return Text(f" = {total}", "value")
+
+
+_HOW = {"total": "on total", "dragon": "on the Dragon die", "ability": "on ability"}
+"""How the verdict of an opposed test says which tie-break decided it."""
+
+
 def _opposed_outcome(
-    check: AgeOpposed,
+    sides: _Sides,
     final: dict[int, TestRoll],
     winner: int,
     tiebreak: str,
@@ -372,23 +387,22 @@ def _opposed_outcome(
 ) -> Outcome:
     roll = final[winner]
     points = stunt_points(roll, True)
-    how = {"total": "on total", "dragon": "on the Dragon die", "ability": "on ability"}
-    verdict = f"{check.sides[winner].side(winner)} wins {how.get(tiebreak, 'after a re-roll')}"
+    verdict = f"{sides.names[winner]} wins {_HOW.get(tiebreak, 'after a re-roll')}"
     if points:
         verdict += f", {points} SP"
-    sides: list[JSONValue] = [
+    each: list[JSONValue] = [
         {"total": r.total, "dragon": r.dragon, "doubles": r.doubles, "ability": r.ability}
         for _, r in sorted(final.items())
     ]
     fields = (
-        ("winner", check.sides[winner].name or winner + 1),
+        ("winner", sides.identities[winner]),
         ("tiebreak", tiebreak),
         ("rerolls", rerolls),
         ("dragon", roll.dragon),
         ("doubles", roll.doubles),
         ("degree", roll.dragon),
         ("stunt_points", points),
-        ("sides", sides),
+        ("sides", each),
     )
     return Outcome(verdict, None, fields, tuple(notes))
 

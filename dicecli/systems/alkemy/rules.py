@@ -56,10 +56,10 @@ def best_two(values: Sequence[int], net: int) -> tuple[int, int]:
     """The positions (0-based, in roll order) of the two dice the rules keep: the
     highest with bonus dice (the usual choice, rule A4), the lowest with penalty dice
     (forced, rule A5). Of equal faces, the one rolled first is kept."""
-    sign = -1 if net > 0 else 1
-    order = sorted(range(len(values)), key=lambda index: (sign * values[index], index))
-    first, second = sorted(order[:KEPT])
-    return first, second
+    # A stable sort keeps equal faces in roll order, descending too: the first rolled wins.
+    order = sorted(range(len(values)), key=values.__getitem__, reverse=net > 0)
+    first, second = order[0], order[1]
+    return (first, second) if first < second else (second, first)
 
 
 @frozen
@@ -153,7 +153,11 @@ def check_keep(keep: KeepChoice | None, net: int) -> None:
 
 def prepare(node: AlkemySide, number: int, env: Environment, dice: DiceSet) -> PreparedSide:
     """Side ``number`` (1-based) of a roll, its rules applied."""
-    characteristic = look_up(node.characteristic, env)
+    return prepare_side(node, number, look_up(node.characteristic, env), dice)
+
+
+def prepare_side(node: AlkemySide, number: int, characteristic: int, dice: DiceSet) -> PreparedSide:
+    """Side ``number`` (1-based) with its ``characteristic`` already looked up."""
     net, lost = net_extra_dice(node.bonus, node.penalty)
     check_keep(node.keep, net)
     return PreparedSide(number, node, characteristic, dice[node.colour], net, lost)

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from functools import lru_cache, partial
+from functools import cache, lru_cache, partial
 from typing import NamedTuple, TypeVar
 
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import RuleError
+from dicecli.identity_cache import IdentityCache
 from dicecli.notation.dice import D6
 from dicecli.notation.nodes import Expr, Number, assert_never
 from dicecli.results import (
@@ -35,7 +36,6 @@ from dicecli.systems.declaration import CheckStep
 from dicecli.systems.warhammer import misfire_on_hit
 from dicecli.systems.warhammer.dice import (
     SCATTER,
-    Bearing,
     is_misfire_face,
     scatter_bearing,
     scatter_is_hit,
@@ -106,19 +106,22 @@ def resolve_expression(
 # ----------------------------------------------------------------------- scatter (W2, W3)
 
 
-def _ignored_on_hit(roll: DieRoll, misfire_counts: bool) -> DieRoll:
-    if misfire_counts and is_misfire_face(roll.die, roll.face):
-        return roll
+def _ignored(roll: DieRoll) -> DieRoll:
+    """A distance die on a HIT: rolled, but it does not count (rule W3)."""
     return roll.marked(IGNORED, kept=False)
 
 
-def _ignore_segments(segments: list[Segment], misfire_counts: bool) -> list[Segment]:
-    return [
-        DiceShown(tuple(_ignored_on_hit(r, misfire_counts) for r in s.dice))
-        if isinstance(s, DiceShown)
-        else s
-        for s in segments
-    ]
+def _ignored_but_a_misfire(roll: DieRoll) -> DieRoll:
+    """A distance die on a HIT when a MISFIRE still counts (the default assumption):
+    the MISFIRE stays as rolled, every other die is ignored."""
+    return roll if is_misfire_face(roll.die, roll.face) else _ignored(roll)
+
+
+_IGNORED_ON_HIT = (IdentityCache(_ignored), IdentityCache(_ignored_but_a_misfire))
+"""The distance dice on a HIT, by whether a MISFIRE counts (the setting
+``warhammer.misfire_on_hit``), made once per die as rolled: dice are shared values (one
+per face and marks, :meth:`~dicecli.notation.dice.Die.roll_of`), so their twins on a
+HIT can be too, and their text is then found by identity when rendered."""
 
 
 class _Distance(NamedTuple):
@@ -134,66 +137,94 @@ class _Distance(NamedTuple):
 def _roll_distance(distance: Expr, hit: bool, roller: Roller, env: Environment) -> _Distance:
     evaluation = WarhammerEvaluation(roller, env)
     value = evaluation.value(distance)
-    dice, segments = list(evaluation.dice), list(evaluation.segments)
-    misfired = evaluation.misfired
-    if hit:
-        counts_misfire = misfire_on_hit(env)
-        dice = [_ignored_on_hit(r, counts_misfire) for r in dice]
-        segments = _ignore_segments(segments, counts_misfire)
-        misfired = misfired and counts_misfire
-    return _Distance(value, misfired, evaluation.artillery_rolled, tuple(dice), tuple(segments))
+    misfired, artillery = evaluation.misfired, evaluation.artillery_rolled
+    if not hit:
+        return _Distance(
+            value, misfired, artillery, tuple(evaluation.dice), tuple(evaluation.segments)
+        )
+    counts_misfire = misfire_on_hit(env)
+    on_hit = _IGNORED_ON_HIT[counts_misfire].many
+    segments = [
+        DiceShown(tuple(on_hit(segment.dice))) if isinstance(segment, DiceShown) else segment
+        for segment in evaluation.segments
+    ]
+    dice = on_hit(evaluation.dice)
+    return _Distance(value, misfired and counts_misfire, artillery, tuple(dice), tuple(segments))
 
 
-class _Landing(NamedTuple):
-    """Where the scattered object ends: the total (inches, None on a misfire), the
-    verdict, a breakdown word and notes."""
+class _ScatterFace(NamedTuple):
+    """What a face of the scatter die shows and says (rule W2), worked out once per
+    face: its roll, HIT or not, its bearing described, the JSON fields it gives, the
+    outcome of a scatter without distance, and the note of a HIT."""
 
+    roll: DieRoll
+    shown: DiceShown
+    hit: bool
+    bearing: str
+    fields: tuple[tuple[str, JSONValue], ...]
+    alone: Outcome
+    hit_notes: tuple[str, ...]
+
+
+@cache  # one entry per face of the scatter die
+def _scatter_face(index: int) -> _ScatterFace:
+    bearing = scatter_bearing(index)
+    hit = scatter_is_hit(index)
+    roll = SCATTER.roll_of(index, True, ("hit",) if hit else ())
+    described = bearing.describe()
+    fields: tuple[tuple[str, JSONValue], ...] = (
+        ("hit", hit),
+        ("bearing", bearing.degrees),
+        ("clock", bearing.clock),
+    )
+    verdict = f"HIT (small arrow {described})" if hit else described
+    notes = (f"the HIT's small arrow points {described}",)
+    return _ScatterFace(
+        roll, DiceShown((roll,)), hit, described, fields, Outcome(verdict, None, fields), notes
+    )
+
+
+@lru_cache(maxsize=1024)
+def _landing(
+    index: int, distance: int, misfired: bool, artillery: bool
+) -> tuple[int | None, Outcome]:
+    """Where the scattered object ends (rule W3), in inches (None on a misfire), and
+    the outcome saying so, from scatter face ``index`` and the ``distance`` rolled
+    (``artillery``: an artillery die was among the distance dice): a value made from
+    these alone, so made once for each."""
+    face = _scatter_face(index)
+    notes: tuple[str, ...] = ()
     total: int | None
-    verdict: str
-    shown: tuple[Segment, ...] = ()
-    notes: tuple[str, ...] = ()
+    if misfired:
+        total, verdict = None, "MISFIRE"
+    elif face.hit:
+        total, verdict, notes = 0, "HIT: does not move", face.hit_notes
+    else:
+        total = max(distance, 0)
+        verdict = f'moves {total}" towards {face.bearing}'
+        if distance < 0:
+            notes = (f"the distance rolled ({distance}) is below 0: it does not move",)
+    fields = face.fields
+    if artillery:
+        fields = (*fields, ("misfire", misfired))
+    return total, Outcome(verdict, None, (*fields, ("distance", total)), notes)
 
 
-def _landing(distance: _Distance, hit: bool, bearing: Bearing) -> _Landing:
-    if distance.misfired:
-        return _Landing(None, "MISFIRE")
-    if hit:
-        note = f"the HIT's small arrow points {bearing.describe()}"
-        return _Landing(0, "HIT: does not move", (), (note,))
-    moved = max(distance.value, 0)
-    notes: tuple[str, ...] = ()
-    if distance.value < 0:
-        notes = (f"the distance rolled ({distance.value}) is below 0: it does not move",)
-    return _Landing(moved, f'moves {moved}" towards {bearing.describe()}', (), notes)
+_SPACE = Text(" ", "op")
 
 
 def resolve_scatter(
     check: ScatterRoll, canonical: str, roller: Roller, env: Environment, text: str
 ) -> RollResult:
     index = roller.draw(SCATTER)
-    bearing = scatter_bearing(index)
-    hit = scatter_is_hit(index)
-    scatter = SCATTER.roll_of(index, True, ("hit",) if hit else ())
-    dice: list[DieRoll] = [scatter]
-    segments: list[Segment] = [DiceShown((scatter,))]
-    fields: list[tuple[str, JSONValue]] = [
-        ("hit", hit),
-        ("bearing", bearing.degrees),
-        ("clock", bearing.clock),
-    ]
+    face = _scatter_face(index)
     if check.distance is None:
-        verdict = f"HIT (small arrow {bearing.describe()})" if hit else bearing.describe()
-        outcome = Outcome(verdict, None, tuple(fields))
-        return RollResult(text, canonical, None, tuple(dice), tuple(segments), outcome)
-    distance = _roll_distance(check.distance, hit, roller, env)
-    landing = _landing(distance, hit, bearing)
-    dice += distance.dice
-    segments += [Text(" ", "op"), *distance.segments, *landing.shown]
-    if distance.artillery:
-        fields.append(("misfire", distance.misfired))
-    fields.append(("distance", landing.total))
-    outcome = Outcome(landing.verdict, None, tuple(fields), landing.notes)
-    return RollResult(text, canonical, landing.total, tuple(dice), tuple(segments), outcome)
+        return RollResult(text, canonical, None, (face.roll,), (face.shown,), face.alone)
+    distance = _roll_distance(check.distance, face.hit, roller, env)
+    total, outcome = _landing(index, distance.value, distance.misfired, distance.artillery)
+    dice = (face.roll, *distance.dice)
+    segments = (face.shown, _SPACE, *distance.segments)
+    return RollResult(text, canonical, total, dice, segments, outcome)
 
 
 # ----------------------------------------------------------------- tests (W8, W9, W10)
@@ -278,10 +309,10 @@ def prepare_test(check: CharacteristicTest, canonical: str) -> CheckStep:
 
 
 def _two_d6(roller: Roller) -> tuple[DieRoll, DieRoll, int, int]:
-    first, second = roller.roll(D6), roller.roll(D6)
-    assert first.value is not None
-    assert second.value is not None
-    return first, second, first.value, second.value
+    """Two D6 rolled (rules W9, W10), and their numbers."""
+    first, second = roller.draw_many(D6, 2)
+    rolls, values = D6.kept_rolls, D6.face_values
+    return rolls[first], rolls[second], values[first], values[second]
 
 
 def prepare_leadership(check: LeadershipTest, canonical: str) -> CheckStep:
@@ -308,6 +339,15 @@ def _wrapped(value: FixedValue, wrap: bool) -> list[Segment]:
 BreakTarget = tuple[int, int, int, tuple[Segment, ...]]
 """A break test's Leadership, combat result, target, and the breakdown ahead of the
 dice."""
+
+
+@lru_cache(maxsize=1024)
+def _break_outcome(first: int, second: int, target: int, leadership: int, lost_by: int) -> Outcome:
+    """A Break test's outcome (rule W10): a Leadership test's, with the Leadership and
+    the combat result it was taken with; made once for the same numbers."""
+    outcome = _leadership_outcome(first, second, target)
+    fields = (*outcome.fields, ("leadership", leadership), ("lost_by", lost_by))
+    return outcome._replace(fields=fields)
 
 
 def prepare_break(check: BreakTest, canonical: str) -> CheckStep:
@@ -337,12 +377,9 @@ def prepare_break(check: BreakTest, canonical: str) -> CheckStep:
     def break_test(roller: Roller, env: Environment, text: str) -> RollResult:
         leadership, lost_by, target, shown = find(env)
         first, second, a, b = _two_d6(roller)
-        outcome = _leadership_outcome(a, b, target)
-        fields = (*outcome.fields, ("leadership", leadership), ("lost_by", lost_by))
+        outcome = _break_outcome(a, b, target, leadership, lost_by)
         dice = (first, second)
-        return RollResult(
-            text, canonical, a + b, dice, (*shown, DiceShown(dice)), outcome._replace(fields=fields)
-        )
+        return RollResult(text, canonical, a + b, dice, (*shown, DiceShown(dice)), outcome)
 
     return break_test
 

@@ -9,6 +9,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import dicecli
 from dicecli import Environment, GivenFacesError, RollLimitError, RuleError, UnknownNameError
@@ -16,6 +18,7 @@ from dicecli.errors import DiceSyntaxError
 from dicecli.results import DROPPED, REROLL, REROLLED, DiceShown, RollResult, Text
 from dicecli.systems.alkemy.nodes import AlkemyCheck, AlkemyOpposed, AlkemySide, KeepChoice
 from dicecli.systems.alkemy.roll import MAX_ROUNDS
+from dicecli.systems.alkemy.rules import best_two
 
 
 @pytest.fixture(autouse=True)
@@ -248,6 +251,28 @@ def test_a4_keep_positions_in_any_order() -> None:
 def test_a4_of_equal_faces_the_first_rolled_is_kept() -> None:
     result = dicecli.roll("alkemy 0 +1bonus", given="4,5,4")
     assert faces(result) == [(4, True), (5, True), (4, False)]
+
+
+@given(
+    st.sampled_from([-2, -1, 1, 2]).flatmap(
+        lambda net: st.tuples(
+            st.just(net), st.lists(st.integers(0, 6), min_size=2 + abs(net), max_size=2 + abs(net))
+        )
+    )
+)
+def test_a4_a5_the_kept_pair_beats_every_dropped_die(case: tuple[int, list[int]]) -> None:
+    """Rules A4, A5: bonus dice keep the two highest, penalty dice the two lowest; of
+    equal faces the one rolled first is kept. So no dropped die is better than a kept
+    one, and a dropped die equal to a kept one was rolled after it."""
+    net, values = case
+    first, second = best_two(values, net)
+    assert 0 <= first < second < len(values)
+    sign = 1 if net > 0 else -1
+    for dropped, value in enumerate(values):
+        if dropped in (first, second):
+            continue
+        for kept in (first, second):
+            assert sign * value < sign * values[kept] or (value == values[kept] and dropped > kept)
 
 
 @pytest.mark.parametrize("keep", ["keep 1,4", "keep 0,1", "keep 2,2"])
