@@ -40,6 +40,7 @@ from dicecli.environment import Environment
 from dicecli.errors import DiceError
 from dicecli.frozen import frozen
 from dicecli.notation.dice import Die, Face
+from dicecli.runs import run_number
 from dicecli.systems.alkemy import DICE_FILE
 
 Colour = Literal["white", "yellow", "red"]
@@ -242,8 +243,6 @@ def dice_for(env: Environment) -> DiceSet:
     """The dice to roll with ``env``: a custom file over the shipped dice. Worked out
     once per run and environment (the REPL's ``load`` or ``set`` make a new one): piped
     game lines share their run's environment, so they look at no file per roll."""
-    from dicecli.runs import run_number
-
     global _last
     last, run = _last, run_number()
     if last is not None and last[1] is env and last[0] == run:
