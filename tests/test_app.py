@@ -11,6 +11,7 @@ import os
 import pytest
 
 from dicecli.app import (
+    LINES_PER_WRITE,
     YOUNG_OBJECTS_PER_COLLECTION,
     PendingOutput,
     RunOptions,
@@ -90,4 +91,31 @@ def test_piped_lines_are_written_whole_and_in_order() -> None:
     status = run_lines(lines, RunOptions(seed=5, json=True), Streams(stdout=stdout))
     assert status == ExitStatus.OK
     written = stdout.getvalue().splitlines()
+    assert [json.loads(line)["input"] for line in written] == lines
+
+
+class _Writes(io.StringIO):
+    """A stdout that keeps what each write call was given."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[str] = []
+
+    def write(self, text: str) -> int:
+        self.calls.append(text)
+        return super().write(text)
+
+
+def test_piped_results_are_written_every_so_many_lines_whole() -> None:
+    # one read of many lines is written in parts of LINES_PER_WRITE results, each ending
+    # at a line's end, in order
+    stdout = _Writes()
+    lines = [f"{count}d6" for count in range(1, 1001)]
+    run_lines(lines, RunOptions(seed=5, json=True), Streams(stdout=stdout))
+    parts = [call for call in stdout.calls if call]
+    expected = [min(LINES_PER_WRITE, 1000 - start) for start in range(0, 1000, LINES_PER_WRITE)]
+    assert len(expected) > 1
+    assert [part.count("\n") for part in parts] == expected
+    assert all(part.endswith("\n") for part in parts)
+    written = "".join(parts).splitlines()
     assert [json.loads(line)["input"] for line in written] == lines
