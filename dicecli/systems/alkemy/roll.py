@@ -65,12 +65,7 @@ class SideStep:
         dice = side.dice
         self.die, self.faces, self.count = dice.die, dice.values, side.count
         self.characteristic = side.characteristic
-        keep = side.node.keep
-        self.fixed_kept: tuple[int, int] | None = None
-        if side.net == 0:
-            self.fixed_kept = (0, 1)
-        elif keep is not None and side.net > 0:
-            self.fixed_kept = keep.indices
+        self.fixed_kept = side.fixed_kept
         colour = () if dice.colour == "white" else (Text(f"{dice.colour} ", "note"),)
         label = () if not side.label else (Text(f"{side.label} ", "label"),)
         self.labelled: tuple[Segment, ...] = (*label, *colour)

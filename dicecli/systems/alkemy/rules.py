@@ -94,12 +94,18 @@ class PreparedSide:
         """Dice rolled: 2, plus one per bonus or penalty die that counts."""
         return KEPT + abs(self.net)
 
-    def kept(self, values: Sequence[int]) -> tuple[int, int]:
-        """The positions (0-based) of the kept dice among ``values``, in roll order."""
+    @property
+    def fixed_kept(self) -> tuple[int, int] | None:
+        """The positions of the kept dice when the faces do not decide them: the
+        player's choice with bonus dice (rule A4), or the only two dice; else None."""
         keep = self.node.keep
         if keep is not None and self.net > 0:
             return keep.indices
-        return best_two(values, self.net)
+        return (0, 1) if self.net == 0 else None
+
+    def kept(self, values: Sequence[int]) -> tuple[int, int]:
+        """The positions (0-based) of the kept dice among ``values``, in roll order."""
+        return self.fixed_kept or best_two(values, self.net)
 
     def notes(self) -> list[str]:
         """What the player should know: netting, the cap, the choice, assumptions."""
