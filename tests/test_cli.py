@@ -257,6 +257,15 @@ def test_the_collector_runs_again_before_rolling(
     assert frozen > 0
 
 
+@pytest.mark.parametrize("blank", ["\f", "\N{EM SPACE}", " \v "])
+def test_a_one_shot_line_of_blanks_is_nothing_to_roll(blank: str) -> None:
+    # whitespace other than spaces and tabs too: the grammar is loaded for the line
+    # before it is rolled, and a line with no word must not trip that
+    done = run(blank)
+    assert done.returncode == 2
+    assert done.stderr.startswith("error: nothing to roll\n")
+
+
 def test_one_shot_roll_is_plain_when_piped() -> None:
     done = run("2D6+5")
     assert done.returncode == 0

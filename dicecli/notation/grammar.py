@@ -602,10 +602,11 @@ def _word(text: str) -> str:
 
 
 def line_grammar_for(text: str) -> pp.ParserElement:
-    """The grammar that reads the line ``text`` (not blank): a game's, built on first
-    use, when its first word is the game's keyword, else the generic one."""
-    first = text.split(None, 1)[0]
-    if first[0].isalpha():  # a game's keyword is a word: lines of numbers never ask
+    """The grammar that reads the line ``text``: a game's, built on first use, when its
+    first word is the game's keyword, else the generic one."""
+    words = text.split(None, 1)
+    first = words[0] if words else ""
+    if first[:1].isalpha():  # a game's keyword is a word: lines of numbers never ask
         from dicecli.systems import registry
 
         game = registry.game_for_keyword(first)

@@ -23,16 +23,22 @@ def parse(text: str) -> Roll:
     Results are cached by text: the same line is parsed once per process.
     Raises :class:`~dicecli.errors.DiceSyntaxError` with the position of the fault.
     """
-    head = text.lstrip(" \t\r\n")[:1]
-    if not head.isalpha() or head in "dD":  # a word first: the quick reader takes none
-        from dicecli.notation.common_lines import read_common_line
-
-        common = read_common_line(text)
-        if common is not None:
-            return common
+    common = _read_quickly(text)
+    if common is not None:
+        return common
     from dicecli.notation import grammar
 
     return grammar.parse(text)
+
+
+def _read_quickly(text: str) -> Roll | None:
+    """``text``'s tree from the quick reader, or None when it does not take the line."""
+    head = text.lstrip(" \t\r\n")[:1]
+    if head.isalpha() and head not in "dD":  # a word first: the quick reader takes none
+        return None
+    from dicecli.notation.common_lines import read_common_line
+
+    return read_common_line(text)
 
 
 def load_grammar_for(text: str) -> None:
@@ -40,14 +46,8 @@ def load_grammar_for(text: str) -> None:
     a line the quick reader takes, else the grammar of record (and the line's game's
     grammar). For a one-shot roll, which loads it as part of start-up
     (``dicecli/__main__.py``)."""
-    head = text.lstrip(" \t\r\n")[:1]
-    if not head:
+    if not text.strip() or _read_quickly(text) is not None:
         return
-    if not head.isalpha() or head in "dD":
-        from dicecli.notation.common_lines import read_common_line
-
-        if read_common_line(text) is not None:
-            return
     from dicecli.notation import grammar
 
     grammar.line_grammar_for(text)
