@@ -55,13 +55,14 @@ class Token:
     name: str
 
 
-@frozen(init=False)
+@frozen
 class Pair:
     left: int
     right: int
 
     def __init__(self, left: int, right: int = 0) -> None:
-        self.__dict__.update(left=left, right=right)
+        object.__setattr__(self, "left", left)
+        object.__setattr__(self, "right", right)
 
 
 @frozen
