@@ -61,6 +61,8 @@ class DieRoll:
     natural roll of rule N5; ``value`` is what it is worth (None when it has no number).
     ``symbols`` are the symbols printed on the face, one entry per symbol (a face of two
     successes is ``("success", "success")``), for dice from a dice file (``docs/dice.md``).
+    ``rerollable`` is False for a die a game's rules forbid re-rolling (rule W4): the
+    result itself says so, wherever it is read or loaded.
     """
 
     die: str
@@ -69,6 +71,7 @@ class DieRoll:
     kept: bool = True
     marks: tuple[str, ...] = ()
     symbols: tuple[str, ...] = ()
+    rerollable: bool = True
 
     def marked(self, *marks: str, kept: bool | None = None) -> DieRoll:
         """This die with ``marks`` added, and kept or not if ``kept`` says so."""
@@ -79,6 +82,7 @@ class DieRoll:
             self.kept if kept is None else kept,
             (*self.marks, *marks),
             self.symbols,
+            self.rerollable,
         )
 
     def as_dict(self) -> dict[str, JSONValue]:
