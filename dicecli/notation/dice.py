@@ -22,10 +22,6 @@ from dicecli.results import DiceShown, DieRoll
 MAX_SHARED_VARIANTS = 4096
 """Most marked or discarded :class:`DieRoll` variants one die kind keeps for sharing."""
 
-NOT_REROLLABLE: set[str] = set()
-"""Names of the dice built with ``rerollable=False``; a re-roll of a result holding one is
-refused (:func:`dicecli.rolling.reroll_result`)."""
-
 
 @frozen
 class Face:
@@ -52,11 +48,8 @@ class Die:
     faces: tuple[Face, ...]
     aliases: tuple[tuple[int, str], ...] = field(default=(), compare=False)
     rerollable: bool = True
-    """False for dice that a game's rules forbid re-rolling (rule W4)."""
-
-    def __post_init__(self) -> None:
-        if not self.rerollable:
-            NOT_REROLLABLE.add(self.name)
+    """False for dice that a game's rules forbid re-rolling (rule W4); every
+    :class:`DieRoll` of the die carries it into the result."""
 
     @cached_property
     def values(self) -> tuple[int, ...]:
@@ -67,7 +60,10 @@ class Die:
     def kept_rolls(self) -> tuple[DieRoll, ...]:
         """A kept, unmarked :class:`DieRoll` per face, built once and shared (they are
         immutable, and sharing keeps rolling fast)."""
-        return tuple(DieRoll(self.name, f.name, f.value, True, (), f.symbols) for f in self.faces)
+        return tuple(
+            DieRoll(self.name, f.name, f.value, True, (), f.symbols, self.rerollable)
+            for f in self.faces
+        )
 
     @cached_property
     def face_values(self) -> tuple[int, ...]:
@@ -96,7 +92,9 @@ class Die:
         roll = self._variants.get(key)
         if roll is None:
             face = self.faces[index]
-            roll = DieRoll(self.name, face.name, face.value, kept, marks, face.symbols)
+            roll = DieRoll(
+                self.name, face.name, face.value, kept, marks, face.symbols, self.rerollable
+            )
             if len(self._variants) < MAX_SHARED_VARIANTS:
                 self._variants[key] = roll
         return roll

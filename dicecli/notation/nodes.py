@@ -12,10 +12,9 @@ always applied in one fixed order (see ``docs/grammar.md``, "Modifier order"):
 4. count successes (``>=5`` ...) and failures (``f1``) among the kept dice;
    mark kept dice critical (``cs``, ``cf``, or a lone ``d20``'s 20 and 1 by default).
 
-The parts of modifiers (:class:`Condition`, :class:`Keep`, :class:`Reroll`,
-:class:`Unique`, :class:`Explode`) are named tuples: frozen values all the same, and
-cheaper still to create at every start (see "Start-up" in the README). The nodes are
-:func:`dicecli.frozen.frozen` classes. Game systems add their own node types
+The nodes and the parts of modifiers (:class:`Condition`, :class:`Keep`,
+:class:`Reroll`, :class:`Unique`, :class:`Explode`) are :func:`dicecli.frozen.frozen`
+classes. Game systems add their own node types
 (subclasses of :class:`Check`) in their packages.
 
 Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
@@ -24,7 +23,7 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple, TypeAlias
+from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias
 
 from dicecli.frozen import field, frozen
 
@@ -65,7 +64,8 @@ faces (:class:`FaceList`), or a die of a dice file (its name as typed, or the di
 looked up)."""
 
 
-class Condition(NamedTuple):
+@frozen
+class Condition:
     """A comparison against a die's face value: ``>=5``, ``<3``, ``=1``, ``<>3`` (any
     face but 3; typed ``!=3`` too where that cannot read as an explosion, see
     ``docs/grammar.md``, "Conditions")."""
@@ -96,7 +96,8 @@ class Condition(NamedTuple):
         return str(self.value) if self.op == "=" and self.value >= 0 else str(self)
 
 
-class Keep(NamedTuple):
+@frozen
+class Keep:
     """Keep or drop the highest or lowest ``amount`` dice: ``kh3``, ``kl1``, ``dh1``, ``dl1``."""
 
     kind: KeepKind
@@ -106,7 +107,8 @@ class Keep(NamedTuple):
         return f"{self.kind}{self.amount}"
 
 
-class Reroll(NamedTuple):
+@frozen
+class Reroll:
     """Re-roll a die while ``condition`` holds (``r1``), or once (``ro1``)."""
 
     condition: Condition
@@ -116,7 +118,8 @@ class Reroll(NamedTuple):
         return f"{'ro' if self.once else 'r'}{self.condition.bare()}"
 
 
-class Unique(NamedTuple):
+@frozen
+class Unique:
     """Re-roll a die showing a value an earlier die of the term shows: until it is
     unique (``u``) or once (``uo``); with a condition (``u=5``, ``u>4``), only a
     duplicate meeting it is re-rolled."""
@@ -128,7 +131,8 @@ class Unique(NamedTuple):
         return ("uo" if self.once else "u") + (self.condition.bare() if self.condition else "")
 
 
-class Explode(NamedTuple):
+@frozen
+class Explode:
     """Roll another die on ``condition``: ``!`` adds it, ``!!`` compounds it, ``!p``
     penetrates (the added die is worth one less), ``!!p`` does both."""
 

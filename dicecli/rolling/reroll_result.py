@@ -2,8 +2,8 @@
 
 Under rule W5, which dicecli applies to every re-roll: the whole roll is rolled again
 (all of a 2D6's dice), the new result stands even if worse, no die is re-rolled twice,
-and dice that a game's rules forbid re-rolling (rule W4: ``Die(rerollable=False)``)
-refuse.
+and dice that a game's rules forbid re-rolling (rule W4: ``Die(rerollable=False)``,
+which each of its :class:`~dicecli.results.DieRoll` carries) refuse.
 
 Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
@@ -13,7 +13,6 @@ from __future__ import annotations
 from dicecli.environment import Environment
 from dicecli.errors import RuleError
 from dicecli.frozen import replace
-from dicecli.notation.dice import NOT_REROLLABLE
 from dicecli.notation.nodes import Check, Comparison, Dice, Expr, Name, children
 from dicecli.notation.reader import parse
 from dicecli.results import REROLL, RollResult
@@ -33,7 +32,7 @@ def check_rerollable(previous: RollResult) -> None:
             f"'{previous.input.strip()}' already re-rolled a die (r/ro): no die may be "
             "re-rolled more than once (rule W5)"
         )
-    fixed = sorted({die.die for die in previous.dice if die.die in NOT_REROLLABLE})
+    fixed = sorted({die.die for die in previous.dice if not die.rerollable})
     if fixed:
         names = " and ".join(f"the {name} die" for name in fixed)
         raise RuleError(f"{names} may not be re-rolled unless a rule says so (rule W4)")

@@ -2,11 +2,8 @@
 
 A game's package holds a :class:`Game` (plain data, cheap to build) in its
 ``__init__``; the registry (:mod:`dicecli.systems.registry`) reads it. The types are
-frozen values (:mod:`dicecli.frozen`), the cheapest classes to define: a game's
-declaration is read on every line that starts with a word. (As named tuples, each field's
-annotation was compiled when the class was made: a third of this module's import.)
-Their ``__init__`` is compiled at once (``init_now``): every game builds them when
-declared anyway, and a plug-in's author reads their signature.
+frozen values (:mod:`dicecli.frozen`), cheap to define: a game's declaration is read
+on every line that starts with a word.
 """
 
 from __future__ import annotations
@@ -79,7 +76,7 @@ CORE_FLAGS = frozenset(
 game's option may not take one, nor the parameter name of one."""
 
 
-@frozen(init_now=True)
+@frozen
 class Setting:
     """A game setting (``--setting KEY=VALUE``): its key, what it does, and how its
     text is read. ``read`` is called when a roll needs the value, with the text set
@@ -96,7 +93,7 @@ class Setting:
         return self.read(env.setting(self.key))
 
 
-@frozen(init_now=True)
+@frozen
 class CliOption:
     """A command-line option of a game, a short spelling of one of its settings
     (``--wild-die PATH`` sets ``game.wild_die``). ``kind`` ``"file"`` makes the
@@ -113,7 +110,7 @@ class CliOption:
         return self.flag.lstrip("-").replace("-", "_")
 
 
-@frozen(init_now=True)
+@frozen
 class HelpTopic:
     """A help topic: a title, example lines with what they do, and a footer. The
     examples are lines the REPL accepts as typed (a test rolls every one)."""
@@ -131,7 +128,7 @@ class HelpTopic:
         return "\n".join(lines)
 
 
-@frozen(init_now=True)
+@frozen
 class Hint:
     """A common mistake in a game's line and its fix: when a line of the game fails and
     ``pattern`` (a regular expression, any case) is found in it, the error suggests the
@@ -143,7 +140,7 @@ class Hint:
     why: str
 
 
-@frozen(init_now=True)
+@frozen
 class ReplCommand:
     """A REPL command a game adds (``keep``, to choose dice after a roll). ``run`` is
     ``"module:function"``, a function ``(state, invocation) -> (state, output)`` like the
@@ -156,7 +153,7 @@ class ReplCommand:
     aliases: tuple[str, ...] = ()
 
 
-@frozen(init_now=True)
+@frozen
 class Game:
     """Everything dicecli needs to know about a game before rolling one of its lines.
 

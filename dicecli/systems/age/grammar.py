@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from typing import NamedTuple, cast
+from typing import cast
 
 import pyparsing as pp
 
+from dicecli.frozen import frozen
 from dicecli.notation.grammar import integer, keyword, whole_line
 from dicecli.systems.age import GAME
 from dicecli.systems.age.nodes import AgeAdvanced, AgeOpposed, AgeRoll, AgeTest, Target
@@ -52,14 +53,16 @@ def _fail(text: str, loc: int, message: str) -> pp.ParseFatalException:
     return pp.ParseFatalException(text, loc, message)
 
 
-class _Focus(NamedTuple):
+@frozen
+class _Focus:
     """A ``+focus`` as parsed, with where it was typed (for the error on a second one)."""
 
     loc: int
     negative: bool
 
 
-class _Until(NamedTuple):
+@frozen
+class _Until:
     """The threshold after ``until``, told apart from the target number."""
 
     threshold: Target

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from typing import NamedTuple, cast
+from typing import cast
 
 import pyparsing as pp
 
+from dicecli.frozen import frozen
 from dicecli.notation import grammar
 from dicecli.notation.nodes import Check, Name
 from dicecli.systems.alkemy import GAME
@@ -35,7 +36,8 @@ from dicecli.systems.alkemy.nodes import (
 )
 
 
-class _Part(NamedTuple):
+@frozen
+class _Part:
     """One piece of a side, tagged, folded into :class:`AlkemySide` by ``_side``."""
 
     kind: str
