@@ -493,7 +493,7 @@ def help_command(
 
         close = difflib.get_close_matches(name, topic_names(), n=1)
         mean = f"did you mean '{close[0]}'? " if close else ""
-        typer.echo(f"error: no help on '{topic}': {mean}topics: {names}", err=True)
+        typer.echo(f"error: no help on '{escaped(topic)}': {mean}topics: {names}", err=True)
         _finish(ExitStatus.BAD_INPUT)
     from dicecli.repl.commands import commands_help
 

@@ -32,6 +32,7 @@ from dicecli.naming import (
     value_expression,
     with_saved_roll,
 )
+from dicecli.render.escape import escaped
 from dicecli.render.text import result_line
 from dicecli.repl.help import help_text, topic_names
 from dicecli.repl.state import (
@@ -297,7 +298,11 @@ def _save(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     from dicecli.files import FileError, write_new
 
     path = Path(needs_argument(invocation, "a file to write, e.g. save evening.jsonl"))
-    text = "".join(json.dumps(r.as_dict(), ensure_ascii=False) + "\n" for r in state.rolls)
+    from dicecli.render.escape import json_escaped
+
+    text = "".join(
+        json_escaped(json.dumps(r.as_dict(), ensure_ascii=False)) + "\n" for r in state.rolls
+    )
     try:
         write_new(path.expanduser(), text)
     except FileError as error:
@@ -383,8 +388,8 @@ def _add_game_commands() -> None:
             clash = [word for word in words if word.casefold() in COMMANDS]
             if clash:
                 sys.stderr.write(
-                    f"warning: dicecli game {game.name}: REPL command '{clash[0]}' left "
-                    "out: the REPL has it already\n"
+                    f"warning: dicecli game {escaped(game.name)}: REPL command "
+                    f"'{escaped(clash[0])}' left out: the REPL has it already\n"
                 )
                 continue
             entry = Command(
