@@ -77,7 +77,7 @@ class _Lines:
     give none for values)."""
 
     def __init__(self, text: str) -> None:
-        self.text = text.splitlines()
+        self.text = text.split("\n")  # TOML's lines: \x1c-\x1e and U+2028 end none
 
     def header(self, name: str) -> int | None:
         """The line of ``[name]`` (or ``name = ...``, ``name.faces = ...``)."""

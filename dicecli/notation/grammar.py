@@ -463,7 +463,10 @@ atom = (_operand + pp.Optional(_label)).set_name(_operand.name)
 atom.set_parse_action(lambda s, loc, t: Labelled(t[0], t[1]) if len(t) == 2 else t[0])
 
 unary: pp.Forward = pp.Forward()
-_percent_of = lazy_regex(r"(?P<percent>\d+)\s*%\s*(?i:of)\b").set_name("'N% of'")
+_percent_of = lazy_regex(r"(?P<percent>[0-9]+)[ \t]*%[ \t]*(?i:of)\b").set_name("'N% of'")
+"""ASCII digits, and only the blanks the rest of the grammar skips (a space, a tab):
+``\\s`` and ``\\d`` would take Unicode ones (the separators ``\\x1c``-``\\x1f``, an em
+space), which ``int`` refuses or reads."""
 # Signs as literals, not a regex class: a class mixing ASCII with the minus sign U+2212
 # makes ``re`` build a 64k-character bitmap at every start.
 _minus = (pp.Literal("-") | pp.Literal("\N{MINUS SIGN}")).set_name("'-'")
@@ -476,7 +479,7 @@ def _unary_action(text: str, loc: int, tokens: pp.ParseResults) -> Expr:
     head, operand = tokens[0], tokens[1]
     if head in ("-", "\N{MINUS SIGN}"):
         return Negate(operand)
-    return PercentOf(int(cast(str, head).split("%")[0]), operand)
+    return PercentOf(int(cast(str, head).split("%")[0].rstrip(" \t")), operand)
 
 
 unary.set_parse_action(_unary_action)
