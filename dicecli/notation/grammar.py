@@ -27,6 +27,7 @@ from typing import Any, Literal, cast
 import pyparsing as pp
 
 from dicecli.errors import DiceSyntaxError
+from dicecli.frozen import replace
 from dicecli.limits import check_line
 from dicecli.notation.nodes import (
     NO_MODIFIERS,
@@ -328,8 +329,19 @@ def _named_dice_action(text: str, loc: int, tokens: pp.ParseResults) -> Dice:
         raise _fail(text, loc, "roll at least one die")
     if count > MAX_DICE_COUNT:
         raise _fail(text, loc, f"roll limit: one roll may use at most {MAX_DICE_COUNT:,} dice")
-    modifiers = _modifiers(text, list(tokens[1:]), True, Condition("=", 1))
+    found = list(tokens[1:])
+    modifiers = _modifiers(text, found, True, Condition("=", 1))
+    reroll = modifiers.reroll
+    if reroll is not None and any(_bare_reroll(token) for _, token in found):
+        # The die's lowest face, settled when the die is looked up (docs/dice.md).
+        modifiers = replace(modifiers, reroll=reroll._replace(lowest=True))
     return Dice(count, DieName(match["name"], loc), modifiers)
+
+
+def _bare_reroll(token: str) -> bool:
+    """Whether the modifier ``token`` is a bare ``r``/``ro`` (no condition)."""
+    match = re.fullmatch(_MODIFIER, token)
+    return match is not None and bool(match["reroll"]) and match["reroll_if"] is None
 
 
 named_dice_term = (_named_die_token + pp.ZeroOrMore(_modifier_token)).set_name(
