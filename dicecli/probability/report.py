@@ -60,6 +60,33 @@ def odds(
         raise DiceError("too deeply nested", text, 0) from None
 
 
+def odds_of_rolls(
+    text: str,
+    env: Environment | None = None,
+    at_least: int | None = None,
+    at_most: int | None = None,
+) -> tuple[Odds, ...]:
+    """The odds of each roll of ``text``, a line that may hold several
+    (``1d20+5 >= 15; 2d6+3``, docs/grammar.md "Several rolls on one line"): all worked
+    out before any is shown; an error points into the whole line."""
+    from dicecli.notation.lines import split_rolls
+
+    pieces = split_rolls(text)
+    if len(pieces) == 1 and pieces[0][1] == text:  # no ';': the usual case
+        return (odds(text, env, at_least, at_most),)
+    if not pieces:
+        raise DiceError("nothing to work out", text, len(text))
+    found = []
+    for where, piece in pieces:
+        try:
+            found.append(odds(piece.strip(), env, at_least, at_most))
+        except DiceError as error:
+            offset = where + len(piece) - len(piece.lstrip())
+            position = None if error.position is None else offset + error.position
+            raise type(error)(error.message, text, position) from None
+    return tuple(found)
+
+
 def _with_criticals(found: Odds, body: Expr | Comparison, env: Environment) -> Odds:
     from dicecli.probability.criticals import LinkedCriticalsError, critical_chances
 

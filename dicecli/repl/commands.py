@@ -320,7 +320,7 @@ def _save(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     "the exact chances of a roll or check, e.g. odds 2d6+3 (--full: every row)",
 )
 def _odds(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
-    from dicecli.probability.report import odds
+    from dicecli.probability.report import odds_of_rolls
 
     text = needs_argument(invocation, "a roll, e.g. odds 2d6+3")
     if split_command(text)[0] == "table":  # odds table NAME: as table odds NAME
@@ -330,10 +330,10 @@ def _odds(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
         text = (text[: full.start()] + text[full.end() :]).strip()
         invocation = Invocation(invocation.line, text, invocation.offset)
     try:
-        result = odds(saved_line(text, state.env) or text, state.env)
+        found = odds_of_rolls(saved_line(text, state.env) or text, state.env)
     except DiceError as error:
         raise invocation.error_at(error) from None
-    return state, (OddsShown(result, full is not None),)
+    return state, tuple(OddsShown(result, full is not None) for result in found)
 
 
 _FULL = re.compile(r"(?:^|\s)--full(?=\s|$)")

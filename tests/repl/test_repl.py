@@ -694,3 +694,12 @@ def test_reroll_of_a_saved_check_that_rerolls_its_own_dice_is_refused() -> None:
     # rule W5, through a saved check
     _state, output = run(session("4"), "let hit = d20r1+5 >= 15", "hit", "reroll")
     assert "re-rolls its own dice (r1)" in problem(output).message
+
+
+def test_odds_of_a_line_of_several_rolls_show_each_rolls_odds() -> None:
+    _state, output = run(session(), "odds 1d20+5 >= 15; 2d6+3")
+    assert [item.odds.input for item in output if isinstance(item, OddsShown)] == [
+        "1d20+5 >= 15",
+        "2d6+3",
+    ]
+    assert len(output) == 2
