@@ -265,3 +265,30 @@ def test_clipped_text_is_escaped_and_cut_in_the_middle() -> None:
     assert shown.endswith("end")
     assert "…" in shown
     assert clipped("short") == "short"
+
+
+class _BrokenPoint:
+    """An entry point whose plug-in fails on import with a hostile message."""
+
+    name = "evil\x1b]0;x\x07"
+    value = "evil_game:GAME"
+
+    def load(self) -> object:
+        raise RuntimeError("\x1b[2J\x1b]0;pwned\x07" + "x" * 100_000)
+
+
+def test_a_plugins_warning_is_escaped_and_short(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib.metadata
+
+    from dicecli.systems import registry
+
+    monkeypatch.setattr(registry, "_plugins_declared", lambda: True)
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda group: [_BrokenPoint()])
+    assert registry._load_plugins(()) == []
+    warning = capsys.readouterr().err
+    assert warning.startswith("warning: dicecli game plug-in evil\\x1b]0;x\\x07 (evil_game:GAME)")
+    assert "\\x1b[2J" in warning
+    assert raw_controls(warning) == []
+    assert len(warning) <= 420
