@@ -83,9 +83,11 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as error:
         if "--debug" in args:
             raise
+        from dicecli.render.escape import clipped
+
         _tell(
-            f"internal error ({type(error).__name__}: {error}); please report it "
-            "(--debug shows the traceback)\n"
+            f"internal error ({type(error).__name__}: {clipped(str(error))}); please report "
+            "it (--debug shows the traceback)\n"
         )
         return ExitStatus.INTERNAL_ERROR
     finally:

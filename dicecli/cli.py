@@ -444,15 +444,17 @@ def odds_command(
         _finish(run_table(words[1:], options, streams, odds=True))
     text = " ".join(words or [])
     try:
-        from dicecli.probability.report import odds
+        from dicecli.probability.report import odds_of_rolls
 
-        result = odds(text, options.environment, at_least=at_least, at_most=at_most)
+        found = odds_of_rolls(text, options.environment, at_least=at_least, at_most=at_most)
     except DiceError as error:
         from dicecli.hints import advise
 
         streams.stderr.write(advise(error, options.environment).show() + "\n")
         _finish(ExitStatus.BAD_INPUT)
-    make_renderer(options.mode(streams), streams.stdout).odds(result, full)
+    renderer = make_renderer(options.mode(streams), streams.stdout)
+    for result in found:  # each roll of a line of several (1d20+5 >= 15; 2d6+3)
+        renderer.odds(result, full)
 
 
 def _complete_topic(incomplete: str) -> list[str]:
@@ -493,7 +495,7 @@ def help_command(
 
         close = difflib.get_close_matches(name, topic_names(), n=1)
         mean = f"did you mean '{close[0]}'? " if close else ""
-        typer.echo(f"error: no help on '{topic}': {mean}topics: {names}", err=True)
+        typer.echo(f"error: no help on '{escaped(topic)}': {mean}topics: {names}", err=True)
         _finish(ExitStatus.BAD_INPUT)
     from dicecli.repl.commands import commands_help
 

@@ -7,6 +7,8 @@ the CLI and the REPL can underline it with a caret in one place (:meth:`DiceErro
 
 from __future__ import annotations
 
+from dicecli.render.escape import escaped as escaped  # what show() writes is escaped
+
 
 class DiceError(Exception):
     """Root of every error that bad input, bad dice or a rule can cause."""
@@ -56,31 +58,6 @@ LONGEST_MESSAGE = 400
 """Characters of a message shown: past that, its middle is cut."""
 SHOWN_AROUND = 60
 """Characters of the input shown on each side of an error's caret."""
-
-
-def escaped(text: str) -> str:
-    """``text`` with control characters, line and paragraph separators and lone
-    surrogates (bytes that were not UTF-8) written as escapes: one line of printable
-    text, whatever was typed. Printable text is returned as it is."""
-    if text.isprintable():
-        return text
-    return "".join(
-        character if character.isprintable() else _escape(character) for character in text
-    )
-
-
-_NAMED_ESCAPES = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
-
-
-def _escape(character: str) -> str:
-    code = ord(character)
-    if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8, kept by surrogateescape
-        return f"\\x{code - 0xDC00:02x}"
-    if character in _NAMED_ESCAPES:
-        return _NAMED_ESCAPES[character]
-    if code <= 0xFF:
-        return f"\\x{code:02x}"
-    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
 class DiceSyntaxError(DiceError):

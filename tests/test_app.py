@@ -119,3 +119,14 @@ def test_piped_results_are_written_every_so_many_lines_whole() -> None:
     assert all(part.endswith("\n") for part in parts)
     written = "".join(parts).splitlines()
     assert [json.loads(line)["input"] for line in written] == lines
+
+
+def test_a_piped_line_with_a_file_separator_is_an_error_and_the_next_is_rolled() -> None:
+    stdout, stderr = io.StringIO(), io.StringIO()
+    status = run_lines(
+        ["5\x1c% of 10", "2d6"], RunOptions(given="3,4"), Streams(stdout=stdout, stderr=stderr)
+    )
+    assert status == ExitStatus.BAD_INPUT
+    assert stdout.getvalue() == "7\t2d6\t[3, 4]\n"
+    assert stderr.getvalue().startswith("line 1: error: ")
+    assert "5\\x1c% of 10" in stderr.getvalue()

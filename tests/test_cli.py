@@ -638,3 +638,15 @@ def test_output_flags_take_the_fast_path_with_the_typer_app_s_output(
 
 def test_a_json_roll_does_not_load_the_cli_framework() -> None:
     assert modules_loaded_by("--json", "2D6+5").isdisjoint(HEAVY_FOR_A_PLAIN_ROLL)
+
+
+def test_odds_of_a_line_of_several_rolls_in_plain_and_json() -> None:
+    done = run("odds", "--plain", "1d20+5 >= 15; 2d6+3")
+    assert done.returncode == 0, done.stderr
+    heads = [line for line in done.stdout.splitlines() if line.startswith("odds\t")]
+    assert heads == ["odds\t1d20+5 >= 15\texact", "odds\t2d6+3\texact"]
+    done = run("odds", "--json", "1d20+5 >= 15; 2d6+3")
+    assert [json.loads(line)["input"] for line in done.stdout.splitlines()] == [
+        "1d20+5 >= 15",
+        "2d6+3",
+    ]

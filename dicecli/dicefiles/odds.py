@@ -50,6 +50,19 @@ def pool_terms(expr: Expr) -> list[Dice] | None:
     return None
 
 
+def added_terms(expr: Expr) -> list[Expr]:
+    """The terms ``expr`` adds up: through labels, ``+``, and the left side of ``-``
+    (``2dMix + 1d6kh1 - 2`` -> ``2dMix``, ``1d6kh1``, ``2``); what a ``-`` takes away
+    counts as one term of its own."""
+    if isinstance(expr, Labelled):
+        return added_terms(expr.expr)
+    if isinstance(expr, BinaryOp) and expr.op == "+":
+        return added_terms(expr.left) + added_terms(expr.right)
+    if isinstance(expr, BinaryOp) and expr.op == "-":
+        return [*added_terms(expr.left), expr.right]
+    return [expr]
+
+
 def pool_dice(terms: list[Dice], book: DiceBook) -> list[tuple[Die, int]]:
     """Each term's die (looked up in ``book``) and count."""
     from dicecli.dicefiles.load import unknown_die

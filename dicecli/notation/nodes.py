@@ -109,13 +109,18 @@ class Keep:
 
 @frozen
 class Reroll:
-    """Re-roll a die while ``condition`` holds (``r1``), or once (``ro1``)."""
+    """Re-roll a die while ``condition`` holds (``r1``), or once (``ro1``).
+
+    ``lowest``: a bare ``r`` on a die of a dice file, whose faces are known only when
+    the die is looked up; ``condition`` is then settled to its lowest face
+    (:func:`dicecli.dicefiles.load.file_dice`), and the text stays bare."""
 
     condition: Condition
     once: bool
+    lowest: bool = False
 
     def __str__(self) -> str:
-        return f"{'ro' if self.once else 'r'}{self.condition.bare()}"
+        return f"{'ro' if self.once else 'r'}{'' if self.lowest else self.condition.bare()}"
 
 
 @frozen

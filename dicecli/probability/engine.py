@@ -66,7 +66,7 @@ from dicecli.notation.semantics import (
     pooled_dice,
     rounded,
 )
-from dicecli.probability.distribution import Distribution
+from dicecli.probability.distribution import Distribution, fraction_text
 from dicecli.probability.keep import (
     Chain,
     Score,
@@ -354,7 +354,15 @@ def _refuse_zero_divisor(node: BinaryOp, right: Weights) -> None:
 
 
 def _chance_words(chance: Fraction) -> str:
-    return f"with chance {chance}" if chance < 1 else "always"
+    """``with chance 1/6``; a fraction too long to read by its value (``≈1.7e-05``),
+    one too small for a float by its power of ten (``≈6.2e-1284``)."""
+    if chance >= 1:
+        return "always"
+    if float(chance) == 0:
+        power = math.log10(chance.numerator) - math.log10(chance.denominator)
+        exponent = math.floor(power)
+        return f"with chance ≈{10 ** (power - exponent):.2g}e{exponent}"
+    return f"with chance {fraction_text(chance)}"
 
 
 def _score(modifiers: Modifiers) -> Score:

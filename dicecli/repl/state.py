@@ -30,6 +30,7 @@ from dicecli.errors import DiceError
 from dicecli.frozen import field, frozen, replace
 from dicecli.naming import saved_line
 from dicecli.notation.reader import parse
+from dicecli.render.escape import escaped_lines
 from dicecli.results import RollResult
 from dicecli.rolling.evaluate import roll
 from dicecli.rolling.sources import Roller
@@ -258,7 +259,7 @@ def render_output(
         elif isinstance(item, OddsShown):
             renderer.odds(item.odds, item.full)
         elif isinstance(item, Message):
-            messages.write(item.text.rstrip("\n") + "\n")
+            messages.write(escaped_lines(item.text.rstrip("\n")) + "\n")
         else:
             stderr.write(where + item.error.show() + "\n")
     messages.flush()

@@ -13,7 +13,15 @@ from __future__ import annotations
 from dicecli.environment import Environment
 from dicecli.errors import RuleError
 from dicecli.frozen import replace
-from dicecli.notation.nodes import Check, Comparison, Dice, Expr, Name, children
+from dicecli.notation.nodes import (
+    Check,
+    Comparison,
+    ComputedDice,
+    Dice,
+    Expr,
+    Name,
+    children,
+)
 from dicecli.notation.reader import parse
 from dicecli.results import REROLL, RollResult
 from dicecli.rolling.evaluate import roll
@@ -29,8 +37,8 @@ def check_rerollable(previous: RollResult) -> None:
         )
     if any(REROLL in die.marks for die in previous.dice):
         raise RuleError(
-            f"'{previous.input.strip()}' already re-rolled a die (r/ro): no die may be "
-            "re-rolled more than once (rule W5)"
+            f"'{previous.input.strip()}' already re-rolled a die (r, ro, u, uo): no die "
+            "may be re-rolled more than once (rule W5)"
         )
     fixed = sorted({die.die for die in previous.dice if not die.rerollable})
     if fixed:
@@ -40,8 +48,11 @@ def check_rerollable(previous: RollResult) -> None:
 
 def reroll(previous: RollResult, roller: Roller, env: Environment) -> RollResult:
     """Roll ``previous`` again, all its dice; the new result stands (rule W5)."""
+    from dicecli.naming import saved_line
+
     check_rerollable(previous)
-    parsed = parse(previous.input)
+    # A saved check typed by its name (``hit``) is the line it was saved as.
+    parsed = parse(saved_line(previous.input, env) or previous.input)
     modifier = own_reroll(parsed.body, env)
     if modifier is not None:
         raise RuleError(
@@ -53,8 +64,10 @@ def reroll(previous: RollResult, roller: Roller, env: Environment) -> RollResult
 
 
 def own_reroll(body: Expr | Comparison | Check, env: Environment) -> str | None:
-    """The first ``r``/``ro`` modifier in ``body`` or the saved rolls it names (as
-    typed, ``ro1``), else None: a line that re-rolls dice by itself."""
+    """The first modifier that re-rolls dice (``r``/``ro``, and ``u``/``uo``, which
+    re-roll repeats) in ``body`` or the saved rolls it names, on dice of a fixed or a
+    computed count or size (``d(2*3)ro1``, ``(d2)d6r1``) alike, as typed (``ro1``);
+    else None: a line that re-rolls dice by itself (rule W5)."""
     stack: list[Expr]
     if isinstance(body, Comparison):
         stack = [body.left, body.right]
@@ -63,8 +76,10 @@ def own_reroll(body: Expr | Comparison | Check, env: Environment) -> str | None:
     seen: set[str] = set()
     while stack:
         node = stack.pop()
-        if isinstance(node, Dice) and node.modifiers.reroll is not None:
-            return str(node.modifiers.reroll)
+        if isinstance(node, (Dice, ComputedDice)):
+            rerolling = node.modifiers.reroll or node.modifiers.unique
+            if rerolling is not None:
+                return str(rerolling)
         if isinstance(node, Name) and node.name.casefold() not in seen:
             seen.add(node.name.casefold())
             saved = env.roll(node.name)

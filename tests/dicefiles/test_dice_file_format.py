@@ -336,3 +336,12 @@ def test_a_name_the_loader_takes_is_rolled_by_its_spelling(name: str, count: int
     total = dicecli.roll(typed, seed=count, environment=Environment(dice=book)).total
     assert total is not None
     assert count <= total <= 2 * count
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85"])
+def test_line_numbers_count_newlines_only(separator: str) -> None:
+    # A TOML comment may hold a line separator: the file's lines are still its \n
+    # lines, as the TOML reader and `wc -l` count them (docs/limits.md).
+    text = f"# note{separator}more{separator}more\n[Bad]\nfaces = []\n"
+    with pytest.raises(DiceError, match=r"^dice file x\.toml, line 3: die 'Bad': faces:"):
+        parse_book(text, "x.toml")

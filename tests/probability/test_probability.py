@@ -754,3 +754,16 @@ def test_chance_of_a_critical_pinned(
 
 def test_two_d20_summed_mark_no_criticals() -> None:
     assert critical_chances(expr_of("2d20"), EMPTY_ENVIRONMENT) == ()
+
+
+def test_a_chance_of_dividing_by_zero_past_4300_digits_is_said_by_its_power_of_ten() -> None:
+    # 9999d6kl1 < 5 is 0 when the lowest die shows 5 or 6: (1/3) ** 9999, about
+    # 10 ** -4771, whose fraction has more digits than Python turns into text.
+    with pytest.raises(DiceError, match=r"divides by zero with chance ≈1\.8e-4771, so"):
+        distribution(expr_of("1/9999d6kl<5"))
+
+
+def test_a_long_chance_of_dividing_by_zero_is_said_by_its_value() -> None:
+    # 1/6 ** 30 = 1/221073919720733357899776: too long to read
+    with pytest.raises(DiceError, match=r"with chance ≈4\.523373907e-24, so"):
+        distribution(expr_of("1/(30d6 - 30)"))

@@ -181,7 +181,12 @@ def test_the_example_file_loads_with_ranges_weights_inline_rolls_and_a_nested_ta
         (
             '[a.entries]\nx = { weight = 700000, text = "y" }\n'
             'y = { weight = 700000, text = "z" }\n',
-            "table file t.toml: table 'a': the weights add up to more than 1,000,000",
+            "table file t.toml: table 'a', entry 'x': weight: at most 10,000",
+        ),
+        (  # each weight within bounds, together past the sides of a die: refused on load
+            '[a.entries]\nx = { weight = 6000, text = "y" }\ny = { weight = 6000, text = "z" }\n',
+            "table file t.toml: table 'a': the weights add up to more than 10,000, the most "
+            "sides of the die a weighted table is rolled with",
         ),
         # Inline rolls and references.
         (
