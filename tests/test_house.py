@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 import dicecli
-from dicecli.__main__ import COMMANDS
 from dicecli.cli import app, command_names
+from dicecli.command_line import COMMANDS
 from dicecli.frozen import field_names
 from dicecli.notation.grammar import parse
 from dicecli.notation.nodes import Expr, ExprNode
