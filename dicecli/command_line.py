@@ -16,7 +16,7 @@ PROGRAM = "dicecli"
 VERSION = "0.1.0"
 """The program's version (``dicecli --version``, ``dicecli.__version__``)."""
 
-COMMANDS = ("roll", "odds", "table", "repl", "help")
+COMMANDS = ("roll", "odds", "help", "table", "repl")
 """The commands, in the order the help lists them. A first word that is none of them
 is a roll: ``dicecli 2D6+5`` means ``dicecli roll 2D6+5``."""
 
