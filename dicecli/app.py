@@ -18,11 +18,13 @@ from dicecli.command_line import REPEAT_SPELLINGS
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
 from dicecli.limits import MAX_LINE_LENGTH
+from dicecli.notation.lines import parse_rolls
 from dicecli.notation.reader import parse
 from dicecli.render import Mode, Renderer, make_renderer
 from dicecli.rolling.evaluate import roll
 from dicecli.rolling.sources import DiceSource, GivenSource, RandomSource, Roller
 from dicecli.status import ExitStatus, Interrupted, Terminated
+from dicecli.tally import Tally
 
 MAX_TIMES = 100_000
 """Most rolls ``--times`` may ask for in one go."""
@@ -135,6 +137,7 @@ class Session:
         output = streams.stdout if direct else cast(TextIO, self.buffer)
         self.renderer: Renderer = make_renderer(self.mode, output)
         if options.odds and self.mode == "terminal":
+            # Imported here, as every use of rich (docs/startup.md, "Imports inside functions").
             from dicecli.render.terminal import TerminalRenderer
 
             if isinstance(self.renderer, TerminalRenderer):
@@ -157,8 +160,6 @@ class Session:
             self.failed_checks += 1
 
     def _roll_several(self, line: str) -> None:
-        from dicecli.notation.lines import parse_rolls
-
         for text, parsed in parse_rolls(line):
             if self.options.times != 1:
                 self._roll_times(text)
@@ -171,15 +172,13 @@ class Session:
     def _roll_times(self, text: str) -> None:
         """Roll ``text`` ``times`` times, or as many as its own ``-n N`` says (a saved
         check's name stands for its game line)."""
-        from dicecli.naming import saved_line
+        from dicecli.naming import saved_line  # it reads the game registry (docs/startup.md)
 
         text, count = repeat_count(text)
         times = self.options.times if count is None else count
         parsed = parse(saved_line(text, self.environment) or text)
         summed = self.mode == "terminal" and times > 1
         if summed:  # only a terminal shows the summary: piped rolls skip the tally
-            from dicecli.tally import Tally
-
             tally = Tally()
         for number in range(1, times + 1):
             result = roll(parsed, self.roller, self.environment, text)
@@ -221,7 +220,7 @@ class Session:
     ) -> None:
         """Write ``error`` with a hint to the right form when one is found
         (:mod:`dicecli.hints`; ``words``: the command-line words of the roll)."""
-        from dicecli.hints import advise
+        from dicecli.hints import advise  # what only an error needs (docs/startup.md)
 
         error = advise(error, self.environment, words=words)
         self.flush()  # keep stdout and stderr in order

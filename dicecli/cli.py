@@ -432,7 +432,7 @@ def odds_command(
 
         result = odds(text, options.environment, at_least=at_least, at_most=at_most)
     except DiceError as error:
-        from dicecli.hints import advise
+        from dicecli.hints import advise  # what only an error needs (docs/startup.md)
 
         streams.stderr.write(advise(error, options.environment).show() + "\n")
         _finish(ExitStatus.BAD_INPUT)
@@ -440,7 +440,7 @@ def odds_command(
 
 
 def _complete_topic(incomplete: str) -> list[str]:
-    from dicecli.repl.help import topic_names
+    from dicecli.repl.help import topic_names  # the REPL's modules (docs/startup.md)
 
     return [name for name in topic_names() if name.startswith(incomplete.casefold())]
 
@@ -473,7 +473,7 @@ def help_command(
     game = registry.game_for_keyword(name)
     name = game.topic if game is not None else name
     if name not in topic_names():
-        import difflib
+        import difflib  # what only an error needs (docs/startup.md)
 
         close = difflib.get_close_matches(name, topic_names(), n=1)
         mean = f"did you mean '{close[0]}'? " if close else ""

@@ -21,6 +21,7 @@ import contextlib
 import errno
 import gc
 import os
+import signal
 import sys
 from importlib import import_module
 from typing import Any, TextIO
@@ -44,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     if paused:
         gc.disable()  # until start-up is over
     # Imported after the pause: it brings the notation and rolling stages, start-up's
-    # bulk (docs/startup.md, "The garbage collector").
+    # bulk (docs/startup.md, "Imports inside functions").
     from dicecli.app import readable
 
     args = [readable(arg) for arg in (sys.argv[1:] if own else argv)]  # type: ignore[union-attr]
@@ -150,10 +151,7 @@ def _own_process(json: bool) -> None:
     if sys.stdout is None:
         raise OSError(errno.EBADF, "stdout is closed")
     _carry_every_character(sys.stdout, json)
-    # Imported here: it brings the output stage (app.py), after the collector's pause.
-    import signal
-
-    from dicecli.app import SIGNAL_GUARD
+    from dicecli.app import SIGNAL_GUARD  # after the collector's pause, as in main
 
     with contextlib.suppress(ValueError, OSError):  # not the main thread
         signal.signal(signal.SIGTERM, SIGNAL_GUARD.handle)
