@@ -82,22 +82,18 @@ class RunOptions(NamedTuple):
 
 
 FLUSH_EVERY = 4096
+"""Results written between flushes of piped output in a long ``--times`` run."""
 LINES_PER_WRITE = 256
 """Piped lines rolled between writes of their results (and at the end of each read).
-A read of 64 KiB holds thousands of short lines; their ``--json`` results, held until
-the read was done, came to over a megabyte, and its memory, taken and given back
-to the system at every read, cost about 4,000 page faults in a 20,000-line run (some 8%
-of its time, which instruction counts do not show). Written every 256 lines, the
-memory is used again: 2,150 faults, the same text, one write call in 256 lines."""
-"""Results written between flushes of piped output in a long ``--times`` run."""
+A read of 64 KiB holds thousands of short lines: written every 256 lines, the memory
+their results take is used again rather than taken from the system and given back at
+every read."""
 
 
 class PendingOutput:
     """The text written since the last flush, kept as the pieces written and joined when
-    taken. A :class:`io.StringIO` emptied after each batch (``seek(0)``, ``truncate()``)
-    first copied its whole text into a buffer of four bytes a character: 2 to 10 ms a
-    batch of 6,500 ``--json`` lines (measured), up to a fifth of the run, and little of it
-    in the instruction counts (page faults of the new buffer)."""
+    taken: a :class:`io.StringIO` emptied after each batch would first copy its whole
+    text into a new buffer of four bytes a character."""
 
     def __init__(self) -> None:
         self._pieces: list[str] = []
@@ -151,7 +147,8 @@ class Session:
         if ";" in text:  # several rolls on the line: each is its own result
             self._roll_several(text)
             return
-        if self.options.times != 1 or self.environment.checks or _MAY_REPEAT.search(text):
+        checks = self.environment.checks
+        if self.options.times != 1 or checks or _SHORT_REPEAT in text or _LONG_REPEAT in text:
             self._roll_times(text)  # the slower path: --times, saved checks, `2d6 -n 3`
             return
         result = roll(parse(text), self.roller, self.environment, text)  # lean: piped lines
@@ -292,7 +289,7 @@ def check_times(times: int) -> None:
 _SPELLINGS = "|".join(map(re.escape, REPEAT_SPELLINGS))
 _REPEAT = re.compile(rf"(?<!\S)(?:{_SPELLINGS})(?:\s*=\s*|\s*)(?P<count>\d+)(?!\S)")
 """``-n 6``, ``-n6``, ``--times 6``, ``--times=6`` in a line: roll it that many times."""
-_MAY_REPEAT = re.compile(_SPELLINGS)
+_LONG_REPEAT, _SHORT_REPEAT = REPEAT_SPELLINGS
 """A quick look before :data:`_REPEAT`: whether a line has ``-n`` or ``--times`` at all."""
 
 

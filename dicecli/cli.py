@@ -3,11 +3,10 @@
 Thin by design: it turns options into :class:`~dicecli.app.RunOptions` and calls
 :mod:`dicecli.app`. The options the commands share are declared once
 (:data:`SHARED_OPTIONS`); each game's options (a plug-in's ``--wild-die``) come from its
-declaration in the registry, and the words the router treats as options taking a
-value are read from the commands' parameters. The options' spellings, and
-which command takes which, come from the command line's one table
-(:mod:`dicecli.command_line`), which the entry point (:mod:`dicecli.entry`) reads too:
-a plain roll never comes here (docs/startup.md).
+declaration in the registry. The options' spellings, and which command takes which,
+come from the command line's one table (:mod:`dicecli.command_line`), which the entry
+point (:mod:`dicecli.entry`) reads too: a plain roll never comes here
+(docs/startup.md).
 """
 
 from __future__ import annotations
@@ -23,12 +22,9 @@ import typer
 import typer.core
 from typer.core import TyperGroup
 
-from dicecli import shell_completion
 from dicecli.app import RunOptions, Streams, run_lines, run_once
-from dicecli.character import load_character
-from dicecli.command_line import OPTION, PROGRAM, VERSION, is_option
+from dicecli.command_line import COMPLETION_OPTIONS, OPTION, PROGRAM, VERSION, is_option
 from dicecli.command_line import route as route_words
-from dicecli.dicefiles.load import combined, read_book
 from dicecli.environment import Environment
 from dicecli.errors import DiceError, escaped
 from dicecli.frozen import replace
@@ -117,8 +113,7 @@ def _complete_roll(ctx: typer.Context, incomplete: str) -> list[str]:
 def _help_markup() -> Literal["rich"] | None:
     """typer's rich help (panels, colour) at a terminal; click's plain text when the help
     goes to a pipe or a file (``dicecli --help | grep seed``). The rich help imports
-    rich's markdown and traceback renderers: twice the start-up of the grammar, paid on
-    every ``--help`` and usage error."""
+    rich's markdown and traceback renderers, which only a terminal needs."""
     return "rich" if sys.stdout.isatty() else None
 
 
@@ -322,11 +317,15 @@ def environment_from(
     the games' options as an :class:`Environment`."""
     env = Environment(settings=settings_from(settings, options or {}))
     if dice_files:  # read once for the run (docs/dice.md)
+        from dicecli.dicefiles.load import combined, read_book  # docs/startup.md
+
         book = read_book(dice_files[0])
         for path in dice_files[1:]:
             book = combined(book, read_book(path))
         env = replace(env, dice=book)
     if character is not None:
+        from dicecli.character import load_character  # docs/startup.md
+
         env = load_character(character, env)
     for item in sets or []:
         name, equals, value = item.partition("=")
@@ -569,7 +568,10 @@ def route(args: list[str]) -> list[str]:
 def run(args: list[str]) -> int:
     """Run the typer app on ``args``; the exit status. What it raises (a usage error,
     Ctrl-C, a closed pipe) is given its status by :func:`dicecli.entry.exit_status`."""
-    shell_completion.use_for_typer()
+    if COMPLETION_OPTIONS[0] in args:  # --install-completion: dicecli's installer
+        from dicecli import shell_completion  # docs/startup.md
+
+        shell_completion.use_for_typer()
     result = app(args=route(args), prog_name=PROGRAM, standalone_mode=False)
     return result if isinstance(result, int) else int(ExitStatus.OK)
 

@@ -9,8 +9,7 @@ Nothing here imports typer or any other part of dicecli (see docs/startup.md).
 
 from __future__ import annotations
 
-import re
-from typing import NamedTuple
+from dicecli.frozen import frozen
 
 PROGRAM = "dicecli"
 VERSION = "0.1.0"
@@ -24,7 +23,8 @@ ROLLING = ("roll", "table", "repl")
 ALL = ("roll", "odds", "table", "repl")
 
 
-class Option(NamedTuple):
+@frozen
+class Option:
     """One option of the command line: its parameter name in the commands, its
     spellings, whether a value follows it, and the commands that take it."""
 
@@ -69,22 +69,22 @@ SPELLINGS = frozenset({*(s for option in OPTIONS for s in option.spellings), *AP
 
 REPEAT_SPELLINGS = OPTION["times"].spellings
 """``--times`` and ``-n``, which a line of its own may carry too (``4d6kh3 -n 6``)."""
-_GLUED_REPEAT = re.compile(r"-n\d+")
-"""``-n3``: the ``--times`` option with its value, never the roll ``-n3`` (a name)."""
-_LONG_OPTION = re.compile(r"--[A-Za-z]")
-"""How a long option starts: ``--15`` and ``--(d6)`` are rolls that start with a minus."""
 
 
 def is_option(word: str) -> bool:
     """Whether ``word`` is read as an option rather than as part of the roll: a long
-    option (known or not, so that a typo is reported), ``-h``, ``-n`` or ``-n3``. Any
-    other word, even one starting with a minus (``-7/2``, ``--15``), is part of the roll."""
-    return (
-        bool(_LONG_OPTION.match(word)) or word in SPELLINGS or bool(_GLUED_REPEAT.fullmatch(word))
-    )
+    option, ``--`` and a letter (known or not, so that a typo is reported), ``-h``,
+    ``-n`` or ``-n3`` (the ``--times`` option with its value, never the roll ``-n3``, a
+    name). Any other word, even one starting with a minus (``-7/2``, ``--15``), is part
+    of the roll."""
+    if word.startswith("--"):
+        first = word[2:3]
+        return first.isascii() and first.isalpha()
+    return word in SPELLINGS or (word.startswith("-n") and word[2:].isdecimal())
 
 
-class Route(NamedTuple):
+@frozen
+class Route:
     """An argument list read with the table: the command (None: none named), the
     options with their values, and the roll's words."""
 
