@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     # bulk (docs/startup.md, "Imports inside functions").
     from dicecli.app import readable
 
-    args = [readable(arg) for arg in (sys.argv[1:] if own else argv)]  # type: ignore[union-attr]
+    args = [readable(arg) for arg in (sys.argv[1:] if argv is None else argv)]
     try:
         if own:
             _own_process("--json" in args)
