@@ -10,6 +10,11 @@ class Terminated(BaseException):
     are written, then the run ends (:attr:`ExitStatus.TERMINATED`)."""
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C, as the entry point's signal handler raises it: a KeyboardInterrupt that
+    a plug-in raises itself while it is imported is not one, and is contained."""
+
+
 class ExitStatus(IntEnum):
     """What the process's exit status says to a shell or a script."""
 

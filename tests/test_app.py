@@ -1,5 +1,6 @@
-"""The line loop of :mod:`dicecli.app`: how piped input is cut into lines, and the
-garbage collector's thresholds while lines are rolled."""
+"""The line loop of :mod:`dicecli.app`: how piped input is cut into lines, and that
+rolling them leaves the garbage collector as it was (the entry point alone sets it:
+tests/test_entry.py)."""
 
 from __future__ import annotations
 
@@ -12,12 +13,10 @@ import pytest
 
 from dicecli.app import (
     LINES_PER_WRITE,
-    YOUNG_OBJECTS_PER_COLLECTION,
     PendingOutput,
     RunOptions,
     Streams,
     batches,
-    fewer_collections,
     run_lines,
 )
 from dicecli.status import ExitStatus
@@ -46,21 +45,6 @@ def test_piped_lines_end_at_newlines_with_a_return_before_taken_off(
     data: bytes, lines: list[str]
 ) -> None:
     assert _piped(data) == lines
-
-
-def test_fewer_collections_raises_the_youngest_threshold_and_puts_it_back() -> None:
-    before = gc.get_threshold()
-    with fewer_collections():
-        inside = gc.get_threshold()
-    assert inside == (YOUNG_OBJECTS_PER_COLLECTION, *before[1:])
-    assert gc.get_threshold() == before
-
-
-def test_the_thresholds_are_put_back_after_an_error() -> None:
-    before = gc.get_threshold()
-    with pytest.raises(KeyboardInterrupt), fewer_collections():
-        raise KeyboardInterrupt
-    assert gc.get_threshold() == before
 
 
 def test_run_lines_leaves_the_collector_as_it_found_it() -> None:

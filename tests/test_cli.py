@@ -201,7 +201,7 @@ def test_modifiers_bring_their_modules_on_first_use() -> None:
 
 @pytest.mark.parametrize("args", [["2D6+5"], ["2d6+"], ["--seed", "1", "d6"]])
 def test_start_up_objects_are_frozen_out_of_the_garbage_collector(args: list[str]) -> None:
-    """Fast path and typer path alike (see dicecli/__main__.py); the freeze is what
+    """Fast path and typer path alike (see dicecli/entry.py); the freeze is what
     spares the collection at exit."""
     code = (
         "import gc\nfrom dicecli.__main__ import main\n"
@@ -234,7 +234,7 @@ def test_the_collector_runs_again_before_rolling(
     import io
     from importlib import import_module
 
-    from dicecli import __main__ as entry
+    from dicecli import entry
 
     module, name = runner.split(":")
     seen: list[tuple[bool, int]] = []

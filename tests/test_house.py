@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 import dicecli
-from dicecli.__main__ import COMMANDS
 from dicecli.cli import app, command_names
+from dicecli.command_line import COMMANDS
 from dicecli.frozen import field_names
 from dicecli.notation.grammar import parse
 from dicecli.notation.nodes import Expr, ExprNode
@@ -283,8 +283,9 @@ def test_a_fourth_game_is_one_package_and_one_registry_line(tmp_path: Path) -> N
 
 
 def test_the_package_imports_its_api_on_first_use() -> None:
-    # dicecli/__init__.py loads nothing (the program pauses the collector first, in
-    # __main__); the public names, and the submodules as attributes, come when asked.
+    # dicecli/__init__.py loads nothing of the stages (the program pauses the collector
+    # first, docs/startup.md); the public names, and the submodules as attributes, come
+    # when asked.
     code = (
         "import sys, dicecli\n"
         "print('dicecli.rolling.evaluate' in sys.modules)\n"

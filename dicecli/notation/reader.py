@@ -45,7 +45,7 @@ def load_grammar_for(text: str) -> None:
     """Load what :func:`parse` will need to read ``text``, without reading it: nothing for
     a line the quick reader takes, else the grammar of record (and the line's game's
     grammar). For a one-shot roll, which loads it as part of start-up
-    (``dicecli/__main__.py``)."""
+    (docs/startup.md, "The garbage collector")."""
     if not text.strip() or _read_quickly(text) is not None:
         return
     from dicecli.notation import grammar

@@ -25,8 +25,8 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion, Path
 from prompt_toolkit.document import Document
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 
-from dicecli import __version__
 from dicecli.app import RunOptions, Session, Streams, batches, open_session, readable
+from dicecli.command_line import VERSION
 from dicecli.errors import DiceError
 from dicecli.render.escape import escaped
 from dicecli.repl.commands import handle_line
@@ -41,7 +41,7 @@ PROMPT = "dice> "
 def banner() -> str:
     """The first line of an interactive session, with an example line of each game."""
     examples = ", ".join(("2d6+5", *(game.example for game in registry.games())))
-    return f"dicecli {__version__}: type a roll ({examples}), help, or Ctrl-D to leave."
+    return f"dicecli {VERSION}: type a roll ({examples}), help, or Ctrl-D to leave."
 
 
 PATH_COMMANDS = ("load", "save")

@@ -37,6 +37,8 @@ import re
 import sys
 from typing import TYPE_CHECKING
 
+from dicecli.status import Interrupted
+
 if TYPE_CHECKING:
     from dicecli.systems.declaration import Game, GameSystem, Setting
 
@@ -187,7 +189,11 @@ def _load_plugins(known: tuple[Game, ...]) -> list[Game]:
         try:
             game = point.load()
             problem = plugin_problem(game, (*known, *found))
-        except Exception as error:  # a plug-in's bug must not stop the built-in games
+        # A plug-in's bug must not stop the built-in games, nor may its sys.exit() or
+        # KeyboardInterrupt end the program (docs/startup.md, "Plug-ins").
+        except (Exception, SystemExit, KeyboardInterrupt) as error:
+            if isinstance(error, Interrupted):  # Ctrl-C was pressed: the run ends
+                raise
             problem = f"it could not be loaded ({type(error).__name__}: {error})"
         if problem is not None:
             from dicecli.render.escape import clipped
