@@ -17,7 +17,7 @@ from typing import Any, NamedTuple, TextIO
 
 from dicecli.status import ExitStatus, Terminated
 
-COMMANDS = ("roll", "odds", "table", "repl", "help")
+COMMANDS = ("roll", "odds", "table", "repl", "help", "games")
 """The commands of the typer app (:mod:`dicecli.cli`): a word here is a command, not a
 roll (a test checks the two lists agree)."""
 
@@ -83,6 +83,11 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as error:
         if "--debug" in args:
             raise
+        from dicecli.errors import PluginError
+
+        if isinstance(error, PluginError):  # a bug in a game plug-in, not in dicecli
+            _tell(f"{error.show()}\n")
+            return ExitStatus.PLUGIN_FAILED
         _tell(
             f"internal error ({type(error).__name__}: {error}); please report it "
             "(--debug shows the traceback)\n"

@@ -188,14 +188,14 @@ raise RuntimeError("this plug-in is broken on purpose")
 """
 
 CLASHING = """\
-from dicecli.systems.declaration import Game
+from dicecli.game import Game
 
-GAME = Game(
-    name="clashing",
-    keywords=("wfb",),
-    example="wfb 1",
-    system="clashing_game.system",
-)
+
+def rules():
+    raise AssertionError("no line of this game is read")
+
+
+GAME = Game(api_version=1, name="clashing", keywords=("wfb",), example="wfb 1", rules=rules)
 """
 
 
