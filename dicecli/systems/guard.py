@@ -108,11 +108,11 @@ class GuardedGrammar(pp.ParseElementEnhance):
         end, tokens = self.guard.call("its grammar", super().parseImpl, instring, loc, do_actions)
         if do_actions:  # whole_line gives a Roll whose body is one of the game's checks
             found = tokens[0] if len(tokens) == 1 else None
-            body = getattr(found, "body", None)
+            body = getattr(found, "body", found)
             if getattr(body, "system", None) != self.guard.game.name:
                 raise self.guard.fault(
-                    f"its grammar read a line as {_kind(found)}, not a line of its own "
-                    "checks (whole_line around a Check whose system is the game's name)"
+                    f"its grammar read a line as a {_kind(body)}, not one of its checks "
+                    "(a Check whose system is the game's name, in whole_line)"
                 )
         return end, tokens
 
