@@ -340,10 +340,10 @@ def test_the_packages_own_tests_pass_installed(clean: Env, tmp_path: Path) -> No
 # -- broken plug-ins --------------------------------------------------------------
 
 WARNINGS = (
-    "warning: dicecli game plug-in broken (broken_game:GAME) left out: it could not be "
-    "loaded (RuntimeError: this plug-in is broken on purpose)",
-    "warning: dicecli game plug-in clashing (clashing_game:GAME) left out: its keyword "
-    "'wfb' belongs to another game",
+    "warning: dicecli game plug-in broken (broken_game:GAME, from broken-game 0.1.0) left "
+    "out: it could not be loaded (RuntimeError: this plug-in is broken on purpose)",
+    "warning: dicecli game plug-in clashing (clashing_game:GAME, from clashing-game 0.1.0) "
+    "left out: its keyword 'wfb' belongs to another game",
 )
 
 
