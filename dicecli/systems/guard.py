@@ -27,13 +27,12 @@ T = TypeVar("T")
 
 
 class GuardedRules(Rules[Any]):
-    """The rules of the plug-in game ``game`` (from ``distribution`` at ``version``),
-    each call guarded."""
+    """The rules of the plug-in game ``game``, each call guarded. ``origin(game)``
+    gives its distribution's name and version, read only to report a fault."""
 
-    def __init__(self, game: Game, distribution: str, version: str) -> None:
+    def __init__(self, game: Game, origin: Callable[[Game], tuple[str, str]]) -> None:
         self.game = game
-        self.distribution = distribution
-        self.version = version
+        self.origin = origin
         made = self.call("its rules function", game.rules)
         if not isinstance(made, Rules):
             raise self.fault(f"its rules function gave a {_kind(made)}, not a dicecli.game.Rules")
@@ -42,7 +41,8 @@ class GuardedRules(Rules[Any]):
 
     def fault(self, problem: str) -> PluginError:
         """A :class:`PluginError` of this plug-in saying ``problem``."""
-        return PluginError(self.game.name, self.distribution, self.version, problem)
+        distribution, version = self.origin(self.game)
+        return PluginError(self.game.name, distribution, version, problem)
 
     def call(self, what: str, function: Callable[..., T], *args: Any) -> T:
         """``function(*args)``, with any exception but a ``DiceError`` (or a pyparsing
@@ -121,6 +121,6 @@ def _kind(value: object) -> str:
     return type(value).__name__
 
 
-def guarded_rules(game: Game, distribution: str, version: str) -> Rules[Any]:
+def guarded_rules(game: Game, origin: Callable[[Game], tuple[str, str]]) -> Rules[Any]:
     """The rules of a plug-in game, guarded."""
-    return GuardedRules(game, distribution, version)
+    return GuardedRules(game, origin)

@@ -64,7 +64,7 @@ _built_in: dict[str, Game] | None = None  # keyword -> game, the built-in games
 _every: tuple[Game, ...] | None = None  # built-in games, then plug-ins
 _declared: bool | None = None  # whether any installed distribution declares plug-ins
 _systems: dict[str, Rules[Any]] = {}
-_origins: dict[str, tuple[str, str]] = {}  # plug-in game name -> (distribution, version)
+_plugins: dict[str, object] = {}  # plug-in game name -> its distribution (metadata), or None
 
 BUILT_IN_ORIGIN = "built-in"
 """Where a built-in game comes from, in :func:`origin`."""
@@ -133,13 +133,12 @@ def system(name: str) -> Rules[Any]:
     found = _systems.get(name)
     if found is None:
         game = game_named(name)
-        where = _origins.get(name)
-        if where is None:
+        if name not in _plugins:
             found = game.rules()
         else:
             from dicecli.systems.guard import guarded_rules
 
-            found = guarded_rules(game, *where)
+            found = guarded_rules(game, origin)
         _systems[name] = found
     return found
 
@@ -147,12 +146,19 @@ def system(name: str) -> Rules[Any]:
 def origin(game: Game) -> tuple[str, str]:
     """Where ``game`` comes from and its version: ``("built-in", dicecli's version)``,
     or a plug-in's distribution name and version."""
-    found = _origins.get(game.name)
-    if found is not None:
-        return found
+    if game.name in _plugins:
+        return _described(_plugins[game.name])
     from dicecli import __version__
 
     return BUILT_IN_ORIGIN, __version__
+
+
+def _described(distribution: object) -> tuple[str, str]:
+    """A distribution's name and version, read from its metadata (which costs a file
+    read and a parse: done only when a plug-in is named)."""
+    name = getattr(distribution, "name", None) or "an unknown distribution"
+    version = getattr(distribution, "version", None) or "?"
+    return str(name), str(version)
 
 
 def words() -> dict[str, Game]:
@@ -211,19 +217,18 @@ def _load_plugins(known: tuple[Game, ...]) -> list[Game]:
     found: list[Game] = []
     for point in entry_points(group=ENTRY_POINT_GROUP):
         distribution = getattr(point, "dist", None)
-        name = getattr(distribution, "name", None) or "an unknown distribution"
-        version = getattr(distribution, "version", None) or "?"
-        where = f"{point.name} ({point.value}, from {name} {version})"
         try:
             game = point.load()
             problem = api_problem(game) or plugin_problem(game, (*known, *found))
         except Exception as error:  # a plug-in's bug must not stop the built-in games
             problem = f"it could not be loaded ({type(error).__name__}: {error})"
         if problem is not None:
+            name, version = _described(distribution)
+            where = f"{point.name} ({point.value}, from {name} {version})"
             sys.stderr.write(f"warning: dicecli game plug-in {where} left out: {problem}\n")
             continue
         found.append(game)
-        _origins[game.name] = (name, version)
+        _plugins[game.name] = distribution
     return found
 
 
@@ -293,7 +298,7 @@ def reset() -> None:
     global _built_in, _every, _declared
     _built_in = _every = _declared = None
     _systems.clear()
-    _origins.clear()
+    _plugins.clear()
 
 
 __all__ = [

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-import pyparsing as pp
-from dicecli.game import Environment, Odds, Roller, RollResult, Rules
+from typing import TYPE_CHECKING
+
+from dicecli.game import Rules
 
 from savage_worlds.grammar import line_grammar
 from savage_worlds.nodes import SavageForm
-from savage_worlds.odds import odds
 from savage_worlds.roll import resolve
+
+if TYPE_CHECKING:  # names for the annotations only: Odds would load the odds' modules
+    import pyparsing as pp
+    from dicecli.game import Environment, Odds, Roller, RollResult
 
 
 class SavageWorldsRules(Rules[SavageForm]):
@@ -22,4 +26,6 @@ class SavageWorldsRules(Rules[SavageForm]):
         return resolve(check, roller, env, text)
 
     def odds(self, check: SavageForm, env: Environment, text: str) -> Odds:
+        from savage_worlds.odds import odds  # exact fractions: loaded for odds only
+
         return odds(check, env, text)
