@@ -269,6 +269,8 @@ def plugin_problem(game: object, known: tuple[Game, ...]) -> str | None:
         return f"a game called '{game.name}' is already known"
     if not game.keywords:
         return "it has no keywords"
+    if not callable(game.rules):
+        return "its rules is no function giving its dicecli.game.Rules"
     taken = {word.casefold() for other in known for word in (*other.keywords, *other.words)}
     for keyword in game.keywords:
         if not _KEYWORD.fullmatch(keyword) or _DICE_WORD.fullmatch(keyword):

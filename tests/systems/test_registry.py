@@ -80,6 +80,10 @@ def _game(name: str, *keywords: str) -> Game:
         ("not a game", "it names a str, not a dicecli.game.Game"),
         (_game("warhammer", "war"), "a game called 'warhammer' is already known"),
         (_game("coin"), "it has no keywords"),
+        (
+            replace(_game("coin", "coin"), rules="coin.system"),
+            "its rules is no function giving its dicecli.game.Rules",
+        ),
         (_game("coin", "wfb"), "its keyword 'wfb' belongs to another game"),
         (_game("coin", "d6"), "its keyword 'd6' is not a lower-case word that reads as no dice"),
         (
