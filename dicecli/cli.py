@@ -530,6 +530,19 @@ def repl_command(
     _finish(run_repl(options, Streams()))
 
 
+@app.command(
+    "games",
+    help="The games dicecli knows: their keywords, where each comes from (built-in, or "
+    "a plug-in's distribution) and its version. See docs/games.md.",
+)
+def games_command(
+    json: Annotated[bool, typer.Option("--json", help="A JSON array, one object a game.")] = False,
+) -> None:
+    from dicecli.systems.listing import listing
+
+    typer.echo(listing(json))
+
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"{PROGRAM} {VERSION}")

@@ -15,7 +15,7 @@ PROGRAM = "dicecli"
 VERSION = "0.1.0"
 """The program's version (``dicecli --version``, ``dicecli.__version__``)."""
 
-COMMANDS = ("roll", "odds", "help", "table", "repl")
+COMMANDS = ("roll", "odds", "help", "table", "repl", "games")
 """The commands, in the order the help lists them. A first word that is none of them
 is a roll: ``dicecli 2D6+5`` means ``dicecli roll 2D6+5``."""
 
@@ -42,7 +42,7 @@ OPTIONS = (
     Option("given", ("--given",), True, ROLLING),
     Option("times", ("--times", "-n"), True, ROLLING),
     Option("plain", ("--plain",), False, ALL, fast=True),
-    Option("json", ("--json",), False, ALL, fast=True),
+    Option("json", ("--json",), False, (*ALL, "games"), fast=True),
     Option("sets", ("--set",), True, ALL),
     Option("character", ("--character",), True, ALL),
     Option("dice_file", ("--dice-file",), True, ALL),

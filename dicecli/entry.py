@@ -255,7 +255,9 @@ def exit_status(error: BaseException, debug: bool = False) -> int:
     A reader that left (``| head -1``) ends the run quietly with 0, as shell tools do; an
     output that cannot be written (a full disk, a closed stdout) is one line and 74;
     Ctrl-C 130, SIGTERM 143; a bad option one line and 2; any other exception is a bug
-    in dicecli: one line and 70, or the traceback with ``debug`` (``--debug``).
+    in dicecli: one line and 70, or the traceback with ``debug`` (``--debug``), except
+    a game plug-in's fault (:class:`~dicecli.errors.PluginError`): one line naming the
+    plug-in, and 3.
     """
     cli = sys.modules.get("dicecli.cli")  # the typer app's errors come only once it ran
     if _closed_pipe(error):
@@ -278,6 +280,11 @@ def exit_status(error: BaseException, debug: bool = False) -> int:
         return ExitStatus.BAD_INPUT
     if debug:
         raise error
+    from dicecli.errors import PluginError
+
+    if isinstance(error, PluginError):  # a bug in a game plug-in, not in dicecli
+        _tell(f"{error.show()}\n")
+        return ExitStatus.PLUGIN_FAILED
     from dicecli.render.escape import clipped
 
     _tell(

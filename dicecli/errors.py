@@ -86,3 +86,31 @@ class UnknownNameError(DiceError):
             f"unknown name '{name}': set it with --set {name}=N or let",
             position=position if position >= 0 else None,
         )
+
+
+class PluginError(Exception):
+    """A fault inside a game plug-in: its code raised an exception that is no
+    :class:`DiceError`, or gave back a value of the wrong type. Not the user's input
+    and not a bug in dicecli, so it is no :class:`DiceError`: it is reported as the
+    plug-in's, naming the game, its distribution and its version, on one line, with
+    its own exit status (:attr:`~dicecli.status.ExitStatus.PLUGIN_FAILED`)."""
+
+    def __init__(self, game: str, distribution: str, version: str, problem: str) -> None:
+        super().__init__(problem)
+        self.game = game
+        self.distribution = distribution
+        self.version = version
+        self.problem = problem
+
+    @property
+    def message(self) -> str:
+        """What went wrong, and whose fault it is."""
+        where = f"{self.distribution} {self.version}"
+        return (
+            f"the game plug-in '{self.game}' ({where}) failed: {self.problem}; "
+            "report it to the plug-in's authors"
+        )
+
+    def show(self) -> str:
+        """The one line that reports the fault (control characters escaped)."""
+        return f"error: {escaped(self.message)}"

@@ -417,18 +417,23 @@ def test_the_core_flags_are_the_apps_own_options() -> None:
 
 
 CLASHING_GAME = """
-from dicecli.systems.declaration import CliOption, Game, Setting, TemplateSystem
+from dicecli.game import CliOption, Game, Setting
+
+
+def rules():
+    raise AssertionError("no line of this game is read")
+
 
 SETTING = Setting("clash.x", "", str)
 GAME = Game(
+    api_version=1,
     name="clash",
     keywords=("clash",),
     example="clash",
-    system=__name__,
+    rules=rules,
     settings=(SETTING,),
     options=(CliOption("--at-least", "clash.x", "takes the odds option"),),
 )
-SYSTEM = TemplateSystem(__name__)
 """
 
 

@@ -27,6 +27,7 @@ from dicecli.probability.engine import PRECISION, analyse
 from dicecli.probability.weights import Weights
 from dicecli.results import JSONValue
 from dicecli.systems import registry
+from dicecli.systems.guard import GuardedRules
 
 if TYPE_CHECKING:
     from dicecli.dicefiles.model import DiceBook
@@ -44,7 +45,10 @@ def odds(
     body = parse(text).body
     try:
         if isinstance(body, Check):
-            found = registry.system(body.system).odds(body, env, text)
+            rules = registry.system(body.system)
+            found = rules.odds(body, env, text)
+            if not isinstance(found, Odds) and isinstance(rules, GuardedRules):
+                raise rules.wrong_type("its odds", found, "an Odds")
         elif isinstance(body, Comparison):
             from dicecli.probability.comparison import comparison_odds
 

@@ -27,7 +27,7 @@ from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 
 from dicecli.app import RunOptions, Session, Streams, batches, open_session, readable
 from dicecli.command_line import VERSION
-from dicecli.errors import DiceError
+from dicecli.errors import DiceError, PluginError
 from dicecli.render.escape import escaped
 from dicecli.repl.commands import handle_line
 from dicecli.repl.completion import completions, current_word
@@ -207,6 +207,10 @@ def _handle(state: ReplState, line: str, debug: bool) -> tuple[ReplState, Output
     (with ``--debug`` the traceback is shown instead)."""
     try:
         return handle_line(state, line)
+    except PluginError as error:  # the plug-in's bug: it costs the line, named as its
+        if debug:
+            raise
+        return state, (Problem(DiceError(error.message)),)
     except Exception as error:
         if debug:
             raise

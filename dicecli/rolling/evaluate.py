@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from functools import lru_cache, partial
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from dicecli.environment import Environment
@@ -172,14 +172,12 @@ _VS = Text(" vs ", "op")
 def _prepare_check(check: Check) -> CheckStep:
     from dicecli.systems import registry
 
-    system = registry.system(check.system)
-    prepare: Callable[[Check], CheckStep] | None = getattr(system, "prepare", None)
-    return prepare(check) if prepare is not None else partial(system.resolve, check)
+    return registry.system(check.system).prepare(check)
 
 
 check_step: IdentityCache[Check, CheckStep] = IdentityCache(_prepare_check)
 """The step that rolls a game's check, made once per check object by its game
-(:class:`~dicecli.systems.declaration.GameSystem`), as :data:`prepared` does for
+(:class:`~dicecli.systems.declaration.Rules`), as :data:`prepared` does for
 expressions: the game is looked up, and what depends only on the line worked out, once
 per parsed line rather than on every roll."""
 

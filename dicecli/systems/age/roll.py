@@ -40,10 +40,10 @@ from dicecli.results import (
     Text,
 )
 from dicecli.rolling.sources import Roller
-from dicecli.systems.age import ADVANCED_ROLLS, TIE_REROLLS, setting
 from dicecli.systems.age.dice import DRAGON, DRAGON_MARK
 from dicecli.systems.age.nodes import AgeAdvanced, AgeForm, AgeOpposed, AgeRoll, AgeTest
 from dicecli.systems.age.rules import ABILITIES, FOCUS_BONUS
+from dicecli.systems.age.settings import ADVANCED_ROLLS, TIE_REROLLS, setting
 from dicecli.systems.declaration import CheckStep
 
 TIEBREAKS = ("total", "dragon", "ability")

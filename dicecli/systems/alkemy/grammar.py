@@ -24,7 +24,6 @@ import pyparsing as pp
 from dicecli.frozen import frozen
 from dicecli.notation import grammar
 from dicecli.notation.nodes import Check, Name
-from dicecli.systems.alkemy import GAME
 from dicecli.systems.alkemy.dice import Colour
 from dicecli.systems.alkemy.nodes import (
     RESERVED,
@@ -34,6 +33,7 @@ from dicecli.systems.alkemy.nodes import (
     AlkemySide,
     KeepChoice,
 )
+from dicecli.systems.alkemy.settings import KEYWORDS
 
 
 @frozen
@@ -164,7 +164,7 @@ def _parts(group: pp.ParseResults) -> list[_Part]:
 
 
 def _line_form() -> pp.ParserElement:
-    alkemy = pp.Suppress(grammar.keyword(*GAME.keywords))
+    alkemy = pp.Suppress(grammar.keyword(*KEYWORDS))
     vs = pp.Suppress(grammar.keyword("vs"))
     opponent = pp.Group(alkemy - _side_body()).set_name("'alkemy' and the opposing side")
     difficulty = (_number() | _name()).set_name("a difficulty (a number or a name)")

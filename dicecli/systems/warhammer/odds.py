@@ -46,7 +46,6 @@ from dicecli.notation.nodes import (
 from dicecli.notation.semantics import MAX_NAME_DEPTH, ceil_div, name_meaning, percent_of
 from dicecli.probability import engine as probability
 from dicecli.probability.distribution import Distribution, Odds
-from dicecli.systems.warhammer import misfire_on_hit
 from dicecli.systems.warhammer.dice import ARTILLERY, SCATTER, scatter_bearing, scatter_is_hit
 from dicecli.systems.warhammer.expressions import fixed_value
 from dicecli.systems.warhammer.nodes import (
@@ -67,6 +66,7 @@ from dicecli.systems.warhammer.rules import (
     characteristic_verdict,
     leadership_verdict,
 )
+from dicecli.systems.warhammer.settings import misfire_on_hit
 
 ZERO, ONE = Fraction(0), Fraction(1)
 Outcomes = dict[int | None, Fraction]

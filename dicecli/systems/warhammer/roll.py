@@ -34,7 +34,6 @@ from dicecli.results import (
 )
 from dicecli.rolling.sources import Roller
 from dicecli.systems.declaration import CheckStep
-from dicecli.systems.warhammer import misfire_on_hit
 from dicecli.systems.warhammer.dice import (
     SCATTER,
     is_misfire_face,
@@ -65,6 +64,7 @@ from dicecli.systems.warhammer.rules import (
     leaders,
     leadership_verdict,
 )
+from dicecli.systems.warhammer.settings import misfire_on_hit
 
 _SEPARATOR = Text("; ", "op")
 T = TypeVar("T")

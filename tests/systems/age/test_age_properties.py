@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import dicecli
 from dicecli.environment import Environment
 from dicecli.results import JSONValue, RollResult
-from dicecli.systems.age import SYSTEM
+from dicecli.systems import registry
 
 faces = st.tuples(st.integers(1, 6), st.integers(1, 6), st.integers(1, 6))
 modifiers = st.integers(-5, 12)
@@ -76,7 +76,7 @@ def test_opposed_roll_has_one_winner(sides: list[tuple[int, bool]], seed: int) -
 def test_opposed_chances_sum_to_one(abilities: list[int]) -> None:
     # rule G4: someone always wins
     text = " vs ".join(f"age {a}" for a in abilities)
-    result = SYSTEM.odds(dicecli.parse(text).body, Environment(), text)  # type: ignore[arg-type]
+    result = registry.system("age").odds(dicecli.parse(text).body, Environment(), text)
     assert sum(chance for _, chance in result.wins) == 1
     assert sum(chance for _, chance in result.chances) == 1
 
@@ -104,7 +104,7 @@ def test_advanced_test_reaches_its_threshold(
 @given(modifiers, targets)
 def test_basic_odds_are_a_distribution(modifier: int, target: int) -> None:
     text = f"age {modifier} vs {target}"
-    result = SYSTEM.odds(dicecli.parse(text).body, Environment(), text)  # type: ignore[arg-type]
+    result = registry.system("age").odds(dicecli.parse(text).body, Environment(), text)
     chances = dict(result.chances)
     assert 0 <= chances["stunt"] <= chances["success"] <= 1
     assert chances["stunt"] <= Fraction(4, 9)  # rule G6: P(doubles) = 4/9

@@ -17,7 +17,7 @@ import dicecli
 from dicecli import Environment, RuleError
 from dicecli.notation.nodes import Check
 from dicecli.probability.distribution import Odds
-from dicecli.systems.alkemy import SYSTEM
+from dicecli.systems import registry
 from dicecli.systems.alkemy.dice import shipped_dice
 from dicecli.systems.alkemy.nodes import AlkemySide, KeepChoice
 
@@ -39,7 +39,7 @@ def _no_user_dice_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def odds_of(text: str, env: Environment = EMPTY) -> Odds:
     check = dicecli.parse(text).body
     assert isinstance(check, Check)
-    return SYSTEM.odds(check, env, text)
+    return registry.system("alkemy").odds(check, env, text)
 
 
 # -- brute force, written independently of the module ---------------------------------------
