@@ -141,7 +141,10 @@ class Weights:
     def residue(self) -> Fraction:
         return Fraction(self.denominator - self.total, self.denominator)
 
-    def to_distribution(self) -> Distribution:
+    def to_distribution(self, what: str = "this roll") -> Distribution:
+        """The exact fractions: each outcome's weight over the denominator, reduced
+        (charged to the question first: thousands of big fractions take a while)."""
+        check_work(fractions_work(len(self.counts), self.denominator), what)
         return Distribution.from_weights(self.counts, self.denominator, self.residue)
 
 
@@ -388,6 +391,19 @@ PAIR_WORK = 1_000
 
 SLOT_WORK = 400
 """Work of packing and unpacking one slot of a packed integer."""
+
+
+FRACTION_WORK = 6_000
+"""Work of making one outcome's reduced fraction, beside :data:`FRACTION_BIT_WORK`."""
+
+FRACTION_BIT_WORK = 4
+"""Work of making one outcome's fraction, per bit of the denominator."""
+
+
+def fractions_work(outcomes: int, denominator: int) -> int:
+    """Estimated work of turning ``outcomes`` weights over ``denominator`` into reduced
+    fractions (:meth:`Weights.to_distribution`)."""
+    return outcomes * (FRACTION_WORK + FRACTION_BIT_WORK * denominator.bit_length())
 
 
 def multiply_work(bytes_a: int, bytes_b: int) -> int:
