@@ -509,6 +509,24 @@ def _term_size(node: Dice) -> tuple[int, int]:
     return outcomes, max(1, faces.bit_length() * dice // 8)
 
 
+def _die_by_die_work(node: Dice) -> int:
+    """At least the work of unique dice followed die by die (``uo``, ``u=5``): before
+    the ``k``-th die stand at least as many sets as the totals ``k`` dice can reach,
+    and each set meets every face."""
+    from dicecli.probability.unique import UNIQUE_STEP_WORK
+
+    low, high, faces = _face_range(node.sides)
+    modifiers = node.modifiers
+    if modifiers.clamp_low is not None:
+        low = max(low, min(modifiers.clamp_low, high))
+    if modifiers.clamp_high is not None:
+        high = min(high, max(modifiers.clamp_high, low))
+    span = 2 if modifiers.counts_successes else high - low
+    count = node.count
+    totals = span * count * (count - 1) // 2 + count  # sum over k < count of k * span + 1
+    return totals * faces * UNIQUE_STEP_WORK
+
+
 def _face_range(sides: Sides) -> tuple[int, int, int]:
     """A die's lowest and highest face and its number of faces (without building a
     die of many faces)."""
@@ -522,7 +540,10 @@ def _plain_dice_work(node: Dice, outcomes: int, width: int) -> int:
     """The estimated work of a dice term without explosions or unique dice (0 for
     those: they estimate their own work as they go)."""
     modifiers = node.modifiers
-    if modifiers.explode is not None or modifiers.unique is not None or node.count == 1:
+    unique = modifiers.unique
+    if unique is not None and (unique.once or unique.condition is not None):
+        return _die_by_die_work(node)
+    if modifiers.explode is not None or unique is not None or node.count == 1:
         return 0
     if modifiers.keep is None and isinstance(node.sides, int) and not modifiers.counts_successes:
         fair = recurrence_work(outcomes, 3, width, True)  # a fair die: its recurrence

@@ -112,9 +112,19 @@ def test_computed_dice_of_a_few_counts_are_answered() -> None:
     assert found.as_dict() == expected
 
 
-@pytest.mark.parametrize("text", ["(d62)d12u=5 + (d62)d12u=6", "(6d12)d12u=5", "(1d20)d20!! vs 30"])
+@pytest.mark.parametrize("text", ["(d62)d12u=5 + (d62)d12u=6", "(6d12)d12u=5"])
+def test_computed_unique_dice_estimate_every_count_before_any(text: str) -> None:
+    # each count alone is within the unique dice's limit: together they are not
+    clear_caches()
+    assert "an estimated" in refused(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["(1d20)d20!! vs 30", " + ".join(["5d20uo"] + [f"5d20uo<>{value}" for value in range(1, 7)])],
+)
 def test_the_parts_of_one_question_share_one_account(text: str) -> None:
-    # each count alone is within the limits; together they pass what one question may take
+    # each part alone is within the limits; together they pass what one question may take
     clear_caches()
     with pytest.raises(OddsTooBigError, match="one question may take"):
         odds(text)
