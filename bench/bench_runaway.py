@@ -9,7 +9,8 @@ measure another version of dicecli on the same cases, give its interpreter::
     python bench/bench_runaway.py [--python OTHER/bin/python] [--timeout 20] [CASE ...]
 
 The promise measured (``docs/odds.md``, ``docs/limits.md``): every case answered or
-refused within about a second of CPU, peak memory well under 500 MB.
+refused within about a second of CPU, peak memory well under 500 MB. The clock starts
+after dicecli's odds are imported and the grammar built (about 20 MB of the peak).
 """
 
 from __future__ import annotations
@@ -107,6 +108,8 @@ CASES: list[tuple[str, str]] = [
 
 DRIVER = """
 import json, resource, sys, time
+import dicecli.probability.report
+dicecli.probability.report.odds('1d6 + 1')  # imports and grammar: off the clock
 start = time.process_time()
 outcome = 'done'
 try:
