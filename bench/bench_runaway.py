@@ -138,6 +138,7 @@ def run(python: str, source: str, timeout: float, cap: int) -> dict[str, object]
         text=True,
         preexec_fn=limits,
         check=False,
+        cwd=WORK,  # not a folder holding a dicecli package: the interpreter's own is used
         env={**os.environ, "PYTHONHASHSEED": "0"},
     )
     lines = process.stderr.strip().splitlines()
