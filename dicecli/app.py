@@ -83,6 +83,9 @@ class RunOptions(NamedTuple):
 
 FLUSH_EVERY = 4096
 """Results written between flushes of piped output in a long ``--times`` run."""
+FLUSH_CHARACTERS = 1 << 20
+"""Characters of results held before a long ``--times`` run writes them, whatever
+:data:`FLUSH_EVERY` says: a ``--json`` roll of 10,000 dice is over a megabyte."""
 LINES_PER_WRITE = 256
 """Piped lines rolled between writes of their results (and at the end of each read).
 A read of 64 KiB holds thousands of short lines: written every 256 lines, the memory
@@ -99,16 +102,26 @@ class PendingOutput:
         self._pieces: list[str] = []
         self.write = self._pieces.append
         """Add text (the list's own append: no call of Python code for each result)."""
+        self._measured = 0  # pieces measured by held()
+        self._characters = 0  # their characters
+
+    def held(self) -> int:
+        """The characters written since the last take (each piece measured once)."""
+        pieces = self._pieces
+        self._characters += sum(map(len, pieces[self._measured :]))
+        self._measured = len(pieces)
+        return self._characters
 
     def take(self) -> str:
         """The text written since the last take (and the pending text is emptied)."""
         text = "".join(self._pieces)
-        self._pieces.clear()
+        self.drop()
         return text
 
     def drop(self) -> None:
         """Forget the text written since the last take."""
         self._pieces.clear()
+        self._measured = self._characters = 0
 
 
 class Session:
@@ -184,7 +197,7 @@ class Session:
                 self.failed_checks += 1
             if summed:
                 tally.add(result)
-            if number % FLUSH_EVERY == 0:
+            if number % FLUSH_EVERY == 0 or self.buffer.held() > FLUSH_CHARACTERS:
                 self.flush()
         if summed:
             self.renderer.summary(tally)

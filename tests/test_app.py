@@ -11,6 +11,7 @@ import os
 
 import pytest
 
+from dicecli import app
 from dicecli.app import (
     LINES_PER_WRITE,
     PendingOutput,
@@ -18,6 +19,7 @@ from dicecli.app import (
     Streams,
     batches,
     run_lines,
+    run_once,
 )
 from dicecli.status import ExitStatus
 
@@ -114,3 +116,36 @@ def test_a_piped_line_with_a_file_separator_is_an_error_and_the_next_is_rolled()
     assert stdout.getvalue() == "7\t2d6\t[3, 4]\n"
     assert stderr.getvalue().startswith("line 1: error: ")
     assert "5\\x1c% of 10" in stderr.getvalue()
+
+
+def test_pending_output_measures_the_characters_written_since_the_last_take() -> None:
+    pending = PendingOutput()
+    pending.write("abc")
+    pending.write("é\n")
+    assert pending.held() == 5
+    pending.write("xyz")
+    assert pending.held() == 8
+    pending.take()
+    assert pending.held() == 0
+    pending.write("12")
+    pending.drop()
+    assert pending.held() == 0
+
+
+def test_a_long_times_run_writes_its_results_once_they_pass_a_size(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # --times 3000 --json 10000d6 held 3.9 GB until its first 4,096 results: results
+    # are written once their text passes FLUSH_CHARACTERS, whole
+    monkeypatch.setattr(app, "FLUSH_CHARACTERS", 20_000)
+    stdout = _Writes()
+    status = run_once("200d6", RunOptions(seed=5, json=True, times=30), Streams(stdout=stdout))
+    assert status == ExitStatus.OK
+    parts = [call for call in stdout.calls if call]
+    one = len(parts[0].splitlines()[0]) + 1
+    assert one > 1_000  # a result of 200 dice
+    assert len(parts) > 1
+    assert all(len(part) <= 20_000 + one for part in parts)
+    written = "".join(parts).splitlines()
+    assert len(written) == 30
+    assert all(json.loads(line)["input"] == "200d6" for line in written)

@@ -155,6 +155,9 @@ _OTHER_SIDES: dict[int, Die] = {}
 """The last few other sizes: a die of 10,000 faces weighs megabytes once rolled, so odd
 sizes are not all kept forever."""
 MAX_OTHER_SIDES = 32
+MAX_OTHER_FACES = 50_000
+"""Most faces the other sizes kept may have between them (a face weighs about half a
+kilobyte once built)."""
 
 
 _CUSTOM_DICE: dict[FaceList, Die] = {}
@@ -208,7 +211,10 @@ def die_for_sides(sides: int | str | FileDie | DieName) -> Die:
             if sides in _USUAL_SIDES:
                 _BY_SIDES[sides] = die
             else:
-                if len(_OTHER_SIDES) >= MAX_OTHER_SIDES:
+                while _OTHER_SIDES and (
+                    len(_OTHER_SIDES) >= MAX_OTHER_SIDES
+                    or sum(_OTHER_SIDES) + sides > MAX_OTHER_FACES
+                ):
                     del _OTHER_SIDES[next(iter(_OTHER_SIDES))]  # the oldest makes way
                 _OTHER_SIDES[sides] = die
     return die

@@ -11,16 +11,21 @@ imported for it, so a game line pays nothing for it.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
+from dicecli.identity_cache import SizedCache
 from dicecli.notation.nodes import Roll
 
+PARSED_LINES = 4096
+"""Most lines whose trees the parse cache keeps."""
 
-@lru_cache(maxsize=4096)
-def parse(text: str) -> Roll:
+PARSED_CHARACTERS = 250_000
+"""Most characters of the lines whose trees the parse cache keeps: a tree takes up to
+about 100 bytes a character, so the cache holds at most some 25 MB, however long the
+lines."""
+
+
+def _parse(text: str) -> Roll:
     """Parse one line: an expression or a game form, and an optional ``# comment``.
 
-    Results are cached by text: the same line is parsed once per process.
     Raises :class:`~dicecli.errors.DiceSyntaxError` with the position of the fault.
     """
     common = _read_quickly(text)
@@ -29,6 +34,15 @@ def parse(text: str) -> Roll:
     from dicecli.notation import grammar
 
     return grammar.parse(text)
+
+
+def _line_size(text: str, tree: Roll) -> int:
+    return len(text)
+
+
+parse: SizedCache[str, Roll] = SizedCache(_parse, _line_size, PARSED_CHARACTERS, PARSED_LINES)
+"""Parse one line (:func:`_parse`), cached by text: a line seen again is parsed once,
+within :data:`PARSED_LINES` lines and :data:`PARSED_CHARACTERS` characters."""
 
 
 def _read_quickly(text: str) -> Roll | None:

@@ -23,8 +23,8 @@ from dicecli.notation.dice import Die
 from dicecli.notation.nodes import NO_MODIFIERS, BinaryOp, Check, Comparison, Dice, Expr
 from dicecli.notation.reader import parse
 from dicecli.probability.distribution import Distribution, Odds, exact_text
-from dicecli.probability.engine import PRECISION, analyse
-from dicecli.probability.weights import Weights
+from dicecli.probability.engine import PRECISION, analyse, check_names
+from dicecli.probability.weights import Weights, question
 from dicecli.results import JSONValue
 from dicecli.systems import registry
 from dicecli.systems.guard import GuardedRules
@@ -43,7 +43,23 @@ def odds(
     total is at least/at most that number."""
     env = env or EMPTY_ENVIRONMENT
     body = parse(text).body
+    with question():
+        return _odds(body, env, text, at_least, at_most)
+
+
+def _odds(
+    body: Expr | Comparison | Check,
+    env: Environment,
+    text: str,
+    at_least: int | None,
+    at_most: int | None,
+) -> Odds:
     try:
+        if isinstance(body, Comparison):
+            check_names(body.left, env)
+            check_names(body.right, env)
+        elif not isinstance(body, Check):
+            check_names(body, env)
         if isinstance(body, Check):
             rules = registry.system(body.system)
             found = rules.odds(body, env, text)
