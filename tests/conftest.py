@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import budget
 import pytest
 from hypothesis import settings
 
@@ -13,6 +14,35 @@ from hypothesis import settings
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--runslow",
+        action="store_true",
+        help="also run the tests marked slow, and every property at its full example "
+        "count (CI runs this; see tests/budget.py)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Fix this run's example counts before the test modules are imported: the quick
+    run's for the README's command, the full ones under ``--runslow``."""
+    budget.full = bool(config.getoption("--runslow"))
+    # Properties without a count of their own: Hypothesis's default of 100 when full.
+    settings.register_profile("dicecli", settings.default, max_examples=budget.examples(100))
+    settings.load_profile("dicecli")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Leave out the tests marked slow, unless ``--runslow`` or a ``-m`` expression
+    (such as ``-m slow``) chooses."""
+    if budget.full or config.option.markexpr:
+        return
+    slow = [item for item in items if item.get_closest_marker("slow")]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if not item.get_closest_marker("slow")]
 
 
 @pytest.fixture(autouse=True)

@@ -9,6 +9,7 @@ import random
 import tempfile
 from pathlib import Path
 
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +17,7 @@ from dicecli.character import CharacterFileError, read_character
 from dicecli.errors import DiceError
 from dicecli.systems.alkemy.dice import parse_dice_file
 
-FILES = settings(max_examples=60, deadline=None)
+FILES = settings(max_examples=examples(60), deadline=None)
 
 TOML_PIECES = (
     "[stats]\n", "[rolls]\n", "[white]\n", "[yellow]\n", "[red]\n", "name = ", "STR = ",

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -284,7 +285,7 @@ def load_or_error(text: str) -> TableBook | str:
 TOML_TEXT = st.text(alphabet=st.sampled_from(list('[]"=-.{},\n abtroledwigh12345xyz:')))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(TOML_TEXT)
 def test_loading_any_text_gives_tables_or_a_one_line_error(text: str) -> None:
     loaded = load_or_error(text)
@@ -297,7 +298,7 @@ ENTRY_TEXT = st.lists(
 ).map("".join)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.sampled_from(["d6", "2d4", "d%", "4dF", "d6!", "2d", "d6+X", "3d6kh1"]),
     st.dictionaries(st.text("0123456789-. ", max_size=6), ENTRY_TEXT, max_size=6),
