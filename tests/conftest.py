@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import budget
+import property_counts
 import pytest
 from hypothesis import settings
 
@@ -21,23 +21,24 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--runslow",
         action="store_true",
         help="also run the tests marked slow, and every property at its full example "
-        "count (CI runs this; see tests/budget.py)",
+        "count (CI runs this; see tests/property_counts.py)",
     )
 
 
 def pytest_configure(config: pytest.Config) -> None:
     """Fix this run's example counts before the test modules are imported: the quick
     run's for the README's command, the full ones under ``--runslow``."""
-    budget.full = bool(config.getoption("--runslow"))
+    property_counts.full = bool(config.getoption("--runslow"))
     # Properties without a count of their own: Hypothesis's default of 100 when full.
-    settings.register_profile("dicecli", settings.default, max_examples=budget.examples(100))
+    default_count = property_counts.examples(100)
+    settings.register_profile("dicecli", settings.default, max_examples=default_count)
     settings.load_profile("dicecli")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Leave out the tests marked slow, unless ``--runslow`` or a ``-m`` expression
     (such as ``-m slow``) chooses."""
-    if budget.full or config.option.markexpr:
+    if property_counts.full or config.option.markexpr:
         return
     slow = [item for item in items if item.get_closest_marker("slow")]
     if slow:

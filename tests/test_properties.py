@@ -18,9 +18,9 @@ from fractions import Fraction
 from typing import Any, TypeVar
 
 import pytest
-from budget import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from property_counts import examples
 from strategies import (
     CHECK_OPS,
     COMPARE_OPS,
@@ -76,7 +76,7 @@ from dicecli.rolling.rerolls_and_explosions import values_matching
 from dicecli.rolling.sources import RandomSource, Roller
 from dicecli.systems import registry
 
-# Full example counts; the quick run tries fewer (tests/budget.py).
+# Full example counts; the quick run tries fewer (tests/property_counts.py).
 _RELAXED: dict[str, Any] = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
 MANY = settings(max_examples=examples(150), **_RELAXED)  # cheap examples
 LINES = settings(max_examples=examples(60), **_RELAXED)  # whole generated lines

@@ -7,9 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from budget import examples
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from property_counts import examples
 
 import dicecli
 from dicecli import Environment, parse

@@ -11,10 +11,10 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from processes import run_dicecli
+from property_counts import examples
 
 import dicecli
 from dicecli import DiceError, Environment

@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from budget import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from property_counts import examples
 from strategies import junk_text, line_text, near_miss_text
 
 from fuzz.harness import (

@@ -10,9 +10,9 @@ import subprocess
 import sys
 
 import pytest
-from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_counts import examples
 
 from fuzz.harness import TOKENS, VALID_LINES, byte_soup, mutated, token_soup
 

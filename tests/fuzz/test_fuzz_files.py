@@ -9,9 +9,9 @@ import random
 import tempfile
 from pathlib import Path
 
-from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_counts import examples
 
 from dicecli.character import CharacterFileError, read_character
 from dicecli.errors import DiceError

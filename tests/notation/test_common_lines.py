@@ -9,9 +9,9 @@ it reads, in which it accepts a line more often.
 from __future__ import annotations
 
 import pytest
-from budget import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from property_counts import examples
 from strategies import line_text, near_miss_text
 
 from dicecli.errors import DiceSyntaxError

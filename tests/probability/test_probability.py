@@ -17,9 +17,9 @@ from fractions import Fraction
 from typing import Literal
 
 import pytest
-from budget import examples
 from hypothesis import HealthCheck, assume, given, reject, settings
 from hypothesis import strategies as st
+from property_counts import examples
 from strategies import call_nodes
 
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment

@@ -9,9 +9,9 @@ import time
 from fractions import Fraction
 
 import pytest
-from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_counts import examples
 
 from dicecli.notation.grammar import parse
 from dicecli.notation.nodes import Condition, Dice, Expr, Group, Keep, KeepKind, Modifiers, Reroll

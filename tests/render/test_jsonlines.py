@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from budget import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from property_counts import examples
 from strategies import line_text
 
 import dicecli

@@ -13,9 +13,9 @@ import json
 from pathlib import Path
 
 import pytest
-from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_counts import examples
 
 import dicecli
 from dicecli.environment import Environment

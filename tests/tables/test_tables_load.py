@@ -8,9 +8,9 @@ import json
 from pathlib import Path
 
 import pytest
-from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_counts import examples
 
 from dicecli.errors import DiceError
 from dicecli.notation.nodes import Check, Comparison

@@ -9,9 +9,9 @@ from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 
-from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_counts import examples
 
 from dicecli.environment import Environment
 from dicecli.notation.dice import Die

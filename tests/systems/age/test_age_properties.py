@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from budget import examples
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from property_counts import examples
 
 import dicecli
 from dicecli.environment import Environment

@@ -10,9 +10,9 @@ from itertools import product
 from pathlib import Path
 
 import pytest
-from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_counts import examples
 
 import dicecli
 from dicecli import Environment, RuleError
