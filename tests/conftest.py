@@ -9,6 +9,10 @@ import property_counts
 import pytest
 from hypothesis import settings
 
+# dicecli raises the recursion limit when its limits module loads; loading it here,
+# before any test, spares Hypothesis a limit changed under it (and its warning).
+import dicecli.limits  # noqa: F401
+
 # CI runs the same examples every time (no flaky failures from a new random draw);
 # developers get fresh examples on each run, which is how new bugs are found.
 settings.register_profile("ci", derandomize=True, print_blob=True)
@@ -30,8 +34,12 @@ def pytest_configure(config: pytest.Config) -> None:
     run's for the README's command, the full ones under ``--runslow``."""
     property_counts.full = bool(config.getoption("--runslow"))
     # Properties without a count of their own: Hypothesis's default of 100 when full.
+    # No deadline: speed is measured by bench/, not by timed tests, and on a busy
+    # machine an example's first call (cold caches) can take seconds.
     default_count = property_counts.examples(100)
-    settings.register_profile("dicecli", settings.default, max_examples=default_count)
+    settings.register_profile(
+        "dicecli", settings.default, max_examples=default_count, deadline=None
+    )
     settings.load_profile("dicecli")
 
 
