@@ -71,6 +71,7 @@ def test_pending_output_gives_the_text_written_since_it_was_last_taken() -> None
     assert pending.take() == "kept\n"
 
 
+@pytest.mark.slow
 def test_piped_lines_are_written_whole_and_in_order() -> None:
     stdout = io.StringIO()
     lines = [f"{count}d6+{count}" for count in range(1, 2001)]

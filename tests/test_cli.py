@@ -213,8 +213,8 @@ def test_start_up_objects_are_frozen_out_of_the_garbage_collector(args: list[str
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
     )
     before, after = map(int, done.stdout.split()[-2:])
-    assert before == 0
-    assert after > 1000  # pyparsing's grammar objects and ours
+    # Python 3.12 starts with some of its own objects frozen already.
+    assert after - before > 1000  # pyparsing's grammar objects and ours
 
 
 @pytest.mark.parametrize(

@@ -326,6 +326,7 @@ def test_the_repl_knows_the_game(clean: Env) -> None:
     assert "sw" in topics
 
 
+@pytest.mark.slow
 def test_the_packages_own_tests_pass_installed(clean: Env, tmp_path: Path) -> None:
     """The example's tests, against the installed package (not the source tree)."""
     tests = tmp_path / "tests"

@@ -23,14 +23,19 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias
+from typing import TYPE_CHECKING, ClassVar, Literal, NoReturn, TypeAlias
 
 from dicecli.frozen import field, frozen
 
 if sys.version_info >= (3, 11):
     from typing import assert_never
 else:  # pragma: no cover - Python 3.10
-    from typing_extensions import assert_never
+
+    def assert_never(arg: NoReturn, /) -> NoReturn:
+        """typing's ``assert_never`` of 3.11 (typing_extensions' would import inspect,
+        which a plain roll does not load)."""
+        raise AssertionError(f"Expected code to be unreachable, but got: {arg!r}")
+
 
 CompareOp = Literal["=", "<", "<=", ">", ">=", "<>"]
 KeepKind = Literal["kh", "kl", "dh", "dl"]
@@ -391,6 +396,31 @@ class BinaryOp(ExprNode):
     def level(self) -> int:
         return _PRECEDENCE[self.op]
 
+    # Equality and hashing walk the chain of left operands (``1+1+...+1``, up to
+    # MAX_TERMS long) in a loop: the generic ones recurse through C, which Python 3.12
+    # limits below a line of 1,000 flat terms (docs/limits.md).
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine: object = self
+        theirs: object = other
+        while isinstance(mine, BinaryOp) and isinstance(theirs, BinaryOp):
+            if mine is theirs:
+                return True
+            if mine.op != theirs.op or mine.right != theirs.right:
+                return False
+            mine, theirs = mine.left, theirs.left
+        return mine == theirs
+
+    def __hash__(self) -> int:
+        parts: list[object] = []
+        node: Expr = self
+        while isinstance(node, BinaryOp):
+            parts += (node.op, node.right)
+            node = node.left
+        parts.append(node)
+        return hash(tuple(parts))
+
     def __str__(self) -> str:
         level = self.level
         spaced = level == 1
@@ -409,8 +439,13 @@ def binding(expr: Expr) -> int:
 
 
 def _wrap(expr: Expr, at_least: int) -> str:
-    """``expr`` as text, in parentheses when it binds less tightly than ``at_least``."""
-    return str(expr) if binding(expr) >= at_least else f"({expr})"
+    """``expr`` as text, in parentheses when it binds less tightly than ``at_least``.
+
+    ``__str__`` is called directly: ``str()`` and f-strings go through C, and Python 3.12
+    limits C recursion far below :data:`dicecli.limits.RECURSION_LIMIT`, which a line of
+    1,000 flat terms needs (docs/limits.md)."""
+    text = expr.__str__()
+    return text if binding(expr) >= at_least else f"({text})"
 
 
 def children(expr: Expr) -> tuple[Expr, ...]:

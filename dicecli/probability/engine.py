@@ -213,7 +213,11 @@ def _is_closed(expr: Expr) -> bool:
     """True when ``expr`` names nothing, so its distribution depends on it alone."""
     if isinstance(expr, Name) or (isinstance(expr, Dice) and isinstance(expr.sides, DieName)):
         return False  # a die of a dice file depends on the dice file in force
-    return all(_is_closed(child) for child in children(expr))
+    # A loop, not all(...): a generator recurses through C (see nodes._wrap).
+    for child in children(expr):  # noqa: SIM110
+        if not _is_closed(child):
+            return False
+    return True
 
 
 class _Weigher:

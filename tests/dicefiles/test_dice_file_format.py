@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from property_counts import examples
 
 import dicecli
 from dicecli import Environment, parse
@@ -309,7 +310,7 @@ def test_cancelling_pairs_of_two_files_must_agree() -> None:
     )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.from_regex(r"[A-Za-z][A-Za-z0-9_]{0,6}", fullmatch=True), st.integers(1, 20))
 @example("F", 1)
 @example("fr", 2)

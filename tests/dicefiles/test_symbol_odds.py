@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from processes import run_dicecli
+from property_counts import examples
 
 import dicecli
 from dicecli import DiceError, Environment
@@ -104,7 +105,7 @@ die_faces = st.lists(faces, min_size=1, max_size=4) | st.lists(
 )
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(
     dice=st.lists(die_faces, min_size=1, max_size=2),
     counts=st.lists(st.integers(1, 2), min_size=2, max_size=2),

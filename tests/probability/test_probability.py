@@ -19,6 +19,7 @@ from typing import Literal
 import pytest
 from hypothesis import HealthCheck, assume, given, reject, settings
 from hypothesis import strategies as st
+from property_counts import examples
 from strategies import call_nodes
 
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
@@ -579,7 +580,7 @@ def brute_plan(expr: Expr) -> tuple[int, int]:
     return dice, cost
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(expressions())
 def test_small_expressions_agree_with_brute_force(expr: Expr) -> None:
     max_dice, cost = brute_plan(expr)
@@ -592,7 +593,7 @@ def test_small_expressions_agree_with_brute_force(expr: Expr) -> None:
         reject()
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(expressions())
 def test_distributions_sum_to_one_less_the_residue(expr: Expr) -> None:
     try:
@@ -635,7 +636,7 @@ def brute_force_success(check: Comparison, max_dice: int) -> tuple[Fraction, Fra
     return passed, cut, error
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(expressions(), st.sampled_from(CHECK_OPS), expressions())
 def test_chance_of_passing_a_check_agrees_with_brute_force(
     left: Expr, op: CheckOp, right: Expr
@@ -712,7 +713,7 @@ def brute_force_criticals(expr: Expr, max_dice: int) -> tuple[dict[str, Fraction
     return found, cut
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(expressions())
 def test_chance_of_a_critical_agrees_with_brute_force(expr: Expr) -> None:
     max_dice, cost = brute_plan(expr)

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_counts import examples
 
 import dicecli
 from dicecli.environment import Environment
@@ -600,7 +601,7 @@ def test_commands_are_found_in_any_case_and_by_alias() -> None:
 _LINE_CHARACTERS = "0123456789dDkhlr!f+-*/x(){},[]#%<>= adegkmvswbtlyepu"
 
 
-@settings(deadline=None, max_examples=300)
+@settings(deadline=None, max_examples=examples(300))
 @given(st.text(alphabet=_LINE_CHARACTERS, max_size=24) | st.text(max_size=24))
 def test_no_line_raises(line: str) -> None:
     words = line.split()
