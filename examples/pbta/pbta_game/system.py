@@ -63,7 +63,8 @@ class Move(Check):
 
 
 def _refuse_dice_typed(text: str, loc: int, tokens: pp.ParseResults) -> None:
-    if _DICE_TYPED.match(text, loc):
+    """``pbta 2d6+1``: judged on the canonical text, so ``(2d6)`` is refused too."""
+    if _DICE_TYPED.match(str(tokens[0])):
         raise parse_failure(text, loc, "the move rolls the 2d6 itself: write only the stat")
 
 
@@ -80,8 +81,9 @@ class PbtaRules(Rules[Move]):
     def line_grammar(self) -> pp.ParserElement:
         stat = expression.copy().set_name("a stat (+2, -1, Hard)")
         stat.add_parse_action(_refuse_dice_typed)
-        signed = pp.Opt(pp.Suppress(keyword("roll"))) + pp.Opt(pp.Suppress("+")) + stat
-        form = pp.Suppress(keyword("pbta")) - pp.Opt(signed)
+        signed = (pp.Suppress("+") - stat) | stat
+        roll_word = pp.Opt(pp.Suppress(keyword("roll")))  # `roll+Hard`, as the books say
+        form = pp.Suppress(keyword("pbta")) - roll_word + pp.Opt(signed)
         form.set_parse_action(lambda tokens: Move(tokens[0] if tokens else None))
         return whole_line(form)
 

@@ -94,9 +94,17 @@ def test_too_many_or_impossible_given_faces_are_refused() -> None:
         roll("pbta +1", "7,4")
 
 
-@pytest.mark.parametrize("line", ["pbta 2d6+1", "pbta +2d6", "pbta roll+2D6 + Hard"])
+@pytest.mark.parametrize(
+    "line", ["pbta 2d6+1", "pbta +2d6", "pbta roll+2D6 + Hard", "pbta (2d6)", "pbta 2d6kh1"]
+)
 def test_typing_the_2d6_is_refused(line: str) -> None:
     with pytest.raises(pp.ParseBaseException, match="rolls the 2d6 itself"):
+        parse(line)
+
+
+@pytest.mark.parametrize("line", ["pbta +", "pbta ++1", "pbta roll+", "pbta -", "pbta 1 2"])
+def test_a_sign_without_a_stat_is_refused(line: str) -> None:
+    with pytest.raises(pp.ParseBaseException):
         parse(line)
 
 
@@ -111,6 +119,9 @@ def test_typing_the_2d6_is_refused(line: str) -> None:
         ("pbta roll-1", "pbta -1"),
         ("pbta Hard+1", "pbta +Hard + 1"),
         ("pbta", "pbta"),
+        ("pbta roll", "pbta"),
+        ("pbta roll roll", "pbta +roll"),  # a stat called roll
+        ("pbta 1d6+1", "pbta +d6 + 1"),
         ("Pbta  +0", "pbta +0"),
     ],
 )
@@ -160,3 +171,18 @@ def test_every_help_example_rolls() -> None:
     for line, _ in (*GAME.help.examples, (GAME.example, "")):
         move = parse(line)
         RULES.roll(move, Roller(RandomSource(1)), HARD, line)
+
+
+@given(st.text(alphabet="pbta roll+-0123456789dHhk()*/!# ", max_size=30))
+def test_any_line_is_a_move_or_a_user_error(tail: str) -> None:
+    line = f"pbta {tail}"
+    try:
+        move = parse(line)
+    except pp.ParseBaseException:
+        return  # dicecli shows it as a syntax error with a caret, exit status 2
+    assert parse(str(move)) == move
+    try:
+        RULES.roll(move, Roller(RandomSource(0)), HARD, line)
+        RULES.odds(move, HARD, line)
+    except DiceError:
+        pass
