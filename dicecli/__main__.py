@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as error:
         if "--debug" in args:
             raise
-        from dicecli.render.escape import clipped
+        from dicecli.escape import clipped
 
         _tell(
             f"internal error ({type(error).__name__}: {clipped(str(error))}); please report "

@@ -190,7 +190,7 @@ def _load_plugins(known: tuple[Game, ...]) -> list[Game]:
         except Exception as error:  # a plug-in's bug must not stop the built-in games
             problem = f"it could not be loaded ({type(error).__name__}: {error})"
         if problem is not None:
-            from dicecli.render.escape import clipped
+            from dicecli.escape import clipped
 
             warning = f"dicecli game plug-in {where} left out: {problem}"
             sys.stderr.write(f"warning: {clipped(warning, 400)}\n")
