@@ -285,7 +285,7 @@ def exit_status(error: BaseException, debug: bool = False) -> int:
     if isinstance(error, PluginError):  # a bug in a game plug-in, not in dicecli
         _tell(f"{error.show()}\n")
         return ExitStatus.PLUGIN_FAILED
-    from dicecli.render.escape import clipped
+    from dicecli.escape import clipped
 
     _tell(
         f"internal error ({type(error).__name__}: {clipped(str(error))}); please report "

@@ -7,7 +7,7 @@ the CLI and the REPL can underline it with a caret in one place (:meth:`DiceErro
 
 from __future__ import annotations
 
-from dicecli.render.escape import escaped as escaped  # what show() writes is escaped
+from dicecli.escape import escaped as escaped  # what show() writes is escaped
 
 
 class DiceError(Exception):

@@ -6,7 +6,7 @@ come back roll after roll, so each die's JSON is encoded once (:data:`die_json`)
 makes a piped ``--json`` line several times cheaper. ``tests/render`` checks the text
 is ``json.dumps(result.as_dict(), ensure_ascii=False)`` byte for byte. The renderer
 writes it with the characters JSON leaves raw that could drive a terminal (DEL, the C1
-controls) as ``\\u`` escapes (:func:`dicecli.render.escape.json_escaped`): the same
+controls) as ``\\u`` escapes (:func:`dicecli.escape.json_escaped`): the same
 JSON value.
 """
 
@@ -16,8 +16,8 @@ import json
 from json.encoder import encode_basestring
 from typing import TYPE_CHECKING, TextIO
 
+from dicecli.escape import json_escaped
 from dicecli.identity_cache import IdentityCache
-from dicecli.render.escape import json_escaped
 from dicecli.results import DieRoll, RollResult
 
 if TYPE_CHECKING:  # rolling never loads the odds engine

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TextIO
 
-from dicecli.render.escape import escaped
+from dicecli.escape import escaped
 from dicecli.render.text import result_line
 
 if TYPE_CHECKING:

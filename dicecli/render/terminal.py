@@ -17,9 +17,9 @@ from rich.table import Table
 from rich.text import Text as RichText
 
 from dicecli.environment import Environment
+from dicecli.escape import escaped
 from dicecli.probability.distribution import Odds, fraction_text, percent
 from dicecli.render import theme
-from dicecli.render.escape import escaped
 from dicecli.render.text import chance_text, face_text, total_text
 from dicecli.results import (
     CRITICAL_FAILURE,

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from dicecli.app import is_roll_line
 from dicecli.errors import DiceError
+from dicecli.escape import escaped
 from dicecli.frozen import frozen, replace
 from dicecli.naming import (
     constant_value,
@@ -32,7 +33,6 @@ from dicecli.naming import (
     value_expression,
     with_saved_roll,
 )
-from dicecli.render.escape import escaped
 from dicecli.render.text import result_line
 from dicecli.repl.help import help_text, topic_names
 from dicecli.repl.state import (
@@ -298,7 +298,7 @@ def _save(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     from dicecli.files import FileError, write_new
 
     path = Path(needs_argument(invocation, "a file to write, e.g. save evening.jsonl"))
-    from dicecli.render.escape import json_escaped
+    from dicecli.escape import json_escaped
 
     text = "".join(
         json_escaped(json.dumps(r.as_dict(), ensure_ascii=False)) + "\n" for r in state.rolls

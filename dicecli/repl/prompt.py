@@ -28,7 +28,7 @@ from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from dicecli.app import RunOptions, Session, Streams, batches, open_session, readable
 from dicecli.command_line import VERSION
 from dicecli.errors import DiceError, PluginError
-from dicecli.render.escape import escaped
+from dicecli.escape import escaped
 from dicecli.repl.commands import handle_line
 from dicecli.repl.completion import completions, current_word
 from dicecli.repl.state import Output, Problem, ReplState, render_output, start_state
@@ -88,10 +88,10 @@ def open_history(path: Path) -> tuple[History, str | None]:
     shown = escaped(str(path))
     not_regular = f"history not saved: {shown} is not a regular file"
     try:
-        if path.is_symlink():
-            return InMemoryHistory(), f"history not saved: {shown} is a symbolic link"
         if path.exists() and not path.is_file():
             return InMemoryHistory(), not_regular
+        if path.is_symlink():
+            return InMemoryHistory(), f"history not saved: {shown} is a symbolic link"
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         flags = os.O_RDONLY | os.O_CREAT | os.O_NONBLOCK | _NO_FOLLOW
         descriptor = os.open(path, flags, 0o600)

@@ -27,10 +27,10 @@ from typing import TYPE_CHECKING, TextIO
 from dicecli.app import repeat_count
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
+from dicecli.escape import escaped_lines
 from dicecli.frozen import field, frozen, replace
 from dicecli.naming import saved_line
 from dicecli.notation.reader import parse
-from dicecli.render.escape import escaped_lines
 from dicecli.results import RollResult
 from dicecli.rolling.evaluate import roll
 from dicecli.rolling.sources import Roller

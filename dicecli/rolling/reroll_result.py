@@ -10,7 +10,7 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
-from dicecli.environment import Environment
+from dicecli.environment import Environment, saved_line
 from dicecli.errors import RuleError
 from dicecli.frozen import replace
 from dicecli.notation.nodes import (
@@ -48,8 +48,6 @@ def check_rerollable(previous: RollResult) -> None:
 
 def reroll(previous: RollResult, roller: Roller, env: Environment) -> RollResult:
     """Roll ``previous`` again, all its dice; the new result stands (rule W5)."""
-    from dicecli.naming import saved_line
-
     check_rerollable(previous)
     # A saved check typed by its name (``hit``) is the line it was saved as.
     parsed = parse(saved_line(previous.input, env) or previous.input)

@@ -229,7 +229,7 @@ def _load_plugins(known: tuple[Game, ...]) -> list[Game]:
                 raise
             problem = f"it could not be loaded ({type(error).__name__}: {error})"
         if problem is not None:
-            from dicecli.render.escape import clipped
+            from dicecli.escape import clipped
 
             name, version = _described(distribution)
             where = f"{point.name} ({point.value}, from {name} {version})"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from dicecli.app import FLUSH_EVERY, RunOptions, Streams, open_session
 from dicecli.errors import DiceError
-from dicecli.render.escape import json_escaped
+from dicecli.escape import json_escaped
 from dicecli.status import ExitStatus, Terminated
 from dicecli.tables.draw import draw
 from dicecli.tables.load import load_book

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from dicecli.__main__ import main
-from dicecli.render.escape import clipped, escaped, escaped_lines, json_escaped
+from dicecli.escape import clipped, escaped, escaped_lines, json_escaped
 
 PAYLOADS = {
     "csi": "\x1b[2J\x1b[H",  # clear the screen, cursor home

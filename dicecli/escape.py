@@ -22,11 +22,22 @@ from __future__ import annotations
 
 _NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 
+_ASCII_CONTROLS = bytes(range(0x20)) + b"\x7f"
+
+
+def _printable(text: str) -> bool:
+    """``text.isprintable()``; for ASCII text (most text shown) without a Unicode
+    lookup per character: its bytes less the controls are as many."""
+    if text.isascii():
+        data = text.encode("ascii")
+        return len(data.translate(None, _ASCII_CONTROLS)) == len(data)
+    return text.isprintable()
+
 
 def escaped(text: str) -> str:
     """``text`` as one line of printable characters: every other character written as
     an escape (``\\x1b``, ``\\u202e``)."""
-    if text.isprintable():
+    if _printable(text):
         return text
     return "".join(
         character if character.isprintable() else _escape(character) for character in text
@@ -36,7 +47,7 @@ def escaped(text: str) -> str:
 def escaped_lines(text: str) -> str:
     """``text`` escaped line by line: its newlines are the writer's own (a message of
     several lines), every other unprintable character is escaped."""
-    if text.isprintable():
+    if _printable(text):
         return text
     return "\n".join(escaped(line) for line in text.split("\n"))
 
@@ -56,6 +67,8 @@ def json_escaped(encoded: str) -> str:
     unprintable character, which JSON leaves raw outside the C0 controls (DEL, the C1
     controls, the bidirectional overrides), written as a JSON ``\\uXXXX`` escape: the
     same JSON value, safe in a terminal."""
+    if encoded.isascii():  # JSON escapes the C0 controls: DEL is the one left
+        return encoded.replace("\x7f", "\\u007f") if "\x7f" in encoded else encoded
     if encoded.isprintable():
         return encoded
     return "".join(
