@@ -131,7 +131,7 @@ def _symbol_odds(body: Expr, env: Environment, text: str) -> Odds | None:
     no dice with symbols."""
     from dicecli.dicefiles.load import book_of
     from dicecli.dicefiles.model import has_numbers
-    from dicecli.dicefiles.odds import (
+    from dicecli.probability.symbols import (
         joint_counts,
         named_terms,
         pool_dice,
@@ -180,7 +180,7 @@ def _numbered_symbol_odds(body: Expr, env: Environment, text: str, book: DiceBoo
     whole, without modifiers (a symbol is counted on every one of those dice, apart
     from the rest of the line); else a note says they are not worked out."""
     from dicecli.dicefiles.model import has_numbers
-    from dicecli.dicefiles.odds import added_terms, named_terms, pool_dice
+    from dicecli.probability.symbols import added_terms, named_terms, pool_dice
 
     named = [term for term in named_terms(body) if book.die(str(term.sides)) is not None]
     dice = pool_dice(named, book)

@@ -150,9 +150,9 @@ def origin(game: Game) -> tuple[str, str]:
     or a plug-in's distribution name and version."""
     if game.name in _plugins:
         return _described(_plugins[game.name])
-    from dicecli import __version__
+    from dicecli.command_line import VERSION
 
-    return BUILT_IN_ORIGIN, __version__
+    return BUILT_IN_ORIGIN, VERSION
 
 
 def _described(distribution: object) -> tuple[str, str]:
