@@ -341,7 +341,9 @@ def test_a_plugin_that_ends_the_program_on_import_is_left_out(
     assert "Usage: dicecli" in help_run.stdout
     warnings = help_run.stderr.splitlines()
     assert len(warnings) == 1
-    assert warnings[0].startswith(f"warning: dicecli game plug-in {name} ({name}:GAME) left out")
+    assert warnings[0].startswith(
+        f"warning: dicecli game plug-in {name} ({name}:GAME, from {name} 0.1) left out"
+    )
     word = run_dicecli("--plain", "foo 2d6", env=ending_plugin)
     assert word.returncode == ExitStatus.BAD_INPUT
     assert word.stderr.startswith(f"warning: dicecli game plug-in {name} ({name}:GAME)")

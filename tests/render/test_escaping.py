@@ -288,7 +288,10 @@ def test_a_plugins_warning_is_escaped_and_short(
     monkeypatch.setattr(importlib.metadata, "entry_points", lambda group: [_BrokenPoint()])
     assert registry._load_plugins(()) == []
     warning = capsys.readouterr().err
-    assert warning.startswith("warning: dicecli game plug-in evil\\x1b]0;x\\x07 (evil_game:GAME)")
+    assert warning.startswith(
+        "warning: dicecli game plug-in evil\\x1b]0;x\\x07 (evil_game:GAME, from an unknown "
+        "distribution ?) left out: "
+    )
     assert "\\x1b[2J" in warning
     assert raw_controls(warning) == []
     assert len(warning) <= 420
