@@ -346,7 +346,9 @@ def test_a_plugin_that_ends_the_program_on_import_is_left_out(
     )
     word = run_dicecli("--plain", "foo 2d6", env=ending_plugin)
     assert word.returncode == ExitStatus.BAD_INPUT
-    assert word.stderr.startswith(f"warning: dicecli game plug-in {name} ({name}:GAME)")
+    assert word.stderr.startswith(
+        f"warning: dicecli game plug-in {name} ({name}:GAME, from {name} 0.1)"
+    )
     assert word.stderr.splitlines()[1] == "error: unexpected '2d6'"
     game = run_dicecli("--given", "2,3", "wfb ld 8", env=ending_plugin)
     assert (game.returncode, game.stdout) == (0, "5\twfb ld 8\tLd 8: [2, 3] => pass (5 ≤ 8)\n")
