@@ -18,9 +18,8 @@ PARSED_LINES = 4096
 """Most lines whose trees the parse cache keeps."""
 
 PARSED_CHARACTERS = 250_000
-"""Most characters of the lines whose trees the parse cache keeps: a tree takes up to
-about 100 bytes a character, so the cache holds at most some 25 MB, however long the
-lines."""
+"""Most characters of the lines whose trees the parse cache keeps: a tree's size grows
+with its line's length, so this bounds the cache's memory, however long the lines."""
 
 
 def _parse(text: str) -> Roll:

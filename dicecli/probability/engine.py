@@ -176,7 +176,7 @@ def check_names(expr: Expr, env: Environment) -> None:
 
 CACHED_BYTES = 32 << 20
 """About the most memory each of the two caches of answers (dice terms, whole lines) may
-hold: a few big distributions (``1800d6``: 11 MB) make way for each other."""
+hold: a few big distributions (``1800d6``) make way for each other."""
 
 
 def _analyse_closed(expr: Expr) -> Analysis:

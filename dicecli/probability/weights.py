@@ -46,8 +46,8 @@ MAX_PAIRS = 200_000
 a second: ``d400 * d400`` is 160,000; ``d1000 * d1000``, a million, is refused)."""
 
 MAX_EXACT_BYTES = 16 << 20
-"""Most memory (16 MiB) the exact weights of one distribution may take (``2000d6``:
-6.5 MiB; ``10000d6``: 160 MiB, refused)."""
+"""Most memory (16 MiB) the exact weights of one distribution may take: ``2000d6``
+fits, ``10000d6`` is refused."""
 
 MAX_WORK = 500_000_000
 """Most estimated work one step of the odds may take, in units of about a nanosecond

@@ -3,7 +3,7 @@
 This module only does what needs a terminal: the prompt, line editing, the history file,
 tab completion and Ctrl-C / Ctrl-D. What a line means lives in
 :mod:`dicecli.repl.state` and :mod:`dicecli.repl.commands`, tested without a terminal.
-prompt_toolkit (about 120 ms to import) is imported here only, and this module is
+prompt_toolkit (slow to import) is imported here only, and this module is
 imported only for ``dicecli repl``, so a plain roll never pays for it.
 
 When stdin is not a terminal (``dicecli repl < evening.txt``), the lines are read

@@ -22,7 +22,7 @@ Plug-ins are looked for only when something needs every game: a first word that 
 built-in game claims, the typer command line (a plug-in may add options and help), the
 REPL; a plain roll or a built-in game's line on the fast path never looks. A cheap look
 at the installed distributions' ``entry_points.txt`` files comes first;
-:mod:`importlib.metadata` (about 40 ms to import) is used only when one of them
+:mod:`importlib.metadata` (slow to import) is used only when one of them
 declares the group.
 
 This module imports no game, no pyparsing, and defines no class (the declaration types
