@@ -1,6 +1,6 @@
 """How much of each property and fuzz test this run does.
 
-The quick run (``python -m pytest -q``, the README's command) tries a fifth of each
+The quick run (``python -m pytest -q``, the README's command) tries a tenth of each
 property's full example count (at least 10) and leaves out the tests marked ``slow``;
 ``--runslow``, which CI runs, tries every full count and runs the slow tests too.
 ``DICECLI_PROPERTY_SCALE=20`` multiplies either count, for a deeper hunt. conftest.py
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 
-QUICK_SHARE = 0.2
+QUICK_SHARE = 0.1
 """The share of a property's full example count that the quick run tries."""
 QUICK_LEAST = 10
 """The fewest examples the quick run tries of a property (its full count if smaller)."""
