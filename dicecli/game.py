@@ -152,7 +152,11 @@ def __dir__() -> list[str]:
 @frozen
 class ExpressionRoll:
     """An expression rolled inside a game's roll (:func:`roll_expression`): its value,
-    the dice it drew in roll order, and its breakdown, to place in the game's own."""
+    the dice it drew in roll order, and its breakdown, to place in the game's own.
+
+    ``shown`` holds the spaces between terms: for ``2d6-1`` it is ``(DiceShown(...),
+    Text(" - ", "op"), Text("1", "number"))``; a name shows with its value
+    (``Text("Hard(2)", "label")``)."""
 
     value: int
     dice: tuple[DieRoll, ...]
