@@ -181,16 +181,27 @@ def _make_init(cls: type, fields: dict[str, Field]) -> Callable[..., None]:
             raise TypeError(f"{cls.__name__}: field {name!r} without a default follows one with")
     shape = (len(names), tuple(factories), hasattr(cls, "__post_init__"))
     template = _init_code(shape)
-    placeholders = _placeholders(len(names))
+    named = dict(zip(_placeholders(len(names)), names, strict=True))
     code = template.replace(
         co_varnames=("self", *names),
-        co_consts=tuple(names if c == placeholders else c for c in template.co_consts),
+        co_consts=tuple(_renamed(constant, named) for constant in template.co_consts),
     )
     scope = {"__missing": MISSING, "__factories": factories}
     init = FunctionType(code, scope, "__init__", tuple(defaults))
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     init.__module__ = cls.__module__
     return init
+
+
+def _renamed(constant: object, named: dict[str, str]) -> object:
+    """A constant of an ``__init__`` template with its placeholder names replaced: the
+    ``update`` call's keywords are one tuple of names, or (Python 3.10, past 15
+    keywords) names one by one, or tuples of some of them."""
+    if isinstance(constant, str):
+        return named.get(constant, constant)
+    if isinstance(constant, tuple) and constant and all(item in named for item in constant):
+        return tuple(named[item] for item in constant)
+    return constant
 
 
 def _getter(names: tuple[str, ...]) -> Callable[[object], tuple[object, ...]]:

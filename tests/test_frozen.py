@@ -239,3 +239,14 @@ def test_results_survive_pickling(line: str) -> None:
     assert copy == result
     assert copy.as_dict() == result.as_dict()
     assert [die.rerollable for die in copy.dice] == [die.rerollable for die in result.dice]
+
+
+@pytest.mark.parametrize("count", [1, 15, 16, 17, 40])
+def test_every_field_is_stored_under_its_own_name_however_many(count: int) -> None:
+    # Python 3.10 compiles a call of more than 15 keywords (the __init__'s
+    # ``__dict__.update``) with its names one by one, not as one tuple
+    names = [f"field_{place}" for place in range(count)]
+    made = frozen(type("Wide", (), {"__annotations__": dict.fromkeys(names, "int")}))
+    value = made(*range(count))
+    assert list(vars(value)) == names
+    assert [getattr(value, name) for name in names] == list(range(count))
