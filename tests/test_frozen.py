@@ -246,7 +246,7 @@ def test_every_field_is_stored_under_its_own_name_however_many(count: int) -> No
     # Python 3.10 compiles a call of more than 15 keywords (the __init__'s
     # ``__dict__.update``) with its names one by one, not as one tuple
     names = [f"field_{place}" for place in range(count)]
-    made = frozen(type("Wide", (), {"__annotations__": dict.fromkeys(names, "int")}))
+    made: type[Any] = frozen(type("Wide", (), {"__annotations__": dict.fromkeys(names, "int")}))
     value = made(*range(count))
     assert list(vars(value)) == names
     assert [getattr(value, name) for name in names] == list(range(count))
