@@ -69,6 +69,18 @@ def dice_text(dice: Sequence[DieRoll]) -> str:
     return "[" + ", ".join(texts) + "]"
 
 
+def repeats_value(segment: Text, before: str) -> bool:
+    """True for a target's `` (=15)`` right after the name that showed it (``AC(15)``):
+    the value is said once."""
+    text = segment.text
+    return (
+        segment.role == "target"
+        and text.startswith(" (=")
+        and text.endswith(")")
+        and before.endswith(f"({text[3:-1]})")
+    )
+
+
 def breakdown_text(segments: Sequence[Segment]) -> str:
     parts: list[str] = []
     for segment in segments:
@@ -77,7 +89,7 @@ def breakdown_text(segments: Sequence[Segment]) -> str:
                 text = segment.text
                 stripped = text.lstrip()
                 parts.append(f"{text[: len(text) - len(stripped)]}~{stripped}~")
-            else:
+            elif segment.role != "target" or not parts or not repeats_value(segment, parts[-1]):
                 parts.append(segment.text)
         else:
             parts.append(dice_text(segment.dice))
