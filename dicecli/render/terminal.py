@@ -131,7 +131,7 @@ def _unwrapped(segments: Sequence[Segment], typed: str) -> Sequence[Segment]:
 
 def _without_typed_label(segments: Sequence[Segment], typed: str) -> Sequence[Segment]:
     """The breakdown without a leading label that says again what the echoed line
-    says (``wfb ld 8: Ld 8: [3, 4]`` -> ``wfb ld 8: [3, 4]``): the text segments before
+    says (``check 8: target 8: [3, 4]`` -> ``check 8: [3, 4]``): the text segments before
     the first dice, up to one that ends in a colon, when the typed line holds them."""
     spoken: list[str] = []
     for index, segment in enumerate(segments):
