@@ -18,6 +18,7 @@ from rich.text import Text as RichText
 
 from dicecli.environment import Environment
 from dicecli.escape import escaped
+from dicecli.notation.readings import reading_note
 from dicecli.probability.distribution import Odds, fraction_text, percent
 from dicecli.render import theme
 from dicecli.render.text import chance_text, face_text, repeats_value, total_text
@@ -131,7 +132,7 @@ def _unwrapped(segments: Sequence[Segment], typed: str) -> Sequence[Segment]:
 
 def _without_typed_label(segments: Sequence[Segment], typed: str) -> Sequence[Segment]:
     """The breakdown without a leading label that says again what the echoed line
-    says (``check 8: target 8: [3, 4]`` -> ``check 8: [3, 4]``): the text segments before
+    says (``test 4: test 4: [5]`` -> ``test 4: [5]``): the text segments before
     the first dice, up to one that ends in a colon, when the typed line holds them."""
     spoken: list[str] = []
     for index, segment in enumerate(segments):
@@ -209,6 +210,20 @@ class TerminalRenderer:
             self._one_line(result, head, segments)
         if result.outcome is not None:
             self._notes(result.input, result.outcome.notes)
+        reading = reading_note(typed)
+        if reading is not None:
+            self._warn(reading)
+
+    def _warn(self, note: str) -> None:
+        """A note that may mean the result is not what the player meant, standing out."""
+        self._indented(
+            RichText(f"{theme.WARNING_SYMBOL} {escaped(note)}", style=theme.WARNING_STYLE)
+        )
+
+    def _indented(self, text: RichText) -> None:
+        """A note under its line, indented, its wrapped lines too (no word cut)."""
+        for line in text.wrap(self.console, max(self.console.width - 2, 20)):
+            self.console.print(RichText("  ").append_text(line))
 
     def _tail(
         self, result: RollResult, chance: bool, gap: str = "  ", badge: bool = True
@@ -284,7 +299,10 @@ class TerminalRenderer:
                 noted.add(note)
                 if ASSUMPTION in note:
                     self._assumed.add(note)
-                self.console.print(RichText(f"  {escaped(note)}", style=theme.ROLE_STYLES["note"]))
+                if theme.WARNING_NOTES.search(note):
+                    self._warn(note)
+                    continue
+                self._indented(RichText(escaped(note), style=theme.ROLE_STYLES["note"]))
 
     def summary(self, tally: Tally) -> None:
         self.console.print(RichText(escaped(tally.line()), style="bold"))
