@@ -23,8 +23,6 @@ from dicecli.probability.distribution import Odds, fraction_text, percent
 from dicecli.render import theme
 from dicecli.render.text import chance_text, face_text, repeats_value, total_text
 from dicecli.results import (
-    CRITICAL_FAILURE,
-    CRITICAL_SUCCESS,
     DiceShown,
     DieRoll,
     Outcome,
@@ -41,16 +39,10 @@ dice faces): such a note does not change from roll to roll, so it is shown once.
 
 
 def _die(die: DieRoll, event: str = "") -> RichText:
-    text = escaped(face_text(die))  # a dice file's symbol
-    if CRITICAL_SUCCESS in die.marks or CRITICAL_FAILURE in die.marks:
-        text += CRITICAL_SIGN  # seen without colour too
+    text = escaped(face_text(die))  # a dice file's symbol; a critical's sign
     if event and die.face == event:  # the die is the verdict (a MISFIRE): say it here
         return RichText(f"{theme.EVENT_SYMBOL} {text}", style=f"bold {theme.die_style(die)}")
     return RichText(text, style=theme.die_style(die))
-
-
-CRITICAL_SIGN = "*"
-"""After a die marked critical (``20*``), beside its style."""
 
 
 def breakdown(result: RollResult) -> RichText:

@@ -10,6 +10,8 @@ from dicecli.escape import escaped
 from dicecli.results import (
     CLAMPED,
     COMPOUNDED,
+    CRITICAL_FAILURE,
+    CRITICAL_SUCCESS,
     EXPLODED,
     DieRoll,
     RollResult,
@@ -27,7 +29,9 @@ TOTAL_MISSING = "-"
 def face_text(die: DieRoll) -> str:
     """``5``; ``5→3`` when the value differs from the face (D3, penetrating dice,
     clamps ``min3``/``max6``, on a Fudge die too: ``-→0``);
-    ``6!`` for a die that exploded; ``+3`` for a die added into the one before (``!!``)."""
+    ``6!`` for a die that exploded; ``+3`` for a die added into the one before (``!!``);
+    ``20*`` for a critical die; ``dragon 4`` for a game's own die that carries its own
+    name as a mark (the AGE Dragon die), so that it is named without colour too."""
     text = die.face
     numbered = die.face.lstrip("-+").isdigit() or CLAMPED in die.marks  # dF: -→0 (min0)
     if die.value is not None and str(die.value) != die.face and numbered:
@@ -36,7 +40,17 @@ def face_text(die: DieRoll) -> str:
         text += "!"
     if COMPOUNDED in die.marks:  # added into the die before it (``!!``)
         text = "+" + text
+    marks = die.marks
+    if marks:
+        if CRITICAL_SUCCESS in marks or CRITICAL_FAILURE in marks:
+            text += CRITICAL_SIGN  # seen without colour, and in plain text
+        if die.die in marks:  # a game's own die, marked as itself: named in words
+            text = f"{die.die} {text}"
     return text
+
+
+CRITICAL_SIGN = "*"
+"""After a die marked critical (``20*``), beside its style."""
 
 
 _DIE_TEXTS: dict[int, str] = {}

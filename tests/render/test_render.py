@@ -280,7 +280,7 @@ def test_a_long_result_puts_the_verdict_on_a_line_of_its_own() -> None:
     renderer = TerminalRenderer(stream, Console(file=stream, width=50, no_color=True))
     renderer.result(dicecli.roll("age 2+1 vs 11", given="6,6,1"))
     assert stream.getvalue() == (
-        "age 2+1 vs 11: [6, 6, 1] + 2 + 1 vs 11 = 16\n  ✔  success, degree 1, 1 SP \n"
+        "age 2+1 vs 11: [6, 6, dragon 1] + 2 + 1 vs 11 = 16\n  ✔  success, degree 1, 1 SP \n"
     )
 
 

@@ -72,7 +72,7 @@ def test_a_named_target_shows_its_value_once() -> None:
 def test_an_advanced_test_does_not_echo_its_input_twice() -> None:
     # rule G7: 19 vs 11 succeeds with Dragon 5; 6 misses; 19 again, Dragon 4: 9 of 8
     assert shown(("age 3 vs 11 until 8", "6,5,5,1,1,1,6,6,4"))[0].startswith(
-        "age 3 vs 11 until 8: [6, 5, 5] 19 +5 (5/8); [1, 1, 1] 6 miss;"
+        "age 3 vs 11 until 8: [6, 5, dragon 5] 19 +5 (5/8); [1, 1, dragon 1] 6 miss;"
     )
 
 
