@@ -484,7 +484,12 @@ def unknown_die(book: DiceBook, name: str, position: int = -1) -> DiceError:
     else:
         shown = ", ".join(names[:12]) + (", …" if len(names) > 12 else "")
         message = f"unknown die 'd{name}' (dice: {shown})"
-        close = difflib.get_close_matches(name.casefold(), [n.casefold() for n in names], 1, 0.6)
+        folded = name.casefold()
+        starting = [n for n in names if n.casefold().startswith(folded)]
+        if len(starting) == 1:  # a prefix of one name: dProf
+            close = [starting[0].casefold()]
+        else:
+            close = difflib.get_close_matches(folded, [n.casefold() for n in names], 1, 0.6)
         if close:
             spelled = next(n for n in names if n.casefold() == close[0])
             message += f"; did you mean d{spelled[0].upper()}{spelled[1:]}?"

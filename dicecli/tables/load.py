@@ -273,7 +273,7 @@ def _range(at: _Where, key: str, highest: int | None = None) -> tuple[int, int]:
         if match["high"] is not None and match["high"].strip("+") == "00":
             raise at.error(
                 f"the range runs backwards: 00 stands for 100 only when the roll's highest "
-                f"value is 100 (roll = \"d100\"); else write {match['low']}-"
+                f'value is 100 (roll = "d100"); else write {match["low"]}-'
                 f"{highest if highest is not None else low}"
             )
         raise at.error(f"the range runs backwards: write {high}-{low}")
