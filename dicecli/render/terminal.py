@@ -21,7 +21,7 @@ from dicecli.escape import escaped
 from dicecli.notation.readings import reading_note
 from dicecli.probability.distribution import Odds, fraction_text, percent
 from dicecli.render import theme
-from dicecli.render.text import chance_text, face_text, repeats_value, total_text
+from dicecli.render.text import chance_text, face_text, named, repeats_value, total_text
 from dicecli.results import (
     DiceShown,
     DieRoll,
@@ -38,8 +38,10 @@ ASSUMPTION = "an assumption"
 dice faces): such a note does not change from roll to roll, so it is shown once."""
 
 
-def _die(die: DieRoll, event: str = "") -> RichText:
+def _die(die: DieRoll, event: str = "", among: bool = False) -> RichText:
     text = escaped(face_text(die))  # a dice file's symbol; a critical's sign
+    if among and die.marks:
+        text = named(die, text)
     if event and die.face == event:  # the die is the verdict (a MISFIRE): say it here
         return RichText(f"{theme.EVENT_SYMBOL} {text}", style=f"bold {theme.die_style(die)}")
     return RichText(text, style=theme.die_style(die))
@@ -57,10 +59,11 @@ def _segments(segments: Sequence[Segment], event: str = "") -> RichText:
     for segment in segments:
         if isinstance(segment, DiceShown):
             line.append("[")
+            among = len(segment.dice) > 1  # a key die among others is named (dragon 4)
             for index, die in enumerate(segment.dice):
                 if index:
                     line.append(", ")
-                line.append_text(_die(die, event))
+                line.append_text(_die(die, event, among))
             line.append("]")
             before = ""
         elif not repeats_value(segment, before):

@@ -30,8 +30,7 @@ def face_text(die: DieRoll) -> str:
     """``5``; ``5→3`` when the value differs from the face (D3, penetrating dice,
     clamps ``min3``/``max6``, on a Fudge die too: ``-→0``);
     ``6!`` for a die that exploded; ``+3`` for a die added into the one before (``!!``);
-    ``20*`` for a critical die; ``dragon 4`` for a game's own die that carries its own
-    name as a mark (the AGE Dragon die), so that it is named without colour too."""
+    ``20*`` for a critical die."""
     text = die.face
     numbered = die.face.lstrip("-+").isdigit() or CLAMPED in die.marks  # dF: -→0 (min0)
     if die.value is not None and str(die.value) != die.face and numbered:
@@ -41,12 +40,17 @@ def face_text(die: DieRoll) -> str:
     if COMPOUNDED in die.marks:  # added into the die before it (``!!``)
         text = "+" + text
     marks = die.marks
-    if marks:
-        if CRITICAL_SUCCESS in marks or CRITICAL_FAILURE in marks:
-            text += CRITICAL_SIGN  # seen without colour, and in plain text
-        if die.die in marks:  # a game's own die, marked as itself: named in words
-            text = f"{die.die} {text}"
+    if marks and (CRITICAL_SUCCESS in marks or CRITICAL_FAILURE in marks):
+        text += CRITICAL_SIGN  # seen without colour, and in plain text
     return text
+
+
+def named(die: DieRoll, text: str) -> str:
+    """``dragon 4``: ``text`` with the die's kind in front when the die carries its own
+    kind as a mark (a game's key die, a Dragon die) and stands among dice of another
+    kind, so that it is named without colour too; else ``text``."""
+    marks = die.marks
+    return f"{die.die} {text}" if marks and die.die in marks else text
 
 
 CRITICAL_SIGN = "*"
@@ -79,7 +83,8 @@ def dice_text(dice: Sequence[DieRoll]) -> str:
         return "[" + (cached(id(dice[0])) or die_text(dice[0])) + "]"
     texts = []
     for die in dice:  # a loop: cheaper than a comprehension for a few dice
-        texts.append(cached(id(die)) or die_text(die))
+        text = cached(id(die)) or die_text(die)
+        texts.append(named(die, text) if die.marks else text)
     return "[" + ", ".join(texts) + "]"
 
 
