@@ -359,7 +359,7 @@ def _options(
     try:
         env = environment_from(sets, character, settings, game_options, dice_file)
     except DiceError as error:
-        sys.stderr.write(error.show() + "\n")
+        sys.stderr.write(error.reported(json))
         raise typer.Exit(int(ExitStatus.BAD_INPUT)) from None
     return RunOptions(seed, given, times, plain, json, env, debug)
 
@@ -433,7 +433,7 @@ def odds_command(
     except DiceError as error:
         from dicecli.hints import advise  # what only an error needs (docs/startup.md)
 
-        streams.stderr.write(advise(error, options.environment).show() + "\n")
+        streams.stderr.write(advise(error, options.environment).reported(options.json))
         _finish(ExitStatus.BAD_INPUT)
     renderer = make_renderer(options.mode(streams), streams.stdout)
     for result in found:  # each roll of a line of several (1d20+5 >= 15; 2d6+3)
