@@ -71,8 +71,8 @@ def topics() -> dict[str, HelpTopic]:
         (),
         "{commands}\n"
         "An empty line does nothing. Tab completes words, Up/Down and Ctrl-R search the\n"
-        "history, Ctrl-C clears the line, Ctrl-D leaves. After an error, Up brings the line\n"
-        f"back to fix. More: {more}.",
+        "history, Ctrl-C clears the line, Ctrl-D leaves. After an error, Up brings the\n"
+        f"line back to fix. More: {more}.",
     )
     return found
 
