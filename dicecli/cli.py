@@ -361,7 +361,9 @@ def _options(
     except DiceError as error:
         sys.stderr.write(error.show() + "\n")
         raise typer.Exit(int(ExitStatus.BAD_INPUT)) from None
-    return RunOptions(seed, given, times, plain, json, env, debug)
+    return RunOptions(
+        seed=seed, given=given, times=times, plain=plain, json=json, environment=env, debug=debug
+    )
 
 
 @app.command(
@@ -381,7 +383,7 @@ def roll_command(
     ] = False,
     **shared: Any,
 ) -> None:
-    options = _options(**shared)._replace(odds=odds)
+    options = replace(_options(**shared), odds=odds)
     streams = Streams()
     if words:
         _finish(run_once(" ".join(words), options, streams))

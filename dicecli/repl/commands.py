@@ -14,7 +14,6 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
 import sys
@@ -53,7 +52,6 @@ from dicecli.repl.state import (
 )
 from dicecli.results import RollResult
 from dicecli.systems import registry
-from dicecli.systems.declaration import ReplCommand
 
 Run = Callable[[ReplState, Invocation], tuple[ReplState, Output]]
 
@@ -368,17 +366,6 @@ def _quit(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
 # Commands of the games.
 
 
-def _game_command(declared: ReplCommand) -> Run:
-    """A game's command, its module imported when the command is first run."""
-    module, _, function = declared.run.partition(":")
-
-    def run(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
-        command_function: Run = getattr(importlib.import_module(module), function)
-        return command_function(state, invocation)
-
-    return run
-
-
 def _add_game_commands() -> None:
     """Register the games' commands after the REPL's own; one whose name or alias is
     already a command is left out with a warning."""
@@ -396,7 +383,7 @@ def _add_game_commands() -> None:
                 declared.name,
                 declared.usage,
                 declared.summary,
-                _game_command(declared),
+                declared.run,
                 declared.aliases,
             )
             for word in words:

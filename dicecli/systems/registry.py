@@ -270,6 +270,7 @@ def plugin_problem(game: object, known: tuple[Game, ...]) -> str | None:
     must be a :class:`~dicecli.systems.declaration.Game` whose name, keywords, words,
     settings and options are its own. (The command line and the REPL leave out, with a
     warning, an option or command that clashes with one of their own.)"""
+    from dicecli.command_line import RESERVED_WORDS
     from dicecli.systems.declaration import Game
 
     if not isinstance(game, Game):
@@ -286,6 +287,8 @@ def plugin_problem(game: object, known: tuple[Game, ...]) -> str | None:
             return f"its keyword '{keyword}' is not a lower-case word that reads as no dice"
         if keyword in taken:
             return f"its keyword '{keyword}' belongs to another game"
+        if keyword in RESERVED_WORDS:
+            return f"its keyword '{keyword}' is a dicecli command"
     for word in game.words:
         if word.casefold() in taken:
             return f"its word '{word}' belongs to another game"
