@@ -186,7 +186,7 @@ def _vars(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     "load a character file (stats, saved rolls) or a dice file (named dice, docs/dice.md)",
 )
 def _load(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
-    from dicecli.character import read_character
+    from dicecli.character import read_character  # docs/startup.md
     from dicecli.dicefiles.load import read_if_dice, with_book
 
     path = needs_argument(invocation, "the path of a character file, e.g. load hero.toml")
@@ -211,14 +211,14 @@ def _load(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     "draw from a roll table (the per-user tables.toml, or FILE); table odds [FILE] NAME",
 )
 def _table(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
-    from dicecli.tables.command import USAGE, book_and_name
+    from dicecli.tables.command import USAGE, book_and_name  # docs/startup.md
     from dicecli.tables.draw import draw
 
     words = invocation.argument.split()
     if not words:
         raise invocation.syntax(f"expected a table: {USAGE}")
     if words[0].casefold() == "odds":
-        from dicecli.tables.odds import table_odds
+        from dicecli.tables.odds import table_odds  # docs/startup.md
 
         book, name = book_and_name(words[1:])
         return state, (OddsShown(table_odds(book.table(name))),)
@@ -252,7 +252,7 @@ def _again(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]
     "re-roll the last roll, all its dice; the new result stands (rule W5)",
 )
 def _reroll(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
-    from dicecli.rolling.reroll_result import reroll
+    from dicecli.rolling.reroll_result import reroll  # docs/startup.md
 
     no_argument(invocation, "reroll")
     if split_command(last_roll(state).input)[0] == "table":
@@ -293,10 +293,10 @@ def history_lines(rolls: tuple[RollResult, ...]) -> list[str]:
 
 @command("save", "save PATH", "write this session's rolls to a new file as JSON Lines (as --json)")
 def _save(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
-    from dicecli.files import FileError, write_new
+    from dicecli.files import FileError, write_new  # docs/startup.md
 
     path = Path(needs_argument(invocation, "a file to write, e.g. save evening.jsonl"))
-    from dicecli.escape import json_escaped
+    from dicecli.escape import json_escaped  # docs/startup.md
 
     text = "".join(
         json_escaped(json.dumps(r.as_dict(), ensure_ascii=False)) + "\n" for r in state.rolls
@@ -318,7 +318,7 @@ def _save(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     "the exact chances of a roll or check, e.g. odds 2d6+3 (--full: every row)",
 )
 def _odds(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
-    from dicecli.probability.report import odds_of_rolls
+    from dicecli.probability.report import odds_of_rolls  # docs/startup.md
 
     text = needs_argument(invocation, "a roll, e.g. odds 2d6+3")
     if split_command(text)[0] == "table":  # odds table NAME: as table odds NAME
@@ -412,6 +412,7 @@ def handle_line(state: ReplState, line: str) -> tuple[ReplState, Output]:
             return found.run(state, invocation)
         return roll_line(state, line)
     except DiceError as error:
+        # Imported when first needed (docs/startup.md).
         from dicecli.hints import advise  # only when a line failed
 
         return failed(state, advise(error, state.env, commands=tuple(COMMANDS)))

@@ -31,7 +31,7 @@ from dicecli.systems.declaration import ReplCommand
 def rules() -> Rules[Any]:
     """The game's rules (:mod:`~dicecli.systems.alkemy.system`), imported with the first
     line of the game."""
-    from dicecli.systems.alkemy.system import AlkemyRules
+    from dicecli.systems.alkemy.system import AlkemyRules  # docs/startup.md
 
     return AlkemyRules()
 

@@ -14,6 +14,6 @@ if TYPE_CHECKING:
 
 def keep(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     """Keep the chosen dice of the last roll with bonus dice (rule A4)."""
-    from dicecli.systems.alkemy.commands import keep as keep_chosen_dice
+    from dicecli.systems.alkemy.commands import keep as keep_chosen_dice  # docs/startup.md
 
     return keep_chosen_dice(state, invocation)
