@@ -88,7 +88,11 @@ def odds(
     at_least: int | None = None,
     at_most: int | None = None,
 ) -> Odds:
-    """The exact chances of one line (:func:`dicecli.probability.report.odds`)."""
+    """The exact chances of one line: its distribution, mean and the chances asked for.
+
+    ``at_least=N`` and ``at_most=N`` add those chances; the answer's fields are
+    described in ``docs/odds.md``, and ``dicecli odds --json`` writes the same.
+    """
     from dicecli.probability.report import odds as exact_odds  # docs/startup.md
 
     env = _with_values(environment, values)

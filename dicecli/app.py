@@ -12,11 +12,12 @@ import os
 import re
 import sys
 from collections.abc import Iterable, Iterator
-from typing import NamedTuple, TextIO, cast
+from typing import TextIO, cast
 
 from dicecli.command_line import REPEAT_SPELLINGS
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
+from dicecli.frozen import frozen
 from dicecli.limits import MAX_LINE_LENGTH
 from dicecli.notation.lines import parse_rolls
 from dicecli.notation.reader import parse
@@ -60,7 +61,8 @@ def _isatty(stream: TextIO) -> bool:
         return False
 
 
-class RunOptions(NamedTuple):
+@frozen
+class RunOptions:
     """What the command line asked for, whatever the entry path."""
 
     seed: int | None = None

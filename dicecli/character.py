@@ -67,7 +67,7 @@ class Character:
         rolls = {name: expr for name, expr in self.rolls.items() if not isinstance(expr, str)}
         checks = {name: line for name, line in self.rolls.items() if isinstance(line, str)}
         if self.dice is not None:
-            from dicecli.dicefiles.load import with_book
+            from dicecli.dicefiles.load import with_book  # docs/startup.md
 
             env = replace(env, dice=with_book(env.dice, self.dice))
         return env.with_names(self.stats, rolls, checks)
@@ -93,7 +93,7 @@ def read_character(path: Path) -> Character:
 
 
 def _read_toml(path: Path) -> dict[str, object]:
-    from dicecli.files import FileError, loads_toml, read_text
+    from dicecli.files import FileError, loads_toml, read_text  # docs/startup.md
 
     try:
         return loads_toml(read_text(path.expanduser()))
@@ -155,7 +155,7 @@ class _Checker:
             return None
         if not isinstance(value, str) or not value.strip():
             raise self.error("'dice' must be the path of a dice file, e.g. dice = \"dice.toml\"")
-        from dicecli.dicefiles.load import read_book
+        from dicecli.dicefiles.load import read_book  # docs/startup.md
 
         path = Path(value.strip()).expanduser()
         if not path.is_absolute():

@@ -361,7 +361,9 @@ def _options(
     except DiceError as error:
         sys.stderr.write(error.reported(json))
         raise typer.Exit(int(ExitStatus.BAD_INPUT)) from None
-    return RunOptions(seed, given, times, plain, json, env, debug)
+    return RunOptions(
+        seed=seed, given=given, times=times, plain=plain, json=json, environment=env, debug=debug
+    )
 
 
 @app.command(
@@ -381,7 +383,7 @@ def roll_command(
     ] = False,
     **shared: Any,
 ) -> None:
-    options = _options(**shared)._replace(odds=odds)
+    options = replace(_options(**shared), odds=odds)
     streams = Streams()
     if words:
         _finish(run_once(" ".join(words), options, streams))
@@ -427,7 +429,7 @@ def odds_command(
         _finish(run_table(words[1:], options, streams, odds=True))
     text = " ".join(words or [])
     try:
-        from dicecli.probability.report import odds_of_rolls
+        from dicecli.probability.report import odds_of_rolls  # docs/startup.md
 
         found = odds_of_rolls(text, options.environment, at_least=at_least, at_most=at_most)
     except DiceError as error:
@@ -462,7 +464,7 @@ def help_command(
         ),
     ] = None,
 ) -> None:
-    from dicecli.repl.help import help_text, topic_names
+    from dicecli.repl.help import help_text, topic_names  # docs/startup.md
 
     names = ", ".join(topic_names())
     if topic is None:
@@ -480,7 +482,7 @@ def help_command(
         mean = f"did you mean '{close[0]}'? " if close else ""
         typer.echo(f"error: no help on '{escaped(topic)}': {mean}topics: {names}", err=True)
         _finish(ExitStatus.BAD_INPUT)
-    from dicecli.repl.commands import commands_help
+    from dicecli.repl.commands import commands_help  # docs/startup.md
 
     typer.echo(help_text(name, commands_help()))
 
@@ -504,7 +506,7 @@ def table_command(
     **shared: Any,
 ) -> None:
     options = _options(**shared)
-    from dicecli.tables.command import USAGE, run_table
+    from dicecli.tables.command import USAGE, run_table  # docs/startup.md
 
     if not words:
         typer.echo(f"error: table: {USAGE}", err=True)
@@ -525,7 +527,7 @@ def repl_command(
     **shared: Any,
 ) -> None:
     options = _options(times=times, **shared)
-    from dicecli.repl.prompt import run_repl
+    from dicecli.repl.prompt import run_repl  # docs/startup.md
 
     _finish(run_repl(options, Streams()))
 
@@ -538,7 +540,7 @@ def repl_command(
 def games_command(
     json: Annotated[bool, typer.Option("--json", help="A JSON array, one object a game.")] = False,
 ) -> None:
-    from dicecli.systems.listing import listing
+    from dicecli.systems.listing import listing  # docs/startup.md
 
     typer.echo(listing(json))
 
@@ -561,7 +563,7 @@ def main_callback(
     if context.invoked_subcommand is None:
         streams = Streams()
         if streams.stdin_is_terminal and streams.stdout_is_terminal:
-            from dicecli.repl.prompt import run_repl
+            from dicecli.repl.prompt import run_repl  # docs/startup.md
 
             _finish(run_repl(RunOptions(), streams))
         typer.echo(context.get_help())

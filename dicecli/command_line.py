@@ -19,6 +19,30 @@ COMMANDS = ("roll", "odds", "help", "table", "repl", "games")
 """The commands, in the order the help lists them. A first word that is none of them
 is a roll: ``dicecli 2D6+5`` means ``dicecli roll 2D6+5``."""
 
+REPL_COMMANDS = (
+    "!!",
+    "?",
+    "again",
+    "exit",
+    "help",
+    "history",
+    "let",
+    "load",
+    "odds",
+    "quit",
+    "reroll",
+    "save",
+    "table",
+    "unlet",
+    "vars",
+)
+"""The REPL's own command words, aliases included (games may add commands of their
+own). A test checks that the REPL registers exactly these."""
+
+RESERVED_WORDS = frozenset((*COMMANDS, *REPL_COMMANDS))
+"""Words no game may take as a keyword: a line that starts with one is a command, at
+the command line or at the prompt, so the game's lines could not be typed."""
+
 ROLLING = ("roll", "table", "repl")
 ALL = ("roll", "odds", "table", "repl")
 
@@ -152,6 +176,8 @@ __all__ = [
     "OPTION",
     "OPTIONS",
     "PROGRAM",
+    "REPL_COMMANDS",
+    "RESERVED_WORDS",
     "VERSION",
     "Option",
     "Route",

@@ -75,7 +75,7 @@ def _dispatch(args: list[str], paused: bool) -> int:
     piped = line.command is None and not _isatty(sys.stdin)
     if flags is not None and (line.words or piped):
         # Imported here, not at the top: after the collector was paused (see main).
-        from dicecli.app import RunOptions, Streams, run_lines, run_once
+        from dicecli.app import RunOptions, Streams, run_lines, run_once  # docs/startup.md
 
         options = RunOptions(plain="--plain" in flags, json="--json" in flags)
         if line.words:
@@ -86,7 +86,7 @@ def _dispatch(args: list[str], paused: bool) -> int:
         _start_up_over(paused)
         return int(run_lines(sys.stdin, options, Streams()))
     # The typer app, only on this path: loading typer costs more than the grammar.
-    from dicecli.cli import run
+    from dicecli.cli import run  # docs/startup.md
 
     _start_up_over(paused)
     return run(args)
@@ -118,7 +118,7 @@ def _read_ahead(text: str) -> None:
     process. The line itself is read when rolled, with the collector running (reading
     a long line makes garbage)."""
     # Imported here: the fast path's modules come after the collector's pause.
-    from dicecli.notation.lines import split_rolls
+    from dicecli.notation.lines import split_rolls  # docs/startup.md
     from dicecli.notation.reader import load_grammar_for
 
     for _, piece in split_rolls(text):
@@ -166,6 +166,7 @@ def _own_process(json: bool) -> None:
     if sys.stdout is None:
         raise OSError(errno.EBADF, "stdout is closed")
     _carry_every_character(sys.stdout, json)
+    # Imported when first needed (docs/startup.md).
     from dicecli.app import SIGNAL_GUARD  # after the collector's pause, as in main
 
     with contextlib.suppress(ValueError, OSError):  # not the main thread
@@ -300,12 +301,12 @@ def exit_status(error: BaseException, debug: bool = False, json: bool = False) -
         return ExitStatus.BAD_INPUT
     if debug:
         raise error
-    from dicecli.errors import PluginError
+    from dicecli.errors import PluginError  # docs/startup.md
 
     if isinstance(error, PluginError):  # a bug in a game plug-in, not in dicecli
         _tell(f"{error.show()}\n")
         return ExitStatus.PLUGIN_FAILED
-    from dicecli.escape import clipped
+    from dicecli.escape import clipped  # docs/startup.md
 
     _tell(
         f"internal error ({type(error).__name__}: {clipped(str(error))}); please report "

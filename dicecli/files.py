@@ -104,9 +104,10 @@ def loads_toml(text: str) -> dict[str, object]:
     """``text`` as TOML; :class:`FileError` when it is not, or nests too deeply."""
     # Imported here: most runs read no file, and the reader's import is costly.
     if sys.version_info >= (3, 11):
-        import tomllib
+        import tomllib  # docs/startup.md
     else:  # pragma: no cover - Python 3.10
         # mypy checks this branch (python_version 3.10); tomli may be absent where it runs.
+        # Imported when first needed (docs/startup.md).
         import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
     try:

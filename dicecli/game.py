@@ -168,7 +168,7 @@ def roll_expression(expr: Expr, roller: Roller, env: Environment) -> ExpressionR
     a game's roll: dice from ``roller``, names from ``env``, the core's arithmetic
     (``/`` rounds up) and breakdown. A name set to a number counts as that number; a
     name with no value is a :class:`DiceError` (``unknown name``)."""
-    from dicecli.rolling.evaluate import Evaluation
+    from dicecli.rolling.evaluate import Evaluation  # docs/startup.md
 
     evaluation = Evaluation(roller, env)
     value = evaluation.value(expr)
@@ -179,7 +179,7 @@ def expression_odds(expr: Expr, env: Environment) -> tuple[Distribution, tuple[s
     """The exact distribution of an ordinary expression's value, and notes the reader
     must see (a cut-off of exploding dice): for the odds of a game's form whose parts
     are expressions."""
-    from dicecli.probability.engine import distribution_and_notes
+    from dicecli.probability.engine import distribution_and_notes  # docs/startup.md
 
     return distribution_and_notes(expr, env)
 
@@ -194,7 +194,7 @@ def parse_failure(text: str, position: int, message: str) -> pp.ParseFatalExcept
     """The error a parse action raises for a line that cannot be right (``raise
     parse_failure(text, loc, "a trait die is d4 to d12")``): the user sees ``message``
     with a caret at ``position``, exit status 2."""
-    import pyparsing as pp
+    import pyparsing as pp  # docs/startup.md
 
     return pp.ParseFatalException(text, position, message)
 
@@ -202,7 +202,7 @@ def parse_failure(text: str, position: int, message: str) -> pp.ParseFatalExcept
 def plain_line(result: RollResult) -> str:
     """``result`` as a line of dicecli's piped output (``TOTAL<TAB>INPUT<TAB>DETAIL``):
     what a player reading plain text sees, for a game's tests."""
-    from dicecli.render.text import result_line
+    from dicecli.render.text import result_line  # docs/startup.md
 
     return result_line(result)
 

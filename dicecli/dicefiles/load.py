@@ -133,7 +133,7 @@ def _toml_text(value: object) -> str:
 
 def parse_book(text: str, source: str) -> DiceBook:
     """The dice a file's ``text`` describes, checked; ``source`` names the file."""
-    from dicecli.files import FileError, loads_toml
+    from dicecli.files import FileError, loads_toml  # docs/startup.md
 
     lines = _Lines(text)
     where = _Where(source, lines)
@@ -183,7 +183,7 @@ def _succeeds(where: _Where, raw: object, symbols: tuple[str, ...]) -> str:
 
 
 def _check_name(at: _Where, name: str) -> None:
-    from dicecli.notation.grammar import is_named_die
+    from dicecli.notation.grammar import is_named_die  # docs/startup.md
 
     if not NAME_PATTERN.fullmatch(name):
         raise at.error("not a die name: a letter, then letters, digits or _ (rolled as 3dName)")
@@ -386,14 +386,14 @@ def combined(first: DiceBook, second: DiceBook) -> DiceBook:
 def user_dice_file(environ: Mapping[str, str] = os.environ) -> Path | None:
     """``$XDG_CONFIG_HOME/dicecli/dice.toml``, else under ``~/.config``; None when the
     home folder is unknown."""
-    from dicecli.files import user_config_file
+    from dicecli.files import user_config_file  # docs/startup.md
 
     return user_config_file(USER_FILE, environ)
 
 
 def read_book(path: Path) -> DiceBook:
     """The dice of the file at ``path``, checked."""
-    from dicecli.files import FileError, read_text
+    from dicecli.files import FileError, read_text  # docs/startup.md
 
     source = str(path)
     try:
@@ -407,7 +407,7 @@ def read_if_dice(path: Path) -> DiceBook | None:
     """The dice of the file at ``path`` when it is a dice file (a table of it has
     ``faces``), checked; None when it is not, or cannot be read as TOML (the caller
     reads it as the other kind of file it takes, and says what is wrong)."""
-    from dicecli.files import FileError, loads_toml, read_text
+    from dicecli.files import FileError, loads_toml, read_text  # docs/startup.md
 
     try:
         text = read_text(path.expanduser())
@@ -431,7 +431,7 @@ def default_book() -> DiceBook:
     """The dice of the per-user file when it exists, else none: looked for once per run
     (:mod:`dicecli.runs`; ``--dice-file`` and the REPL's ``load`` give dice of their
     own)."""
-    from dicecli.runs import run_number
+    from dicecli.runs import run_number  # docs/startup.md
 
     global _default
     run = run_number()
@@ -470,7 +470,7 @@ def file_dice(node: Dice, die: Die) -> Dice:
     """``node``'s dice with ``die``, the die its name stands for, in place of the name;
     an error at the term when they would roll forever (``dAverage r<=5``, ``5dAverage
     u``), for rolling and odds alike."""
-    from dicecli.dicefiles.model import has_numbers
+    from dicecli.dicefiles.model import has_numbers  # docs/startup.md
     from dicecli.notation.dice import FileDie
     from dicecli.notation.semantics import endless_roll
 
@@ -491,7 +491,7 @@ def file_dice(node: Dice, die: Die) -> Dice:
 
 def unknown_die(book: DiceBook, name: str, position: int = -1) -> DiceError:
     """The error for ``d{name}``, a die no dice file in force defines."""
-    import difflib
+    import difflib  # docs/startup.md
 
     names = book.names()
     if not names:

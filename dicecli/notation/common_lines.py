@@ -118,7 +118,7 @@ def read_common_line(text: str) -> Roll | None:
 
 
 def _may_be_keyword(word: str) -> bool:
-    from dicecli.systems.registry import may_be_keyword
+    from dicecli.systems.registry import may_be_keyword  # docs/startup.md
 
     return may_be_keyword(word)
 

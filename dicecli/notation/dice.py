@@ -169,7 +169,7 @@ def custom_die(faces: FaceList) -> Die:
     counted out), each shown as its value; a face written twice comes up twice as often."""
     die = _CUSTOM_DICE.get(faces)
     if die is None:
-        from dicecli.notation.faces import face_values
+        from dicecli.notation.faces import face_values  # docs/startup.md
 
         die = Die(f"d{faces}", tuple(Face(str(value), value) for value in face_values(faces)))
         if len(_CUSTOM_DICE) >= MAX_OTHER_SIDES:

@@ -239,7 +239,7 @@ def _dice_action(text: str, loc: int, tokens: pp.ParseResults) -> Dice:
 def _face_list(text: str, loc: int) -> FaceList:
     """The custom faces written at ``loc`` (their ``{``), or an error pointing into them.
     (:mod:`dicecli.notation.faces` is imported for the first: most lines have none.)"""
-    from dicecli.notation.faces import FacesError, read_faces
+    from dicecli.notation.faces import FacesError, read_faces  # docs/startup.md
 
     written = re.match(_FACES, text[loc:])
     assert written is not None
@@ -628,7 +628,7 @@ def line_grammar_for(text: str) -> pp.ParserElement:
     words = text.split(None, 1)
     first = words[0] if words else ""
     if first[:1].isalpha():  # a game's keyword is a word: lines of numbers never ask
-        from dicecli.systems import registry
+        from dicecli.systems import registry  # docs/startup.md
 
         game = registry.game_for_keyword(first)
         if game is not None:

@@ -30,7 +30,7 @@ def _parse(text: str) -> Roll:
     common = _read_quickly(text)
     if common is not None:
         return common
-    from dicecli.notation import grammar
+    from dicecli.notation import grammar  # docs/startup.md
 
     return grammar.parse(text)
 
@@ -49,7 +49,7 @@ def _read_quickly(text: str) -> Roll | None:
     head = text.lstrip(" \t\r\n")[:1]
     if head.isalpha() and head not in "dD":  # a word first: the quick reader takes none
         return None
-    from dicecli.notation.common_lines import read_common_line
+    from dicecli.notation.common_lines import read_common_line  # docs/startup.md
 
     return read_common_line(text)
 
@@ -61,6 +61,6 @@ def load_grammar_for(text: str) -> None:
     (docs/startup.md, "The garbage collector")."""
     if not text.strip() or _read_quickly(text) is not None:
         return
-    from dicecli.notation import grammar
+    from dicecli.notation import grammar  # docs/startup.md
 
     grammar.line_grammar_for(text)

@@ -217,7 +217,7 @@ def bare_reroll_condition(raw_sides: str) -> Condition:
     """What a bare ``r`` re-rolls, for the sides as typed: the lowest face (a 1; the
     minus of a Fudge die; the lowest of custom faces)."""
     if isinstance(raw_sides, FaceList):
-        from dicecli.notation.faces import lowest_face
+        from dicecli.notation.faces import lowest_face  # docs/startup.md
 
         return Condition("=", lowest_face(raw_sides))
     return Condition("<", 0) if raw_sides[0] in "fF" else Condition("=", 1)
@@ -297,7 +297,7 @@ def name_meaning(node: Name, env: Environment, depth: int) -> int | Expr:
 def reference_cycle(name: str, env: Environment) -> list[str]:
     """The names by which the saved roll ``name`` comes back to itself (``a -> b -> a``);
     empty when it does not."""
-    from dicecli.notation.nodes import children
+    from dicecli.notation.nodes import children  # docs/startup.md
 
     def names_of(expr: Expr) -> list[str]:
         found, stack = [], [expr]

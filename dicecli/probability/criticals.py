@@ -123,7 +123,7 @@ def _dice_terms(
         return
     if isinstance(body, Dice):
         if isinstance(body.sides, DieName):  # a die of a dice file (docs/dice.md)
-            from dicecli.dicefiles.load import looked_up
+            from dicecli.dicefiles.load import looked_up  # docs/startup.md
 
             term = looked_up(body, env)
             yield from _dice_terms(term, env, depth) if isinstance(term, Name) else (term,)

@@ -160,7 +160,7 @@ def check_names(expr: Expr, env: Environment) -> None:
     while pending:
         node, depth = pending.pop()
         if isinstance(node, Dice) and isinstance(node.sides, DieName):
-            from dicecli.dicefiles.load import looked_up
+            from dicecli.dicefiles.load import looked_up  # docs/startup.md
 
             found = looked_up(node, env)
             node = found if isinstance(found, Name) else node
@@ -233,7 +233,7 @@ class _Weigher:
                 return Weights.constant(node.value)
             case Dice():
                 if isinstance(node.sides, DieName):  # a die of a dice file (docs/dice.md)
-                    from dicecli.dicefiles.load import looked_up
+                    from dicecli.dicefiles.load import looked_up  # docs/startup.md
 
                     term = looked_up(node, self.env)
                     if isinstance(term, Name):
@@ -383,7 +383,7 @@ class _Weigher:
         item of its own, and counting over the kept dice. Dice all alike (``{7d%}kh3``)
         are the dice term itself (``7d%kh3``): the identical-dice walk is far cheaper."""
         if any(isinstance(term.sides, DieName) for term in terms):  # dice of a dice file
-            from dicecli.dicefiles.load import looked_up
+            from dicecli.dicefiles.load import looked_up  # docs/startup.md
 
             found = [looked_up(term, self.env) for term in terms]
             terms = tuple(term for term in found if isinstance(term, Dice))
@@ -525,7 +525,7 @@ def _die_by_die_work(node: Dice) -> int:
     """At least the work of unique dice followed die by die (``uo``, ``u=5``): before
     the ``k``-th die stand at least as many sets as the totals ``k`` dice can reach,
     and each set meets every face."""
-    from dicecli.probability.unique import UNIQUE_STEP_WORK
+    from dicecli.probability.unique import UNIQUE_STEP_WORK  # docs/startup.md
 
     low, high, faces = _face_range(node.sides)
     modifiers = node.modifiers
@@ -586,6 +586,7 @@ def _dice_weights(node: Dice) -> Weights:
         condition = modifiers.explode.condition or Condition("=", die.values[-1])
         explodes = frozenset(value for value in standing if condition.matches(value))
     if modifiers.unique is not None:
+        # Imported when first needed (docs/startup.md).
         from dicecli.probability.unique import unique_dice_weights  # imported on first use
 
         return unique_dice_weights(node, standing, denominator)

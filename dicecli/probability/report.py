@@ -66,7 +66,7 @@ def _odds(
             if not isinstance(found, Odds) and isinstance(rules, GuardedRules):
                 raise rules.wrong_type("its odds", found, "an Odds")
         elif isinstance(body, Comparison):
-            from dicecli.probability.comparison import comparison_odds
+            from dicecli.probability.comparison import comparison_odds  # docs/startup.md
 
             found = comparison_odds(body, env, text)
         else:
@@ -89,7 +89,7 @@ def odds_of_rolls(
     """The odds of each roll of ``text``, a line that may hold several
     (``1d20+5 >= 15; 2d6+3``, docs/grammar.md "Several rolls on one line"): all worked
     out before any is shown; an error points into the whole line."""
-    from dicecli.notation.lines import split_rolls
+    from dicecli.notation.lines import split_rolls  # docs/startup.md
 
     pieces = split_rolls(text)
     if len(pieces) == 1 and pieces[0][1] == text:  # no ';': the usual case
@@ -108,6 +108,7 @@ def odds_of_rolls(
 
 
 def _with_criticals(found: Odds, body: Expr | Comparison, env: Environment) -> Odds:
+    # Imported when first needed (docs/startup.md).
     from dicecli.probability.criticals import LinkedCriticalsError, critical_chances
 
     try:
@@ -129,7 +130,7 @@ def _symbol_odds(body: Expr, env: Environment, text: str) -> Odds | None:
     each symbol's count and each cancelling pair's net, as tables; the total too when
     a face has a number (one without adds 0, as when rolling). None when the line rolls
     no dice with symbols."""
-    from dicecli.dicefiles.load import book_of
+    from dicecli.dicefiles.load import book_of  # docs/startup.md
     from dicecli.dicefiles.model import has_numbers
     from dicecli.probability.symbols import (
         joint_counts,
@@ -179,7 +180,7 @@ def _numbered_symbol_odds(body: Expr, env: Environment, text: str, book: DiceBoo
     The total's odds always; each symbol's too when the dice with symbols are added
     whole, without modifiers (a symbol is counted on every one of those dice, apart
     from the rest of the line); else a note says they are not worked out."""
-    from dicecli.dicefiles.model import has_numbers
+    from dicecli.dicefiles.model import has_numbers  # docs/startup.md
     from dicecli.probability.symbols import added_terms, named_terms, pool_dice
 
     named = [term for term in named_terms(body) if book.die(str(term.sides)) is not None]

@@ -29,7 +29,7 @@ Counts = dict[tuple[int, ...], int]
 
 def named_terms(expr: Expr) -> Iterator[Dice]:
     """Every dice term of ``expr`` that names a die of a dice file."""
-    from dicecli.notation.nodes import children
+    from dicecli.notation.nodes import children  # docs/startup.md
 
     if isinstance(expr, Dice) and isinstance(expr.sides, DieName):
         yield expr
@@ -67,7 +67,7 @@ def added_terms(expr: Expr) -> list[Expr]:
 
 def pool_dice(terms: list[Dice], book: DiceBook) -> list[tuple[Die, int]]:
     """Each term's die (looked up in ``book``) and count."""
-    from dicecli.dicefiles.load import unknown_die
+    from dicecli.dicefiles.load import unknown_die  # docs/startup.md
     from dicecli.notation.dice import die_for_sides
 
     found: list[tuple[Die, int]] = []

@@ -30,13 +30,13 @@ class Renderer(Protocol):
 
 def make_renderer(mode: Mode, stream: TextIO) -> Renderer:
     if mode == "json":
-        from dicecli.render.jsonlines import JsonRenderer
+        from dicecli.render.jsonlines import JsonRenderer  # docs/startup.md
 
         return JsonRenderer(stream)
     if mode == "terminal":
-        from dicecli.render.terminal import TerminalRenderer
+        from dicecli.render.terminal import TerminalRenderer  # docs/startup.md
 
         return TerminalRenderer(stream)
-    from dicecli.render.plain import PlainRenderer
+    from dicecli.render.plain import PlainRenderer  # docs/startup.md
 
     return PlainRenderer(stream)

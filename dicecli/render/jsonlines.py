@@ -55,6 +55,6 @@ class JsonRenderer:
         """Nothing: a JSON stream holds one object per roll and no summary line."""
 
     def odds(self, odds: Odds, full: bool = False) -> None:
-        from dicecli.probability.report import odds_as_dict
+        from dicecli.probability.report import odds_as_dict  # docs/startup.md
 
         self.write(json_escaped(_encode(odds_as_dict(odds))) + "\n")

@@ -38,7 +38,7 @@ def odds_lines(odds: Odds) -> list[str]:
     more, a percentage as the chance beside it). Text from the line or a
     file (the input, a name, a table's outcome, a note) is escaped: one line, its
     fields apart."""
-    from dicecli.probability.distribution import fraction_text, percent
+    from dicecli.probability.distribution import fraction_text, percent  # docs/startup.md
 
     lines = [f"odds\t{escaped(odds.input.strip())}\t{odds.kind()}"]
     for name, chance in odds.chances:

@@ -268,7 +268,7 @@ class TerminalRenderer:
 
     def _chance(self, result: RollResult) -> RichText:
         """``(72.22% to pass)``; for a total, the chance of it or more."""
-        from dicecli.errors import DiceError
+        from dicecli.errors import DiceError  # docs/startup.md
         from dicecli.probability.report import odds
 
         if result.expression not in self._chances:

@@ -136,7 +136,7 @@ def result_line(result: RollResult) -> str:
 def chance_text(result: RollResult, odds: Odds) -> str:
     """The chance beside a result (``--odds``): ``72.22% to pass`` for a check, ``8.33%
     to roll 11 or more`` for a total; ``""`` when neither applies."""
-    from dicecli.probability.distribution import percent
+    from dicecli.probability.distribution import percent  # docs/startup.md
 
     success = dict(odds.chances).get("success")
     if success is not None:
@@ -149,6 +149,6 @@ def chance_text(result: RollResult, odds: Odds) -> str:
 
 def summary_line(results: Sequence[RollResult]) -> str:
     """The summary of ``results`` (:meth:`dicecli.tally.Tally.line`)."""
-    from dicecli.tally import Tally
+    from dicecli.tally import Tally  # docs/startup.md
 
     return Tally.of(results).line()

@@ -119,7 +119,7 @@ def mark_style(mark: str) -> str:
 def _game_styles() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
     """The roles, marks and die kinds the games add, with their styles (the first game
     wins)."""
-    from dicecli.systems import registry
+    from dicecli.systems import registry  # docs/startup.md
 
     roles: dict[str, str] = {}
     marks: dict[str, str] = {}

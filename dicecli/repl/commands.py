@@ -14,7 +14,6 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
 import sys
@@ -53,7 +52,6 @@ from dicecli.repl.state import (
 )
 from dicecli.results import RollResult
 from dicecli.systems import registry
-from dicecli.systems.declaration import ReplCommand
 
 Run = Callable[[ReplState, Invocation], tuple[ReplState, Output]]
 
@@ -188,7 +186,7 @@ def _vars(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     "load a character file (stats, saved rolls) or a dice file (named dice, docs/dice.md)",
 )
 def _load(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
-    from dicecli.character import read_character
+    from dicecli.character import read_character  # docs/startup.md
     from dicecli.dicefiles.load import read_if_dice, with_book
 
     path = needs_argument(invocation, "the path of a character file, e.g. load hero.toml")
@@ -213,14 +211,14 @@ def _load(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     "draw from a roll table (the per-user tables.toml, or FILE); table odds [FILE] NAME",
 )
 def _table(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
-    from dicecli.tables.command import USAGE, book_and_name
+    from dicecli.tables.command import USAGE, book_and_name  # docs/startup.md
     from dicecli.tables.draw import draw
 
     words = invocation.argument.split()
     if not words:
         raise invocation.syntax(f"expected a table: {USAGE}")
     if words[0].casefold() == "odds":
-        from dicecli.tables.odds import table_odds
+        from dicecli.tables.odds import table_odds  # docs/startup.md
 
         book, name = book_and_name(words[1:])
         return state, (OddsShown(table_odds(book.table(name))),)
@@ -254,7 +252,7 @@ def _again(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]
     "re-roll the last roll, all its dice; the new result stands (rule W5)",
 )
 def _reroll(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
-    from dicecli.rolling.reroll_result import reroll
+    from dicecli.rolling.reroll_result import reroll  # docs/startup.md
 
     no_argument(invocation, "reroll")
     if split_command(last_roll(state).input)[0] == "table":
@@ -295,10 +293,10 @@ def history_lines(rolls: tuple[RollResult, ...]) -> list[str]:
 
 @command("save", "save PATH", "write this session's rolls to a new file as JSON Lines (as --json)")
 def _save(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
-    from dicecli.files import FileError, write_new
+    from dicecli.files import FileError, write_new  # docs/startup.md
 
     path = Path(needs_argument(invocation, "a file to write, e.g. save evening.jsonl"))
-    from dicecli.escape import json_escaped
+    from dicecli.escape import json_escaped  # docs/startup.md
 
     text = "".join(
         json_escaped(json.dumps(r.as_dict(), ensure_ascii=False)) + "\n" for r in state.rolls
@@ -320,7 +318,7 @@ def _save(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     "the exact chances of a roll or check, e.g. odds 2d6+3 (--full: every row)",
 )
 def _odds(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
-    from dicecli.probability.report import odds_of_rolls
+    from dicecli.probability.report import odds_of_rolls  # docs/startup.md
 
     text = needs_argument(invocation, "a roll, e.g. odds 2d6+3")
     if split_command(text)[0] == "table":  # odds table NAME: as table odds NAME
@@ -368,17 +366,6 @@ def _quit(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
 # Commands of the games.
 
 
-def _game_command(declared: ReplCommand) -> Run:
-    """A game's command, its module imported when the command is first run."""
-    module, _, function = declared.run.partition(":")
-
-    def run(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
-        command_function: Run = getattr(importlib.import_module(module), function)
-        return command_function(state, invocation)
-
-    return run
-
-
 def _add_game_commands() -> None:
     """Register the games' commands after the REPL's own; one whose name or alias is
     already a command is left out with a warning."""
@@ -396,7 +383,7 @@ def _add_game_commands() -> None:
                 declared.name,
                 declared.usage,
                 declared.summary,
-                _game_command(declared),
+                declared.run,
                 declared.aliases,
             )
             for word in words:
@@ -425,6 +412,7 @@ def handle_line(state: ReplState, line: str) -> tuple[ReplState, Output]:
             return found.run(state, invocation)
         return roll_line(state, line)
     except DiceError as error:
+        # Imported when first needed (docs/startup.md).
         from dicecli.hints import advise  # only when a line failed
 
         return failed(state, advise(error, state.env, commands=tuple(COMMANDS)))

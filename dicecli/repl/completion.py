@@ -57,7 +57,7 @@ def _in_notation(previous: list[str]) -> bool:
 def _dice_spellings(state: ReplState) -> tuple[str, ...]:
     """``dAbility`` for each die of the dice files in force (none when a file is bad:
     the roll will say why)."""
-    from dicecli.dicefiles.load import book_of
+    from dicecli.dicefiles.load import book_of  # docs/startup.md
     from dicecli.errors import DiceError
 
     try:

@@ -180,7 +180,7 @@ def run_repl(options: RunOptions, streams: Streams) -> ExitStatus:
         return ExitStatus.BAD_INPUT
     state = start_state(session.roller, options.environment, options.times)
     if session.mode == "terminal" and streams.stdin_is_terminal:
-        from dicecli.render.terminal import TerminalRenderer
+        from dicecli.render.terminal import TerminalRenderer  # docs/startup.md
 
         if isinstance(session.renderer, TerminalRenderer):
             session.renderer.echo_input = False  # the typed line is on the screen above

@@ -137,7 +137,7 @@ class Invocation:
 
     def syntax(self, message: str, at: int | None = None) -> DiceError:
         """An error pointing at ``at`` in the argument (its end when None)."""
-        from dicecli.errors import DiceSyntaxError
+        from dicecli.errors import DiceSyntaxError  # docs/startup.md
 
         where = len(self.argument) if at is None else at
         return DiceSyntaxError(message, self.line, self.offset + where)
@@ -166,7 +166,7 @@ def roll_line(state: ReplState, line: str) -> tuple[ReplState, Output]:
     line, with_odds = _odds_flag(line)
     times = state.times if count is None else count
     if ";" in line:
-        from dicecli.notation.lines import parse_rolls
+        from dicecli.notation.lines import parse_rolls  # docs/startup.md
 
         rolls = [(text, text, parsed) for text, parsed in parse_rolls(line)]
     else:
@@ -199,7 +199,7 @@ def _odds_flag(line: str) -> tuple[str, bool]:
 def _chances(text: str, env: Environment) -> Odds | None:
     """The odds of ``text``; None when they are too big to work out (the roll is shown
     without them)."""
-    from dicecli.probability.report import odds
+    from dicecli.probability.report import odds  # docs/startup.md
 
     try:
         return odds(text, env)
@@ -247,14 +247,14 @@ def render_output(
         if isinstance(item, Rolled):
             renderer.result(item.result)
             if item.odds is not None:
-                from dicecli.render.text import chance_text
+                from dicecli.render.text import chance_text  # docs/startup.md
 
                 chance = chance_text(item.result, item.odds)
                 if chance:
                     messages.write(f"  ({chance})\n")
         elif isinstance(item, Summary):
             if summaries:
-                from dicecli.tally import Tally
+                from dicecli.tally import Tally  # docs/startup.md
 
                 renderer.summary(Tally.of(item.results))
         elif isinstance(item, OddsShown):

@@ -169,17 +169,24 @@ class Hint:
     why: str
 
 
+ReplCommandRun = Callable[[Any, Any], "tuple[Any, Any]"]
+"""A game's REPL command: ``(state, invocation) -> (state, output)``, with the REPL's
+``ReplState``, ``Invocation`` and ``Output`` (:mod:`dicecli.repl.state`) as the REPL's
+own commands take them. Typed loosely here because the REPL imports the declarations;
+the game's function itself is typed in full."""
+
+
 @frozen
 class ReplCommand:
-    """A REPL command a game adds (``keep``, to choose dice after a roll). ``run`` is
-    ``"module:function"``, a function ``(state, invocation) -> (state, output)`` like the
-    REPL's own commands, imported when the command is first used. (The REPL's state is
-    no part of the public game API: only built-in games add commands.)"""
+    """A REPL command a game adds (``keep``, to choose dice after a roll): its name, how
+    to use it, what it does, and its function. A function that imports the command's
+    module when it is first run keeps the declaration cheap. (The REPL's state is no
+    part of the public game API: only built-in games add commands.)"""
 
     name: str
     usage: str
     summary: str
-    run: str
+    run: ReplCommandRun
     aliases: tuple[str, ...] = ()
 
 

@@ -138,7 +138,7 @@ def system(name: str) -> Rules[Any]:
         if name not in _plugins:
             found = game.rules()
         else:
-            from dicecli.systems.guard import guarded_rules
+            from dicecli.systems.guard import guarded_rules  # docs/startup.md
 
             found = guarded_rules(game, origin)
         _systems[name] = found
@@ -150,7 +150,7 @@ def origin(game: Game) -> tuple[str, str]:
     or a plug-in's distribution name and version."""
     if game.name in _plugins:
         return _described(_plugins[game.name])
-    from dicecli.command_line import VERSION
+    from dicecli.command_line import VERSION  # docs/startup.md
 
     return BUILT_IN_ORIGIN, VERSION
 
@@ -214,7 +214,7 @@ def _load_plugins(known: tuple[Game, ...]) -> list[Game]:
     warning naming it."""
     if not _plugins_declared():
         return []
-    from importlib.metadata import entry_points
+    from importlib.metadata import entry_points  # docs/startup.md
 
     found: list[Game] = []
     for point in entry_points(group=ENTRY_POINT_GROUP):
@@ -229,7 +229,7 @@ def _load_plugins(known: tuple[Game, ...]) -> list[Game]:
                 raise
             problem = f"it could not be loaded ({type(error).__name__}: {error})"
         if problem is not None:
-            from dicecli.escape import clipped
+            from dicecli.escape import clipped  # docs/startup.md
 
             name, version = _described(distribution)
             where = f"{point.name} ({point.value}, from {name} {version})"
@@ -247,7 +247,7 @@ def api_problem(game: object) -> str | None:
     ``api_version`` must be from
     :data:`~dicecli.systems.declaration.OLDEST_API_VERSION` to
     :data:`~dicecli.systems.declaration.API_VERSION`."""
-    from dicecli.systems.declaration import API_VERSION, OLDEST_API_VERSION
+    from dicecli.systems.declaration import API_VERSION, OLDEST_API_VERSION  # docs/startup.md
 
     version = getattr(game, "api_version", None)
     runs = (
@@ -270,6 +270,7 @@ def plugin_problem(game: object, known: tuple[Game, ...]) -> str | None:
     must be a :class:`~dicecli.systems.declaration.Game` whose name, keywords, words,
     settings and options are its own. (The command line and the REPL leave out, with a
     warning, an option or command that clashes with one of their own.)"""
+    from dicecli.command_line import RESERVED_WORDS  # docs/startup.md
     from dicecli.systems.declaration import Game
 
     if not isinstance(game, Game):
@@ -286,6 +287,8 @@ def plugin_problem(game: object, known: tuple[Game, ...]) -> str | None:
             return f"its keyword '{keyword}' is not a lower-case word that reads as no dice"
         if keyword in taken:
             return f"its keyword '{keyword}' belongs to another game"
+        if keyword in RESERVED_WORDS:
+            return f"its keyword '{keyword}' is a dicecli command"
     for word in game.words:
         if word.casefold() in taken:
             return f"its word '{word}' belongs to another game"
@@ -293,7 +296,7 @@ def plugin_problem(game: object, known: tuple[Game, ...]) -> str | None:
     for key in keys:
         if not key.startswith(f"{game.name}."):
             return f"its setting '{key}' does not start with its name, '{game.name}.'"
-    from dicecli.systems.declaration import CORE_FLAGS
+    from dicecli.systems.declaration import CORE_FLAGS  # docs/startup.md
 
     flags = {option.flag for other in known for option in other.options} | CORE_FLAGS
     for option in game.options:

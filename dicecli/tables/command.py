@@ -69,14 +69,14 @@ def run_table(words: list[str], options: RunOptions, streams: Streams, odds: boo
 
 
 def _show_odds(table: Table, options: RunOptions, streams: Streams) -> ExitStatus:
-    from dicecli.tables.odds import table_odds, table_odds_as_dict
+    from dicecli.tables.odds import table_odds, table_odds_as_dict  # docs/startup.md
 
     mode = options.mode(streams)
     if mode == "json":
         encoded = json.dumps(table_odds_as_dict(table), ensure_ascii=False)
         streams.stdout.write(json_escaped(encoded) + "\n")
         return ExitStatus.OK
-    from dicecli.render import make_renderer
+    from dicecli.render import make_renderer  # docs/startup.md
 
     make_renderer(mode, streams.stdout).odds(table_odds(table))
     return ExitStatus.OK

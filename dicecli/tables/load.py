@@ -110,7 +110,7 @@ def load_book(path: Path | None = None) -> TableBook:
 @lru_cache(maxsize=8)
 def _read_book(path: str, source: str, mtime_ns: int, size: int) -> TableBook:
     """A file's tables, read again only when the file changes (mtime or size)."""
-    from dicecli.files import FileError, read_text
+    from dicecli.files import FileError, read_text  # docs/startup.md
 
     try:
         text = read_text(Path(path))
@@ -125,7 +125,7 @@ def _read_book(path: str, source: str, mtime_ns: int, size: int) -> TableBook:
 def parse_book(text: str, source: str) -> TableBook:
     """The tables that a file's ``text`` describes, checked; ``source`` names the file
     in errors."""
-    from dicecli.files import FileError, loads_toml
+    from dicecli.files import FileError, loads_toml  # docs/startup.md
 
     where = _Where(source)
     try:
@@ -207,7 +207,7 @@ def _weighted_table(where: _Where, name: str, raw: dict[str, object], descriptio
                 "of the die a weighted table is rolled with"
             )
     sides = low - 1
-    from dicecli.notation.reader import parse
+    from dicecli.notation.reader import parse  # docs/startup.md
 
     return Table(name, f"d{sides}", parse(f"d{sides}"), tuple(entries), True, description)
 
@@ -230,7 +230,7 @@ def _weighted_entry(at: _Where, value: object) -> tuple[str, int]:
 
 
 def _table_roll(where: _Where, text: str) -> Roll:
-    from dicecli.notation.reader import parse
+    from dicecli.notation.reader import parse  # docs/startup.md
 
     try:
         roll = parse(text)
@@ -245,7 +245,7 @@ def _table_roll(where: _Where, text: str) -> Roll:
 
 def _possible_values(where: _Where, text: str, roll: Roll) -> tuple[int, ...]:
     """Every total ``roll`` can give, in order, computed exactly (not sampled)."""
-    from dicecli.probability.engine import distribution
+    from dicecli.probability.engine import distribution  # docs/startup.md
 
     assert not isinstance(roll.body, (Check, Comparison))
     try:
@@ -310,7 +310,7 @@ def _check_cover(
     where: _Where, roll_text: str, entries: list[Entry], possible: tuple[int, ...]
 ) -> None:
     """Each possible value has exactly one entry, and each entry is reachable."""
-    import bisect
+    import bisect  # docs/startup.md
 
     gives = f"{roll_text.strip()} gives {spans(possible)}"
     for before, after in itertools.pairwise(entries):
@@ -338,7 +338,7 @@ def _check_cover(
 
 def _pieces(at: _Where, text: str) -> tuple[Piece, ...]:
     """An entry's text cut into words, ``[[inline rolls]]`` and ``[[table: NAME]]``."""
-    from dicecli.notation.reader import parse
+    from dicecli.notation.reader import parse  # docs/startup.md
 
     pieces: list[Piece] = []
     index = 0

@@ -92,7 +92,7 @@ class TableBook:
     def table(self, name: str) -> Table:
         found = self.tables.get(name.strip().casefold())
         if found is None:
-            import difflib
+            import difflib  # docs/startup.md
 
             close = difflib.get_close_matches(name.strip().casefold(), list(self.tables), 1)
             hint = f"did you mean '{self.tables[close[0]].name}'? " if close else ""

@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 
 import dicecli
+from dicecli.command_line import COMMANDS as CLI_COMMANDS
+from dicecli.command_line import REPL_COMMANDS, RESERVED_WORDS
 from dicecli.environment import Environment
 from dicecli.errors import RuleError
 from dicecli.frozen import replace
@@ -91,6 +93,10 @@ def _game(name: str, *keywords: str) -> Game:
             "its keyword 'Coin' is not a lower-case word that reads as no dice",
         ),
         (_game("coin", "coin"), None),
+        (_game("coin", "coin", "roll"), "its keyword 'roll' is a dicecli command"),
+        (_game("coin", "let"), "its keyword 'let' is a dicecli command"),
+        (_game("coin", "odds"), "its keyword 'odds' is a dicecli command"),
+        (_game("coin", "quit"), "its keyword 'quit' is a dicecli command"),
         (_game("coin", "artillery"), "its keyword 'artillery' belongs to another game"),
         (replace(_game("coin", "coin"), words=("ARTILLERY",)), ARTILLERY_TAKEN),
         (replace(_game("coin", "coin"), settings=(_setting("age.max_rolls"),)), FOREIGN_KEY),
@@ -112,3 +118,17 @@ def test_a_setting_is_read_as_its_game_declares() -> None:
     assert max_rolls.value(Environment()) == 100
     with pytest.raises(RuleError, match="at least 1, not 'none'"):
         max_rolls.value(Environment(settings={"age.max_rolls": "none"}))
+
+
+def test_the_reserved_words_are_the_commands_of_the_command_line_and_the_repl() -> None:
+    from dicecli.repl.commands import COMMANDS as REPL
+
+    added_by_games = {
+        word.casefold()
+        for game in registry.games()
+        for command in game.commands
+        for word in (command.name, *command.aliases)
+    }
+    assert set(REPL_COMMANDS) == set(REPL) - added_by_games
+    assert set(CLI_COMMANDS) | set(REPL_COMMANDS) == RESERVED_WORDS
+    assert not RESERVED_WORDS & set(registry.keywords())  # no built-in game takes one

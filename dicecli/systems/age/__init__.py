@@ -29,7 +29,7 @@ _FULL_NAMES = tuple(name for names in ABILITIES.values() for name in names)
 def rules() -> Rules[Any]:
     """The game's rules (:mod:`~dicecli.systems.age.system`), imported with the first
     line of the game."""
-    from dicecli.systems.age.system import AgeRules
+    from dicecli.systems.age.system import AgeRules  # docs/startup.md
 
     return AgeRules()
 

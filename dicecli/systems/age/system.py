@@ -33,6 +33,7 @@ class AgeRules(Rules[AgeForm]):
         return self.prepare(check)(roller, env, text)
 
     def odds(self, check: AgeForm, env: Environment, text: str) -> Odds:
+        # Imported when first needed (docs/startup.md).
         from dicecli.systems.age.odds import odds  # the odds engine: only for odds
 
         return odds(form_of(check), env, text)

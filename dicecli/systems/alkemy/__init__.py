@@ -10,7 +10,8 @@ The package follows the games' template:
   dice are kept, notes);
 - ``roll``: rolling a check into a :class:`~dicecli.results.RollResult`;
 - ``odds``: the exact odds;
-- ``commands``: the REPL's ``keep``, choosing bonus dice after seeing them (rule A4).
+- ``commands``: the REPL's ``keep``, choosing bonus dice after seeing them (rule A4),
+  and ``command_entry`` the function the declaration names for it.
 
 This module is the game's declaration, :data:`GAME` (plain data, cheap to import, read
 by the registry), and its ``rules`` function, which imports
@@ -22,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from dicecli.game import API_VERSION, Game, HelpTopic, Hint, Rules
+from dicecli.systems.alkemy.command_entry import keep
 from dicecli.systems.alkemy.settings import DICE_FILE, KEYWORDS, NAME
 from dicecli.systems.declaration import ReplCommand
 
@@ -29,7 +31,7 @@ from dicecli.systems.declaration import ReplCommand
 def rules() -> Rules[Any]:
     """The game's rules (:mod:`~dicecli.systems.alkemy.system`), imported with the first
     line of the game."""
-    from dicecli.systems.alkemy.system import AlkemyRules
+    from dicecli.systems.alkemy.system import AlkemyRules  # docs/startup.md
 
     return AlkemyRules()
 
@@ -84,7 +86,7 @@ GAME = Game(
             "keep",
             "keep I J [on SIDE]",
             "Alkemy bonus dice: keep the I-th and J-th dice of the last roll (rule A4)",
-            "dicecli.systems.alkemy.commands:keep",
+            keep,
         ),
     ),
 )

@@ -107,7 +107,7 @@ def build_colour(
     source: str,
 ) -> ColourDice:
     """The :class:`Die` ``alkemy-<colour>`` with a face per value (and symbol)."""
-    from dicecli.dicefiles.model import face
+    from dicecli.dicefiles.model import face  # docs/startup.md
 
     faces: list[Face] = []
     aliases: list[tuple[int, str]] = []
@@ -180,7 +180,7 @@ def parse_dice_file(
     text: str, source: str, base: DiceSet | None, require_all: bool = False
 ) -> DiceSet:
     """The dice a file's ``text`` describes; colours it leaves out come from ``base``."""
-    from dicecli.files import FileError, loads_toml
+    from dicecli.files import FileError, loads_toml  # docs/startup.md
 
     try:
         data: dict[str, Any] = loads_toml(text)
@@ -221,7 +221,7 @@ def shipped_dice() -> DiceSet:
 def user_dice_file(environ: Mapping[str, str] = os.environ) -> Path | None:
     """``$XDG_CONFIG_HOME/dicecli/alkemy-dice.toml``, or under ``~/.config``; None when
     the home directory is unknown."""
-    from dicecli.files import user_config_file
+    from dicecli.files import user_config_file  # docs/startup.md
 
     return user_config_file(USER_FILE, environ)
 
@@ -290,7 +290,7 @@ def _book_dice(book: DiceBook) -> DiceSet:
 @lru_cache(maxsize=16)
 def _custom_dice(path: str, mtime_ns: int, size: int) -> DiceSet:
     """A custom file's dice, read again only when the file changes (mtime or size)."""
-    from dicecli.files import FileError, read_text
+    from dicecli.files import FileError, read_text  # docs/startup.md
 
     try:
         text = read_text(Path(path))

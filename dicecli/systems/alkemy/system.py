@@ -33,6 +33,7 @@ class AlkemyRules(Rules[AlkemyForm]):
         return self.prepare(check)(roller, env, text)
 
     def odds(self, check: AlkemyForm, env: Environment, text: str) -> Odds:
+        # Imported when first needed (docs/startup.md).
         from dicecli.systems.alkemy.odds import odds  # the odds engine: only for odds
 
         return odds(form_of(check), env, text)

@@ -43,7 +43,7 @@ FORMS = ("artillery", "scatter", "test", "ld", "break", "rolloff", "allocate")
 def rules() -> Rules[Any]:
     """The game's rules (:mod:`~dicecli.systems.warhammer.system`), imported with the first
     line of the game."""
-    from dicecli.systems.warhammer.system import WarhammerRules
+    from dicecli.systems.warhammer.system import WarhammerRules  # docs/startup.md
 
     return WarhammerRules()
 

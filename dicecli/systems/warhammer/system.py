@@ -35,6 +35,7 @@ class WarhammerRules(Rules[WarhammerForm]):
         return self.prepare(check)(roller, env, text)
 
     def odds(self, check: WarhammerForm, env: Environment, text: str) -> Odds:
+        # Imported when first needed (docs/startup.md).
         from dicecli.systems.warhammer.odds import odds  # the odds engine: only for odds
 
         return odds(form_of(check), env, text)

@@ -1,0 +1,102 @@
+"""Instructions executed, counted by callgrind: start-up and piped lines, this dicecli
+against another, as ratios. The same on a busy machine as on a quiet one.
+
+    python bench/bench_instructions.py --baseline OTHER/bin/dicecli [--lines 2000]
+
+Wall-clock benchmarks (``bench_startup.py``, ``bench_throughput.py``) need a quiet
+machine; this one does not: ``valgrind --tool=callgrind`` counts the instructions a
+run executes, which vary by well under 1% between runs (the hash seed is fixed; rolls
+without ``--seed`` draw from the OS, which changes little). Rows:
+
+- each start-up command of ``bench_startup.py`` (a plain roll, the typer path, a line of
+  each seed game, ``--help``);
+- a piped line: the instructions of ``--lines`` corpus lines piped in, less those of one
+  line, divided by ``--lines`` - 1; the corpus is ``bench/corpus.txt``, repeated;
+- the same for the corpus's lines made new (each line with a different constant), so
+  that no line is seen twice.
+
+Ratios above 1 mean this dicecli executes more than the baseline. Needs valgrind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from bench_startup import COMMANDS, DICECLI
+
+CORPUS = Path(__file__).with_name("corpus.txt")
+
+
+def interpreter_and_script(executable: str) -> list[str]:
+    """The console script ``executable`` as ``[its python, itself]``: callgrind then
+    counts the interpreter that runs it, as the shell would start it."""
+    path = Path(shutil.which(executable) or executable)
+    first = path.read_bytes().split(b"\n", 1)[0].decode()
+    if not first.startswith("#!"):
+        raise SystemExit(f"{path} is no script with a #! line")
+    return [*first[2:].split(), str(path)]
+
+
+def instructions(command: list[str], stdin: str | None = None) -> int:
+    """The instructions ``command`` executes (callgrind's total)."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "callgrind.out"
+        subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *command],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            check=False,
+            env={**os.environ, "PYTHONHASHSEED": "0"},
+        )
+        for line in out.read_text(encoding="utf-8").splitlines():
+            if line.startswith(("summary:", "totals:")):
+                return int(line.split()[1])
+    raise SystemExit(f"callgrind gave no total for {command}")
+
+
+def rows(executable: str, lines: int) -> dict[str, float]:
+    """Instruction counts of every row, for one dicecli."""
+    base = interpreter_and_script(executable)
+    compile_package = (  # as pip install does, so that no run compiles
+        "import compileall, os, dicecli;"
+        "compileall.compile_dir(os.path.dirname(dicecli.__file__), quiet=1)"
+    )
+    subprocess.run([base[0], "-c", compile_package], check=True)
+    found: dict[str, float] = {}
+    for name, command in COMMANDS.items():
+        if command[0] == DICECLI:
+            found[name] = instructions([*base, *command[1:]])
+    corpus = [line for line in CORPUS.read_text(encoding="utf-8").splitlines() if line]
+    repeated = [corpus[i % len(corpus)] for i in range(lines)]
+    new = [f"{corpus[i % len(corpus)]}+{i}" for i in range(lines)]
+    for name, piped in (("piped line (repeated corpus)", repeated), ("piped new line", new)):
+        one = instructions(base, piped[0] + "\n")
+        many = instructions(base, "\n".join(piped) + "\n")
+        found[name] = (many - one) / (lines - 1)
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--baseline", required=True, help="another dicecli executable")
+    parser.add_argument("--lines", type=int, default=2000)
+    arguments = parser.parse_args()
+    if shutil.which("valgrind") is None:
+        sys.exit("valgrind is not installed")
+    ours = rows(DICECLI, arguments.lines)
+    theirs = rows(arguments.baseline, arguments.lines)
+    print(f"instructions (callgrind), this dicecli vs {arguments.baseline}")
+    print(f"{'row':44} {'this':>14} {'baseline':>14} {'ratio':>7}")
+    for name, count in ours.items():
+        print(f"{name:44} {count:14,.0f} {theirs[name]:14,.0f} {count / theirs[name]:7.3f}")
+
+
+if __name__ == "__main__":
+    main()
