@@ -97,7 +97,7 @@ def _tell_of_a_redirect(args: list[str]) -> None:
     the rolls went into a file named ``=...`` (:mod:`dicecli.shell_redirect`)."""
     if not _isatty(sys.stderr):
         return
-    from dicecli import shell_redirect  # only on this path: most runs never need it
+    from dicecli import shell_redirect  # only on this path (docs/startup.md)
 
     line = route(args)
     told = shell_redirect.hint(line.words) if line.command is None and line.words else None
@@ -294,7 +294,7 @@ def exit_status(error: BaseException, debug: bool = False, json: bool = False) -
     if cli is not None and isinstance(error, cli.USAGE_ERROR):
         line = cli.usage_line(error)
         if json:  # --json: errors are JSON objects too (DiceError.reported)
-            from dicecli.errors import DiceError
+            from dicecli.errors import DiceError  # docs/startup.md
 
             line = DiceError(line.removeprefix("error: ")).reported(json=True).rstrip("\n")
         _tell(line + "\n")

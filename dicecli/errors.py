@@ -31,7 +31,7 @@ class DiceError(Exception):
         if not json:
             where = f"line {line}: " if line is not None else ""
             return f"{where}{self.show()}\n"
-        import json as json_module
+        import json as json_module  # only --json errors need it (docs/startup.md)
 
         fields = {
             "error": self.message,

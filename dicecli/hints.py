@@ -141,7 +141,7 @@ def _shell_hint(words: Sequence[str]) -> str | None:
     """``quote the roll: dicecli '3d6 * 2'`` when the shell changed the roll: file
     names where a ``*`` stood, a brace expansion split into words, or a ``>=`` taken
     for a redirect into a file named ``=``."""
-    from dicecli import shell_redirect
+    from dicecli import shell_redirect  # docs/startup.md
 
     redirect = shell_redirect.hint(words)
     if redirect is not None:

@@ -205,7 +205,7 @@ def _show(output: Output, session: Session, where: str = "") -> None:
 
 def _terminal_width() -> int:
     """The terminal's columns (``COLUMNS`` first, as rich reads it)."""
-    import shutil
+    import shutil  # docs/startup.md
 
     return shutil.get_terminal_size().columns
 
@@ -254,7 +254,7 @@ def _interactive(state: ReplState, session: Session) -> None:
         auto_suggest=AutoSuggestFromHistory(),
     )
     if session.mode != "json":
-        from dicecli.repl.fit import fitted
+        from dicecli.repl.fit import fitted  # docs/startup.md
 
         streams.stdout.write(fitted(banner(), _terminal_width()) + "\n")
     if why:

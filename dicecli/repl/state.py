@@ -262,7 +262,7 @@ def render_output(
         elif isinstance(item, Message):
             text = escaped_lines(item.text.rstrip("\n"))
             if width:  # a terminal: long lines wrapped between words, under their column
-                from dicecli.repl.fit import fitted
+                from dicecli.repl.fit import fitted  # docs/startup.md
 
                 text = fitted(text, width)
             messages.write(text + "\n")
