@@ -389,8 +389,29 @@ def roll_command(
         _finish(run_once(" ".join(words), options, streams))
     if not streams.stdin_is_terminal:
         _finish(run_lines(streams.stdin, options, streams))
+    if _sets_up_a_session(shared) and _isatty(sys.stdout):
+        # `dicecli --character mira.toml` at a terminal: the session it sets up
+        from dicecli.repl.prompt import run_repl  # docs/startup.md
+
+        _finish(run_repl(options, streams))
     typer.echo("Nothing to roll: try `dicecli 2D6+5` or `dicecli --help`.", err=True)
     _finish(ExitStatus.BAD_INPUT)
+
+
+SESSION_OPTIONS = ("character", "seed", "given", "dice_file", "sets", "settings")
+"""Options that set up what later rolls use: given alone at a terminal, they open the
+REPL with it rather than say there is nothing to roll."""
+
+
+def _sets_up_a_session(shared: dict[str, Any]) -> bool:
+    return any(shared.get(name) not in (None, [], (), "") for name in SESSION_OPTIONS)
+
+
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
 
 
 @app.command(
