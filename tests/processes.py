@@ -64,6 +64,7 @@ def run_bytes_in_process(
     env: Mapping[str, str] | None = None,
     cwd: Path | None = None,
     entry: Callable[[list[str]], int] = main,
+    output: Path | None = None,
 ) -> subprocess.CompletedProcess[bytes]:
     """``dicecli ARGS < stdin`` through :func:`dicecli.entry.main` in this process, colour
     off, as bytes.
@@ -73,13 +74,16 @@ def run_bytes_in_process(
     interpreter opens them under a UTF-8 locale; an argument given as bytes becomes what
     ``sys.argv`` makes of it. The environment, the working folder and the streams are
     put back afterwards. ``entry`` is called with the arguments in place of
-    :func:`~dicecli.entry.main` (``dicecli.cli.run``: the typer app). A new run
+    :func:`~dicecli.entry.main` (``dicecli.cli.run``: the typer app); ``output``: a file
+    opened for stdout in place of a file of its own (``/dev/full``). A new run
     (:func:`dicecli.runs.new_run`) looks for the per-user files again, as a new
     process would.
     """
     argv = [os.fsdecode(arg) for arg in args]
     with contextlib.ExitStack() as files_open:
         files = [files_open.enter_context(tempfile.TemporaryFile()) for _ in range(3)]
+        if output is not None:
+            files[1] = files_open.enter_context(open(output, "wb"))
         files[0].write(stdin)
         files[0].seek(0)
         with _environment(env), _working_folder(cwd), _streams(*files):
@@ -90,7 +94,8 @@ def run_bytes_in_process(
             finally:
                 if frozen == 0:  # start-up froze what this process holds, the tests' too
                     gc.unfreeze()
-        stdout, stderr = (_contents(file) for file in files[1:])
+        stdout = b"" if output is not None else _contents(files[1])
+        stderr = _contents(files[2])
     return subprocess.CompletedProcess(["dicecli", *argv], status, stdout, stderr)
 
 
