@@ -81,7 +81,9 @@ def run_bytes_in_process(
     """
     argv = [os.fsdecode(arg) for arg in args]
     with contextlib.ExitStack() as files_open:
-        files = [files_open.enter_context(tempfile.TemporaryFile()) for _ in range(3)]
+        files: list[IO[bytes]] = [
+            files_open.enter_context(tempfile.TemporaryFile()) for _ in range(3)
+        ]
         if output is not None:
             files[1] = files_open.enter_context(open(output, "wb"))
         files[0].write(stdin)
