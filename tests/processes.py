@@ -109,6 +109,10 @@ def _contents(file: IO[bytes]) -> bytes:
 @contextlib.contextmanager
 def _environment(env: Mapping[str, str] | None) -> Iterator[None]:
     saved = dict(os.environ)
+    # A process whose streams are pipes is 80 columns wide unless told otherwise; this
+    # one may have a terminal behind it (pytest -s), which click and rich would measure.
+    os.environ.setdefault("COLUMNS", "80")
+    os.environ.setdefault("LINES", "24")
     os.environ.update({"NO_COLOR": "1", **(env or {})})
     try:
         yield
