@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
 import os
-from pathlib import Path
 
 import property_counts
 import pytest
@@ -54,12 +54,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = [item for item in items if not item.get_closest_marker("slow")]
 
 
+_USER_DIRS = itertools.count()
+"""Numbers the tests' user folders (``mktemp`` looks through every folder made so far,
+a cost that grows with each test)."""
+
+
 @pytest.fixture(autouse=True)
 def _isolated_user_dirs(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A developer's ~/.config/dicecli/alkemy-dice.toml or REPL history must not change
-    what the tests see: point the user directories at empty temporary ones."""
-    home: Path = tmp_path_factory.mktemp("user")
+    what the tests see: point the user directories at empty temporary ones, a new
+    folder for each test."""
+    home = tmp_path_factory.getbasetemp() / f"user-folders-of-test-{next(_USER_DIRS)}"
+    home.mkdir()
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
     monkeypatch.setenv("XDG_STATE_HOME", str(home / "state"))

@@ -93,6 +93,7 @@ class _Writes(io.StringIO):
         return super().write(text)
 
 
+@pytest.mark.slow  # a thousand lines, each of more dice than the one before
 def test_piped_results_are_written_every_so_many_lines_whole() -> None:
     # one read of many lines is written in parts of LINES_PER_WRITE results, each ending
     # at a line's end, in order

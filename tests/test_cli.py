@@ -14,11 +14,12 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from processes import run_dicecli
+from processes import run_bytes_in_process, run_dicecli, run_in_process
 from typer.testing import CliRunner
 
 import dicecli
 from dicecli.cli import app, route
+from dicecli.cli import run as typer_run
 from dicecli.systems import registry
 
 runner = CliRunner()
@@ -29,7 +30,7 @@ def invoke(*args: str, stdin: str | None = None) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
-run = run_dicecli
+run = run_in_process
 
 
 @pytest.mark.parametrize(
@@ -111,7 +112,7 @@ def test_times_out_of_range() -> None:
 
 
 def test_syntax_error_exit_2_with_caret_and_no_traceback() -> None:
-    done = run("2d6+")
+    done = run_dicecli("2d6+")  # a process of its own: the status the shell sees
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr == (
@@ -509,7 +510,7 @@ def test_the_help_lists_each_games_forms(args: list[str]) -> None:
 
 def _complete(shell: str, typed: str) -> list[str]:
     """What the shell's completion function gets from dicecli for ``typed``."""
-    env = {**os.environ, "_DICECLI_COMPLETE": f"complete_{shell}"}
+    env = {"_DICECLI_COMPLETE": f"complete_{shell}"}
     words = typed.split()
     if shell == "bash":
         env["COMP_WORDS"] = typed
@@ -517,15 +518,7 @@ def _complete(shell: str, typed: str) -> list[str]:
     else:
         env["_TYPER_COMPLETE_ARGS"] = typed
         env["_TYPER_COMPLETE_FISH_ACTION"] = "get-args"
-    done = subprocess.run(
-        [sys.executable, "-m", "dicecli"],
-        capture_output=True,
-        text=True,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        timeout=60,
-        check=False,
-    )
+    done = run_in_process(env=env)
     assert done.stderr == ""
     return done.stdout.split()
 
@@ -599,9 +592,6 @@ def test_help_at_a_terminal_is_typer_s_rich_help() -> None:
     assert "(dicecli help alkemy)" in shown
 
 
-THROUGH_TYPER = "import sys\nfrom dicecli.cli import run\nsys.exit(run(sys.argv[1:]))"
-
-
 @pytest.mark.parametrize(
     ("args", "stdin"),
     [
@@ -624,16 +614,8 @@ def test_output_flags_take_the_fast_path_with_the_typer_app_s_output(
     fifth of a 20,000-line ``--json`` pipe): the fast path gives what the typer app
     gives, output and exit status, for rolls whose dice cannot vary."""
     fast = run(*args, stdin=stdin)
-    typer_app = subprocess.run(
-        [sys.executable, "-c", THROUGH_TYPER, *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "NO_COLOR": "1"},
-        timeout=60,
-        check=False,
-    )
-    assert (fast.stdout, fast.stderr, fast.returncode) == (
+    typer_app = run_bytes_in_process(args, stdin.encode(), entry=typer_run)
+    assert (fast.stdout.encode(), fast.stderr.encode(), fast.returncode) == (
         typer_app.stdout,
         typer_app.stderr,
         typer_app.returncode,

@@ -1,7 +1,10 @@
 """The command line as a hostile user meets it (issue: nothing typed, piped or loaded
 crashes, hangs or loses output): bytes that are not UTF-8, control characters, line
-ends, huge lines, a full disk, a closed pipe, signals. Each case runs the real
-program in a subprocess; the messages and exit statuses are pinned (docs/limits.md).
+ends, huge lines, a full disk, a closed pipe, signals. Each case runs the program's
+entry point with streams of its own (tests/processes.py), in a process of its own where
+the process is what is tested (a full disk, a stream that cannot be written, a closed
+pipe, signals, a file option that must not block); the messages and exit statuses are
+pinned (docs/limits.md).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from pathlib import Path
 from typing import IO
 
 import pytest
+from processes import run_bytes_in_process
 
 from dicecli.status import ExitStatus
 
@@ -25,6 +29,12 @@ DICECLI = [sys.executable, "-m", "dicecli"]
 
 
 def run(args: Sequence[bytes | str], stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+    return run_bytes_in_process(args, stdin)
+
+
+def run_process(
+    args: Sequence[bytes | str], stdin: bytes = b""
+) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
         [*DICECLI, *args], input=stdin, capture_output=True, timeout=60, check=False
     )
@@ -153,6 +163,14 @@ def test_times_is_bounded() -> None:
     [["2d6"], ["odds", "2d6"], ["--help"], ["--version"], ["repl"], ["--plain"]],
 )
 def test_a_full_disk_is_a_write_error_not_a_bug(args: list[str]) -> None:
+    done = run_bytes_in_process(args, b"2d6\n", output=Path("/dev/full"))
+    assert done.returncode == ExitStatus.WRITE_ERROR
+    assert text(done.stderr) == "error: cannot write the output: No space left on device\n"
+
+
+@pytest.mark.parametrize("args", [["2d6"], ["--help"], ["repl"]])
+def test_a_full_disk_is_a_write_error_in_a_process_of_its_own(args: list[str]) -> None:
+    """The process's end too: nothing is left for the interpreter's last flush."""
     with open("/dev/full", "wb") as full:
         done = subprocess.run(
             [*DICECLI, *args], input=b"2d6\n", stdout=full, stderr=subprocess.PIPE, timeout=60
@@ -265,7 +283,7 @@ def test_a_file_option_naming_a_device_or_fifo_is_refused_at_once(
         path = tmp_path / "pipe.toml"
         os.mkfifo(path)
     roll = "alkemy 3 vs 5" if option == "--dice-file" else "d6"
-    done = run([option, str(path), roll])
+    done = run_process([option, str(path), roll])  # a timeout, should reading block
     assert done.returncode == ExitStatus.BAD_INPUT
     assert "not a regular file (a device, a pipe or a socket)" in text(done.stderr)
     assert len(text(done.stderr).splitlines()) == 1

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 import typer.main
-from processes import run_dicecli
+from processes import run_dicecli, run_in_process
 
 from dicecli import entry, shell_completion
 from dicecli.cli import ABORT, USAGE_ERROR, app, command_names, game_options
@@ -103,13 +103,13 @@ def test_a_roll_with_two_minuses_is_a_roll_on_every_path() -> None:
     """README: a roll that starts with a minus works as it is (issue 24)."""
     assert route(["--15"]).words == ["--15"]
     for args in (["--15"], ["--plain", "--15"], ["--seed", "1", "--15"], ["roll", "--15"]):
-        done = run_dicecli(*args)
+        done = run_in_process(*args)
         assert (done.returncode, done.stdout, done.stderr) == (0, "15\t--15\t-(-15)\n", "")
-    assert run_dicecli("odds", "--plain", "--15").stdout.startswith("odds\t--15\texact\n")
+    assert run_in_process("odds", "--plain", "--15").stdout.startswith("odds\t--15\texact\n")
 
 
 def test_a_mistyped_option_is_still_a_usage_error() -> None:
-    done = run_dicecli("--sedd", "3", "2d6")
+    done = run_in_process("--sedd", "3", "2d6")
     assert done.returncode == ExitStatus.BAD_INPUT
     assert done.stderr.startswith("error: No such option: --sedd")
 

@@ -146,6 +146,7 @@ GAME = Game(api_version=1, name="half", keywords=("half",), example="half", rule
 """
 
 
+@pytest.mark.slow  # a run of mypy; CI runs mypy --strict over the tests as well
 def test_mypy_names_the_method_a_game_is_missing(tmp_path: Path) -> None:
     api = pytest.importorskip("mypy.api")
     module = tmp_path / "half_game.py"

@@ -5,11 +5,10 @@ line works."""
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from processes import run_dicecli
+from processes import run_in_process
 
 import dicecli
 from dicecli.environment import Environment
@@ -114,7 +113,7 @@ def test_a_brace_expansion_split_by_the_shell() -> None:
 
 
 def _dicecli(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return run_dicecli(*args, cwd=cwd)
+    return run_in_process(*args, cwd=cwd)
 
 
 def test_a_star_the_shell_turned_into_file_names(tmp_path: Path) -> None:
@@ -132,13 +131,5 @@ def test_the_hint_is_shown_by_the_command_line_and_the_repl(tmp_path: Path) -> N
     assert done.stderr.splitlines()[-1] == (
         "  did you mean: 2d20kh1  (advantage: two d20, keep the highest)"
     )
-    script = subprocess.run(
-        [sys.executable, "-m", "dicecli", "repl"],
-        input="CON = 2\n",
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=60,
-        check=False,
-    )
+    script = run_in_process("repl", stdin="CON = 2\n", cwd=tmp_path)
     assert script.stderr.splitlines()[-1] == "  to name a value: let CON = 2"

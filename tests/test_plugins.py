@@ -13,6 +13,12 @@ site-packages for what is installed into them:
 the *base* interpreter's packages, not this environment's. The packages are installed
 offline, not editable (the entry-point metadata is the installed one), from copies, so
 that no build files are left in the source tree. See :func:`_install` for the recipe.
+
+The quick run builds ``clean`` and checks a roll, given dice, JSON and what a plain roll
+imports; the rest, ``broken`` whole, is marked slow (``--runslow``, as CI runs it): each
+environment is a virtual environment and a pip run, each check a process of its own, and
+plug-ins that fail are checked in the quick run by tests/test_game_api.py and
+tests/test_entry.py.
 """
 
 from __future__ import annotations
@@ -117,32 +123,37 @@ def _can_build_wheels(env: Env) -> bool:
     return env.run("-c", probe).returncode == 0
 
 
-def _install(env: Env, source: Path, work: Path) -> None:
-    """Install the project in ``source`` into ``env``, offline, not editable.
+def _install(env: Env, work: Path, *sources: Path) -> None:
+    """Install the projects in ``sources`` into ``env``, offline, not editable.
 
     The recipe: ``pip install --no-deps --no-build-isolation --no-index``, building with
-    the setuptools already installed. An environment whose setuptools cannot build
-    wheels offline (older than 70.1, without the ``wheel`` package: a fresh Python 3.11
-    venv) installs with setuptools itself instead (``setup.py install`` for a
-    pyproject-only project, ``--single-version-externally-managed``): the same files
-    and the same ``entry_points.txt``, in an ``.egg-info`` folder. Either way the
-    project is built from a copy, so no build files are left in ``source``.
+    the setuptools already installed, every project in one pip run. An environment whose
+    setuptools cannot build wheels offline (older than 70.1, without the ``wheel``
+    package: a fresh Python 3.11 venv) installs with setuptools itself instead
+    (``setup.py install`` for a pyproject-only project,
+    ``--single-version-externally-managed``): the same files and the same
+    ``entry_points.txt``, in an ``.egg-info`` folder. Either way each project is built
+    from a copy, so no build files are left in its source.
     """
     if env.run("-c", "import setuptools").returncode != 0:
         pytest.skip("setuptools is not installed here: nothing can build a package offline")
-    copy = work / source.name
-    shutil.copytree(
-        source,
-        copy,
-        ignore=shutil.ignore_patterns(
-            "build", "*.egg-info", "__pycache__", ".*_cache", "tests", ".venv"
-        ),
-    )
+    copies = []
+    for source in sources:
+        copy = work / source.name
+        shutil.copytree(
+            source,
+            copy,
+            ignore=shutil.ignore_patterns(
+                "build", "*.egg-info", "__pycache__", ".*_cache", "tests", ".venv"
+            ),
+        )
+        copies.append(copy)
     if _can_build_wheels(env):
         command = ["-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation"]
-        env.run(*command, "--no-index", str(copy), check=True)
-    else:
-        record = work / f"{source.name}-installed.txt"
+        env.run(*command, "--no-index", *map(str, copies), check=True)
+        return
+    for copy in copies:
+        record = work / f"{copy.name}-installed.txt"
         setup = "from setuptools import setup; setup()"
         install = ["install", "--single-version-externally-managed", "--record", str(record)]
         done = subprocess.run(
@@ -204,7 +215,7 @@ def clean(tmp_path_factory: pytest.TempPathFactory) -> Env:
     """An environment with the example game installed."""
     folder = tmp_path_factory.mktemp("clean")
     env = _make_env(folder)
-    _install(env, EXAMPLE, folder)
+    _install(env, folder, EXAMPLE)
     return env
 
 
@@ -213,7 +224,6 @@ def broken(tmp_path_factory: pytest.TempPathFactory) -> Env:
     """An environment with the example game and two broken plug-ins."""
     folder = tmp_path_factory.mktemp("broken")
     env = _make_env(folder)
-    _install(env, EXAMPLE, folder)
     sources = folder / "sources"
     broken_game = _package(
         sources, "broken-game", "broken_game", BROKEN_ON_IMPORT, 'broken = "broken_game:GAME"'
@@ -221,8 +231,7 @@ def broken(tmp_path_factory: pytest.TempPathFactory) -> Env:
     clashing_game = _package(
         sources, "clashing-game", "clashing_game", CLASHING, 'clashing = "clashing_game:GAME"'
     )
-    _install(env, broken_game, folder)
-    _install(env, clashing_game, folder)
+    _install(env, folder, EXAMPLE, broken_game, clashing_game)
     return env
 
 
@@ -286,6 +295,7 @@ def test_json_names_the_wild_die_and_its_marks(clean: Env) -> None:
     }
 
 
+@pytest.mark.slow
 def test_odds(clean: Env) -> None:
     done = clean.dicecli("odds", "sw d8")
     assert (done.returncode, done.stderr) == (0, "")
@@ -297,12 +307,14 @@ def test_odds(clean: Env) -> None:
     assert any(line.startswith("note\tsuccess, raises, critical failure") for line in lines)
 
 
+@pytest.mark.slow
 def test_help_lists_the_game(clean: Env) -> None:
     done = clean.dicecli("--help")
     assert (done.returncode, done.stderr) == (0, "")
     assert "sw d8 vs 4" in done.stdout
 
 
+@pytest.mark.slow
 def test_the_repl_knows_the_game(clean: Env) -> None:
     done = clean.dicecli("repl", "--seed", "1", stdin="help sw\nsw d6\nsw extra d4 vs 2\n")
     assert (done.returncode, done.stderr) == (0, "")
@@ -361,6 +373,7 @@ def _warned_at_most_once(stderr: str) -> None:
     assert set(lines) <= set(WARNINGS)
 
 
+@pytest.mark.slow
 def test_broken_plugins_are_named_once_and_the_others_roll(broken: Env) -> None:
     done = broken.dicecli("--seed", "1", stdin="sw d6\nwfb ld 8\n2d6+5\nsavage extra d8\n")
     _warned_once(done.stderr)
@@ -368,6 +381,7 @@ def test_broken_plugins_are_named_once_and_the_others_roll(broken: Env) -> None:
     assert inputs == ["sw d6", "wfb ld 8", "2d6+5", "savage extra d8"]
 
 
+@pytest.mark.slow
 def test_broken_plugins_leave_help_and_the_repl_working(broken: Env) -> None:
     help_ = broken.dicecli("--help")
     assert help_.returncode == 0
@@ -382,6 +396,7 @@ def test_broken_plugins_leave_help_and_the_repl_working(broken: Env) -> None:
     assert "\tsw d6\t" in repl.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("line", ["wfb ld 8", "age 3 vs 10", "alkemy 8 vs 15", "wfb 2d6"])
 def test_built_in_games_still_roll(broken: Env, line: str) -> None:
     for options in ((), ("--seed", "2")):
@@ -391,6 +406,7 @@ def test_built_in_games_still_roll(broken: Env, line: str) -> None:
         assert done.stdout.split("\t")[1] == line
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("line", ["2d6+5", "d20", "4d6kh3"])
 def test_plain_rolls_do_not_look_for_plugins(broken: Env, line: str) -> None:
     done = broken.dicecli(line)
@@ -401,7 +417,7 @@ def test_plain_rolls_do_not_look_for_plugins(broken: Env, line: str) -> None:
     assert with_option.stdout.split("\t")[1] == line
 
 
-@pytest.mark.parametrize("which", ["clean", "broken"])
+@pytest.mark.parametrize("which", ["clean", pytest.param("broken", marks=pytest.mark.slow)])
 def test_a_plain_roll_imports_no_game(which: str, request: pytest.FixtureRequest) -> None:
     env: Env = request.getfixturevalue(which)
     code = (

@@ -10,7 +10,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from processes import run_dicecli
+from processes import run_in_process
 
 import dicecli
 from dicecli import DiceError, Environment
@@ -217,7 +217,7 @@ def test_the_per_user_file_is_the_default(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 def test_dice_file_on_the_command_line_plain_and_json() -> None:
-    done = run_dicecli(
+    done = run_in_process(
         "--dice-file", str(GENESYS), "--given", "success+advantage,failure", "--plain",
         "dAbility + dDifficulty",
     )  # fmt: skip
@@ -226,7 +226,7 @@ def test_dice_file_on_the_command_line_plain_and_json() -> None:
         "-\tdAbility + dDifficulty\t[success+advantage] + [failure] => "
         "failure with 1 advantage; 1 success, 1 advantage, 1 failure\n"
     )
-    done = run_dicecli(
+    done = run_in_process(
         "--dice-file", str(GENESYS), "--given", "success+advantage,blank", "--json",
         "dAbility + dBoost",
     )  # fmt: skip
@@ -248,7 +248,7 @@ def test_dice_file_on_the_command_line_plain_and_json() -> None:
 def test_a_bad_dice_file_on_the_command_line_is_one_line_status_2(tmp_path: Path) -> None:
     path = tmp_path / "bad.toml"
     path.write_text("[Boost]\nfaces = [1, true]\n")
-    done = run_dicecli("--dice-file", str(path), "dBoost")
+    done = run_in_process("--dice-file", str(path), "dBoost")
     assert done.returncode == 2
     assert done.stderr == (
         f"error: dice file {path}, line 2: die 'Boost': face 2 (true): a face is a whole "
@@ -257,7 +257,7 @@ def test_a_bad_dice_file_on_the_command_line_is_one_line_status_2(tmp_path: Path
 
 
 def test_an_unknown_die_on_the_command_line_has_a_caret() -> None:
-    done = run_dicecli("--dice-file", str(GENESYS), "2dAbility+dBost")
+    done = run_in_process("--dice-file", str(GENESYS), "2dAbility+dBost")
     assert done.returncode == 2
     assert done.stderr.splitlines() == [
         "error: unknown die 'dBost' (dice: Boost, Setback, Ability, Difficulty, "
@@ -296,7 +296,7 @@ def test_a_character_file_names_its_dice_file(tmp_path: Path) -> None:
     (tmp_path / "dice.toml").write_text("[Average]\nfaces = [2, 3, 3, 4, 4, 5]\n")
     sheet = tmp_path / "hero.toml"
     sheet.write_text('dice = "dice.toml"\n[rolls]\nshoot = "2dAverage + 1"\n')
-    done = run_dicecli("--character", str(sheet), "--given", "5,4", "shoot", "--plain")
+    done = run_in_process("--character", str(sheet), "--given", "5,4", "shoot", "--plain")
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\t")[0] == "10"
 
@@ -304,7 +304,7 @@ def test_a_character_file_names_its_dice_file(tmp_path: Path) -> None:
 def test_a_character_file_with_a_bad_dice_path_is_an_error(tmp_path: Path) -> None:
     sheet = tmp_path / "hero.toml"
     sheet.write_text("dice = 3\n")
-    done = run_dicecli("--character", str(sheet), "d6")
+    done = run_in_process("--character", str(sheet), "d6")
     assert done.returncode == 2
     assert done.stderr == (
         f"error: character file {sheet}: 'dice' must be the path of a dice file, "
@@ -360,7 +360,7 @@ def test_a_name_spelled_like_a_die_is_still_the_name_when_no_die_has_it() -> Non
 
 
 def test_several_dice_files_on_the_command_line(tmp_path: Path) -> None:
-    done = run_dicecli(
+    done = run_in_process(
         "--dice-file", str(GENESYS), "--dice-file", str(AVERAGE), "--given", "5,advantage",
         "--plain", "dAverage + dBoost",
     )  # fmt: skip
@@ -370,7 +370,7 @@ def test_several_dice_files_on_the_command_line(tmp_path: Path) -> None:
     )
     clash = tmp_path / "clash.toml"
     clash.write_text("[average]\nfaces = [1]\n")
-    done = run_dicecli("--dice-file", str(AVERAGE), "--dice-file", str(clash), "dAverage")
+    done = run_in_process("--dice-file", str(AVERAGE), "--dice-file", str(clash), "dAverage")
     assert done.returncode == 2
     assert done.stderr == (
         f"error: dice file {clash}, line 1: die 'average': the name is taken by the die "

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from processes import run_dicecli
+from processes import run_in_process
 from property_counts import examples
 
 import dicecli
@@ -161,7 +161,7 @@ def test_odds_of_symbols_need_a_sum_of_dice() -> None:
 
 
 def test_odds_on_the_command_line_in_json() -> None:
-    done = run_dicecli("odds", "--dice-file", str(GENESYS), "--json", "dBoost + dSetback")
+    done = run_in_process("odds", "--dice-file", str(GENESYS), "--json", "dBoost + dSetback")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert data["distribution"] is None

@@ -72,7 +72,7 @@ def test_mutated_lines_of_every_game(rng: random.Random, line: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "+".join(["1"] * 999),
+        pytest.param("+".join(["1"] * 999), marks=pytest.mark.slow),
         "+".join(["d6"] * 999),
         "(" * 100 + "d6" + ")" * 100,
         "9" * 100 + "*" + "9" * 100,
@@ -81,7 +81,7 @@ def test_mutated_lines_of_every_game(rng: random.Random, line: str) -> None:
         "d6 # " + "\udcff" * 5000,
         "{" * 60 + "d6" + "}" * 60,
         "10000d10000",
-        "d6!" + "+d6!" * 200,
+        pytest.param("d6!" + "+d6!" * 200, marks=pytest.mark.slow),
     ],
 )
 def test_inputs_at_the_bounds(text: str) -> None:

@@ -10,7 +10,7 @@ import json
 from fractions import Fraction
 
 import pytest
-from processes import run_dicecli
+from processes import run_in_process
 
 import dicecli
 from dicecli import DiceSyntaxError, parse
@@ -147,7 +147,7 @@ def test_success_counting_is_not_a_check() -> None:
     assert result.outcome is None  # a count of dice, never a failed check
 
 
-_run = run_dicecli
+_run = run_in_process
 
 
 def test_a_failed_check_exits_with_status_1_like_a_games_check() -> None:

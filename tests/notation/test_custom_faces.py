@@ -13,7 +13,7 @@ import json
 from fractions import Fraction
 
 import pytest
-from processes import run_dicecli
+from processes import run_in_process
 
 import dicecli
 from dicecli import DiceSyntaxError, parse
@@ -157,7 +157,7 @@ def test_a_bad_face_list_is_one_clear_error_pointing_at_the_fault(
 
 
 def test_a_bad_face_list_exits_2_with_a_caret_and_no_traceback() -> None:
-    done = run_dicecli("3d{1.5}")
+    done = run_in_process("3d{1.5}")
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr == "error: faces are whole numbers: 1.5 is not one\n  3d{1.5}\n     ^\n"
@@ -220,7 +220,7 @@ def test_a_seed_reproduces_a_custom_roll() -> None:
 
 
 def test_json_carries_the_face() -> None:
-    done = run_dicecli("--json", "--given=-1,1", "2d{-1,0,1}")
+    done = run_in_process("--json", "--given=-1,1", "2d{-1,0,1}")
     assert done.returncode == 0, done.stderr
     line = json.loads(done.stdout)
     assert line["total"] == 0
@@ -257,7 +257,7 @@ def test_odds_explode_on_the_highest_face() -> None:
 
 
 def test_odds_of_a_command_line_custom_die() -> None:
-    done = run_dicecli("odds", "3d{-1,0,1}")
+    done = run_in_process("odds", "3d{-1,0,1}")
     assert done.returncode == 0, done.stderr
     assert "0\t7/27\t25.93%\t62.96%" in done.stdout.splitlines()
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from processes import run_dicecli
+from processes import run_in_process
 
 from dicecli.environment import Environment
 from dicecli.errors import DiceSyntaxError
@@ -41,7 +41,7 @@ def test_an_error_in_any_roll_points_into_the_whole_line() -> None:
         parse_rolls(" ; ")
 
 
-_run = run_dicecli
+_run = run_in_process
 
 
 def test_one_shot_rolls_each_and_the_exit_status_covers_all() -> None:

@@ -469,14 +469,24 @@ def test_forms_too_big_are_refused_naming_the_bound(text: str, bound: str) -> No
         distribution(expr_of(text))
 
 
-@pytest.mark.parametrize("text", ["d20!>=2", "d20!>=5", "50d6!"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("d20!>=2", marks=pytest.mark.slow),
+        "d20!>=5",
+        pytest.param("50d6!", marks=pytest.mark.slow),
+    ],
+)
 def test_long_explosion_chains_are_answered(text: str) -> None:
     found = distribution(expr_of(text))
     assert 0 < found.residue <= Fraction(1, 10**12)
     assert found.total + found.residue == 1
 
 
-@pytest.mark.parametrize(("text", "sides"), [("3d10000dl", 10_000), ("3d5000dl1", 5_000)])
+@pytest.mark.parametrize(
+    ("text", "sides"),
+    [("3d10000dl", 10_000), pytest.param("3d5000dl1", 5_000, marks=pytest.mark.slow)],
+)
 def test_few_dice_of_many_faces_keep_two_of_three(text: str, sides: int) -> None:
     # 368 s and 2.5 GB before. The top total needs two of the three dice at the top.
     found = distribution(expr_of(text)).as_dict()

@@ -5,6 +5,10 @@ No test is timed: work is measured in profile steps (:class:`StepCounter`, Pytho
 and returns, which the machine's load does not change) or by where the refusal comes
 from (an estimate made before the work, or the question's account); wall times are
 ``bench/bench_runaway.py``'s.
+
+The tests that need a big input to show a bound (a cache filled past its limit, a
+line of a thousand terms, millions of counted steps) are marked slow: ``--runslow``
+runs them, as CI does.
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ def refused(text: str, env: Environment | None = None, steps: int = QUICK) -> st
 # --- a line of many terms ------------------------------------------------------------
 
 
+@pytest.mark.slow  # big inputs: see the module's docstring
 def test_a_thousand_flat_d20_terms_have_the_odds_of_1000d20() -> None:
     text = "+".join(["d20"] * 1000)
     clear_caches()
@@ -88,7 +93,8 @@ def test_a_sum_of_terms_is_the_pairwise_sum_of_their_distributions(text: str) ->
         ("(6d29!)d6", QUICK),
         ("(12d%dh5)d8", QUICK),
         ("(8d20!r)d20", QUICK),
-        ("((20)d%u)d6", 3_000_000),  # the count, 20d%u, is worked out first: 1.5M steps
+        # the count, 20d%u, is worked out first: 1.5M steps
+        pytest.param("((20)d%u)d6", 3_000_000, marks=pytest.mark.slow),
         ("d(1000d6)", QUICK),
     ],
 )
@@ -121,7 +127,13 @@ def test_computed_unique_dice_estimate_every_count_before_any(text: str) -> None
 
 @pytest.mark.parametrize(
     "text",
-    ["(1d20)d20!! vs 30", " + ".join(["5d20uo"] + [f"5d20uo<>{value}" for value in range(1, 7)])],
+    [
+        "(1d20)d20!! vs 30",
+        pytest.param(
+            " + ".join(["5d20uo"] + [f"5d20uo<>{value}" for value in range(1, 7)]),
+            marks=pytest.mark.slow,
+        ),
+    ],
 )
 def test_the_parts_of_one_question_share_one_account(text: str) -> None:
     # each part alone is within the limits; together they pass what one question may take
@@ -175,11 +187,13 @@ def test_unique_dice_within_the_limit_are_answered_exactly() -> None:
 # --- big distributions and their fractions ---------------------------------------------
 
 
+@pytest.mark.slow  # big inputs: see the module's docstring
 def test_the_fractions_of_a_huge_answer_are_counted_as_work() -> None:
     message = refused("50% of 10d100>=5 - 100d100kh3 + 100 x 4d20!!p", steps=3_000_000)
     assert "an estimated" in message
 
 
+@pytest.mark.slow  # big inputs: see the module's docstring
 def test_keeping_a_few_of_very_many_dice_is_answered() -> None:
     clear_caches()
     with StepCounter(3_000_000):
@@ -255,6 +269,7 @@ def test_an_identity_cache_with_a_measure_starts_again_past_its_capacity() -> No
     assert cache._held == 4
 
 
+@pytest.mark.slow  # big inputs: see the module's docstring
 def test_the_parse_cache_is_bounded_by_characters() -> None:
     parse.cache_clear()
     long_line = "+".join(["1"] * 999)
@@ -264,6 +279,7 @@ def test_the_parse_cache_is_bounded_by_characters() -> None:
     assert len(parse) <= PARSED_LINES
 
 
+@pytest.mark.slow  # big inputs: see the module's docstring
 def test_lines_of_dice_of_many_sizes_keep_a_bounded_number_of_faces() -> None:
     rng = random.Random(3)
     for _ in range(60):
@@ -272,6 +288,7 @@ def test_lines_of_dice_of_many_sizes_keep_a_bounded_number_of_faces() -> None:
     assert sum(dice_module._OTHER_SIDES) <= dice_module.MAX_OTHER_FACES
 
 
+@pytest.mark.slow  # big inputs: see the module's docstring
 def test_the_odds_caches_are_bounded_in_bytes_and_cleared_whole() -> None:
     clear_caches()
     for count in range(1801, 1812):  # about 11 MB of weights each

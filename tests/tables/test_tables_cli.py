@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from processes import run_dicecli
+from processes import run_in_process
 from typer.testing import CliRunner
 
 from dicecli.cli import app, route
@@ -27,7 +27,7 @@ def invoke(*args: str) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
-run = run_dicecli
+run = run_in_process
 
 
 def test_route_sends_table_words_to_the_table_command() -> None:

@@ -195,7 +195,7 @@ def rolloff_oracle(players: int) -> list[Fraction]:
     return [found[player] for player in range(players)]
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("players", [2, 3, pytest.param(4, marks=pytest.mark.slow)])
 def test_rolloff_chances_match_the_oracle(players: int) -> None:
     # rule W6: each player wins 1/n, the ties being re-rolled
     assert rolloff_oracle(players) == [F(1, players)] * players
