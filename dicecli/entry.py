@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
             _tell_of_a_redirect(args)
         return status
     except BaseException as error:  # every ending is given its status in one place
-        return exit_status(error, debug="--debug" in args, json="--json" in args)
+        return exit_status(error, debug="--debug" in args)
     finally:
         if own:
             gc.freeze()  # the process ends: the collection at exit has nothing to scan
@@ -264,7 +264,7 @@ def _carry_every_character(stream: TextIO, json: bool) -> None:
 # --- how a run ends -------------------------------------------------------------------
 
 
-def exit_status(error: BaseException, debug: bool = False, json: bool = False) -> int:
+def exit_status(error: BaseException, debug: bool = False) -> int:
     """The exit status of a run that raised ``error``, once what needs saying is said on
     stderr: the one place where an exception becomes an exit status (docs/startup.md).
 
@@ -273,7 +273,7 @@ def exit_status(error: BaseException, debug: bool = False, json: bool = False) -
     Ctrl-C 130, SIGTERM 143; a bad option one line and 2; any other exception is a bug
     in dicecli: one line and 70, or the traceback with ``debug`` (``--debug``), except
     a game plug-in's fault (:class:`~dicecli.errors.PluginError`): one line naming the
-    plug-in, and 3. With ``json`` (``--json``) a bad option is a JSON object.
+    plug-in, and 3.
     """
     cli = sys.modules.get("dicecli.cli")  # the typer app's errors come only once it ran
     if _closed_pipe(error):
@@ -292,12 +292,7 @@ def exit_status(error: BaseException, debug: bool = False, json: bool = False) -
         _tell(f"error: cannot write the output: {error.strerror or error}\n")
         return ExitStatus.WRITE_ERROR
     if cli is not None and isinstance(error, cli.USAGE_ERROR):
-        line = cli.usage_line(error)
-        if json:  # --json: errors are JSON objects too (DiceError.reported)
-            from dicecli.errors import DiceError  # docs/startup.md
-
-            line = DiceError(line.removeprefix("error: ")).reported(json=True).rstrip("\n")
-        _tell(line + "\n")
+        _tell(cli.usage_line(error) + "\n")
         return ExitStatus.BAD_INPUT
     if debug:
         raise error

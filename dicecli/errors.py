@@ -40,7 +40,10 @@ class DiceError(Exception):
             "hint": self.hint,
             "line": line,
         }
-        return json_module.dumps(fields, ensure_ascii=False) + "\n"
+        from dicecli.escape import json_escaped  # docs/startup.md
+
+        # unprintable characters JSON leaves raw (DEL, C1, bidi) as \u escapes
+        return json_escaped(json_module.dumps(fields, ensure_ascii=False)) + "\n"
 
     def with_hint(self, hint: str) -> DiceError:
         """The same error with ``hint`` shown under it."""

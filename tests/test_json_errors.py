@@ -40,13 +40,6 @@ def test_json_errors_on_the_command_line(args: list[str], error: str, position: 
     assert (found["error"], found["position"]) == (error, position)
 
 
-def test_a_bad_option_is_a_json_object_too() -> None:
-    done = run_dicecli("--json", "--times", "many", "2d6")
-    assert done.returncode == 2
-    (line,) = done.stderr.splitlines()
-    assert "--times" in json.loads(line)["error"]
-
-
 def test_a_piped_script_names_the_line() -> None:
     done = run_dicecli("--json", "--seed", "1", stdin="2d6\n3d6+\n")
     assert done.returncode == 2
