@@ -236,8 +236,7 @@ class Session:
 
         error = advise(error, self.environment, words=words)
         self.flush()  # keep stdout and stderr in order
-        where = f"line {line_number}: " if line_number is not None else ""
-        self.streams.stderr.write(where + error.show() + "\n")
+        self.streams.stderr.write(error.reported(self.options.json, line_number))
 
 
 def write_all(stream: TextIO, text: str) -> None:
@@ -333,7 +332,7 @@ def open_session(options: RunOptions, streams: Streams, buffered: bool = True) -
         check_times(options.times)
         return Session(options, streams, buffered)
     except DiceError as error:  # a bad --times or --given
-        streams.stderr.write(error.show() + "\n")
+        streams.stderr.write(error.reported(options.json))
         return None
 
 

@@ -359,7 +359,7 @@ def _options(
     try:
         env = environment_from(sets, character, settings, game_options, dice_file)
     except DiceError as error:
-        sys.stderr.write(error.show() + "\n")
+        sys.stderr.write(error.reported(json))
         raise typer.Exit(int(ExitStatus.BAD_INPUT)) from None
     return RunOptions(
         seed=seed, given=given, times=times, plain=plain, json=json, environment=env, debug=debug
@@ -389,8 +389,29 @@ def roll_command(
         _finish(run_once(" ".join(words), options, streams))
     if not streams.stdin_is_terminal:
         _finish(run_lines(streams.stdin, options, streams))
+    if _sets_up_a_session(shared) and _isatty(sys.stdout):
+        # `dicecli --character mira.toml` at a terminal: the session it sets up
+        from dicecli.repl.prompt import run_repl  # docs/startup.md
+
+        _finish(run_repl(options, streams))
     typer.echo("Nothing to roll: try `dicecli 2D6+5` or `dicecli --help`.", err=True)
     _finish(ExitStatus.BAD_INPUT)
+
+
+SESSION_OPTIONS = ("character", "seed", "given", "dice_file", "sets", "settings")
+"""Options that set up what later rolls use: given alone at a terminal, they open the
+REPL with it rather than say there is nothing to roll."""
+
+
+def _sets_up_a_session(shared: dict[str, Any]) -> bool:
+    return any(shared.get(name) not in (None, [], (), "") for name in SESSION_OPTIONS)
+
+
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
 
 
 @app.command(
@@ -435,7 +456,7 @@ def odds_command(
     except DiceError as error:
         from dicecli.hints import advise  # what only an error needs (docs/startup.md)
 
-        streams.stderr.write(advise(error, options.environment).show() + "\n")
+        streams.stderr.write(advise(error, options.environment).reported(options.json))
         _finish(ExitStatus.BAD_INPUT)
     renderer = make_renderer(options.mode(streams), streams.stdout)
     for result in found:  # each roll of a line of several (1d20+5 >= 15; 2d6+3)

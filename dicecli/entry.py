@@ -54,6 +54,8 @@ def main(argv: list[str] | None = None) -> int:
             _own_process("--json" in args)
         status = _dispatch(args, paused)
         sys.stdout.flush()  # a full disk is told here, not by the interpreter at exit
+        if own and status != 2:
+            _tell_of_a_redirect(args)
         return status
     except BaseException as error:  # every ending is given its status in one place
         return exit_status(error, debug="--debug" in args)
@@ -88,6 +90,19 @@ def _dispatch(args: list[str], paused: bool) -> int:
 
     _start_up_over(paused)
     return run(args)
+
+
+def _tell_of_a_redirect(args: list[str]) -> None:
+    """At a terminal, say so when the shell took an unquoted ``>=`` for a redirect and
+    the rolls went into a file named ``=...`` (:mod:`dicecli.shell_redirect`)."""
+    if not _isatty(sys.stderr):
+        return
+    from dicecli import shell_redirect  # only on this path (docs/startup.md)
+
+    line = route(args)
+    told = shell_redirect.hint(line.words) if line.command is None and line.words else None
+    if told is not None:
+        sys.stderr.write(f"note: {told}\n")
 
 
 def _isatty(stream: TextIO) -> bool:

@@ -23,6 +23,28 @@ class DiceError(Exception):
         self.text = text
         self.position = position
 
+    def reported(self, json: bool = False, line: int | None = None) -> str:
+        """What stderr gets, newline included: :meth:`show` (after ``line N: `` for a
+        line of a piped script), or with ``json`` (``--json``) one JSON object:
+        ``{"error": ..., "input": ..., "position": ..., "hint": ..., "line": ...}``, the
+        last four null when they do not apply."""
+        if not json:
+            where = f"line {line}: " if line is not None else ""
+            return f"{where}{self.show()}\n"
+        import json as json_module  # only --json errors need it (docs/startup.md)
+
+        fields = {
+            "error": self.message,
+            "input": self.text,
+            "position": self.position,
+            "hint": self.hint,
+            "line": line,
+        }
+        from dicecli.escape import json_escaped  # docs/startup.md
+
+        # unprintable characters JSON leaves raw (DEL, C1, bidi) as \u escapes
+        return json_escaped(json_module.dumps(fields, ensure_ascii=False)) + "\n"
+
     def with_hint(self, hint: str) -> DiceError:
         """The same error with ``hint`` shown under it."""
         copy = type(self)(self.message, self.text, self.position)

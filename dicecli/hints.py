@@ -13,7 +13,8 @@ points the error at that word:
   ``4d6 kh 3``, ``10d6 4+``, ``CON = 2``), and each game's own common mistakes
   (:attr:`~dicecli.systems.declaration.Game.hints`);
 - on the command line, a roll the shell changed before dicecli saw it: a ``*`` turned
-  into file names, a brace expansion split in two (quote the roll).
+  into file names, a brace expansion split in two, a ``>=`` taken for a redirect
+  (quote the roll).
 
 This module (and :mod:`difflib`) is imported only when an error is reported, so a
 plain roll never pays for it.
@@ -138,7 +139,13 @@ def _game_word_hint(game: Game, line: str, position: int, start: int) -> str | N
 
 def _shell_hint(words: Sequence[str]) -> str | None:
     """``quote the roll: dicecli '3d6 * 2'`` when the shell changed the roll: file
-    names where a ``*`` stood, or a brace expansion split into words."""
+    names where a ``*`` stood, a brace expansion split into words, or a ``>=`` taken
+    for a redirect into a file named ``=``."""
+    from dicecli import shell_redirect  # docs/startup.md
+
+    redirect = shell_redirect.hint(words)
+    if redirect is not None:
+        return redirect
     try:
         files = sorted(name for name in os.listdir(".") if not name.startswith("."))
     except OSError:

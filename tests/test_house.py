@@ -285,7 +285,7 @@ def test_a_fourth_game_is_one_package_and_one_registry_line(tmp_path: Path) -> N
     assert done.stderr == ""
     lines = done.stdout.splitlines()
     assert lines[0] == "1\tcoin flip\t[heads]"
-    assert "0\t1/2\t50.00%\t>= 100.00%" in lines
+    assert "0\t1/2\t50.00%\t100.00%" in lines
     assert any(line.startswith("completion: ['coin'] [") and "'flip'" in line for line in lines)
     assert "help: Coin:" in lines
 

@@ -43,7 +43,7 @@ MAX_FACES = 1_000
 """Most faces one die of a dice file may have."""
 
 DIE_KEYS = ("faces", "symbols", "description", "note", "assumption")
-TOP_LEVEL_KEYS = ("description", "cancel")
+TOP_LEVEL_KEYS = ("description", "cancel", "succeeds")
 FACE_KEYS = ("value", "symbol", "symbols")
 NAME_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 FACE_SHAPE = 'a face is a whole number, symbols in quotes ("success+advantage"), or a table'
@@ -166,7 +166,20 @@ def parse_book(text: str, source: str) -> DiceBook:
     if not dice:
         raise where.error("no dice in it: write [NAME] with faces = [...] (see docs/dice.md)")
     cancels = _cancels(where, data.get("cancel", []), tuple(symbols))
-    return DiceBook((source,), dice, tuple(symbols), cancels, places)
+    succeeds = _succeeds(where, data.get("succeeds", ""), tuple(symbols))
+    return DiceBook((source,), dice, tuple(symbols), cancels, places, succeeds=succeeds)
+
+
+def _succeeds(where: _Where, raw: object, symbols: tuple[str, ...]) -> str:
+    """The symbol a roll needs one of, net, to succeed (``succeeds = "success"``)."""
+    line = where.lines.header("succeeds")
+    if not isinstance(raw, str):
+        raise where.error('succeeds: write the symbol a success needs, e.g. "success"', line)
+    symbol = raw.strip()
+    if symbol and symbol not in symbols:
+        known = ", ".join(symbols) or "none"
+        raise where.error(f"succeeds: no face shows '{symbol}' (symbols: {known})", line)
+    return symbol
 
 
 def _check_name(at: _Where, name: str) -> None:
@@ -352,12 +365,18 @@ def combined(first: DiceBook, second: DiceBook) -> DiceBook:
     where = {key: first.where[key] for key in kept}
     where.update(second.where)
     symbols = tuple(dict.fromkeys([*first.symbols, *second.symbols]))
+    if first.succeeds and second.succeeds and first.succeeds != second.succeeds:
+        raise DiceFileError(
+            f"dice file {second.sources[0]}: succeeds: '{first.succeeds}' decides success "
+            "in a file loaded before"
+        )
     return DiceBook(
         (*kept_sources, *second.sources),
         {**kept, **second.dice},
         symbols,
         tuple(cancels.items()),
         where,
+        succeeds=second.succeeds or first.succeeds,
     )
 
 
@@ -484,7 +503,12 @@ def unknown_die(book: DiceBook, name: str, position: int = -1) -> DiceError:
     else:
         shown = ", ".join(names[:12]) + (", …" if len(names) > 12 else "")
         message = f"unknown die 'd{name}' (dice: {shown})"
-        close = difflib.get_close_matches(name.casefold(), [n.casefold() for n in names], 1, 0.6)
+        folded = name.casefold()
+        starting = [n for n in names if n.casefold().startswith(folded)]
+        if len(starting) == 1:  # a prefix of one name: dProf
+            close = [starting[0].casefold()]
+        else:
+            close = difflib.get_close_matches(folded, [n.casefold() for n in names], 1, 0.6)
         if close:
             spelled = next(n for n in names if n.casefold() == close[0])
             message += f"; did you mean d{spelled[0].upper()}{spelled[1:]}?"

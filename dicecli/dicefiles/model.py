@@ -61,6 +61,9 @@ class DiceBook:
     cancels: tuple[tuple[str, str], ...] = ()
     where: Mapping[str, tuple[str, int | None]] = field(default_factory=dict, compare=False)
     """Each die (casefolded) -> the file and the line that define it, for errors."""
+    succeeds: str = ""
+    """The symbol that makes a roll a success when at least one is left after the pairs
+    cancel (Genesys: ``success``); ``""``: a roll of symbols has no pass or fail."""
 
     def place(self, key: str) -> str:
         """Where the die ``key`` (casefolded) is defined: ``dice.toml, line 4``."""

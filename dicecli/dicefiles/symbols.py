@@ -49,13 +49,34 @@ def counts_text(counts: dict[str, int], keep_zero: bool = False) -> str:
 
 
 def symbol_outcome(dice: Sequence[DieRoll], book: DiceBook) -> Outcome:
-    """The symbols a roll shows, counted, and netted when the book says pairs cancel."""
+    """The symbols a roll shows, counted, and netted when the book says pairs cancel;
+    when the book names the symbol success needs, the net result in words first
+    (:func:`net_verdict`)."""
     counts = symbol_counts(dice, book)
     shown: dict[str, JSONValue] = {symbol: count for symbol, count in counts.items() if count}
     fields: list[tuple[str, JSONValue]] = [("symbols", shown)]
     verdict = counts_text(counts)
-    if book.cancels:
-        net = net_counts(counts, book)
+    net = net_counts(counts, book) if book.cancels else None
+    if net is not None:
         fields.append(("net", dict(net)))
+    if book.succeeds:
+        passed = (net if net is not None else counts).get(book.succeeds, 0) > 0
+        fields.append(("success", passed))  # after the counts: the tally reads those first
+        return Outcome(
+            f"{net_verdict(passed, net or counts, book)}; {verdict}", passed, tuple(fields)
+        )
+    if net is not None:
         verdict += f"; net: {counts_text(net, keep_zero=True)}"
     return Outcome(verdict, None, tuple(fields))
+
+
+def net_verdict(passed: bool, net: dict[str, int], book: DiceBook) -> str:
+    """``success with 3 advantage, 1 triumph``, ``failure with 2 threat``, ``failure``:
+    the result, then what else is left net, the deciding pair's symbols aside."""
+    deciding = {book.succeeds}
+    for pair in book.cancels:
+        if book.succeeds in pair:
+            deciding.update(pair)
+    rest = {symbol: count for symbol, count in net.items() if symbol not in deciding and count}
+    word = "success" if passed else "failure"
+    return f"{word} with {counts_text(rest)}" if rest else word

@@ -276,13 +276,17 @@ def _checked_dice(text: str, loc: int, count: int, raw_sides: str, modifiers: Mo
 
 
 # Dice named in a dice file (docs/dice.md): a lower-case d, then the name with a capital
-# first letter: 3dBoost, 2dAbility. dF, dF.1 and dF with modifiers (4dFr, 3dFkh1) stay
-# the Fudge die; a word with a lower-case letter after the d (dex) stays a name. The
-# name ends at the first character that cannot be in a name: modifiers go after a space
-# (2dAvg kh1). A Fudge die times dice (4dFxd6, dFx2) stays a product.
+# first letter: 3dBoost, 2dAbility (after a count, any case: 2dability). dF, dF.1 and dF
+# with modifiers (4dFr, 3dFkh1) stay the Fudge die; a word with a lower-case letter
+# after the d and no count (dex) stays a name. The name ends at the first character
+# that cannot be in a name: modifiers go after a space (2dAvg kh1). A Fudge die times
+# dice (4dFxd6, dFx2) stays a product.
 _NAMED_DIE = r"(?P<count>\d*)d(?P<name>[A-Z][A-Za-z0-9_]*)"
+_COUNTED_NAMED_DIE = r"(?P<count>\d+)d(?P<name>[a-z][A-Za-z0-9_]*)"
+"""With a count, a name after the d may start lower-case too (2dability): nothing else
+is written so, and dice names match regardless of case."""
 _FUDGE_FORM = (
-    rf"F(?:\.[12])?(?i:{_MODIFIER.removeprefix('(?i)')})*"
+    rf"[Ff](?:\.[12])?(?i:{_MODIFIER.removeprefix('(?i)')})*"
     r"(?:(?![A-Za-z0-9_])|[xX](?![A-Za-z_])|[xX](?=[dD][\d%fF]))"
 )
 
@@ -290,11 +294,13 @@ _FUDGE_FORM = (
 def named_die_at(text: str, loc: int = 0) -> re.Match[str] | None:
     """The named die written at ``loc`` in ``text`` (``3dBoost``: its ``count`` and
     ``name`` groups), or None, also for the forms that stay the Fudge die."""
-    match = re.compile(_NAMED_DIE).match(text, loc)
+    match = re.compile(_NAMED_DIE).match(text, loc) or re.compile(_COUNTED_NAMED_DIE).match(
+        text, loc
+    )
     if match is None:
         return None
     name_at = match.start("name")
-    if text.startswith("F", name_at) and re.compile(_FUDGE_FORM).match(text, name_at):
+    if text.startswith(("F", "f"), name_at) and re.compile(_FUDGE_FORM).match(text, name_at):
         return None  # the pattern of the Fudge forms is compiled only for a name in F
     return match
 

@@ -34,7 +34,8 @@ class PlainRenderer:
 
 def odds_lines(odds: Odds) -> list[str]:
     """``NAME<tab>FRACTION<tab>PERCENT`` lines, then the distribution as
-    ``VALUE<tab>FRACTION<tab>PERCENT<tab>AT_LEAST_PERCENT``. Text from the line or a
+    ``VALUE<tab>FRACTION<tab>PERCENT<tab>AT_LEAST_PERCENT`` (the chance of the value or
+    more, a percentage as the chance beside it). Text from the line or a
     file (the input, a name, a table's outcome, a note) is escaped: one line, its
     fields apart."""
     from dicecli.probability.distribution import fraction_text, percent  # docs/startup.md
@@ -52,7 +53,7 @@ def odds_lines(odds: Odds) -> list[str]:
         tails = dist.at_least_each()
         for (value, chance), remaining in zip(dist.outcomes, tails, strict=True):
             chance_text = fraction_text(chance)
-            lines.append(f"{value}\t{chance_text}\t{percent(chance)}\t>= {percent(remaining)}")
+            lines.append(f"{value}\t{chance_text}\t{percent(chance)}\t{percent(remaining)}")
     for name, table in odds.tables:
         for outcome, chance in table.outcomes:
             shown = escaped(f"{name} {outcome}")

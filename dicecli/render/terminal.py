@@ -18,12 +18,11 @@ from rich.text import Text as RichText
 
 from dicecli.environment import Environment
 from dicecli.escape import escaped
+from dicecli.notation.readings import reading_note
 from dicecli.probability.distribution import Odds, fraction_text, percent
 from dicecli.render import theme
-from dicecli.render.text import chance_text, face_text, total_text
+from dicecli.render.text import chance_text, face_text, named, repeats_value, total_text
 from dicecli.results import (
-    CRITICAL_FAILURE,
-    CRITICAL_SUCCESS,
     DiceShown,
     DieRoll,
     Outcome,
@@ -34,35 +33,42 @@ from dicecli.results import (
 from dicecli.tally import Tally
 
 HISTOGRAM_WIDTH = 40
+ASSUMPTION = "an assumption"
+"""In a note that says a game assumed something the rules leave open (rule A9's
+dice faces): such a note does not change from roll to roll, so it is shown once."""
 
 
-def _die(die: DieRoll) -> RichText:
-    text = escaped(face_text(die))  # a dice file's symbol
-    if CRITICAL_SUCCESS in die.marks or CRITICAL_FAILURE in die.marks:
-        text += CRITICAL_SIGN  # seen without colour too
+def _die(die: DieRoll, event: str = "", among: bool = False) -> RichText:
+    text = escaped(face_text(die))  # a dice file's symbol; a critical's sign
+    if among and die.marks:
+        text = named(die, text)
+    if event and die.face == event:  # the die is the verdict (a MISFIRE): say it here
+        return RichText(f"{theme.EVENT_SYMBOL} {text}", style=f"bold {theme.die_style(die)}")
     return RichText(text, style=theme.die_style(die))
-
-
-CRITICAL_SIGN = "*"
-"""After a die marked critical (``20*``), beside its style."""
 
 
 def breakdown(result: RollResult) -> RichText:
     return _segments(result.breakdown)
 
 
-def _segments(segments: Sequence[Segment]) -> RichText:
+def _segments(segments: Sequence[Segment], event: str = "") -> RichText:
+    """The breakdown; ``event``: the face of a die that is the verdict (MISFIRE),
+    shown as the verdict in the die's place."""
     line = RichText()
+    before = ""
     for segment in segments:
         if isinstance(segment, DiceShown):
             line.append("[")
+            among = len(segment.dice) > 1  # a key die among others is named (dragon 4)
             for index, die in enumerate(segment.dice):
                 if index:
                     line.append(", ")
-                line.append_text(_die(die))
+                line.append_text(_die(die, event, among))
             line.append("]")
-        else:
+            before = ""
+        elif not repeats_value(segment, before):
             line.append(escaped(segment.text), style=theme.role_style(segment.role))
+            before = segment.text
     return line
 
 
@@ -119,6 +125,53 @@ def _unwrapped(segments: Sequence[Segment], typed: str) -> Sequence[Segment]:
     return segments
 
 
+def _without_typed_label(segments: Sequence[Segment], typed: str) -> Sequence[Segment]:
+    """The breakdown without a leading label that says again what the echoed line
+    says (``test 4: test 4: [5]`` -> ``test 4: [5]``): the text segments before
+    the first dice, up to one that ends in a colon, when the typed line holds them."""
+    spoken: list[str] = []
+    for index, segment in enumerate(segments):
+        if not isinstance(segment, Text):
+            return segments
+        spoken.append(segment.text)
+        if segment.text.rstrip().endswith(":"):
+            said = " ".join("".join(spoken).rstrip()[:-1].split()).casefold()
+            if said and said in " ".join(typed.split()).casefold():
+                return segments[index + 1 :]
+            return segments
+    return segments
+
+
+_COUNTED = re.compile(r" \((\d+) successe?s?\)")
+
+
+def _counted(segments: Sequence[Segment], total: int | None) -> str:
+    """`` successes`` when the breakdown ends in ``(25 successes)`` and the total is
+    that count (no failures taken off): the total says it once, ``= 25 successes``."""
+    if not segments or total is None:
+        return ""
+    last = segments[-1]
+    if isinstance(last, Text):
+        found = _COUNTED.fullmatch(last.text)
+        if found and int(found[1]) == total:
+            return " success" if total == 1 else " successes"
+    return ""
+
+
+def _event_die(result: RollResult, segments: Sequence[Segment]) -> str:
+    """The face of a die on the line that the verdict only repeats (a MISFIRE): the
+    die is shown as the verdict, with its warning sign, and no badge follows."""
+    outcome = result.outcome
+    if outcome is None or outcome.passed is not None or not theme.event_style(outcome.fields):
+        return ""
+    for segment in segments:
+        if isinstance(segment, DiceShown):
+            for die in segment.dice:
+                if die.face == outcome.verdict:
+                    return die.face
+    return ""
+
+
 class TerminalRenderer:
     """``echo_input``: start each roll with the line as typed (one-shot mode); the REPL
     turns it off (the line is on the screen already), except for a saved roll's name
@@ -134,6 +187,7 @@ class TerminalRenderer:
         """Set (``--odds``): the chance is shown beside each result, worked out with
         these names."""
         self._chances: dict[str, Odds | None] = {}
+        self._assumed: set[str] = set()
 
     def result(self, result: RollResult) -> None:
         head = RichText()
@@ -143,7 +197,7 @@ class TerminalRenderer:
             head.append(": ")
         segments: Sequence[Segment] = result.breakdown
         if head:
-            segments = _unwrapped(segments, typed)
+            segments = _without_typed_label(_unwrapped(segments, typed), typed)
         sides = _sides(segments)
         if len(sides) > 1:
             self._sided(result, head, sides)
@@ -151,13 +205,29 @@ class TerminalRenderer:
             self._one_line(result, head, segments)
         if result.outcome is not None:
             self._notes(result.input, result.outcome.notes)
+        reading = reading_note(typed)
+        if reading is not None:
+            self._warn(reading)
 
-    def _tail(self, result: RollResult, chance: bool, gap: str = "  ") -> RichText:
-        """What follows the breakdown: the verdict (unless quiet) after ``gap``, the
-        chance (``--odds``), the comment."""
+    def _warn(self, note: str) -> None:
+        """A note that may mean the result is not what the player meant, standing out."""
+        self._indented(
+            RichText(f"{theme.WARNING_SYMBOL} {escaped(note)}", style=theme.WARNING_STYLE)
+        )
+
+    def _indented(self, text: RichText) -> None:
+        """A note under its line, indented, its wrapped lines too (no word cut)."""
+        for line in text.wrap(self.console, max(self.console.width - 2, 20)):
+            self.console.print(RichText("  ").append_text(line))
+
+    def _tail(
+        self, result: RollResult, chance: bool, gap: str = "  ", badge: bool = True
+    ) -> RichText:
+        """What follows the breakdown: the verdict (unless quiet, or shown on its die:
+        not ``badge``) after ``gap``, the chance (``--odds``), the comment."""
         tail = RichText()
         outcome = result.outcome
-        if outcome is not None and not outcome.quiet:
+        if outcome is not None and not outcome.quiet and badge:
             tail.append(gap)
             tail.append_text(verdict(outcome))
         if chance and self.odds_environment is not None:
@@ -177,18 +247,24 @@ class TerminalRenderer:
     def _one_line(self, result: RollResult, head: RichText, segments: Sequence[Segment]) -> None:
         """The breakdown, the total and the verdict on one line; the verdict on a line
         of its own when they do not fit, never cut in two."""
-        line = head.append_text(_segments(segments))
+        event = _event_die(result, segments)
+        counted = _counted(segments, result.total)
+        if counted:
+            segments = segments[:-1]
+        line = head.append_text(_segments(segments, event))
         # A MISFIRE has no number (the verdict says it); a candidate's number is a
         # position, not a score: the verdict names the candidate.
         if result.total is not None and not _names_a_position(result.outcome):
             line.append(" = ")
             line.append(total_text(result), style=theme.TOTAL_STYLE)
-        tail = self._tail(result, chance=True)
+            line.append(counted)
+        tail = self._tail(result, chance=True, badge=not event)
         if line.cell_len + tail.cell_len <= self.console.width:
             self.console.print(line.append_text(tail))
         else:
             self.console.print(line)
-            self.console.print(tail)
+            if tail:
+                self.console.print(tail)
 
     def _chance(self, result: RollResult) -> RichText:
         """``(72.22% to pass)``; for a total, the chance of it or more."""
@@ -206,15 +282,22 @@ class TerminalRenderer:
         return RichText(f"  ({text})", style="dim") if text else RichText("")
 
     def _notes(self, line: str, notes: Sequence[str]) -> None:
-        """Each note once for a run of rolls of the same line (``--times``)."""
+        """Each note once for a run of rolls of the same line (``--times``); a note
+        that a game assumed something (rule A9's dice faces) once for the renderer's
+        life, a REPL session."""
         last, noted = self._noted
         if line != last:
             noted = set()
             self._noted = (line, noted)
         for note in notes:
-            if note not in noted:
+            if note not in noted and note not in self._assumed:
                 noted.add(note)
-                self.console.print(RichText(f"  {escaped(note)}", style=theme.ROLE_STYLES["note"]))
+                if ASSUMPTION in note:
+                    self._assumed.add(note)
+                if theme.WARNING_NOTES.search(note):
+                    self._warn(note)
+                    continue
+                self._indented(RichText(escaped(note), style=theme.ROLE_STYLES["note"]))
 
     def summary(self, tally: Tally) -> None:
         self.console.print(RichText(escaped(tally.line()), style="bold"))
@@ -241,7 +324,10 @@ class TerminalRenderer:
                 console.print(_figure(name, f"{float(value):.4f}", value))
         dist = odds.distribution
         if dist is not None:
-            console.print(f"  range {dist.min}..{dist.max}, stdev {dist.stdev():.4f}")
+            spread = f"stdev {dist.stdev():.4f}"
+            if not mean_shown:  # else the headline gave the range
+                spread = f"range {dist.min}..{dist.max}, {spread}"
+            console.print(f"  {spread}")
             under = odds.passing is not None and odds.passing[0] is None
             console.print(_histogram(dist.outcomes, "value", odds, under, full))
         for name, table in odds.tables:

@@ -10,6 +10,8 @@ from dicecli.escape import escaped
 from dicecli.results import (
     CLAMPED,
     COMPOUNDED,
+    CRITICAL_FAILURE,
+    CRITICAL_SUCCESS,
     EXPLODED,
     DieRoll,
     RollResult,
@@ -27,7 +29,8 @@ TOTAL_MISSING = "-"
 def face_text(die: DieRoll) -> str:
     """``5``; ``5→3`` when the value differs from the face (D3, penetrating dice,
     clamps ``min3``/``max6``, on a Fudge die too: ``-→0``);
-    ``6!`` for a die that exploded; ``+3`` for a die added into the one before (``!!``)."""
+    ``6!`` for a die that exploded; ``+3`` for a die added into the one before (``!!``);
+    ``20*`` for a critical die."""
     text = die.face
     numbered = die.face.lstrip("-+").isdigit() or CLAMPED in die.marks  # dF: -→0 (min0)
     if die.value is not None and str(die.value) != die.face and numbered:
@@ -36,7 +39,22 @@ def face_text(die: DieRoll) -> str:
         text += "!"
     if COMPOUNDED in die.marks:  # added into the die before it (``!!``)
         text = "+" + text
+    marks = die.marks
+    if marks and (CRITICAL_SUCCESS in marks or CRITICAL_FAILURE in marks):
+        text += CRITICAL_SIGN  # seen without colour, and in plain text
     return text
+
+
+def named(die: DieRoll, text: str) -> str:
+    """``dragon 4``: ``text`` with the die's kind in front when the die carries its own
+    kind as a mark (a game's key die, a Dragon die) and stands among dice of another
+    kind, so that it is named without colour too; else ``text``."""
+    marks = die.marks
+    return f"{die.die} {text}" if marks and die.die in marks else text
+
+
+CRITICAL_SIGN = "*"
+"""After a die marked critical (``20*``), beside its style."""
 
 
 _DIE_TEXTS: dict[int, str] = {}
@@ -65,8 +83,21 @@ def dice_text(dice: Sequence[DieRoll]) -> str:
         return "[" + (cached(id(dice[0])) or die_text(dice[0])) + "]"
     texts = []
     for die in dice:  # a loop: cheaper than a comprehension for a few dice
-        texts.append(cached(id(die)) or die_text(die))
+        text = cached(id(die)) or die_text(die)
+        texts.append(named(die, text) if die.marks else text)
     return "[" + ", ".join(texts) + "]"
+
+
+def repeats_value(segment: Text, before: str) -> bool:
+    """True for a target's `` (=15)`` right after the name that showed it (``AC(15)``):
+    the value is said once."""
+    text = segment.text
+    return (
+        segment.role == "target"
+        and text.startswith(" (=")
+        and text.endswith(")")
+        and before.endswith(f"({text[3:-1]})")
+    )
 
 
 def breakdown_text(segments: Sequence[Segment]) -> str:
@@ -77,7 +108,7 @@ def breakdown_text(segments: Sequence[Segment]) -> str:
                 text = segment.text
                 stripped = text.lstrip()
                 parts.append(f"{text[: len(text) - len(stripped)]}~{stripped}~")
-            else:
+            elif segment.role != "target" or not parts or not repeats_value(segment, parts[-1]):
                 parts.append(segment.text)
         else:
             parts.append(dice_text(segment.dice))

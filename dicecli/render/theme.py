@@ -71,6 +71,12 @@ VERDICT_SYMBOLS = {True: "✔", False: "✘", None: "▶"}
 VERDICT_SYMBOL_STYLES = {True: "bold green", False: "bold red", None: "bold"}
 """Before the verdict: pass, fail, neither (a winner, a direction). A symbol survives
 ``NO_COLOR`` and a screen reader's loss of colour."""
+WARNING_STYLE = "bold yellow"
+WARNING_SYMBOL = "⚠"
+"""A note that may mean the result is not what the player meant (a name counted as 0,
+a line read one of two ways) stands out, after a sign that survives ``NO_COLOR``."""
+WARNING_NOTES = re.compile(r"\bis not set\b")
+"""Notes of a game that say a value was missing and a default stood in for it."""
 _CORE_DIE = re.compile(r"d(?:\d+|%|F|\{[^{}]*\})")  # d{-1,0,1}: custom faces
 
 

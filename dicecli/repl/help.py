@@ -31,7 +31,9 @@ NOTATION = HelpTopic(
         ("2d20kl1", "the lower of two d20"),
         ("d6r1", "re-roll ones while they come (ro1: once)"),
         ("3d6!", "exploding dice (!!: add into the die, !p: penetrate)"),
-        ("6d10>=7f1", "count successes (7 or more) minus failures (ones)"),
+        ("d20+5 >= 15", "a check: pass or fail, and the margin (also <=, >, <, vs 15)"),
+        ("6d10>=7f1", "count successes (7 or more) minus failures (ones): no space"),
+        ("d20cs>=19 + 5", "criticals: 19-20 marked (cf1: a critical failure on 1)"),
         ("4d6u", "unique: a repeated face is re-rolled (uo: once)"),
         ("4d6min3", "clamp: a die below 3 counts 3 (max5: above 5 counts 5)"),
         ("4dF", "fudge dice"),
@@ -71,8 +73,8 @@ def topics() -> dict[str, HelpTopic]:
         (),
         "{commands}\n"
         "An empty line does nothing. Tab completes words, Up/Down and Ctrl-R search the\n"
-        "history, Ctrl-C clears the line, Ctrl-D leaves. After an error, Up brings the line\n"
-        f"back to fix. More: {more}.",
+        "history, Ctrl-C clears the line, Ctrl-D leaves. After an error, Up brings the\n"
+        f"line back to fix. More: {more}.",
     )
     return found
 

@@ -199,7 +199,15 @@ def _show(output: Output, session: Session, where: str = "") -> None:
     mode = session.mode
     messages = streams.stderr if mode == "json" else streams.stdout
     summaries = mode == "terminal"
-    render_output(output, session.renderer, messages, streams.stderr, summaries, where)
+    width = _terminal_width() if mode == "terminal" else 0
+    render_output(output, session.renderer, messages, streams.stderr, summaries, where, width)
+
+
+def _terminal_width() -> int:
+    """The terminal's columns (``COLUMNS`` first, as rich reads it)."""
+    import shutil  # docs/startup.md
+
+    return shutil.get_terminal_size().columns
 
 
 def _handle(state: ReplState, line: str, debug: bool) -> tuple[ReplState, Output]:
@@ -246,7 +254,9 @@ def _interactive(state: ReplState, session: Session) -> None:
         auto_suggest=AutoSuggestFromHistory(),
     )
     if session.mode != "json":
-        streams.stdout.write(banner() + "\n")
+        from dicecli.repl.fit import fitted  # docs/startup.md
+
+        streams.stdout.write(fitted(banner(), _terminal_width()) + "\n")
     if why:
         streams.stderr.write(why + "\n")
     streams.stdout.flush()

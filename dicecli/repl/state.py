@@ -237,11 +237,12 @@ def render_output(
     stderr: TextIO,
     summaries: bool = True,
     where: str = "",
+    width: int = 0,
 ) -> None:
     """Write ``output``: rolls and odds with ``renderer``, messages to ``messages``,
     errors (with their caret) to ``stderr``, after ``where`` (``line 3: ``).
     ``summaries``: show ``--times`` summaries (one-shot mode shows them on a terminal
-    only)."""
+    only); ``width``: the terminal's, to fit messages to (0: a pipe, left as they are)."""
     for item in output:
         if isinstance(item, Rolled):
             renderer.result(item.result)
@@ -259,7 +260,12 @@ def render_output(
         elif isinstance(item, OddsShown):
             renderer.odds(item.odds, item.full)
         elif isinstance(item, Message):
-            messages.write(escaped_lines(item.text.rstrip("\n")) + "\n")
+            text = escaped_lines(item.text.rstrip("\n"))
+            if width:  # a terminal: long lines wrapped between words, under their column
+                from dicecli.repl.fit import fitted  # docs/startup.md
+
+                text = fitted(text, width)
+            messages.write(text + "\n")
         else:
             stderr.write(where + item.error.show() + "\n")
     messages.flush()

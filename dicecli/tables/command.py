@@ -41,7 +41,7 @@ def run_table(words: list[str], options: RunOptions, streams: Streams, odds: boo
         book, name = book_and_name(words)
         table = book.table(name)
     except DiceError as error:
-        streams.stderr.write(error.show() + "\n")
+        streams.stderr.write(error.reported(options.json))
         return ExitStatus.BAD_INPUT
     typed = "table " + " ".join(words)
     if odds:

@@ -52,7 +52,8 @@ class _Drawing:
                 parts.append(self.nested(piece, table.name, rolls))
         text = "".join(parts)
         if within is not None:
-            shown = f"{breakdown_text(result.breakdown)} = {result.total} → {entry.key}: {text}"
+            # the entry's text is in the verdict already: the note names the entry only
+            shown = f"{breakdown_text(result.breakdown)} = {result.total} → {entry.key}"
             self.notes.insert(note_at, f"table {table.name}: {shown}")
         return result, entry.key, text, rolls
 

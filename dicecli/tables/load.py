@@ -181,7 +181,7 @@ def _rolled_table(
             raise at.error(
                 "write the entry's text as a string (weights are for tables without a roll)"
             )
-        low, high = _range(at, key)
+        low, high = _range(at, key, possible[-1] if possible else None)
         entries.append(Entry(key, low, high, 1, value, _pieces(at, value)))
     entries.sort(key=lambda entry: entry.low)
     _check_cover(where, raw_roll, entries, possible)
@@ -260,17 +260,35 @@ def _possible_values(where: _Where, text: str, roll: Roll) -> tuple[int, ...]:
     return tuple(value for value, _ in found.outcomes)
 
 
-def _range(at: _Where, key: str) -> tuple[int, int]:
+def _range(at: _Where, key: str, highest: int | None = None) -> tuple[int, int]:
+    """The values a key covers. ``00`` is 100 when the roll's ``highest`` value is 100,
+    as on percentile dice in printed tables (``96-00``)."""
     match = _KEY.fullmatch(key)
     if match is None:
         raise at.error("a key is a value (7) or a range (1-3)")
     if len(key) > 40:
         raise at.error("the key is too long for a value or a range")
-    low = int(match["low"])
-    high = int(match["high"]) if match["high"] is not None else low
+    low, high = _bound(match["low"], highest), _bound(match["high"] or match["low"], highest)
     if high < low:
+        if match["high"] is not None and match["high"].strip("+") == "00":
+            raise at.error(
+                f"the range runs backwards: 00 stands for 100 only when the roll's highest "
+                f'value is 100 (roll = "d100"); else write {match["low"]}-'
+                f"{highest if highest is not None else low}"
+            )
         raise at.error(f"the range runs backwards: write {high}-{low}")
     return low, high
+
+
+def _bound(text: str, highest: int | None) -> int:
+    """A key's number; ``00`` read as 100 when the roll reaches 100."""
+    if text.strip("+") == "00" and highest == PERCENTILE:
+        return PERCENTILE
+    return int(text)
+
+
+PERCENTILE = 100
+"""What ``00`` stands for in a table whose roll reaches it (d100: 01-00)."""
 
 
 def spans(values: tuple[int, ...], most: int = 6) -> str:

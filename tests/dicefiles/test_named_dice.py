@@ -119,11 +119,11 @@ def test_symbol_dice_count_each_symbol_and_net_the_cancelling_pairs(
     }
     assert facts["net"] == {"success": 3, "advantage": 0, "triumph": 1}
     assert result.outcome.verdict == (
-        # in the order the file first shows each symbol
-        "4 success, 1 advantage, 1 failure, 1 threat, 1 triumph; "
-        "net: 3 success, 0 advantage, 1 triumph"
+        # the net result first (the file's succeeds = "success"), then each symbol in
+        # the order the file first shows it
+        "success with 1 triumph; 4 success, 1 advantage, 1 failure, 1 threat, 1 triumph"
     )
-    assert result.outcome.passed is None  # a count, not a check: exit status 0
+    assert result.outcome.passed is True  # 3 successes left: a success (issue 28)
 
 
 def test_failures_that_outnumber_successes_are_what_is_left(genesys: Environment) -> None:
@@ -138,7 +138,7 @@ def test_blank_faces_show_no_symbols(genesys: Environment) -> None:
     result = dicecli.roll("2dBoost", given="blank,blank", environment=genesys)
     assert [die.face for die in result.dice] == ["blank", "blank"]
     assert result.outcome is not None
-    assert result.outcome.verdict == "no symbols; net: 0 success, 0 advantage"
+    assert result.outcome.verdict == "failure; no symbols"  # no success left: a failure
 
 
 def test_a_seed_reproduces_a_roll(genesys: Environment) -> None:
@@ -221,10 +221,10 @@ def test_dice_file_on_the_command_line_plain_and_json() -> None:
         "--dice-file", str(GENESYS), "--given", "success+advantage,failure", "--plain",
         "dAbility + dDifficulty",
     )  # fmt: skip
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 1, done.stderr  # no success left: a failed check
     assert done.stdout == (
         "-\tdAbility + dDifficulty\t[success+advantage] + [failure] => "
-        "1 success, 1 advantage, 1 failure; net: 0 success, 1 advantage\n"
+        "failure with 1 advantage; 1 success, 1 advantage, 1 failure\n"
     )
     done = run_in_process(
         "--dice-file", str(GENESYS), "--given", "success+advantage,blank", "--json",
@@ -279,9 +279,7 @@ def test_the_repl_loads_a_dice_file_and_keeps_the_session_on_a_bad_one(
     (rolled,) = output
     assert isinstance(rolled, Rolled)
     assert rolled.result.outcome is not None
-    assert rolled.result.outcome.verdict == (
-        "1 success, 1 triumph; net: 1 success, 0 advantage, 1 triumph"
-    )
+    assert rolled.result.outcome.verdict == "success with 1 triumph; 1 success, 1 triumph"
     bad = tmp_path / "bad.toml"
     bad.write_text("[Boost]\nfaces = [1]\n")  # a name the session has from another file
     after, output = handle_line(state, f"load {bad}")
@@ -289,7 +287,7 @@ def test_the_repl_loads_a_dice_file_and_keeps_the_session_on_a_bad_one(
     assert isinstance(problem, Problem)
     assert problem.error.message == (
         f"dice file {bad}, line 1: die 'Boost': the name is taken by the die 'Boost' "
-        f"of {GENESYS}, line 13"
+        f"of {GENESYS}, line 16"
     )
     assert after == state
 
@@ -366,8 +364,10 @@ def test_several_dice_files_on_the_command_line(tmp_path: Path) -> None:
         "--dice-file", str(GENESYS), "--dice-file", str(AVERAGE), "--given", "5,advantage",
         "--plain", "dAverage + dBoost",
     )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("5\tdAverage + dBoost\t[5] + [advantage] => 1 advantage")
+    assert done.returncode == 1, done.stderr  # the Genesys file's rule: no success, failed
+    assert done.stdout.startswith(
+        "5\tdAverage + dBoost\t[5] + [advantage] => failure with 1 advantage; 1 advantage"
+    )
     clash = tmp_path / "clash.toml"
     clash.write_text("[average]\nfaces = [1]\n")
     done = run_in_process("--dice-file", str(AVERAGE), "--dice-file", str(clash), "dAverage")

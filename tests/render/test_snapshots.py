@@ -46,6 +46,8 @@ ROLLS: list[tuple[str, str, str]] = [
     ("notation-labels", "2d6[fire] + 1d4[cold]", "3,4,2"),
     ("notation-comment", "2d6 # torch", "1,5"),
     ("notation-d3", "D3", "5"),
+    ("notation-reading", "10d6 >= 4", "1,6,5,2,3,3,4,5,1,1"),  # issue 28: the other reading
+    ("notation-count-said-once", "5d6>=1", "1,6,5,2,3"),
     ("alkemy-test", "alkemy 8 vs 15", "4,3"),
     ("alkemy-bonus-yellow", "alkemy 8 +1 bonus vs 15 yellow", "3,4,5"),
     ("alkemy-red", "alkemy 8 vs 15 red", "1,2"),

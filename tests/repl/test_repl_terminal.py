@@ -124,7 +124,7 @@ def test_tab_completes_the_word_the_game_expects(tmp_path: Path) -> None:
     terminal.child.send(" vs chall\t")
     terminal.child.expect_exact("enging")
     shown = terminal.type("")
-    assert "\n[4, 5, 6] + STR(0) vs 13 (Challenging) = 15  ✔  success" in shown
+    assert "\n[4, 5, dragon 6] + STR(0) vs 13 (Challenging) = 15  ✔  success" in shown
     assert "success" in shown
     terminal.child.sendcontrol("d")
     terminal.child.expect(pexpect.EOF)

@@ -119,8 +119,9 @@ def test_a_reference_draws_from_the_other_table_in_the_order_of_the_text() -> No
     assert [die.die for die in result.dice] == ["d6", "d6", "d4", "d100", "d10", "d4"]
     assert result.outcome is not None
     assert result.outcome.notes == (
-        "table loot: [4] = 4 → gem: a gem from a dragon's hoard worth 700 gold",
-        "table gems: [100] = 100 → 100: a dragon's hoard worth 700 gold",
+        # the entry's text is the verdict's: each note names its entry, said once
+        "table loot: [4] = 4 → gem",
+        "table gems: [100] = 100 → 100",
         "gems [[d10*100]]: [7]*100 = 700",  # the breakdown as for any roll
         "[[d4]]: [2] = 2",
     )

@@ -64,6 +64,16 @@ GAME = Game(
             "vs age ",
             "the other side of an opposed test is a roll of its own",
         ),
+        Hint(
+            r"\s+(?:with\s+)?stunts?(?:\s+points?)?\s*$",
+            "",
+            "rule G6: stunt points come with a success on doubles, no word needed",
+        ),
+        Hint(
+            r"\s+max(?:imum)?(?:\s+rolls?)?\s+(\d+)\s*$",
+            "",
+            "the most rolls of an advanced test is a setting: --setting age.max_rolls=N",
+        ),
     ),
     marks=(("dragon", "bold magenta"),),
 )

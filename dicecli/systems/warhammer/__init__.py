@@ -94,6 +94,18 @@ GAME = Game(
         "`reroll` rolls the last roll again, all its dice; the new result stands (rule W5);\n"
         "the artillery and scatter dice may not be re-rolled (rule W4).",
     ),
-    hints=(Hint(r"\b(ld|leadership|test|break)(\d+)", r"\1 \2", "a space before the number"),),
+    hints=(
+        Hint(r"\b(ld|leadership|test|break)(\d+)", r"\1 \2", "a space before the number"),
+        Hint(
+            r"\s+re-?rolls?\s*$",
+            "",
+            "rule W5: re-rolling is the REPL's reroll, typed after the roll",
+        ),
+        Hint(
+            r"^(\s*\S+\s+)(\S+)\s+scatter\s*$",
+            r"\1scatter \2",
+            "rule W3: the scatter die comes first, then the distance",
+        ),
+    ),
     marks=(("misfire", "bold white on red"), ("hit", "bold yellow")),
 )

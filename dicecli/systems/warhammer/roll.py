@@ -363,7 +363,8 @@ def prepare_break(check: BreakTest, canonical: str) -> CheckStep:
             raise RuleError(f"a combat result lost by {lost_by.value}? give 0 or more")
         target = leadership.value - lost_by.value
         shown = (
-            Text("break test: Ld ", "label"),
+            # a named Leadership shows its name (``Ld(9)``): "Ld" is said once
+            Text("break test: Ld " if leadership.plain else "break test: ", "label"),
             *_wrapped(leadership, needs_parentheses(values)),
             Text(" - ", "op"),
             *_wrapped(lost_by, needs_parentheses(lost)),

@@ -1,0 +1,53 @@
+"""Issue 28: with ``--json`` an error is a JSON object on stderr too, so a script that
+reads JSON reads its errors; the exit status stays 2 (docs/json.md, "Errors")."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from processes import run_dicecli
+
+from dicecli.errors import DiceError
+
+
+def test_an_error_is_one_json_object() -> None:
+    error = DiceError("unexpected '+'", "2d6++", 4).with_hint("did you mean: 2d6+")
+    assert json.loads(error.reported(json=True)) == {
+        "error": "unexpected '+'",
+        "input": "2d6++",
+        "position": 4,
+        "hint": "did you mean: 2d6+",
+        "line": None,
+    }
+    assert error.reported(line=3) == "line 3: " + error.show() + "\n"  # without --json
+
+
+@pytest.mark.parametrize(
+    ("args", "error", "position"),
+    [
+        (["2d6+"], "expected a number, dice such as 2d6, '(' or a name at the end", 4),
+        (["--times", "0", "2d6"], "--times takes 1 to 100,000", None),
+        (["odds", "2d6+"], "expected a number, dice such as 2d6, '(' or a name at the end", 4),
+    ],
+)
+def test_json_errors_on_the_command_line(args: list[str], error: str, position: int | None) -> None:
+    done = run_dicecli("--json", *args)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    (line,) = done.stderr.splitlines()
+    found = json.loads(line)
+    assert (found["error"], found["position"]) == (error, position)
+
+
+def test_a_piped_script_names_the_line() -> None:
+    done = run_dicecli("--json", "--seed", "1", stdin="2d6\n3d6+\n")
+    assert done.returncode == 2
+    assert json.loads(done.stdout)["total"] == 7  # rule N1: the seed's 1 and 6
+    assert json.loads(done.stderr) == {
+        "error": "expected a number, dice such as 2d6, '(' or a name at the end",
+        "input": "3d6+",
+        "position": 4,
+        "hint": None,
+        "line": 2,
+    }
