@@ -63,3 +63,5 @@ def _isolated_user_dirs(
     home: Path = tmp_path_factory.mktemp("user")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
     monkeypatch.setenv("XDG_STATE_HOME", str(home / "state"))
+    for forcing in ("FORCE_COLOR", "CLICOLOR_FORCE", "CLICOLOR"):  # colour in a pipe
+        monkeypatch.delenv(forcing, raising=False)
