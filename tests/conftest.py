@@ -59,7 +59,8 @@ def _isolated_user_dirs(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A developer's ~/.config/dicecli/alkemy-dice.toml or REPL history must not change
-    what the tests see: point the user directories at empty temporary ones."""
+    what the tests see: point the user directories at empty temporary ones. Nor must a
+    colour variable that colours piped output (docs/output.md, "Colour")."""
     home: Path = tmp_path_factory.mktemp("user")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
     monkeypatch.setenv("XDG_STATE_HOME", str(home / "state"))
