@@ -12,7 +12,7 @@ import os
 import re
 import sys
 from collections.abc import Iterable, Iterator
-from typing import TextIO, cast
+from typing import Any, TextIO, cast
 
 from dicecli.command_line import REPEAT_SPELLINGS
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
@@ -21,7 +21,7 @@ from dicecli.frozen import frozen
 from dicecli.limits import MAX_LINE_LENGTH
 from dicecli.notation.lines import parse_rolls
 from dicecli.notation.reader import parse
-from dicecli.render import Mode, Renderer, make_renderer
+from dicecli.render import Colour, Mode, Renderer, colour_choice, make_renderer
 from dicecli.rolling.evaluate import roll
 from dicecli.rolling.sources import DiceSource, GivenSource, RandomSource, Roller
 from dicecli.status import ExitStatus, Interrupted, Terminated
@@ -74,11 +74,25 @@ class RunOptions:
     debug: bool = False
     odds: bool = False
     """``--odds``: the chance beside each result (at a terminal)."""
+    color: str = "auto"
+    """``--color auto|always|never``."""
+    summary: bool = False
+    """``--summary``: of ``--times`` rolls, the summary line only."""
+
+    def colour(self) -> Colour:
+        """Colour or not: ``--color``, then the environment (:func:`colour_choice`)."""
+        return colour_choice(self.color)
 
     def mode(self, streams: Streams) -> Mode:
+        """JSON, plain text, or the terminal's (rich) output: at a terminal, or wherever
+        colour is asked for (``--color always``, ``FORCE_COLOR``)."""
         if self.json:
             return "json"
-        if self.plain or not streams.stdout_is_terminal or os.environ.get("TERM") == "dumb":
+        if self.plain:
+            return "plain"
+        if self.colour() == "always":
+            return "terminal"
+        if not streams.stdout_is_terminal or os.environ.get("TERM") == "dumb":
             return "plain"
         return "terminal"
 
@@ -146,7 +160,7 @@ class Session:
         direct = self.mode == "terminal" or not buffered
         # the plain and JSON renderers, which write here, only call write
         output = streams.stdout if direct else cast(TextIO, self.buffer)
-        self.renderer: Renderer = make_renderer(self.mode, output)
+        self.renderer: Renderer = make_renderer(self.mode, output, options.colour())
         if options.odds and self.mode == "terminal":
             # Imported here, as every use of rich (docs/startup.md, "Imports inside functions").
             from dicecli.render.terminal import TerminalRenderer
@@ -163,7 +177,8 @@ class Session:
             self._roll_several(text)
             return
         checks = self.environment.checks
-        if self.options.times != 1 or checks or _SHORT_REPEAT in text or _LONG_REPEAT in text:
+        many = self.options.times != 1 or self.options.summary
+        if many or checks or _SHORT_REPEAT in text or _LONG_REPEAT in text:
             self._roll_times(text)  # the slower path: --times, saved checks, `2d6 -n 3`
             return
         result = roll(parse(text), self.roller, self.environment, text)  # lean: piped lines
@@ -189,18 +204,27 @@ class Session:
         text, count = repeat_count(text)
         times = self.options.times if count is None else count
         parsed = parse(saved_line(text, self.environment) or text)
-        summed = self.mode == "terminal" and times > 1
+        only_summary = self.options.summary
+        summed = only_summary or (self.mode == "terminal" and times > 1)
         if summed:  # only a terminal shows the summary: piped rolls skip the tally
             tally = Tally()
-        for number in range(1, times + 1):
-            result = roll(parsed, self.roller, self.environment, text)
-            self.write_result(result)
-            if result.failed:
-                self.failed_checks += 1
-            if summed:
-                tally.add(result)
-            if number % FLUSH_EVERY == 0 or self.buffer.held() > FLUSH_CHARACTERS:
-                self.flush()
+        progress = progress_bar(self.streams, times, text) if only_summary else None
+        try:
+            for number in range(1, times + 1):
+                result = roll(parsed, self.roller, self.environment, text)
+                if not only_summary:
+                    self.write_result(result)
+                if result.failed:
+                    self.failed_checks += 1
+                if summed:
+                    tally.add(result)
+                if number % FLUSH_EVERY == 0 or self.buffer.held() > FLUSH_CHARACTERS:
+                    self.flush()
+                if progress is not None and not number % PROGRESS_EVERY:
+                    progress.update(number)
+        finally:
+            if progress is not None:
+                progress.close()
         if summed:
             self.renderer.summary(tally)
 
@@ -324,12 +348,77 @@ def repeat_count(line: str) -> tuple[str, int | None]:
     return rest + (f" {hash_sign}{comment}" if hash_sign else ""), count
 
 
+PROGRESS_EVERY = 1024
+"""Rolls of a ``--summary`` run between looks at the clock and updates of its bar."""
+
+
+class ProgressBar:
+    """Progress of a long ``--summary`` run on stderr at a terminal: nothing for the
+    first :data:`SHOW_AFTER` seconds, then rich's bar, gone once the run ends."""
+
+    SHOW_AFTER = 0.4
+
+    def __init__(self, stream: TextIO, total: int, label: str) -> None:
+        # docs/startup.md
+        import time  # only a --summary run at a terminal comes here
+
+        self._clock = time.monotonic
+        self._start = self._clock()
+        self._stream = stream
+        self._total = total
+        self._label = label
+        self._shown: Any = None
+        self._task: Any = None
+
+    def update(self, done: int) -> None:
+        """``done`` rolls made of the run's ``total``."""
+        if self._shown is None:
+            if self._clock() - self._start < self.SHOW_AFTER:
+                return
+            self._show()
+        self._shown.update(self._task, completed=done)
+
+    def _show(self) -> None:
+        # Imported here: rich's progress is for long runs at a terminal only.
+        # docs/startup.md
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+        from dicecli.escape import clipped  # docs/startup.md
+        from dicecli.render.terminal import terminal_console
+
+        console = terminal_console(self._stream, colour_choice())
+        label = clipped(self._label, 40)
+        self._shown = Progress(
+            TextColumn("{task.description}", markup=False),
+            BarColumn(),
+            MofNCompleteColumn(),
+            console=console,
+            transient=True,
+        )
+        self._task = self._shown.add_task(label, total=self._total)
+        self._shown.start()
+
+    def close(self) -> None:
+        """The run is over: the bar, if shown, goes."""
+        if self._shown is not None:
+            self._shown.stop()
+
+
+def progress_bar(streams: Streams, total: int, label: str) -> ProgressBar | None:
+    """A bar for a ``--summary`` run of ``total`` rolls when stderr is a terminal."""
+    if not _isatty(streams.stderr) or total < PROGRESS_EVERY:
+        return None
+    return ProgressBar(streams.stderr, total, label)
+
+
 def open_session(options: RunOptions, streams: Streams, buffered: bool = True) -> Session | None:
     """A session for ``options``; None, the error reported, when they cannot run.
     ``buffered=False`` writes each result at once (the REPL, which interleaves its own
     messages with results)."""
     try:
         check_times(options.times)
+        if options.summary and options.json:
+            raise DiceError("--summary is a line of text: with --json, each roll is written")
         return Session(options, streams, buffered)
     except DiceError as error:  # a bad --times or --given
         streams.stderr.write(error.reported(options.json))

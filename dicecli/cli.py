@@ -11,19 +11,29 @@ point (:mod:`dicecli.entry`) reads too: a plain roll never comes here
 
 from __future__ import annotations
 
+import enum
 import functools
 import inspect
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Annotated, Any, Literal, Optional
+from typing import Annotated, Any, Literal, NoReturn, Optional
 
 import typer
 import typer.core
 from typer.core import TyperGroup
 
 from dicecli.app import RunOptions, Streams, run_lines, run_once
-from dicecli.command_line import COMPLETION_OPTIONS, OPTION, PROGRAM, VERSION, is_option
+from dicecli.command_line import (
+    COMPLETION_OPTIONS,
+    OPTION,
+    PROGRAM,
+    SPELLINGS,
+    VERSION,
+    VERSION_OPTIONS,
+    WITH_VALUE,
+    is_option,
+)
 from dicecli.command_line import route as route_words
 from dicecli.environment import Environment
 from dicecli.errors import DiceError, escaped
@@ -179,21 +189,46 @@ Character = Annotated[
     Optional[Path],  # noqa: UP045
     _option(
         "character",
-        help="A character file (TOML): stats such as STR = 3 and saved rolls (docs/repl.md).",
+        help="A character file (TOML): stats such as STR = 3 and saved rolls (dicecli help "
+        "repl), or the example's name: character.",
         dir_okay=False,
-        exists=True,
     ),
 ]
 Debug = Annotated[bool, _option("debug", help="Show tracebacks of internal errors.")]
+
+
+class ColorWhen(str, enum.Enum):
+    """The values of ``--color`` (:data:`~dicecli.render.COLOURS`), as typer takes a
+    choice: an enumeration."""
+
+    AUTO = "auto"
+    ALWAYS = "always"
+    NEVER = "never"
+
+
+Color = Annotated[
+    ColorWhen,
+    _option(
+        "color",
+        help="Colour: auto (at a terminal), always or never; NO_COLOR, FORCE_COLOR, "
+        "CLICOLOR and CLICOLOR_FORCE say it too (dicecli help output).",
+    ),
+]
+Summary = Annotated[
+    bool,
+    _option(
+        "summary",
+        help="Of --times rolls, only the summary line (a progress bar at a terminal).",
+    ),
+]
 DiceFile = Annotated[
     Optional[list[Path]],  # noqa: UP045
     _option(
         "dice_file",
-        help="A dice file (TOML) of named dice: 3dBoost, 2dAverage (docs/dice.md; "
-        "repeatable); default ~/.config/dicecli/dice.toml. A game may read its own dice "
-        "from it.",
+        help="A dice file (TOML) of named dice: 3dBoost, 2dAverage (dicecli help dice; "
+        "repeatable), or an example's name: genesys-dice (dicecli examples); default "
+        "~/.config/dicecli/dice.toml. A game may read its own dice from it.",
         dir_okay=False,
-        exists=True,
         show_default=False,
     ),
 ]
@@ -209,6 +244,8 @@ SHARED_OPTIONS: dict[str, tuple[Any, Any]] = {
     "dice_file": (DiceFile, None),
     "settings": (Settings, None),
     "debug": (Debug, False),
+    "color": (Color, ColorWhen.AUTO),
+    "summary": (Summary, False),
 }
 """The options the commands share, declared once: parameter name -> (annotated type,
 default). A command names those it takes with :func:`with_options`; a parameter it
@@ -231,6 +268,8 @@ CORE_PARAMETERS = frozenset(
         "at_most",
         "full",
         "odds",
+        "svg",
+        "path",
         "topic",
         "version",
         "context",
@@ -316,17 +355,20 @@ def environment_from(
     """``--dice-file``, ``--character``, then ``--set`` (which wins), ``--setting`` and
     the games' options as an :class:`Environment`."""
     env = Environment(settings=settings_from(settings, options or {}))
+    # docs/startup.md
+    from dicecli.bundled import example_or_path  # `--dice-file genesys-dice` (an example)
+
     if dice_files:  # read once for the run (docs/dice.md)
         from dicecli.dicefiles.load import combined, read_book  # docs/startup.md
 
-        book = read_book(dice_files[0])
+        book = read_book(example_or_path(str(dice_files[0])))
         for path in dice_files[1:]:
-            book = combined(book, read_book(path))
+            book = combined(book, read_book(example_or_path(str(path))))
         env = replace(env, dice=book)
     if character is not None:
         from dicecli.character import load_character  # docs/startup.md
 
-        env = load_character(character, env)
+        env = load_character(example_or_path(str(character)), env)
     for item in sets or []:
         name, equals, value = item.partition("=")
         if not equals:
@@ -338,7 +380,7 @@ def environment_from(
     return env
 
 
-def _finish(status: ExitStatus) -> None:
+def _finish(status: ExitStatus) -> NoReturn:
     raise typer.Exit(int(status))
 
 
@@ -354,6 +396,8 @@ def _options(
     dice_file: list[Path] | None = None,
     settings: list[str] | None = None,
     debug: bool = False,
+    color: Any = "auto",
+    summary: bool = False,
     **game_options: Any,
 ) -> RunOptions:
     try:
@@ -362,7 +406,15 @@ def _options(
         sys.stderr.write(error.reported(json))
         raise typer.Exit(int(ExitStatus.BAD_INPUT)) from None
     return RunOptions(
-        seed=seed, given=given, times=times, plain=plain, json=json, environment=env, debug=debug
+        seed=seed,
+        given=given,
+        times=times,
+        plain=plain,
+        json=json,
+        environment=env,
+        debug=debug,
+        color=getattr(color, "value", color),
+        summary=summary,
     )
 
 
@@ -373,7 +425,18 @@ def _options(
     epilog=_games_epilog(),
 )
 @with_options(
-    "seed", "given", "times", "plain", "json", "sets", "character", "dice_file", "settings", "debug"
+    "seed",
+    "given",
+    "times",
+    "plain",
+    "json",
+    "sets",
+    "character",
+    "dice_file",
+    "settings",
+    "color",
+    "summary",
+    "debug",
 )
 def roll_command(
     words: Words = None,
@@ -419,7 +482,7 @@ def _isatty(stream: Any) -> bool:
     help="Exact chances of a roll or check, computed, not sampled: "
     f'`dicecli odds 2d6+3 --at-least 10`, `dicecli odds "{registry.games()[0].example}"`.',
 )
-@with_options("plain", "json", "sets", "character", "dice_file", "settings", "debug")
+@with_options("plain", "json", "sets", "character", "dice_file", "settings", "color", "debug")
 def odds_command(
     words: Words = None,
     at_least: Annotated[
@@ -431,11 +494,17 @@ def odds_command(
         _option("at_most", help="Also give the chance of this total or less."),
     ] = None,
     json: Annotated[
-        bool, _option("json", help="One JSON object with every chance (docs/odds.md).")
+        bool, _option("json", help="One JSON object with every chance (dicecli help odds).")
     ] = False,
     full: Annotated[
         bool, _option("full", help="Every row of long tables (a terminal shortens them).")
     ] = False,
+    svg: Annotated[
+        Optional[Path],  # noqa: UP045
+        _option(
+            "svg", help="Also write the odds, histogram and all, as an SVG picture.", dir_okay=False
+        ),
+    ] = None,
     **shared: Any,
 ) -> None:
     options = _options(json=json, **shared)
@@ -458,33 +527,64 @@ def odds_command(
 
         streams.stderr.write(advise(error, options.environment).reported(options.json))
         _finish(ExitStatus.BAD_INPUT)
-    renderer = make_renderer(options.mode(streams), streams.stdout)
+    renderer = make_renderer(options.mode(streams), streams.stdout, options.colour())
     for result in found:  # each roll of a line of several (1d20+5 >= 15; 2d6+3)
         renderer.odds(result, full)
+    if svg is not None:
+        from dicecli.render.picture import save_odds_svg  # docs/startup.md
+
+        try:
+            save_odds_svg(found, svg, full)
+        except OSError as error:
+            shown = escaped(str(svg))
+            streams.stderr.write(f"error: --svg {shown}: cannot write it: {error.strerror}\n")
+            _finish(ExitStatus.BAD_INPUT)
+
+
+def _all_topics() -> list[str]:
+    """The help's topics (examples) and then the guides not named like one."""
+    from dicecli.bundled import guides
+    from dicecli.repl.help import topic_names  # the REPL's modules (docs/startup.md)
+
+    topics = list(topic_names())
+    return topics + [name for name in guides() if name not in topics]
 
 
 def _complete_topic(incomplete: str) -> list[str]:
-    from dicecli.repl.help import topic_names  # the REPL's modules (docs/startup.md)
+    return [name for name in _all_topics() if name.startswith(incomplete.casefold())]
 
-    return [name for name in topic_names() if name.startswith(incomplete.casefold())]
+
+def _guide_for(name: str) -> str | None:
+    """The guide of ``name``: its own (``grammar``), else its game's, found by the
+    game's keywords (a game's guide is named like one of them)."""
+    from dicecli.bundled import guides  # docs/startup.md
+
+    if name in guides():
+        return name
+    game = registry.game_for_keyword(name)
+    if game is None:
+        return None
+    return next((keyword for keyword in game.keywords if keyword in guides()), None)
 
 
 @app.command(
     "help",
-    help="Examples of the notation, a game, odds or the REPL: `dicecli help`, "
-    f"`dicecli help {registry.games()[-1].topic}`.",
+    help="Examples of the notation, a game, odds or the REPL, and the guides: `dicecli help`, "
+    f"`dicecli help {registry.games()[-1].topic}`, `dicecli help grammar`.",
 )
 def help_command(
     context: typer.Context,
     topic: Annotated[
         Optional[str],  # noqa: UP045
         typer.Argument(
-            help="notation, a game's keyword, odds or repl.",
+            help="notation, a game's keyword, odds, repl, or a guide: grammar, dice, tables ...",
             show_default=False,
             autocompletion=_complete_topic,
         ),
     ] = None,
+    color: Color = ColorWhen.AUTO,
 ) -> None:
+    from dicecli.bundled import guide_text, guides  # docs/startup.md
     from dicecli.repl.help import help_text, topic_names  # docs/startup.md
 
     names = ", ".join(topic_names())
@@ -492,29 +592,94 @@ def help_command(
         parent = context.parent
         typer.echo(parent.get_help() if parent is not None else "")
         typer.echo(f"Help topics: {names} (dicecli help TOPIC).")
+        typer.echo(f"Guides: {', '.join(guides())} (dicecli help GUIDE).")
         return
     name = topic.casefold()
     game = registry.game_for_keyword(name)
-    name = game.topic if game is not None else name
-    if name not in topic_names():
+    short = game.topic if game is not None else name
+    guide = _guide_for(name)
+    if short not in topic_names() and guide is None:
         import difflib  # what only an error needs (docs/startup.md)
 
-        close = difflib.get_close_matches(name, topic_names(), n=1)
+        close = difflib.get_close_matches(name, _all_topics(), n=1)
         mean = f"did you mean '{close[0]}'? " if close else ""
-        typer.echo(f"error: no help on '{escaped(topic)}': {mean}topics: {names}", err=True)
+        line = f"{PROGRAM} help {topic}"
+        error = DiceError(
+            f"no help on '{topic}': {mean}topics: {', '.join(_all_topics())}",
+            line,
+            len(line) - len(topic),
+        )
+        typer.echo(error.show(), err=True)
         _finish(ExitStatus.BAD_INPUT)
-    from dicecli.repl.commands import commands_help  # docs/startup.md
+    from dicecli.render import colour_choice  # docs/startup.md
+    from dicecli.render.guide import show_help  # docs/startup.md
 
-    typer.echo(help_text(name, commands_help()))
+    examples = None
+    if short in topic_names():
+        from dicecli.repl.commands import commands_help  # docs/startup.md
+
+        examples = help_text(short, commands_help())
+    markdown = guide_text(guide) if guide is not None else None
+    show_help(sys.stdout, examples, markdown, colour_choice(color.value))
+
+
+@app.command(
+    "examples",
+    help="The example files that come with dicecli (tables, dice files, a character) and "
+    "a line to try each: name one where a file is asked for, `--dice-file genesys-dice`.",
+)
+def examples_command(
+    path: Annotated[
+        Optional[str],  # noqa: UP045
+        _option(
+            "path", help="Only the file path of the example NAME (to copy it).", metavar="NAME"
+        ),
+    ] = None,
+) -> None:
+    from dicecli.bundled import examples  # docs/startup.md
+
+    if path is not None:
+        found = examples().get(path.removesuffix(".toml"))
+        if found is None:
+            line = f"{PROGRAM} examples --path {path}"
+            error = DiceError(
+                f"no example '{path}': examples: {', '.join(examples())}",
+                line,
+                len(line) - len(path),
+            )
+            typer.echo(error.show(), err=True)
+            _finish(ExitStatus.BAD_INPUT)
+        typer.echo(str(found.path))
+        return
+    shown = examples().values()
+    width = max((len(example.name) for example in shown), default=0)
+    typer.echo("Examples (a name, or examples/NAME.toml, stands for the file):")
+    for example in shown:
+        typer.echo(f"  {example.name:<{width}}  {example.about}")
+        if example.try_line:
+            typer.echo(f"  {'':<{width}}  {example.try_line}")
+    typer.echo('Copy one to change it: cp "$(dicecli examples --path tables)" my-tables.toml')
 
 
 @app.command(
     "table",
     help="Draw from a roll table: `dicecli table NAME` (from the per-user tables.toml), "
-    "`dicecli table FILE NAME`; --odds gives each entry's exact chance. See docs/tables.md.",
+    "`dicecli table FILE NAME` (FILE may name an example: `dicecli table tables encounters`); "
+    "--odds gives each entry's exact chance. See `dicecli help tables`.",
 )
 @with_options(
-    "seed", "given", "times", "plain", "json", "sets", "character", "dice_file", "settings", "debug"
+    "seed",
+    "given",
+    "times",
+    "plain",
+    "json",
+    "sets",
+    "character",
+    "dice_file",
+    "settings",
+    "color",
+    "summary",
+    "debug",
 )
 def table_command(
     words: Annotated[
@@ -538,10 +703,10 @@ def table_command(
 @app.command(
     "repl",
     help="The interactive session (also `dicecli` alone at a terminal): history, "
-    "completion, let/vars, again, reroll, odds, help. See docs/repl.md.",
+    "completion, let/vars, again, reroll, odds, help. See `dicecli help repl`.",
 )
 @with_options(
-    "seed", "given", "plain", "json", "sets", "character", "dice_file", "settings", "debug"
+    "seed", "given", "plain", "json", "sets", "character", "dice_file", "settings", "color", "debug"
 )
 def repl_command(
     times: Annotated[int, _option("times", help="Roll each line typed this many times.")] = 1,
@@ -556,7 +721,7 @@ def repl_command(
 @app.command(
     "games",
     help="The games dicecli knows: their keywords, where each comes from (built-in, or "
-    "a plug-in's distribution) and its version. See docs/games.md.",
+    "a plug-in's distribution) and its version. See `dicecli help games`.",
 )
 def games_command(
     json: Annotated[bool, typer.Option("--json", help="A JSON array, one object a game.")] = False,
@@ -577,7 +742,9 @@ def main_callback(
     context: typer.Context,
     version: Annotated[
         bool,
-        typer.Option("--version", callback=_version, is_eager=True, help="Show the version."),
+        typer.Option(
+            *reversed(VERSION_OPTIONS), callback=_version, is_eager=True, help="Show the version."
+        ),
     ] = False,
 ) -> None:
     """Roll dice for tabletop games."""
@@ -603,9 +770,49 @@ def route(args: list[str]) -> list[str]:
     return route_words(args, game_flags).typer_args()
 
 
+VALUE_EXAMPLES = {
+    "--seed": "42",
+    "--given": "3,4,1",
+    "--times": "6",
+    "-n": "6",
+    "--set": "STR=3",
+    "--character": "character",
+    "--dice-file": "genesys-dice",
+    "--setting": "KEY=VALUE",
+    "--at-least": "10",
+    "--at-most": "5",
+    "--color": "never",
+    "--svg": "odds.svg",
+    "--path": "tables",
+}
+"""What a missing value looks like, for the error that asks for it."""
+
+
+def missing_value(args: list[str]) -> DiceError | None:
+    """The error for an option given last, or followed by another option, without the
+    value it takes (``dicecli 2d6 --seed``), pointing after the option; None if every
+    option that takes a value has one."""
+    takes_value = WITH_VALUE | {option.flag for option in game_options()}
+    for index, arg in enumerate(args):
+        if arg == "--":
+            return None
+        if arg not in takes_value:
+            continue
+        following = args[index + 1] if index + 1 < len(args) else None
+        if following is None or following in SPELLINGS or following in takes_value:
+            line = " ".join([PROGRAM, *args[: index + 1]])
+            example = VALUE_EXAMPLES.get(arg, "VALUE")
+            return DiceError(f"{arg} needs a value, e.g. {arg} {example}", line, len(line))
+    return None
+
+
 def run(args: list[str]) -> int:
     """Run the typer app on ``args``; the exit status. What it raises (a usage error,
     Ctrl-C, a closed pipe) is given its status by :func:`dicecli.entry.exit_status`."""
+    missing = missing_value(args)
+    if missing is not None:
+        sys.stderr.write(missing.show() + "\n")
+        return int(ExitStatus.BAD_INPUT)
     if COMPLETION_OPTIONS[0] in args:  # --install-completion: dicecli's installer
         from dicecli import shell_completion  # docs/startup.md
 

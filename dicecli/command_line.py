@@ -15,7 +15,7 @@ PROGRAM = "dicecli"
 VERSION = "0.1.0"
 """The program's version (``dicecli --version``, ``dicecli.__version__``)."""
 
-COMMANDS = ("roll", "odds", "help", "table", "repl", "games")
+COMMANDS = ("roll", "odds", "help", "examples", "table", "repl", "games")
 """The commands, in the order the help lists them. A first word that is none of them
 is a roll: ``dicecli 2D6+5`` means ``dicecli roll 2D6+5``."""
 
@@ -76,6 +76,10 @@ OPTIONS = (
     Option("at_most", ("--at-most",), True, ("odds",)),
     Option("full", ("--full",), False, ("odds",)),
     Option("debug", ("--debug",), False, ALL),
+    Option("color", ("--color",), True, (*ALL, "help")),
+    Option("summary", ("--summary",), False, ("roll", "table")),
+    Option("svg", ("--svg",), True, ("odds",)),
+    Option("path", ("--path",), True, ("examples",)),
 )
 """Every option of the commands (a game's own options, such as a plug-in's
 ``--wild-die``, come from its declaration and are added by :mod:`dicecli.cli`)."""
@@ -84,7 +88,8 @@ OPTION = {option.name: option for option in OPTIONS}
 
 HELP = ("-h", "--help")
 COMPLETION_OPTIONS = ("--install-completion", "--show-completion")
-APP_OPTIONS = (*HELP, "--version", *COMPLETION_OPTIONS)
+VERSION_OPTIONS = ("-V", "--version")
+APP_OPTIONS = (*HELP, *VERSION_OPTIONS, *COMPLETION_OPTIONS)
 """The options of the program itself, not of a command."""
 
 FAST_FLAGS = frozenset(s for option in OPTIONS if option.fast for s in option.spellings)

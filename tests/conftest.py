@@ -65,8 +65,11 @@ def _isolated_user_dirs(
 ) -> None:
     """A developer's ~/.config/dicecli/alkemy-dice.toml or REPL history must not change
     what the tests see: point the user directories at empty temporary ones, a new
-    folder for each test."""
+    folder for each test. Nor must a colour variable that colours piped output
+    (docs/output.md, "Colour")."""
     home = tmp_path_factory.getbasetemp() / f"user-folders-of-test-{next(_USER_DIRS)}"
     home.mkdir()
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
     monkeypatch.setenv("XDG_STATE_HOME", str(home / "state"))
+    for forcing in ("FORCE_COLOR", "CLICOLOR_FORCE", "CLICOLOR"):  # colour in a pipe
+        monkeypatch.delenv(forcing, raising=False)

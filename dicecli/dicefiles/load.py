@@ -164,7 +164,7 @@ def parse_book(text: str, source: str) -> DiceBook:
         for each in die.faces:
             symbols.update(dict.fromkeys(each.symbols))
     if not dice:
-        raise where.error("no dice in it: write [NAME] with faces = [...] (see docs/dice.md)")
+        raise where.error("no dice in it: write [NAME] with faces = [...] (see dicecli help dice)")
     cancels = _cancels(where, data.get("cancel", []), tuple(symbols))
     succeeds = _succeeds(where, data.get("succeeds", ""), tuple(symbols))
     return DiceBook((source,), dice, tuple(symbols), cancels, places, succeeds=succeeds)
@@ -498,7 +498,7 @@ def unknown_die(book: DiceBook, name: str, position: int = -1) -> DiceError:
         where = f"~/.config/{USER_FILE}"
         message = (
             f"unknown die 'd{name}': no dice file is loaded (--dice-file PATH, load PATH in "
-            f"the REPL, or {where}; see docs/dice.md)"
+            f"the REPL, or {where}; see dicecli help dice)"
         )
     else:
         shown = ", ".join(names[:12]) + (", …" if len(names) > 12 else "")

@@ -6,6 +6,8 @@ goes to a terminal, so piped rolls never pay for rich.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Literal, Protocol, TextIO
 
 if TYPE_CHECKING:
@@ -14,6 +16,30 @@ if TYPE_CHECKING:
     from dicecli.tally import Tally
 
 Mode = Literal["terminal", "plain", "json"]
+Colour = Literal["auto", "always", "never"]
+COLOURS: tuple[Colour, ...] = ("auto", "always", "never")
+"""The values of ``--color``."""
+
+
+def colour_choice(flag: str = "auto", environ: Mapping[str, str] = os.environ) -> Colour:
+    """Whether output is coloured: ``always``, ``never``, or ``auto`` (at a terminal).
+
+    The first of these that speaks decides (docs/output.md, "Colour"): ``--color
+    always|never`` (``flag``); ``NO_COLOR`` set to any non-empty value: never;
+    ``FORCE_COLOR`` non-empty: always; ``CLICOLOR_FORCE`` non-empty and not ``0``:
+    always; ``CLICOLOR=0``: never. An empty variable says nothing.
+    """
+    if flag in ("always", "never"):
+        return "always" if flag == "always" else "never"
+    if environ.get("NO_COLOR"):
+        return "never"
+    if environ.get("FORCE_COLOR"):
+        return "always"
+    if environ.get("CLICOLOR_FORCE", "0") not in ("", "0"):
+        return "always"
+    if environ.get("CLICOLOR") == "0":
+        return "never"
+    return "auto"
 
 
 class Renderer(Protocol):
@@ -28,7 +54,9 @@ class Renderer(Protocol):
         a renderer shortens them)."""
 
 
-def make_renderer(mode: Mode, stream: TextIO) -> Renderer:
+def make_renderer(mode: Mode, stream: TextIO, colour: Colour = "auto") -> Renderer:
+    """The renderer of ``mode`` writing to ``stream``; ``colour``: the terminal
+    renderer's, as :func:`colour_choice` decided it."""
     if mode == "json":
         from dicecli.render.jsonlines import JsonRenderer  # docs/startup.md
 
@@ -36,7 +64,7 @@ def make_renderer(mode: Mode, stream: TextIO) -> Renderer:
     if mode == "terminal":
         from dicecli.render.terminal import TerminalRenderer  # docs/startup.md
 
-        return TerminalRenderer(stream)
+        return TerminalRenderer(stream, colour=colour)
     from dicecli.render.plain import PlainRenderer  # docs/startup.md
 
     return PlainRenderer(stream)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TextIO
+from typing import Any, TextIO
 
 from rich.console import Console
 from rich.table import Table
@@ -36,6 +36,27 @@ HISTOGRAM_WIDTH = 40
 ASSUMPTION = "an assumption"
 """In a note that says a game assumed something the rules leave open (rule A9's
 dice faces): such a note does not change from roll to roll, so it is shown once."""
+
+
+def terminal_console(stream: TextIO, colour: str = "auto", **more: Any) -> Console:
+    """A rich console writing to ``stream`` in colour or not as ``colour`` says
+    (:func:`~dicecli.render.colour_choice` read the environment already, so rich is
+    told, not left to read it again); ``more``: other settings of the console."""
+    terminal = colour == "always" or _isatty(stream)
+    return Console(
+        file=stream,
+        highlight=False,
+        force_terminal=terminal,
+        no_color=colour == "never",
+        **more,
+    )
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def _die(die: DieRoll, event: str = "", among: bool = False) -> RichText:
@@ -178,9 +199,13 @@ class TerminalRenderer:
     (``attack: [17] + 5 = 22``)."""
 
     def __init__(
-        self, stream: TextIO, console: Console | None = None, echo_input: bool = True
+        self,
+        stream: TextIO,
+        console: Console | None = None,
+        echo_input: bool = True,
+        colour: str = "auto",
     ) -> None:
-        self.console = console or Console(file=stream, highlight=False)
+        self.console = console or terminal_console(stream, colour)
         self.echo_input = echo_input
         self._noted: tuple[str, set[str]] = ("", set())
         self.odds_environment: Environment | None = None

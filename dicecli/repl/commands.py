@@ -183,7 +183,7 @@ def _vars(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
 @command(
     "load",
     "load PATH",
-    "load a character file (stats, saved rolls) or a dice file (named dice, docs/dice.md)",
+    "load a character file (stats, saved rolls) or a dice file (named dice: dicecli help dice)",
 )
 def _load(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     from dicecli.character import read_character  # docs/startup.md

@@ -45,7 +45,7 @@ NOTATION = HelpTopic(
         ("d20 + STR", "names: let STR = 3, or load a character file"),
     ),
     "Modifiers apply in one order: re-roll, unique, explode, clamp, keep/drop, count\n"
-    "(docs/grammar.md).",
+    "(dicecli help grammar).",
 )
 
 

@@ -97,6 +97,11 @@ CORE_FLAGS = frozenset(
         "--full",
         "--odds",
         "--version",
+        "-V",
+        "--color",
+        "--summary",
+        "--svg",
+        "--path",
         "--help",
         "-h",
     }

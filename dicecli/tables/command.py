@@ -10,9 +10,9 @@ exact chance instead of drawing.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from dicecli.app import FLUSH_EVERY, RunOptions, Streams, open_session
+from dicecli.bundled import example_or_path
 from dicecli.errors import DiceError
 from dicecli.escape import json_escaped
 from dicecli.status import ExitStatus, Terminated
@@ -30,7 +30,7 @@ def book_and_name(words: list[str]) -> tuple[TableBook, str]:
     if len(words) == 1:
         return load_book(None), words[0]
     if len(words) == 2:
-        return load_book(Path(words[0])), words[1]
+        return load_book(example_or_path(words[0])), words[1]
     got = f" (got {len(words)} words)" if words else ""
     raise DiceError(f"table: {USAGE}{got}")
 
@@ -53,7 +53,8 @@ def run_table(words: list[str], options: RunOptions, streams: Streams, odds: boo
     try:
         for count in range(1, options.times + 1):
             result = draw(book, table.name, session.roller, session.environment, typed)
-            session.write_result(result)
+            if not options.summary:
+                session.write_result(result)
             tally.add(result)
             if count % FLUSH_EVERY == 0:
                 session.flush()
@@ -63,7 +64,7 @@ def run_table(words: list[str], options: RunOptions, streams: Streams, odds: boo
     except (KeyboardInterrupt, Terminated):
         session.flush()
         raise
-    if options.times > 1 and session.mode == "terminal":
+    if options.summary or (options.times > 1 and session.mode == "terminal"):
         session.renderer.summary(tally)
     return session.finish()
 
@@ -78,5 +79,5 @@ def _show_odds(table: Table, options: RunOptions, streams: Streams) -> ExitStatu
         return ExitStatus.OK
     from dicecli.render import make_renderer  # docs/startup.md
 
-    make_renderer(mode, streams.stdout).odds(table_odds(table))
+    make_renderer(mode, streams.stdout, options.colour()).odds(table_odds(table))
     return ExitStatus.OK

@@ -97,7 +97,7 @@ def load_book(path: Path | None = None) -> TableBook:
             where = path if path is not None else f"~/.config/{USER_FILE}"
             raise TableFileError(
                 f"no table file: write {where} or name one: dicecli table FILE NAME "
-                "(see docs/tables.md)"
+                "(see dicecli help tables)"
             )
     source = str(path)
     try:

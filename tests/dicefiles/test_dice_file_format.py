@@ -247,7 +247,8 @@ def test_face_names() -> None:
         ),
         (
             "description = 'only'\n",
-            "dice file d.toml: no dice in it: write [NAME] with faces = [...] (see docs/dice.md)",
+            "dice file d.toml: no dice in it: write [NAME] with faces = [...] "
+            "(see dicecli help dice)",
         ),
         (
             "[Boost]\nfaces = [1]\nassumption = 'yes'\n",

@@ -92,7 +92,7 @@ def test_an_unknown_die_without_any_dice_file_says_how_to_load_one() -> None:
         dicecli.roll("3dBoost")
     assert raised.value.message == (
         "unknown die 'dBoost': no dice file is loaded (--dice-file PATH, load PATH in the "
-        "REPL, or ~/.config/dicecli/dice.toml; see docs/dice.md)"
+        "REPL, or ~/.config/dicecli/dice.toml; see dicecli help dice)"
     )
 
 

@@ -366,7 +366,7 @@ def test_without_a_user_file_the_error_says_where_to_write_one() -> None:
         load_book(None)
     assert raised.value.message.startswith("no table file: write ")
     assert raised.value.message.endswith(
-        "dicecli/tables.toml or name one: dicecli table FILE NAME (see docs/tables.md)"
+        "dicecli/tables.toml or name one: dicecli table FILE NAME (see dicecli help tables)"
     )
 
 

@@ -71,7 +71,7 @@ GAME = Game(
         "After a roll with bonus dice, `keep 1 3` keeps its 1st and 3rd dice instead\n"
         "(`keep 1 3 on 2`: side 2 of an opposed test). The yellow and red dice's faces\n"
         "are an assumption (rule A9: yellow 1,2,3,4,4,5; red 1,2,3,3,3,4); --dice-file\n"
-        "sets your own. More: docs/alkemy.md.",
+        "sets your own. More: dicecli help alkemy.",
     ),
     dice=(("alkemy-yellow", "bold yellow"), ("alkemy-red", "bold red")),
     hints=(

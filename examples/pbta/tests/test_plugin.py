@@ -65,19 +65,19 @@ def _pip(python: Path, *args: str, cwd: Path) -> None:
 
 
 def _builds_wheels() -> bool:
-    """Whether setuptools here builds wheels without isolation: 70.1+ alone, or with wheel."""
+    """Whether setuptools here builds this package's wheel without isolation: 77 or
+    later, which reads its SPDX ``license = "MIT"``."""
     try:
         version = importlib.metadata.version("setuptools")
     except importlib.metadata.PackageNotFoundError:
         return False
-    major, minor = (int(part) for part in version.split(".")[:2])
-    return (major, minor) >= (70, 1) or importlib.util.find_spec("wheel") is not None
+    return int(version.split(".")[0]) >= 77
 
 
 @pytest.fixture(scope="module")
 def fresh(tmp_path_factory: pytest.TempPathFactory) -> Venv:
     if not _builds_wheels():
-        pytest.fail("this test needs setuptools>=70.1 (or wheel) here: pip install -U setuptools")
+        pytest.fail("this test needs setuptools>=77 here: pip install -U setuptools")
     root = tmp_path_factory.mktemp("pbta-plugin")
     venv.create(root / "venv", with_pip=False)
     bin_dir = root / "venv" / ("Scripts" if sys.platform == "win32" else "bin")
@@ -99,8 +99,9 @@ def fresh(tmp_path_factory: pytest.TempPathFactory) -> Venv:
     if (CHECKOUT / "dicecli" / "game.py").is_file():  # a real `dicecli` command
         source = root / "dicecli-src"
         shutil.copytree(CHECKOUT / "dicecli", source / "dicecli", ignore=COPY_IGNORED)
-        for name in ("pyproject.toml", "README.md"):
-            shutil.copy(CHECKOUT / name, source / name)
+        for name in ("pyproject.toml", "README.md", "LICENSE", "setup.py"):
+            if (CHECKOUT / name).is_file():
+                shutil.copy(CHECKOUT / name, source / name)
         _pip(python, "--no-deps", str(source), cwd=root)
         command = [str(bin_dir / "dicecli")]
     shutil.copytree(HERE, root / "pbta", ignore=COPY_IGNORED)
