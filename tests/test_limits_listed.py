@@ -64,9 +64,9 @@ LISTED: dict[str, tuple[int, str, str]] = {
 }
 
 NOT_LIMITS = {
-    "dicecli.limits.RECURSION_LIMIT": "Python's own recursion limit, raised so the bounds above are met",
-    "dicecli.systems.alkemy.rules.MAX_EXTRA": "a rule of Alkemy (at most two extra dice), docs/rules.md",
-    "dicecli.notation.common_lines._MAX_DIGITS": "the fast path's guess; longer goes to the grammar",
+    "dicecli.limits.RECURSION_LIMIT": "Python's recursion limit, raised so the bounds are met",
+    "dicecli.systems.alkemy.rules.MAX_EXTRA": "a rule of Alkemy: two extra dice at most",
+    "dicecli.notation.common_lines._MAX_DIGITS": "the fast path's guess; longer: the grammar",
     "dicecli.notation.common_lines._MAX_DEPTH": "the fast path's guess; deeper goes to the grammar",
 }
 
@@ -116,11 +116,9 @@ def test_each_limit_has_its_row_with_the_codes_value(constant: str) -> None:
     ],
 )
 def test_the_games_limits_are_as_listed(line: str, odds: bool, message: str) -> None:
+    ask = dicecli.odds if odds else lambda text: dicecli.roll(text, seed=1)
     with pytest.raises(DiceError) as raised:
-        if odds:
-            dicecli.odds(line)
-        else:
-            dicecli.roll(line, seed=1)
+        ask(line)
     assert message in raised.value.message
     assert f"`{message}`" in LIMITS
 

@@ -70,7 +70,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-if __name__ in ("__main__", "__mp_main__"):  # run as a script: import its neighbours as the tests do
+if __name__ in (
+    "__main__",
+    "__mp_main__",
+):  # run as a script: import its neighbours as the tests do
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from fuzz.harness import VALID_LINES, any_input, mutated, token_soup
@@ -173,7 +176,9 @@ def toml_string(text: str) -> str:
         code = ord(character)
         if 0xD800 <= code <= 0xDFFF:
             out.append("\\ufffd")
-        elif character in '"\\' or code < 0x20 or 0x7F <= code <= 0x9F or not character.isprintable():
+        elif (
+            character in '"\\' or code < 0x20 or 0x7F <= code <= 0x9F or not character.isprintable()
+        ):
             out.append(f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")
         else:
             out.append(character)
@@ -189,8 +194,8 @@ def dice_file(rng: random.Random) -> tuple[str, str]:
     faces = rng.choice(
         (
             f"[{toml_string(symbol)}, {toml_string(other)}, {toml_string('')}]",
-            f'[1, 2, {{value = 3, symbol = {toml_string(symbol)}}}, '
-            f'{{value = 4, symbols = [{toml_string(symbol)}, {toml_string(other)}]}}]',
+            f"[1, 2, {{value = 3, symbol = {toml_string(symbol)}}}, "
+            f"{{value = 4, symbols = [{toml_string(symbol)}, {toml_string(other)}]}}]",
             "[2, 3, 3, 4, 4, 5]",
             f"[{toml_string(symbol + '+' + other)}, {toml_string(symbol)}]",
         )
@@ -358,7 +363,7 @@ def api_case(rng: random.Random, files: Files) -> tuple[Callable[[], Outcome], s
                 dicecli.reroll(dicecli.roll(text, seed=1, environment=env), seed=2)
         except DiceError as error:
             outcome.raw += raw_controls(error.show(), terminal=False)
-        except Exception as error:  # noqa: BLE001 - what the profile looks for
+        except Exception as error:
             outcome.internal.append(f"{type(error).__name__}: {str(error)[:200]}")
         return outcome
 
@@ -447,7 +452,9 @@ class Files:
         self.made: dict[str, list[tuple[str, str]]] = {"dice": [], "tables": [], "character": []}
         self.count = 0
 
-    def _file(self, rng: random.Random, kind: str, maker: Callable[[random.Random], tuple[str, str]]) -> tuple[str, str]:
+    def _file(
+        self, rng: random.Random, kind: str, maker: Callable[[random.Random], tuple[str, str]]
+    ) -> tuple[str, str]:
         made = self.made[kind]
         if len(made) >= self.KEEP and rng.random() < 0.9:
             return rng.choice(made)
@@ -566,9 +573,10 @@ def piped_process(data: str) -> Outcome:
     )
 
 
-KEYS = b"\x03\x04\x0c\x1a\x1c"
-"""Keys left out of typed lines: Ctrl-C, Ctrl-D, Ctrl-L (clear the screen), Ctrl-Z
-and Ctrl-\\ act on the session or the terminal, not on the line."""
+KEYS = b"\x03\x04\x0c\x0f\x11\x13\x1a\x1c"
+"""Keys left out of typed lines: Ctrl-C, Ctrl-D, Ctrl-L (clear the screen), Ctrl-O,
+Ctrl-Q, Ctrl-S (flow control), Ctrl-Z and Ctrl-\\ act on the session or the terminal,
+not on the line."""
 
 
 def prompt(child: Any) -> bytes:
@@ -579,12 +587,12 @@ def prompt(child: Any) -> bytes:
     seen: bytes = child.before + child.after
     child.expect_exact(b"dice>")
     time.sleep(0.02)
-    return seen + child.before + child.after
+    return seen + bytes(child.before + child.after)
 
 
 def pty_process(argv: list[str], lines: list[str] | None) -> Outcome:
     """``dicecli ARGV`` in a pseudo-terminal; with ``lines``, typed at its prompt."""
-    import pexpect
+    import pexpect  # type: ignore[import-untyped, unused-ignore]
 
     child = pexpect.spawn(
         sys.executable,
@@ -621,7 +629,7 @@ def pty_process(argv: list[str], lines: list[str] | None) -> Outcome:
 
 # --- the profile ---------------------------------------------------------------------------
 
-CHANNELS = (("api", 80), ("cli", 25), ("pipe", 12), ("repl", 10), ("files", 6))
+CHANNELS = (("api", 60), ("cli", 12), ("pipe", 20), ("repl", 10), ("files", 4))
 """Channels and their shares of the in-process cases. A pipe or REPL case carries 15
 lines on average, so these shares give each channel many inputs for its cost (the
 command-line framework's parsing, about 10 ms a run, is most of a ``cli`` or ``files``
@@ -641,17 +649,21 @@ def make_case(seed: int, index: int, files: Files, process_every: int) -> Case:
     if channel == "cli":
         argv = cli_argv(rng, files)
         terminal = rng.random() < 0.5
-        return Case(channel, 1, lambda: run_main(argv, "", terminal), f"main({argv!r}, terminal={terminal})")
+        return Case(
+            channel, 1, lambda: run_main(argv, "", terminal), f"main({argv!r}, terminal={terminal})"
+        )
     if channel == "pipe":
         lines = [line(rng) for _ in range(rng.randint(1, 30))]
         style = rng.choice(([], ["--plain"], ["--json"]))
         data = rng.choice(("\n", "\r\n")).join(lines)
         return Case(channel, len(lines), lambda: run_main(style, data), f"pipe {style} {data!r}")
     if channel == "repl":
-        lines = [repl_line(rng, files) for _ in range(rng.randint(1, 30))]
+        lines = [repl_line(rng, files) for _ in range(rng.randint(1, 60))]
         data = "\n".join(lines) + "\n"
         terminal = rng.random() < 0.5
-        return Case(channel, len(lines), lambda: run_main(["repl"], data, terminal), f"repl {data!r}")
+        return Case(
+            channel, len(lines), lambda: run_main(["repl"], data, terminal), f"repl {data!r}"
+        )
     run, describe = files_case(rng, files)
     return Case(channel, 1, run, describe)
 
@@ -688,8 +700,14 @@ class Figures:
             "cases over 1 s of CPU": len(self.slow_cpu),
             "cases over 1 s of CPU, examples": self.slow_cpu[:20],
             "cases over 1 s of wall time": self.slow_wall_count,
-            "worst CPU seconds": {"seconds": round(self.worst_cpu[0], 3), "case": self.worst_cpu[1]},
-            "worst wall seconds": {"seconds": round(self.worst_wall[0], 3), "case": self.worst_wall[1]},
+            "worst CPU seconds": {
+                "seconds": round(self.worst_cpu[0], 3),
+                "case": self.worst_cpu[1],
+            },
+            "worst wall seconds": {
+                "seconds": round(self.worst_wall[0], 3),
+                "case": self.worst_wall[1],
+            },
             "worst traced peak of a sampled case (bytes)": {
                 "bytes": self.worst_traced[0],
                 "case": self.worst_traced[1],
@@ -714,9 +732,16 @@ def worker_folder() -> Iterator[Path]:
     """A folder of the worker's own, its working directory and its user directories."""
     folder = Path(tempfile.mkdtemp(prefix="every-way-in-"))
     old = os.getcwd()
-    saved = {key: os.environ.get(key) for key in ("HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "TERM", "COLUMNS")}
+    saved = {
+        key: os.environ.get(key)
+        for key in ("HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "TERM", "COLUMNS")
+    }
     os.environ.update(
-        HOME=str(folder), XDG_STATE_HOME=str(folder), XDG_CONFIG_HOME=str(folder), TERM="xterm", COLUMNS="100"
+        HOME=str(folder),
+        XDG_STATE_HOME=str(folder),
+        XDG_CONFIG_HOME=str(folder),
+        TERM="xterm",
+        COLUMNS="100",
     )
     os.environ["DICECLI_FUZZ_HOME"] = str(folder)
     os.chdir(folder)
@@ -733,17 +758,38 @@ def worker_folder() -> Iterator[Path]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def warm_up(files: Files) -> None:
+    """Run one case of each kind unmeasured: the first of each loads its modules and
+    builds its grammar, a cost of the process, not of the input."""
+    rng = random.Random("warm-up")
+    run_main(["--plain", "2d6"])
+    run_main(["odds", "2d6"], "", terminal=True)
+    run_main(["repl"], "2d6\nhelp repl\n")
+    run_main(["table", *files.tables(rng)])
+    run_main(["--dice-file", files.dice(rng)[0], "2d6"])
+    run_main(["--plain"], "alkemy 8 vs 15\nwfb ld 8\nage 3 vs 13\nwfb artillery\nx\n")
+
+
 def run_cases(
-    seed: int, inputs: int, worker: int = 0, workers: int = 1, process_every: int = 1000, progress: bool = False
+    seed: int,
+    inputs: int,
+    worker: int = 0,
+    workers: int = 1,
+    process_every: int = 1000,
+    progress: bool = False,
+    checkpoint: Path | None = None,
 ) -> Figures:
     """Run cases ``worker``, ``worker + workers`` ... of ``seed`` until they carried
-    ``inputs`` inputs; their figures."""
+    ``inputs`` inputs; their figures (written to ``checkpoint`` every
+    :data:`CHECKPOINT_EVERY` inputs too, so a run stopped hard still leaves them)."""
     figures = Figures()
     started = time.perf_counter()
     index = worker
     done = 0
+    next_checkpoint = CHECKPOINT_EVERY
     with worker_folder() as folder:
         files = Files(folder)
+        warm_up(files)
         try:
             while done < inputs:
                 case = make_case(seed, index, files, process_every)
@@ -759,20 +805,61 @@ def run_cases(
                     tracemalloc.stop()
                     if peak > figures.worst_traced[0]:
                         figures.worst_traced = (peak, f"{seed}:{index}")
-                record(figures, case, outcome, cpu, wall, f"{seed}:{index}")
+                record(figures, case, outcome, cpu, wall, f"{seed}:{index}", timed=not sampled)
                 done += case.inputs
                 index += workers
-                if progress and figures.cases.total() % 5000 == 0:
-                    print(f"worker {worker}: {done:,} inputs, {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+                if done >= next_checkpoint:
+                    next_checkpoint += CHECKPOINT_EVERY
+                    finish(figures, started)
+                    if checkpoint is not None:
+                        write_state(figures, checkpoint)
+                    if progress:
+                        print(
+                            f"worker {worker}: {done:,} inputs, {figures.seconds:.0f} s",
+                            file=sys.stderr,
+                            flush=True,
+                        )
         except KeyboardInterrupt:
             figures.interrupted = True
-    figures.seconds = time.perf_counter() - started
-    figures.peak_rss_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    figures.children_peak_rss_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    finish(figures, started)
+    if checkpoint is not None:
+        write_state(figures, checkpoint)
     return figures
 
 
-def record(figures: Figures, case: Case, outcome: Outcome, cpu: float, wall: float, where: str) -> None:
+CHECKPOINT_EVERY = 10_000
+"""Inputs between writes of a worker's figures."""
+
+
+def finish(figures: Figures, started: float) -> None:
+    figures.seconds = time.perf_counter() - started
+    figures.peak_rss_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    figures.children_peak_rss_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+
+
+def write_state(figures: Figures, path: Path) -> None:
+    """A worker's figures as they are, for :func:`read_state` (written whole, then
+    moved into place)."""
+    state = {name: getattr(figures, name) for name in Figures.__dataclass_fields__}
+    partial = path.with_name(path.name + ".part")
+    partial.write_text(json.dumps(state, ensure_ascii=True), encoding="utf-8")
+    os.replace(partial, path)
+
+
+def read_state(path: Path) -> Figures:
+    state = json.loads(path.read_text(encoding="utf-8"))
+    figures = Figures(**state)
+    figures.inputs, figures.cases = Counter(state["inputs"]), Counter(state["cases"])
+    for name in ("worst_cpu", "worst_wall", "worst_traced"):
+        setattr(figures, name, tuple(state[name]))
+    return figures
+
+
+def record(
+    figures: Figures, case: Case, outcome: Outcome, cpu: float, wall: float, where: str, timed: bool
+) -> None:
+    """Add ``case`` to ``figures``; its time only when ``timed`` (not under
+    :mod:`tracemalloc`, which slows every call several times)."""
     figures.inputs[case.channel] += case.inputs
     figures.cases[case.channel] += 1
     shown = f"[{where}] {case.describe[:300]}"
@@ -785,7 +872,7 @@ def record(figures: Figures, case: Case, outcome: Outcome, cpu: float, wall: flo
         if len(figures.raw) < 50:
             figures.raw.append(f"{shown} -> {outcome.raw[0][:200]}")
     # a real process's time is mostly its start-up, and its own; in-process cases only
-    if case.channel != "process":
+    if timed and case.channel != "process":
         if cpu > 1.0 and len(figures.slow_cpu) < 1000:
             figures.slow_cpu.append(f"{shown} ({cpu:.2f} s CPU)")
         figures.slow_wall_count += wall > 1.0
@@ -816,12 +903,12 @@ def merged(parts: list[Figures]) -> Figures:
     return total
 
 
-def _worker(arguments: tuple[int, int, int, int, int]) -> Figures:
-    seed, inputs, worker, workers, process_every = arguments
+def _worker(arguments: tuple[int, int, int, int, int, Path | None]) -> Figures:
+    seed, inputs, worker, workers, process_every, checkpoint = arguments
     import signal
 
     signal.signal(signal.SIGTERM, signal.default_int_handler)  # figures on SIGTERM too
-    return run_cases(seed, inputs, worker, workers, process_every, progress=True)
+    return run_cases(seed, inputs, worker, workers, process_every, True, checkpoint)
 
 
 def replay(seed: int, index: int) -> int:
@@ -839,24 +926,39 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="processes to split the inputs over")
     parser.add_argument(
+        "--worker", type=int, help="run only this worker's share of --jobs (0, 1 ...), alone"
+    )
+    parser.add_argument(
         "--process-every", type=int, default=1000, help="one case in this many is a real process"
     )
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--replay", help="SEED:INDEX: run one case and show what it did")
+    parser.add_argument(
+        "--merge", type=Path, nargs="+", help="add up the figures --worker runs wrote (--json)"
+    )
     options = parser.parse_args()
     if options.replay:
         seed, index = options.replay.split(":")
         return replay(int(seed), int(index))
-    share = -(-options.inputs // options.jobs)
-    tasks = [(options.seed, share, w, options.jobs, options.process_every) for w in range(options.jobs)]
-    if options.jobs == 1:
-        parts = [_worker(tasks[0])]
+    if options.merge:
+        figures = merged([read_state(path) for path in options.merge])
     else:
-        import multiprocessing
+        share = -(-options.inputs // options.jobs)
+        tasks = [
+            (options.seed, share, w, options.jobs, options.process_every, None)
+            for w in range(options.jobs)
+        ]
+        if options.worker is not None:
+            task = tasks[options.worker]
+            return 1 if _worker((*task[:5], options.json)).failed() else 0
+        if options.jobs == 1:
+            parts = [_worker(tasks[0])]
+        else:
+            import multiprocessing
 
-        with multiprocessing.get_context("spawn").Pool(options.jobs) as pool:
-            parts = pool.map(_worker, tasks)
-    figures = merged(parts)
+            with multiprocessing.get_context("spawn").Pool(options.jobs) as pool:
+                parts = pool.map(_worker, tasks)
+        figures = merged(parts)
     text = json.dumps(figures.as_dict(), indent=2, ensure_ascii=True)
     print(text)
     if options.json:
