@@ -142,7 +142,7 @@ def safe_name(rng: random.Random) -> str:
 
 RAW = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 """Raw control characters (newline is taken out before this is used)."""
-COLOURS = re.compile(r"\x1b\[(?![0-9;]*\b1337\b)[0-9;]*m")
+COLOURS = re.compile(r"\x1b\[(?![0-9;]*(?<![0-9])1337(?![0-9]))[0-9;]*m")
 """The renderer's own colour sequences."""
 
 
@@ -573,10 +573,12 @@ def piped_process(data: str) -> Outcome:
     )
 
 
-KEYS = b"\x03\x04\x0c\x0f\x11\x13\x1a\x1c"
+KEYS = b"\x03\x04\x0c\x0f\x11\x13\x1a\x1b\x1c"
 """Keys left out of typed lines: Ctrl-C, Ctrl-D, Ctrl-L (clear the screen), Ctrl-O,
 Ctrl-Q, Ctrl-S (flow control), Ctrl-Z and Ctrl-\\ act on the session or the terminal,
-not on the line."""
+not on the line; ESC starts a key sequence of the line editor (Alt-x, the arrows), and
+one left open waits for its end and swallows the Enter (the payloads' escape sequences
+reach dicecli through arguments, pipes and files)."""
 
 
 def prompt(child: Any) -> bytes:
@@ -791,7 +793,7 @@ def run_cases(
         files = Files(folder)
         warm_up(files)
         try:
-            while done < inputs:
+            while done < inputs and not STOP:
                 case = make_case(seed, index, files, process_every)
                 sampled = index % MEMORY_EVERY == worker
                 if sampled:
@@ -903,11 +905,16 @@ def merged(parts: list[Figures]) -> Figures:
     return total
 
 
+STOP: list[bool] = []
+"""Set by SIGTERM: the worker stops after the case it is in (a KeyboardInterrupt would
+be taken by dicecli's entry point as that case's Ctrl-C)."""
+
+
 def _worker(arguments: tuple[int, int, int, int, int, Path | None]) -> Figures:
     seed, inputs, worker, workers, process_every, checkpoint = arguments
     import signal
 
-    signal.signal(signal.SIGTERM, signal.default_int_handler)  # figures on SIGTERM too
+    signal.signal(signal.SIGTERM, lambda *_: STOP.append(True))  # figures on SIGTERM too
     return run_cases(seed, inputs, worker, workers, process_every, True, checkpoint)
 
 
