@@ -321,7 +321,7 @@ def _histogram(
             cumulative.append(running)
             running -= chance
     first, last = (0, len(chances)) if full else _likeliest(chances, SHORT_TABLE)
-    if last - first > SHORT_TABLE_MOST:
+    if not full and last - first > SHORT_TABLE_MOST:
         first, last = _likeliest_run(chances, first, last, SHORT_TABLE_MOST)
     for index in range(first, last):
         value, chance = chances[index]
