@@ -51,6 +51,7 @@ LISTED: dict[str, tuple[int, str, str]] = {
     "dicecli.probability.engine.MAX_EXPLOSION_DEPTH": (2_000, "2,000", "explosion depth"),
     "dicecli.probability.symbols.MAX_STATES": (200_000, "200,000", "symbol counts"),
     "dicecli.probability.symbol_ways.MAX_WAYS": (4_096, "4,096", "ways the dice of a line"),
+    "dicecli.probability.symbol_ways.MAX_DRAWS": (32_768, "32,768 dice", "ways the dice"),
     "dicecli.systems.warhammer.odds.MAX_ROUNDS_PLAYERS": (100, "100", "roll-off rounds"),
     "dicecli.systems.warhammer.grammar.MAX_PLAYERS": (100, "100", "numbered roll-off"),
     "dicecli.systems.warhammer.grammar.MAX_CANDIDATES": (10_000, "10,000", "candidates"),

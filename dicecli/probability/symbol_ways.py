@@ -11,9 +11,10 @@ next way is the last draw that has a face left, moved on by one. Each way's chan
 the product of one over its dice's number of faces, so the chances are exact, and the
 counts are those a roll shows, by construction.
 
-A line whose dice can fall in more than :data:`MAX_WAYS` ways (an explosion has no end
-of ways) is not walked: :func:`symbol_ways` returns None, and the odds give the total's
-with a note that says why.
+A line whose dice can fall in more than :data:`MAX_WAYS` ways, or whose ways draw more
+than :data:`MAX_DRAWS` dice between them (an explosion has no end of ways), is not
+walked: :func:`symbol_ways` returns None, and the odds give the total's with a note that
+says why.
 """
 
 from __future__ import annotations
@@ -33,9 +34,17 @@ from dicecli.rolling.sources import Roller
 MAX_WAYS = 4_096
 """Most ways a line's dice may fall for its symbols' odds to be walked."""
 
+MAX_DRAWS = 32_768
+"""Most dice drawn over all the ways walked: an explosion's ways grow longer one die at
+a time, so ways alone would not bound the work."""
+
 WAY_WORK = 100_000
 """Work of rolling one way (:data:`~dicecli.probability.weights.MAX_WORK`'s units,
 about a nanosecond): a roll of a few dice through the roller."""
+
+
+class _TooManyDrawsError(Exception):
+    """The ways walked drew more than :data:`MAX_DRAWS` dice."""
 
 
 class _Ways:
@@ -44,8 +53,12 @@ class _Ways:
     def __init__(self) -> None:
         self.walked: list[int] = []
         self.drawn: list[tuple[int, int]] = []  # (face index, faces) of each draw
+        self.draws = 0
 
     def draw(self, die: Die) -> int:
+        self.draws += 1
+        if self.draws > MAX_DRAWS:
+            raise _TooManyDrawsError
         place = len(self.drawn)
         index = self.walked[place] if place < len(self.walked) else 0
         self.drawn.append((index, len(die.faces)))
@@ -131,7 +144,7 @@ def symbol_ways(
             return None
         try:
             result = roll(parsed, Roller(ways), env, text)
-        except DiceError:
+        except (DiceError, _TooManyDrawsError):
             return None
         chance = ways.chance()
         shown = symbol_counts(result.dice, book)
