@@ -689,6 +689,11 @@ class Figures:
     children_peak_rss_kib: int = 0
     seconds: float = 0.0
     interrupted: bool = False
+    memory_jumps: list[str] = field(default_factory=list)
+    """Cases in-process during which the worker's peak resident memory rose by more than
+    :data:`MEMORY_JUMP_KIB` (a child process's peak is no guide: a pseudo-terminal's
+    child is forked from the worker, and counts the worker's memory until it runs
+    dicecli)."""
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -718,12 +723,16 @@ class Figures:
             "peak RSS of a real process (KiB)": self.children_peak_rss_kib,
             "seconds": round(self.seconds, 1),
             "interrupted": self.interrupted,
+            "cases that raised the worker's peak memory by over 50 MiB": self.memory_jumps[:20],
         }
 
     def failed(self) -> bool:
         peak = max(self.peak_rss_kib, self.children_peak_rss_kib)
         return bool(self.internal_count or self.raw_count or self.slow_cpu or peak > 500 * 1024)
 
+
+MEMORY_JUMP_KIB = 50 * 1024
+"""A rise of the worker's peak memory in one case worth naming the case for."""
 
 MEMORY_EVERY = 500
 """Cases between those run under :mod:`tracemalloc` (it slows each call several times)."""
@@ -798,6 +807,7 @@ def run_cases(
                 sampled = index % MEMORY_EVERY == worker
                 if sampled:
                     tracemalloc.start()
+                peak_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
                 wall, cpu = time.perf_counter(), time.process_time()
                 outcome = case.run()
                 cpu = time.process_time() - cpu
@@ -808,6 +818,10 @@ def run_cases(
                     if peak > figures.worst_traced[0]:
                         figures.worst_traced = (peak, f"{seed}:{index}")
                 record(figures, case, outcome, cpu, wall, f"{seed}:{index}", timed=not sampled)
+                peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+                if peak > peak_before + MEMORY_JUMP_KIB and len(figures.memory_jumps) < 50:
+                    jump = f"[{seed}:{index}] +{(peak - peak_before) // 1024} MiB"
+                    figures.memory_jumps.append(f"{jump} {case.describe[:300]}")
                 done += case.inputs
                 index += workers
                 if done >= next_checkpoint:
@@ -902,6 +916,7 @@ def merged(parts: list[Figures]) -> Figures:
         total.children_peak_rss_kib = max(total.children_peak_rss_kib, part.children_peak_rss_kib)
         total.seconds = max(total.seconds, part.seconds)
         total.interrupted |= part.interrupted
+        total.memory_jumps += part.memory_jumps
     return total
 
 
