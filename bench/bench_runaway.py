@@ -104,6 +104,22 @@ CASES: list[tuple[str, str]] = [
         "wfb rolloff with 400 names",
         _odds("wfb rolloff " + " ".join(f"n{index}" for index in range(400))),
     ),
+    (
+        "the hints of an error on a 9,999-digit line",
+        "from dicecli.errors import DiceError\n"
+        "from dicecli.hints import advise\n"
+        f"error = DiceError('number too long', {'!p' + '1' * 9997!r}, 2)\n"
+        "print('answered', advise(error).hint)\n",
+    ),
+    (
+        "a symbol die under keep, every way of 6 dice",
+        "from dicecli import Environment\n"
+        "from dicecli.dicefiles.load import parse_book\n"
+        "from dicecli.probability.report import odds\n"
+        "book = parse_book('[Mix]\\nfaces = [1, 2, {{value = 3, symbol = \"s\"}}, 4]\\n', 'm')\n"
+        "found = odds('6dMix kh2', Environment(dice=book))\n"
+        "print('answered', len(found.tables))\n",
+    ),
 ]
 
 DRIVER = """

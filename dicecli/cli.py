@@ -37,6 +37,7 @@ from dicecli.command_line import (
 from dicecli.command_line import route as route_words
 from dicecli.environment import Environment
 from dicecli.errors import DiceError, escaped
+from dicecli.escape import escaped_lines
 from dicecli.frozen import replace
 from dicecli.naming import with_named
 from dicecli.render import make_renderer
@@ -48,15 +49,16 @@ from dicecli.systems.declaration import CliOption
 
 
 def _examples() -> str:
-    """``2D6+5, 4d6kh3`` and an example line of each game."""
-    return ", ".join(("2D6+5", "4d6kh3", *(game.example for game in registry.games())))
+    """``2D6+5, 4d6kh3`` and an example line of each game (a plug-in's text escaped,
+    as all text shown that dicecli did not write)."""
+    return ", ".join(("2D6+5", "4d6kh3", *(escaped(game.example) for game in registry.games())))
 
 
 def _setting_example() -> str:
     """``KEY=VALUE`` for the first setting that has an example value."""
     for setting in registry.settings().values():
         if setting.example:
-            return f"{setting.key}={setting.example}"
+            return escaped(f"{setting.key}={setting.example}")
     return "KEY=VALUE"
 
 
@@ -69,8 +71,8 @@ def _games_epilog() -> str:
     (Paragraphs: the help formatter joins single lines.)"""
     lines = []
     for game in registry.games():
-        forms = [example for example, _ in game.help.examples] if game.help else []
-        forms = forms or [game.example]
+        forms = [escaped(example) for example, _ in game.help.examples] if game.help else []
+        forms = forms or [escaped(game.example)]
         more = f"  (dicecli help {game.topic})"
         while len(forms) > 1 and len(", ".join(forms) + more) > _EPILOG_WIDTH:
             forms.pop()
@@ -255,9 +257,9 @@ declares itself (``odds --json`` has its own help) wins."""
 def _game_option(option: CliOption) -> tuple[Any, Any]:
     """A game's option (``--wild-die``) as an annotated parameter type and default."""
     if option.kind == "file":
-        declared = typer.Option(option.flag, help=option.help, dir_okay=False, exists=True)
+        declared = typer.Option(option.flag, help=escaped(option.help), dir_okay=False, exists=True)
         return Annotated[Optional[Path], declared], None  # noqa: UP045
-    return Annotated[Optional[str], typer.Option(option.flag, help=option.help)], None  # noqa: UP045
+    return Annotated[Optional[str], typer.Option(option.flag, help=escaped(option.help))], None  # noqa: UP045
 
 
 CORE_PARAMETERS = frozenset(
@@ -618,7 +620,7 @@ def help_command(
     if short in topic_names():
         from dicecli.repl.commands import commands_help  # docs/startup.md
 
-        examples = help_text(short, commands_help())
+        examples = escaped_lines(help_text(short, commands_help()))  # a plug-in's topic too
     markdown = guide_text(guide) if guide is not None else None
     show_help(sys.stdout, examples, markdown, colour_choice(color.value))
 

@@ -58,8 +58,23 @@ def _reason(error: OSError) -> str:
     return error.strerror or str(error)
 
 
+UNUSABLE_NAME = "not a file name this system can use (a NUL, or a character it cannot encode)"
+
+
+def _usable(path: Path) -> None:
+    """Refuse a name no file can have here: one with a NUL, or a lone surrogate that
+    stands for no byte (``\\ud800``: from the API or a script, never a terminal)."""
+    try:
+        os.fsencode(path)
+    except UnicodeEncodeError:
+        raise FileError(UNUSABLE_NAME) from None
+    if "\x00" in str(path):
+        raise FileError(UNUSABLE_NAME)
+
+
 def read_limited(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
     """The bytes of the regular file at ``path``, at most ``limit`` of them."""
+    _usable(path)
     try:
         descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
@@ -126,6 +141,7 @@ def write_new(path: Path, text: str) -> None:
     to a temporary file in the same folder first, so ``path`` appears whole or not at
     all."""
     folder = path.parent
+    _usable(path)
     if os.path.lexists(path):
         raise FileError("it exists already: save never overwrites, give a new name")
     try:

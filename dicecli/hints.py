@@ -39,10 +39,15 @@ CORE_HINTS: tuple[Hint, ...] = (
         "2d20kl1",
         "disadvantage: two d20, keep the lowest",
     ),
-    Hint(r"(\d*d\d+)\s*\b(kh|kl|dh|dl|k|d)\s+(\d+)", r"\1\2\3", "the count follows kh at once"),
-    Hint(r"(\d*d\d+)\s+(\d+)\+", r"\1>=\2", "count the dice of 4 or more with >=4"),
+    Hint(
+        r"(?<!\d)(\d*d\d+)\s*\b(kh|kl|dh|dl|k|d)\s+(\d+)", r"\1\2\3", "the count follows kh at once"
+    ),
+    Hint(r"(?<!\d)(\d*d\d+)\s+(\d+)\+", r"\1>=\2", "count the dice of 4 or more with >=4"),
 )
-"""Forms of other rollers that mean something else here, and the form that works."""
+"""Forms of other rollers that mean something else here, and the form that works. A
+pattern that starts with a run of digits starts where the run does (``(?<!\\d)``):
+tried at every digit of a long number, it would go over the rest of the run each time
+(quadratic in its length)."""
 
 _ASSIGNMENT = re.compile(r"\s*(?:set\s+)?(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<value>\S.*?)\s*")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")

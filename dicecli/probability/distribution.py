@@ -108,6 +108,13 @@ def _fraction_maker(denominator: int, how_many: int) -> Callable[[int], Fraction
     return fraction
 
 
+WEIGHED_OUTCOMES = 64
+"""Outcomes from which :meth:`Distribution.from_probabilities` works out the integer
+weights."""
+WEIGHED_BITS = 4_096
+"""The largest common denominator (in bits) it works them out over."""
+
+
 @frozen
 class Distribution:
     """Outcome -> probability, outcomes ascending, every probability > 0.
@@ -145,7 +152,20 @@ class Distribution:
     def from_probabilities(
         cls, probabilities: Mapping[int, Fraction], residue: Fraction = ZERO
     ) -> Distribution:
-        return cls(tuple((k, p) for k, p in sorted(probabilities.items()) if p), residue)
+        """From exact probabilities; a long one (a game's table of thousands of
+        distances) gets its integer ``weights`` too when the probabilities share a
+        small enough denominator, so that its tails, mean and spread are sums of
+        integers rather than of thousands of fractions."""
+        outcomes = tuple((k, p) for k, p in sorted(probabilities.items()) if p)
+        if len(outcomes) < WEIGHED_OUTCOMES:
+            return cls(outcomes, residue)
+        denominator = 1
+        for _, p in outcomes:
+            denominator = math.lcm(denominator, p.denominator)
+            if denominator.bit_length() > WEIGHED_BITS:
+                return cls(outcomes, residue)
+        counts = tuple(p.numerator * (denominator // p.denominator) for _, p in outcomes)
+        return cls(outcomes, residue, (counts, denominator))
 
     @classmethod
     def constant(cls, value: int) -> Distribution:

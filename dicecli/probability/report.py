@@ -202,11 +202,7 @@ def _numbered_symbol_odds(body: Expr, env: Environment, text: str, book: DiceBoo
         for term, _ in with_symbols
     )
     if not whole:
-        note = (
-            "the symbols' odds are worked out for dice with symbols added without "
-            "modifiers (2dMix + 1); here, the total's only"
-        )
-        return replace(total, notes=(*total.notes, note))
+        return _walked_symbol_odds(total, env, text, book, [die for _, die in with_symbols])
     pool_odds = _symbol_odds(_sum_of([term for term, _ in with_symbols]), env, text)
     assert pool_odds is not None
     return replace(
@@ -215,6 +211,36 @@ def _numbered_symbol_odds(body: Expr, env: Environment, text: str, book: DiceBoo
         distribution=total.distribution,
         expectations=total.expectations,
         notes=total.notes,
+    )
+
+
+def _walked_symbol_odds(
+    total: Odds, env: Environment, text: str, book: DiceBook, dice: list[Die]
+) -> Odds:
+    """``total`` with the odds of each symbol that ``dice`` show and of each pair that
+    cancels, from rolling every way the dice can fall
+    (:mod:`dicecli.probability.symbol_ways`); or with a note saying why not, when they
+    can fall in too many ways."""
+    from dicecli.probability.symbol_ways import MAX_WAYS, symbol_ways
+
+    walked = symbol_ways(text, env, book)
+    if walked is None:
+        note = (
+            "the symbols' odds are worked out by rolling every way the dice can fall, "
+            f"up to {MAX_WAYS:,} ways; these dice fall in more (a re-roll or an "
+            "explosion in endless ways): here, the total's odds only"
+        )
+        return replace(total, notes=(*total.notes, note))
+    tables, net_chances = walked
+    shown = {symbol for die in dice for face in die.faces for symbol in face.symbols}
+    cancels = tuple(pair for pair in book.cancels if shown & set(pair))
+    shown.update(symbol for pair in cancels for symbol in pair)
+    names = [symbol for symbol in book.symbols if symbol in shown]
+    names += [f"{one} - {other}" for one, other in cancels]
+    return replace(
+        total,
+        chances=tuple((f"net_{_key(one)}", net_chances[one]) for one, _ in cancels),
+        tables=tuple((name, Distribution(tuple(sorted(tables[name].items())))) for name in names),
     )
 
 

@@ -399,6 +399,10 @@ SHORT_TABLE = 13
 down to this many rows, while what they hold together stays under
 :data:`SHORT_TABLE_LEFT_OUT`."""
 SHORT_TABLE_LEFT_OUT = Fraction(1, 50)
+SHORT_TABLE_MOST = 60
+"""The most rows a table shows without ``--full``, however flat it is (``d10000`` has
+10,000 rows of one chance each, none rare enough to leave out): the likeliest run of
+this many rows is shown."""
 
 
 def _histogram(
@@ -428,6 +432,8 @@ def _histogram(
             cumulative.append(running)
             running -= chance
     first, last = (0, len(chances)) if full else _likeliest(chances, SHORT_TABLE)
+    if not full and last - first > SHORT_TABLE_MOST:
+        first, last = _likeliest_run(chances, first, last, SHORT_TABLE_MOST)
     for index in range(first, last):
         value, chance = chances[index]
         bar = "█" * max(1, round(HISTOGRAM_WIDTH * chance / peak)) if chance else ""
@@ -445,6 +451,20 @@ def _histogram(
         more = f"{hidden} rarer rows ({percent(mass)} in all): --full shows them"
         table.add_row("…", "", "", RichText(more, style=theme.ROLE_STYLES["note"]))
     return table
+
+
+def _likeliest_run(
+    chances: Sequence[tuple[int, Fraction]], first: int, last: int, rows: int
+) -> tuple[int, int]:
+    """The run of ``rows`` rows between ``first`` and ``last`` that holds the most (the
+    first such run), by a sliding sum."""
+    held = sum((chance for _, chance in chances[first : first + rows]), Fraction(0))
+    best, start = held, first
+    for index in range(first + rows, last):
+        held += chances[index][1] - chances[index - rows][1]
+        if held > best:
+            best, start = held, index - rows + 1
+    return start, start + rows
 
 
 def _likeliest(chances: Sequence[tuple[int, Fraction]], rows: int) -> tuple[int, int]:

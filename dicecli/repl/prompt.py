@@ -39,8 +39,9 @@ PROMPT = "dice> "
 
 
 def banner() -> str:
-    """The first line of an interactive session, with an example line of each game."""
-    examples = ", ".join(("2d6+5", *(game.example for game in registry.games())))
+    """The first line of an interactive session, with an example line of each game (a
+    plug-in's escaped)."""
+    examples = ", ".join(("2d6+5", *(escaped(game.example) for game in registry.games())))
     return f"dicecli {VERSION}: type a roll ({examples}), help, or Ctrl-D to leave."
 
 

@@ -264,6 +264,10 @@ def _dice_for(env: Environment) -> DiceSet:
         stat = path.stat()
     except OSError as error:
         raise _problem(str(path), f"cannot read it: {error.strerror or error}") from None
+    except (ValueError, UnicodeEncodeError):  # a NUL, or a surrogate that is no byte
+        from dicecli.files import UNUSABLE_NAME
+
+        raise _problem(str(path), f"cannot read it: {UNUSABLE_NAME}") from None
     return _custom_dice(str(path), stat.st_mtime_ns, stat.st_size)
 
 

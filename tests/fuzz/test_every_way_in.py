@@ -1,0 +1,93 @@
+"""The fuzz profile across every way in (tests/fuzz/every_way_in.py): its checks, a
+short run in the quick suite, a longer one with real processes under ``slow``. The long
+profile itself (a million inputs) is run as a script; see its docstring."""
+
+from __future__ import annotations
+
+import pytest
+
+from fuzz.every_way_in import (
+    PAYLOADS,
+    Files,
+    judge,
+    make_case,
+    payload_marks,
+    raw_controls,
+    run_cases,
+    toml_string,
+    worker_folder,
+)
+
+# --- the checks can fail -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("payload", [p for p in PAYLOADS if p not in "\t\n\u2028\u200b\ue000"])
+def test_every_payload_written_raw_counts_as_a_raw_control(payload: str) -> None:
+    for terminal in (False, True):
+        assert raw_controls(f"2d6: 7  # {payload}x\n", terminal) != []
+
+
+@pytest.mark.parametrize("payload", PAYLOADS)
+def test_a_payload_written_escaped_does_not_count(payload: str) -> None:
+    from dicecli.escape import escaped
+
+    assert raw_controls(f"2d6: 7  # {escaped(payload)}\n", terminal=False) == []
+
+
+def test_the_renderers_colours_are_allowed_at_a_terminal_only() -> None:
+    styled = "\x1b[1;32m7\x1b[0m  [3, 4]\n"
+    assert raw_controls(styled, terminal=True) == []
+    assert raw_controls(styled, terminal=False) != []
+    assert raw_controls("\x1b[1337m7\n", terminal=True) != []  # the payloads' own colour
+
+
+def test_in_a_pseudo_terminal_the_payloads_own_sequences_count() -> None:
+    drawn = "\x1b[?2004h\x1b[0mdice> \x1b[6C\x1b[?25h"  # the line editor's drawing
+    assert payload_marks(drawn) == []
+    assert payload_marks(drawn + "\x1b]0;pwned\x07") != []
+
+
+def test_an_internal_error_or_a_traceback_is_caught() -> None:
+    assert judge(70, "", "internal error (KeyError: 1); please report it\n", False).internal
+    assert judge(1, "", "Traceback (most recent call last):\n", False).internal
+    assert not judge(2, "", "error: unexpected 'x'\n", False).internal
+
+
+def test_toml_strings_hold_every_payload() -> None:
+    from dicecli.files import loads_toml
+
+    for payload in PAYLOADS:
+        text = f"a = {toml_string(payload)}\n"
+        read = loads_toml(text)["a"]
+        assert read == payload or (read == "\ufffd" and 0xD800 <= ord(payload) <= 0xDFFF)
+
+
+def test_a_case_is_the_same_whatever_ran_before_it() -> None:
+    with worker_folder() as folder:
+        files = Files(folder)
+        first = make_case(3, 41, files, 0).describe
+        for index in range(40):
+            make_case(3, index, files, 0)
+    with worker_folder() as folder:
+        again = make_case(3, 41, Files(folder), 0).describe
+    assert first.split("every-way-in-")[0] == again.split("every-way-in-")[0]
+
+
+# --- runs --------------------------------------------------------------------------------
+
+
+def check(inputs: int, seed: int, process_every: int) -> None:
+    figures = run_cases(seed, inputs, process_every=process_every)
+    assert figures.internal == [], figures.internal[:3]
+    assert figures.raw == [], figures.raw[:3]
+    assert sum(figures.inputs.values()) >= inputs
+    assert max(figures.peak_rss_kib, figures.children_peak_rss_kib) < 500 * 1024
+
+
+def test_a_short_profile_in_process() -> None:
+    check(inputs=300, seed=24, process_every=0)
+
+
+@pytest.mark.slow
+def test_a_longer_profile_with_real_processes() -> None:
+    check(inputs=20_000, seed=2024, process_every=300)

@@ -1,0 +1,69 @@
+"""Long odds tables at a terminal (issue 24, found by the fuzz profile): a flat table
+has no rare rows to leave out, so ``odds d10000`` drew 10,000 rows (8.7 s of CPU) and
+``odds wfb scatter 2d6666`` in the REPL 13,332 (21 s, 700 MB). Without ``--full`` a
+table now shows at most :data:`SHORT_TABLE_MOST` rows, the likeliest run of them."""
+
+from __future__ import annotations
+
+import io
+import re
+from fractions import Fraction
+
+from rich.console import Console
+
+import dicecli
+from dicecli.probability.distribution import Distribution
+from dicecli.render.terminal import SHORT_TABLE_MOST, TerminalRenderer
+
+
+def odds_output(text: str, full: bool = False) -> str:
+    stream = io.StringIO()
+    console = Console(file=stream, width=100, color_system=None)
+    TerminalRenderer(stream, console).odds(dicecli.odds(text), full)
+    return stream.getvalue()
+
+
+def value_rows(shown: str) -> list[int]:
+    return [int(m.group(1)) for m in re.finditer(r"^ *(-?\d+) +\d+\.\d+%", shown, re.M)]
+
+
+def test_a_flat_table_of_ten_thousand_rows_shows_sixty() -> None:
+    shown = odds_output("d10000")
+    rows = value_rows(shown)
+    assert len(rows) == SHORT_TABLE_MOST == 60
+    assert rows == list(range(rows[0], rows[0] + 60))  # one run of rows
+    assert "9940 rarer rows (99.40% in all): --full shows them" in shown
+
+
+def test_the_run_shown_is_the_likeliest() -> None:
+    # 2d200: the totals near 201 are the likeliest; 171..230 and 172..231 hold as much
+    # (the distribution is symmetric about 201), and the first such run is shown
+    rows = value_rows(odds_output("2d200"))
+    assert rows == list(range(171, 231))
+    assert 201 in rows
+
+
+def test_full_still_shows_every_row() -> None:
+    assert len(value_rows(odds_output("d500", full=True))) == 500
+
+
+def test_a_table_the_rare_rows_shorten_enough_is_as_before() -> None:
+    assert len(value_rows(odds_output("10d6"))) == 51 - 26  # 26 rarer rows left out
+
+
+def test_a_long_distribution_from_probabilities_has_its_integer_weights() -> None:
+    probabilities = {value: Fraction(1, 6**3) for value in range(216)}
+    found = Distribution.from_probabilities(probabilities)
+    assert found.weights == (tuple([1] * 216), 216)
+    plain = Distribution(tuple(sorted(probabilities.items())))  # without weights
+    assert found == plain
+    assert found.mean() == plain.mean()
+    assert found.variance() == plain.variance()
+    assert found.at_least_each() == plain.at_least_each()
+    assert found.at_least(100) == plain.at_least(100)
+
+
+def test_a_short_distribution_or_a_huge_denominator_has_none() -> None:
+    assert Distribution.from_probabilities({1: Fraction(1, 2), 2: Fraction(1, 2)}).weights is None
+    odd = {index: Fraction(1, 2**100 + index) for index in range(100)}
+    assert Distribution.from_probabilities(odd).weights is None  # lcm past 4,096 bits
