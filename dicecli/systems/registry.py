@@ -50,6 +50,7 @@ BUILT_IN: tuple[str, ...] = (
     "dicecli.systems.warhammer",
     "dicecli.systems.age",
     "dicecli.systems.dnd",
+    "dicecli.systems.coc",
 )
 """The packages of the games shipped with dicecli, each with a ``GAME`` declaration."""
 

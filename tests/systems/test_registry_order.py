@@ -41,7 +41,8 @@ def test_the_order_of_lookups_does_not_change_the_answers() -> None:
     try:
         for keyword in reversed(list(every)):
             game = registry.game_for_keyword(keyword)
-            assert game is not None and game.name == every[keyword]
+            assert game is not None
+            assert game.name == every[keyword]
         assert registry.game_named(registry.games()[-1].name).name == registry.games()[-1].name
     finally:
         registry.reset()
