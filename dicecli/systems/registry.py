@@ -51,6 +51,7 @@ BUILT_IN: tuple[str, ...] = (
     "dicecli.systems.age",
     "dicecli.systems.dnd",
     "dicecli.systems.coc",
+    "dicecli.systems.blades",
 )
 """The packages of the games shipped with dicecli, each with a ``GAME`` declaration."""
 
