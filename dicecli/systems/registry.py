@@ -52,6 +52,7 @@ BUILT_IN: tuple[str, ...] = (
     "dicecli.systems.dnd",
     "dicecli.systems.coc",
     "dicecli.systems.blades",
+    "dicecli.systems.fate",
 )
 """The packages of the games shipped with dicecli, each with a ``GAME`` declaration."""
 
