@@ -53,6 +53,7 @@ BUILT_IN: tuple[str, ...] = (
     "dicecli.systems.coc",
     "dicecli.systems.blades",
     "dicecli.systems.fate",
+    "dicecli.systems.cod",
 )
 """The packages of the games shipped with dicecli, each with a ``GAME`` declaration."""
 
