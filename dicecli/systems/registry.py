@@ -54,6 +54,7 @@ BUILT_IN: tuple[str, ...] = (
     "dicecli.systems.blades",
     "dicecli.systems.fate",
     "dicecli.systems.cod",
+    "dicecli.systems.shadowrun",
 )
 """The packages of the games shipped with dicecli, each with a ``GAME`` declaration."""
 
