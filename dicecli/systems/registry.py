@@ -55,6 +55,7 @@ BUILT_IN: tuple[str, ...] = (
     "dicecli.systems.fate",
     "dicecli.systems.cod",
     "dicecli.systems.shadowrun",
+    "dicecli.systems.yearzero",
 )
 """The packages of the games shipped with dicecli, each with a ``GAME`` declaration."""
 
