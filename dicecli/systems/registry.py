@@ -56,6 +56,7 @@ BUILT_IN: tuple[str, ...] = (
     "dicecli.systems.cod",
     "dicecli.systems.shadowrun",
     "dicecli.systems.yearzero",
+    "dicecli.systems.exalted",
 )
 """The packages of the games shipped with dicecli, each with a ``GAME`` declaration."""
 
