@@ -57,6 +57,7 @@ BUILT_IN: tuple[str, ...] = (
     "dicecli.systems.shadowrun",
     "dicecli.systems.yearzero",
     "dicecli.systems.exalted",
+    "dicecli.systems.l5r",
 )
 """The packages of the games shipped with dicecli, each with a ``GAME`` declaration."""
 
