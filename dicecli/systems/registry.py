@@ -131,7 +131,23 @@ def game_for_keyword(word: str) -> Game | None:
     game = _built_in_game(lambda game: folded in game.keywords)
     if game is None and (_every is not None or _plugins_declared()):
         game = keywords().get(folded)
+    if game is None:
+        game = _joined_game(folded)
     return game
+
+
+_JOINED = re.compile(r"([a-z]+)\d+")
+"""A keyword joined to its number (``sr6``): the keyword, then digits."""
+
+
+def _joined_game(folded: str) -> Game | None:
+    """The game one of whose ``joined`` keywords ``folded`` is, followed by digits
+    (``sr6``); None when none is."""
+    match = _JOINED.fullmatch(folded)
+    if match is None:
+        return None
+    prefix = match.group(1)
+    return next((game for game in games() if prefix in game.joined), None)
 
 
 def games() -> tuple[Game, ...]:

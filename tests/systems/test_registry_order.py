@@ -46,3 +46,14 @@ def test_the_order_of_lookups_does_not_change_the_answers() -> None:
         assert registry.game_named(registry.games()[-1].name).name == registry.games()[-1].name
     finally:
         registry.reset()
+
+
+def test_a_joined_keyword_needs_digits_after_it() -> None:
+    joined = [(game, word) for game in registry.games() for word in game.joined]
+    assert joined  # some built-in game declares one
+    game, word = joined[0]
+    found = registry.game_for_keyword(f"{word}12")
+    assert found is not None
+    assert found.name == game.name
+    assert registry.game_for_keyword(f"{word}x12") is None
+    assert registry.game_for_keyword(f"{word}12x") is None

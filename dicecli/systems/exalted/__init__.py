@@ -4,6 +4,7 @@ Forms (rules X1-X3 of ``docs/rules.md``)::
 
     ex 6            a pool of d10: 7-9 one success, 10 two
     ex 6 vs 3       against a difficulty: threshold successes
+    ex6             Dice Maiden's spelling of ex 6
     ex Dex+Melee    a pool from named values
 
 The package follows the games' template: ``settings``, ``rules``, ``checks``,
@@ -15,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from dicecli.game import API_VERSION, Game, HelpTopic, Hint, Rules
-from dicecli.systems.exalted.settings import KEYWORDS, NAME
+from dicecli.systems.exalted.settings import JOINED, KEYWORDS, NAME
 
 
 def rules() -> Rules[Any]:
@@ -30,6 +31,7 @@ GAME = Game(
     api_version=API_VERSION,
     name=NAME,
     keywords=KEYWORDS,
+    joined=JOINED,
     example="ex 6 vs 3",
     odds_example=("ex 6 vs 3", "success and botch"),
     rules=rules,

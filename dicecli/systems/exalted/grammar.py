@@ -40,6 +40,6 @@ def line_grammar() -> pp.ParserElement:
 
     pool = part("a dice pool (6, Dex+Melee)").add_parse_action(_refuse_d10)
     difficulty = pp.Suppress(keyword("vs")) - part("a difficulty (3)")
-    form = pp.Suppress(keyword(*KEYWORDS)) - pool + pp.Opt(difficulty)
+    form = pp.Suppress(keyword(*KEYWORDS) | pp.Regex(r"(?i)ex(?=\d)")) - pool + pp.Opt(difficulty)
     form.set_parse_action(lambda tokens: ExaltedRoll(*tokens))
     return whole_line(form)

@@ -6,6 +6,7 @@ Forms (rules S1-S5 of ``docs/rules.md``)::
     sr 8 vs 3           against a threshold: net hits
     sr 8 limit 4        no more hits than the limit count
     sr 8 edge           Edge: 6s roll again, the limit ignored
+    sr8                 Dice Maiden's spelling of sr 8
 
 The package follows the games' template: ``settings``, ``rules``, ``checks``,
 ``grammar``, ``roll``, ``odds`` and ``system``. This module is the declaration,
@@ -16,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from dicecli.game import API_VERSION, Game, HelpTopic, Hint, Rules
-from dicecli.systems.shadowrun.settings import KEYWORDS, NAME
+from dicecli.systems.shadowrun.settings import JOINED, KEYWORDS, NAME
 
 
 def rules() -> Rules[Any]:
@@ -31,6 +32,7 @@ GAME = Game(
     api_version=API_VERSION,
     name=NAME,
     keywords=KEYWORDS,
+    joined=JOINED,
     example="sr 8 vs 3",
     odds_example=("sr 8 vs 3", "success, glitch and critical glitch"),
     rules=rules,

@@ -63,7 +63,7 @@ def line_grammar() -> pp.ParserElement:
     threshold = pp.Suppress(keyword("vs")) - part("a threshold (3)")
     threshold.add_parse_action(lambda tokens: _Tagged("vs", tokens[0]))
     form = (
-        pp.Suppress(keyword(*KEYWORDS))
+        pp.Suppress(keyword(*KEYWORDS) | pp.Regex(r"(?i)sr(?=\d)"))
         - pool
         + pp.ZeroOrMore(edge | limit)
         + pp.Opt(threshold)

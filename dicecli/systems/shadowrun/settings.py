@@ -9,3 +9,6 @@ NAME = "shadowrun"
 
 KEYWORDS = ("sr", "sr5", "shadowrun")
 """The first words of its lines; the first names its canonical lines."""
+
+JOINED = ("sr",)
+"""Written joined to the pool, as Dice Maiden writes it: ``sr6`` is ``sr 6``."""

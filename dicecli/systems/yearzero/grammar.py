@@ -23,7 +23,6 @@ from dicecli.game import expression, keyword, parse_failure, whole_line
 from dicecli.systems.yearzero.checks import YearZeroRoll
 from dicecli.systems.yearzero.settings import KEYWORDS, KINDS
 
-
 _D6_TYPED = re.compile(r"\d*d6(?!\d)", re.IGNORECASE)
 
 

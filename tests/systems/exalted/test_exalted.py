@@ -107,3 +107,9 @@ def test_the_pool_as_dice_gets_a_hint() -> None:
     hint = advise(caught.value).hint
     assert hint is not None
     assert "ex 6 vs 2" in hint
+
+
+def test_dice_maidens_joined_spelling() -> None:
+    # rule X1: ex5 is ex 5
+    assert dicecli.parse("ex5 vs 2").body == dicecli.parse("ex 5 vs 2").body
+    assert roll("ex2", "10,7").total == 3

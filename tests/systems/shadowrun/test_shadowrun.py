@@ -187,3 +187,9 @@ def test_common_mistakes_get_a_hint(line: str, suggestion: str) -> None:
     hint = advise(caught.value).hint
     assert hint is not None
     assert suggestion in hint
+
+
+def test_dice_maidens_joined_spelling() -> None:
+    # rule S1: sr6 is sr 6
+    assert dicecli.parse("sr6 vs 2").body == dicecli.parse("sr 6 vs 2").body
+    assert roll("SR3", "5,6,1").total == 2
