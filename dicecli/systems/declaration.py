@@ -209,7 +209,7 @@ class Game:
       the breakdown roles, die marks and die kinds it adds (renderers never name a game:
       they look styles up by role, mark and die kind);
     - ``joined``: those of its keywords that may also be written joined to the number
-      after them, as other rollers write them (``sr6`` for ``sr 6``): a first word that
+      after them, as other rollers write them (``xy6`` for ``xy 6``): a first word that
       is one of them followed by digits, and that no game claims whole, is the game's
       line, and its grammar must read the joined form.
     """

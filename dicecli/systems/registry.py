@@ -137,12 +137,12 @@ def game_for_keyword(word: str) -> Game | None:
 
 
 _JOINED = re.compile(r"([a-z]+)\d+")
-"""A keyword joined to its number (``sr6``): the keyword, then digits."""
+"""A keyword joined to its number (``xy6``): the keyword, then digits."""
 
 
 def _joined_game(folded: str) -> Game | None:
     """The game one of whose ``joined`` keywords ``folded`` is, followed by digits
-    (``sr6``); None when none is."""
+    (``xy6``); None when none is."""
     match = _JOINED.fullmatch(folded)
     if match is None:
         return None
