@@ -21,6 +21,8 @@ dicecli releases that keep :data:`API_VERSION`.
 - odds: :class:`Odds`, :class:`Distribution`, :data:`ONE`, :data:`ZERO`,
   :data:`PRECISION`, :func:`expression_odds`;
 - errors: :class:`DiceError`, :class:`RuleError`, :class:`GivenFacesError`;
+- values: :func:`frozen`, the class decorator for a game's frozen values (checks,
+  parts of checks), which a game inside dicecli must use in place of :mod:`dataclasses`;
 - testing a game: :class:`GivenSource`, :class:`RandomSource`, :class:`Roll` (a parsed
   line), :func:`plain_line`.
 
@@ -256,6 +258,7 @@ __all__ = [
     "die_for_sides",
     "expression",
     "expression_odds",
+    "frozen",
     "integer",
     "keyword",
     "parse_failure",

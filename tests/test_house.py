@@ -269,7 +269,7 @@ def test_a_fourth_game_is_one_package_and_one_registry_line(tmp_path: Path) -> N
         main(["--given", "heads", "coin flip"])
         main(["odds", "--plain", "coin flip"])
         state = start_state(Roller(GivenSource([])))
-        print("completion:", completions(state, "co"), completions(state, "coin f"))
+        print("completion:", completions(state, "coi"), completions(state, "coin f"))
         print("help:", handle_line(state, "help coin")[1][0].text)
         """
     )

@@ -219,7 +219,11 @@ class Game:
     - ``hints``: common mistakes in its lines and their fixes, suggested by errors;
     - ``roles``, ``marks``, ``dice``: (role, mark or die kind, terminal style) pairs for
       the breakdown roles, die marks and die kinds it adds (renderers never name a game:
-      they look styles up by role, mark and die kind).
+      they look styles up by role, mark and die kind);
+    - ``joined``: those of its keywords that may also be written joined to the number
+      after them, as other rollers write them (``xy6`` for ``xy 6``): a first word that
+      is one of them followed by digits, and that no game claims whole, is the game's
+      line, and its grammar must read the joined form.
     """
 
     api_version: int
@@ -239,6 +243,7 @@ class Game:
     roles: tuple[tuple[str, str], ...] = ()
     marks: tuple[tuple[str, str], ...] = ()
     dice: tuple[tuple[str, str], ...] = ()
+    joined: tuple[str, ...] = ()
 
     @property
     def topic(self) -> str:

@@ -41,12 +41,23 @@ from typing import TYPE_CHECKING, Any
 from dicecli.status import Interrupted
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from dicecli.systems.declaration import Game, Rules, Setting
 
 BUILT_IN: tuple[str, ...] = (
     "dicecli.systems.alkemy",
     "dicecli.systems.warhammer",
     "dicecli.systems.age",
+    "dicecli.systems.dnd",
+    "dicecli.systems.coc",
+    "dicecli.systems.blades",
+    "dicecli.systems.fate",
+    "dicecli.systems.cod",
+    "dicecli.systems.shadowrun",
+    "dicecli.systems.yearzero",
+    "dicecli.systems.exalted",
+    "dicecli.systems.l5r",
 )
 """The packages of the games shipped with dicecli, each with a ``GAME`` declaration."""
 
@@ -63,6 +74,7 @@ _DICE_WORD = re.compile(r"(?i)\d*d(?:\d+|%|f)")
 load a game's declaration."""
 
 _built_in: dict[str, Game] | None = None  # keyword -> game, the built-in games
+_imported: list[Game] = []  # the built-in games' declarations imported so far, in order
 _every: tuple[Game, ...] | None = None  # built-in games, then plug-ins
 _declared: bool | None = None  # whether any installed distribution declares plug-ins
 _systems: dict[str, Rules[Any]] = {}
@@ -78,14 +90,36 @@ def may_be_keyword(word: str) -> bool:
     return bool(_KEYWORD.fullmatch(word.casefold())) and not _DICE_WORD.fullmatch(word)
 
 
+def _import_next_built_in() -> Game:
+    """Import the next built-in game's declaration, in :data:`BUILT_IN` order."""
+    game: Game = importlib.import_module(BUILT_IN[len(_imported)]).GAME
+    _imported.append(game)
+    return game
+
+
 def _built_in_keywords() -> dict[str, Game]:
     global _built_in
     if _built_in is None:
+        while len(_imported) < len(BUILT_IN):
+            _import_next_built_in()
         _built_in = {}
-        for module in BUILT_IN:
-            game: Game = importlib.import_module(module).GAME
+        for game in _imported:
             _built_in.update(dict.fromkeys(game.keywords, game))
     return _built_in
+
+
+def _built_in_game(found: Callable[[Game], bool]) -> Game | None:
+    """The first built-in game ``found`` accepts, importing declarations in
+    :data:`BUILT_IN` order only until it is met: a line of one of the first games
+    imports none of the games after it."""
+    for game in _imported:
+        if found(game):
+            return game
+    while len(_imported) < len(BUILT_IN):
+        game = _import_next_built_in()
+        if found(game):
+            return game
+    return None
 
 
 def game_for_keyword(word: str) -> Game | None:
@@ -94,10 +128,26 @@ def game_for_keyword(word: str) -> Game | None:
     if not may_be_keyword(word):
         return None
     folded = word.casefold()
-    game = _built_in_keywords().get(folded)
+    game = _built_in_game(lambda game: folded in game.keywords)
     if game is None and (_every is not None or _plugins_declared()):
         game = keywords().get(folded)
+    if game is None:
+        game = _joined_game(folded)
     return game
+
+
+_JOINED = re.compile(r"([a-z]+)\d+")
+"""A keyword joined to its number (``xy6``): the keyword, then digits."""
+
+
+def _joined_game(folded: str) -> Game | None:
+    """The game one of whose ``joined`` keywords ``folded`` is, followed by digits
+    (``xy6``); None when none is."""
+    match = _JOINED.fullmatch(folded)
+    if match is None:
+        return None
+    prefix = match.group(1)
+    return next((game for game in games() if prefix in game.joined), None)
 
 
 def games() -> tuple[Game, ...]:
@@ -118,9 +168,9 @@ def keywords() -> dict[str, Game]:
 def game_named(name: str) -> Game:
     """The game called ``name`` (``Check.system``): a built-in game without looking for
     plug-ins, else a plug-in."""
-    for game in _built_in_keywords().values():
-        if game.name == name:
-            return game
+    game = _built_in_game(lambda game: game.name == name)
+    if game is not None:
+        return game
     for game in games():
         if game.name == name:
             return game
@@ -311,6 +361,7 @@ def reset() -> None:
     """Forget the games found (tests that install or remove a plug-in)."""
     global _built_in, _every, _declared
     _built_in = _every = _declared = None
+    _imported.clear()
     _systems.clear()
     _plugins.clear()
 

@@ -1,0 +1,65 @@
+"""The grammar of a ``cod`` line (pyparsing), building :mod:`dicecli.systems.cod.checks`.
+
+::
+
+    line  = keyword pool { again | "rote" }
+    pool  = expression                       (5, Dex+Stealth; 0 or less: a chance die)
+    again = "10-again" | "9-again" | "8-again" | "no-again"   (the hyphen optional)
+
+A line names one re-roll quality at most (rule K2).
+
+Rule numbers (K1, K2 ...) cite ``docs/rules.md``.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+import pyparsing as pp
+
+from dicecli.game import expression, keyword, parse_failure, whole_line
+from dicecli.systems.cod.checks import PoolRoll
+from dicecli.systems.cod.settings import KEYWORDS
+
+_D10_TYPED = re.compile(r"\d*d10(?!\d)", re.IGNORECASE)
+
+
+def _refuse_d10(text: str, loc: int, tokens: pp.ParseResults) -> None:
+    """``cod 5d10`` would roll 5d10 to size the pool: the pool is a number of dice."""
+    if _D10_TYPED.match(str(tokens[0])):
+        where = len(text) - len(text[loc:].lstrip())
+        raise parse_failure(text, where, "the pool is a number of dice: cod 5, not 5d10")
+
+
+class _Word(str):
+    """A quality word as read: ``9-again``, ``rote``."""
+
+
+def _action(text: str, loc: int, tokens: pp.ParseResults) -> PoolRoll:
+    parts = list(tokens)
+    pool = parts.pop(0)
+    agains = [str(p) for p in parts if p != "rote"]
+    if len(set(agains)) > 1:
+        where = text.casefold().find(agains[1].replace("-", ""), loc)
+        raise parse_failure(text, max(where, loc), "a roll has one re-roll quality (rule K2)")
+    return PoolRoll(pool, agains[0] if agains else "10-again", "rote" in parts)
+
+
+def _again(tokens: pp.ParseResults) -> _Word:
+    word = str(tokens[0]).lower().replace("-", "")
+    return _Word(word.replace("again", "-again"))
+
+
+@cache
+def line_grammar() -> pp.ParserElement:
+    """A whole ``cod`` line."""
+    again = pp.Regex(r"(?i)(?:10|9|8|no)-?again(?![\w-])").set_name("a re-roll quality")
+    again.set_parse_action(_again)
+    rote = pp.CaselessKeyword("rote").set_parse_action(lambda: _Word("rote"))
+    pool = pp.Group(~again + expression).set_name("a dice pool (5, Dex+Stealth)")
+    pool.add_parse_action(lambda tokens: tokens[0][0])
+    pool.add_parse_action(_refuse_d10)
+    form = pp.Suppress(keyword(*KEYWORDS)) - pool + pp.ZeroOrMore(again | rote)
+    form.set_parse_action(_action)
+    return whole_line(form)

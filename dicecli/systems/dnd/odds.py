@@ -1,0 +1,161 @@
+"""The exact odds of a ``dnd`` line (rules D1-D7), in fractions, from the same rule
+decisions as the rolling (:mod:`dicecli.systems.dnd.rules`).
+
+Rule numbers (D1, D3 ...) cite ``docs/rules.md``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from itertools import product
+from operator import add
+from typing import TYPE_CHECKING
+
+from dicecli.game import (
+    ZERO,
+    Distribution,
+    Odds,
+    RuleError,
+    assert_never,
+    expression_odds,
+)
+from dicecli.systems.dnd.checks import D20Roll, DamageRoll, StatsRoll
+from dicecli.systems.dnd.roll import no_dice_in_damage_modifier
+from dicecli.systems.dnd.rules import (
+    STAT_COUNT,
+    STAT_DICE,
+    attack_verdict,
+    check_verdict,
+    d20_chances,
+    death_verdict,
+    edge,
+    stat_score,
+)
+
+if TYPE_CHECKING:
+    from dicecli.game import Environment, Expr
+    from dicecli.systems.dnd.checks import DndCheck
+
+
+def odds(check: DndCheck, env: Environment, text: str) -> Odds:
+    """The exact chances of any ``dnd`` line."""
+    match check:
+        case D20Roll():
+            return _d20_odds(check, env, text)
+        case DamageRoll():
+            return _damage_odds(check, env, text)
+        case StatsRoll():
+            return _stats_odds(check, text)
+        case _:
+            return assert_never(check)
+
+
+def _of(expr: Expr | None, env: Environment) -> tuple[Distribution, tuple[str, ...]]:
+    if expr is None:
+        return Distribution.constant(0), ()
+    return expression_odds(expr, env)
+
+
+def _d20_odds(check: D20Roll, env: Environment, text: str) -> Odds:
+    naturals = d20_chances(edge(check.advantage, check.disadvantage))
+    modifiers, notes = _of(check.modifier, env)
+    targets, target_notes = _of(check.target, env)
+    notes += target_notes
+    totals = Distribution.from_probabilities(naturals).combine(modifiers, add)
+    if check.kind == "death":
+        return _death_odds(check, naturals, modifiers, totals, notes, text)
+    if check.target is None:
+        chances: tuple[tuple[str, Fraction], ...] = ()
+        if check.kind == "attack":
+            chances = (("critical_hit", naturals[20]), ("natural_1", naturals[1]))
+        return Odds(text, str(check), distribution=totals, chances=chances, notes=notes)
+    chance_of: dict[str, Fraction] = {}
+    for natural, p in naturals.items():
+        for modifier, q in modifiers.outcomes:
+            for target, r in targets.outcomes:
+                total = natural + modifier
+                if check.kind == "attack":
+                    verdict, _ = attack_verdict(natural, total, target)
+                else:
+                    verdict, _ = check_verdict(total, target)
+                chance_of[verdict] = chance_of.get(verdict, ZERO) + p * q * r
+    passing = None
+    if len(targets.outcomes) == 1 and check.kind != "attack":
+        passing = (targets.outcomes[0][0], None)
+    if check.kind == "attack":
+        hit = chance_of.get("hit", ZERO)
+        critical = chance_of.get("critical hit", ZERO)
+        miss = chance_of.get("miss", ZERO) + chance_of.get("miss (natural 1)", ZERO)
+        chances = (
+            ("success", hit + critical),
+            ("critical_hit", critical),
+            ("hit", hit),
+            ("miss", miss),
+        )
+    else:
+        success = chance_of.get("success", ZERO)
+        chances = (("success", success), ("failure", chance_of.get("failure", ZERO)))
+    return Odds(
+        text, str(check), distribution=totals, chances=chances, notes=notes, passing=passing
+    )
+
+
+def _death_odds(
+    check: D20Roll,
+    naturals: dict[int, Fraction],
+    modifiers: Distribution,
+    totals: Distribution,
+    notes: tuple[str, ...],
+    text: str,
+) -> Odds:
+    chance_of: dict[str, Fraction] = {}
+    for natural, p in naturals.items():
+        for modifier, q in modifiers.outcomes:
+            verdict, _ = death_verdict(natural, natural + modifier)
+            chance_of[verdict] = chance_of.get(verdict, ZERO) + p * q
+    regain = chance_of.get("regains 1 hit point", ZERO)
+    chances = (
+        ("success", chance_of.get("success", ZERO) + regain),
+        ("regains_1_hit_point", regain),
+        ("failure", chance_of.get("failure", ZERO)),
+        ("two_failures", chance_of.get("two failures", ZERO)),
+    )
+    return Odds(text, str(check), distribution=totals, chances=chances, notes=notes)
+
+
+def _sum_of(count: int, sides: int) -> Distribution:
+    one = Distribution.uniform(range(1, sides + 1))
+    total = Distribution.constant(0)
+    for _ in range(count):
+        total = total.combine(one, add)
+    return total
+
+
+def _damage_odds(check: DamageRoll, env: Environment, text: str) -> Odds:
+    times = 2 if check.critical else 1
+    total = Distribution.constant(0)
+    for count, sides in check.dice:
+        total = total.combine(_sum_of(count * times, sides), add)
+    notes: tuple[str, ...] = ()
+    if check.modifier is not None:
+        modifiers, notes = expression_odds(check.modifier, env)
+        if len(modifiers.outcomes) != 1:
+            raise RuleError(no_dice_in_damage_modifier())
+        total = total.combine(modifiers, add)
+    mean = ("mean", total.mean())
+    return Odds(text, str(check), distribution=total, expectations=(mean,), notes=notes)
+
+
+def _stats_odds(check: StatsRoll, text: str) -> Odds:
+    counts: Counter[int] = Counter(
+        stat_score(faces)[0] for faces in product(range(1, 7), repeat=STAT_DICE)
+    )
+    score = Distribution.from_counts(counts)
+    return Odds(
+        text,
+        str(check),
+        distribution=score,
+        expectations=(("mean", score.mean()), ("mean_total", score.mean() * STAT_COUNT)),
+        notes=(f"the distribution of one score; the {STAT_COUNT} scores are independent",),
+    )

@@ -1,0 +1,114 @@
+"""The exact odds of an ``sr`` line (rules S1-S5), from the same rule decisions as the
+rolling (:mod:`dicecli.systems.shadowrun.rules`).
+
+Without Edge every chance is exact. With Edge a die's 6s roll again without end: the
+hits are counted up to where less than :data:`~dicecli.game.PRECISION` is left out, and
+the odds say so.
+
+Rule numbers (S1, S2 ...) cite ``docs/rules.md``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from dicecli.game import PRECISION, ZERO, Distribution, Odds, expression_odds
+from dicecli.systems.shadowrun.roll import pool_size
+from dicecli.systems.shadowrun.rules import counted_hits, glitch
+
+if TYPE_CHECKING:
+    from dicecli.game import Environment, Expr
+    from dicecli.systems.shadowrun.checks import ShadowrunCheck
+
+SIXTH = Fraction(1, 6)
+Joint = dict[tuple[int, int], Fraction]
+"""Chances of (hits, ones) pairs."""
+
+
+def one_die(edge: bool, most: int) -> Joint:
+    """One die of the pool: its hits (with Edge, those of the dice its 6s roll too) and
+    whether it shows 1 (rules S1, S2, S4)."""
+    if not edge:
+        return {(0, 1): SIXTH, (0, 0): 3 * SIXTH, (1, 0): 2 * SIXTH}
+    # the dice a 6 rolls: k hits when k - 1 sixes end in a 5, or k sixes end in 1-4
+    chain = {0: Fraction(4, 6)}
+    for k in range(1, most + 1):
+        chain[k] = SIXTH**k * Fraction(10, 6)
+    die: Joint = {(0, 1): SIXTH, (0, 0): 3 * SIXTH, (1, 0): SIXTH}
+    for k, p in chain.items():
+        if 1 + k <= most:
+            die[(1 + k, 0)] = die.get((1 + k, 0), ZERO) + SIXTH * p
+    return die
+
+
+def _convolve(left: Joint, right: Joint, most: int) -> Joint:
+    out: Joint = {}
+    for (h1, o1), p in left.items():
+        for (h2, o2), q in right.items():
+            if h1 + h2 <= most:
+                key = (h1 + h2, o1 + o2)
+                out[key] = out.get(key, ZERO) + p * q
+    return out
+
+
+def pool_joint(pool: int, edge: bool) -> Joint:
+    """(hits, ones) over the whole pool."""
+    most = pool if not edge else 2 * pool + 12
+    while True:
+        die = one_die(edge, most)
+        total: Joint = {(0, 0): Fraction(1)}
+        for _ in range(pool):
+            total = _convolve(total, die, most)
+        if not edge or 1 - sum(total.values()) < PRECISION:
+            return total
+        most *= 2
+
+
+def _of(expr: Expr | None, env: Environment) -> tuple[Distribution | None, tuple[str, ...]]:
+    return (None, ()) if expr is None else expression_odds(expr, env)
+
+
+def odds(check: ShadowrunCheck, env: Environment, text: str) -> Odds:
+    """The exact chances of an ``sr`` line."""
+    pools, notes = expression_odds(check.pool, env)
+    thresholds, more = _of(check.threshold, env)
+    limits, most = _of(check.limit, env)
+    notes = (*notes, *more, *most)
+    found = {"success": ZERO, "glitch": ZERO, "critical_glitch": ZERO}
+    totals: dict[int, Fraction] = {}
+    short = ZERO
+    for size, p in pools.outcomes:
+        pool = pool_size(size)
+        joint = pool_joint(pool, check.edge)
+        # the 1s are the pool's own dice, whatever Edge rolls: counted without it, exactly
+        plain = pool_joint(pool, edge=False)
+        found["glitch"] += p * sum((r for (_, o), r in plain.items() if glitch(o, pool)), ZERO)
+        for limit, q in limits.outcomes if limits else ((None, Fraction(1)),):
+            for (raw, ones), r in joint.items():
+                hits = counted_hits(raw, limit, check.edge)
+                chance = p * q * r
+                totals[hits] = totals.get(hits, ZERO) + chance
+                if glitch(ones, pool) and hits == 0:
+                    found["critical_glitch"] += chance
+                for threshold, t in thresholds.outcomes if thresholds else ((1, Fraction(1)),):
+                    if hits < threshold:  # the tail a cut-off leaves out is all hits
+                        short += chance * t
+    found["success"] = 1 - short
+    residue = 1 - sum(totals.values(), ZERO)
+    distribution = Distribution.from_probabilities(totals, residue)
+    chances = tuple(found.items())
+    if thresholds is None:
+        chances = (("at_least_one_hit", found["success"]), *chances[1:])
+    passing = None
+    if thresholds is not None and len(thresholds.outcomes) == 1:
+        passing = (thresholds.outcomes[0][0], None)
+    return Odds(
+        text,
+        str(check),
+        distribution=distribution,
+        chances=chances,
+        expectations=(("mean_hits", distribution.mean()),) if not residue else (),
+        notes=notes,
+        passing=passing,
+    )

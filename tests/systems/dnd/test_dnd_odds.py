@@ -1,0 +1,145 @@
+"""Exact odds of ``dnd`` lines against brute-force enumeration written here, apart from
+:mod:`dicecli.systems.dnd.odds`: every face of every die the line rolls, counted
+(rules D1-D7).
+
+Rule numbers (D1, D3 ...) cite ``docs/rules.md``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from property_counts import examples
+
+import dicecli
+
+D20 = range(1, 21)
+
+
+def chances(text: str, **values: int) -> dict[str, Fraction]:
+    return dict(dicecli.odds(text, values=values).chances)
+
+
+def d20_rolls(edge: str) -> list[int]:
+    """Every equally likely natural: one die, or the kept one of every pair (rule D3)."""
+    if edge == "adv":
+        return [max(a, b) for a, b in itertools.product(D20, D20)]
+    if edge == "dis":
+        return [min(a, b) for a, b in itertools.product(D20, D20)]
+    return list(D20)
+
+
+def attack_by_count(edge: str, modifier: int, ac: int) -> dict[str, Fraction]:
+    naturals = d20_rolls(edge)
+    count: Counter[str] = Counter()
+    for natural in naturals:
+        if natural == 20:  # rule D1
+            count["critical_hit"] += 1
+        elif natural != 1 and natural + modifier >= ac:
+            count["hit"] += 1
+        else:
+            count["miss"] += 1
+    found = {name: Fraction(count[name], len(naturals)) for name in ("critical_hit", "hit", "miss")}
+    return {"success": found["critical_hit"] + found["hit"], **found}
+
+
+EDGES = st.sampled_from(["", "adv", "dis"])
+
+
+@settings(max_examples=examples(200))
+@given(EDGES, st.integers(-10, 20), st.integers(-5, 40))
+def test_attack_odds_equal_the_count(edge: str, modifier: int, ac: int) -> None:
+    # rules D1, D3
+    line = f"dnd attack {modifier:+d} {edge} vs {ac}"
+    assert chances(line) == attack_by_count(edge, modifier, ac)
+
+
+@settings(max_examples=examples(200))
+@given(EDGES, st.sampled_from(["check", "save"]), st.integers(-10, 20), st.integers(-5, 40))
+def test_check_odds_equal_the_count(edge: str, kind: str, modifier: int, dc: int) -> None:
+    # rules D2, D3
+    naturals = d20_rolls(edge)
+    success = Fraction(sum(n + modifier >= dc for n in naturals), len(naturals))
+    found = chances(f"dnd {kind} {modifier:+d} {edge} vs {dc}")
+    assert found == {"success": success, "failure": 1 - success}
+
+
+def test_advantage_and_disadvantage_together_are_one_die() -> None:
+    # rule D3
+    assert chances("dnd check +2 adv dis vs 12") == chances("dnd check +2 vs 12")
+
+
+@settings(max_examples=examples(100))
+@given(EDGES, st.integers(-3, 3))
+def test_death_save_odds_equal_the_count(edge: str, modifier: int) -> None:
+    # rules D3, D6
+    naturals = d20_rolls(edge)
+    count: Counter[str] = Counter()
+    for natural in naturals:
+        if natural == 20:
+            count["regains_1_hit_point"] += 1
+        elif natural == 1:
+            count["two_failures"] += 1
+        elif natural + modifier >= 10:
+            count["plain_success"] += 1
+        else:
+            count["failure"] += 1
+    n = len(naturals)
+    expected = {
+        "success": Fraction(count["plain_success"] + count["regains_1_hit_point"], n),
+        "regains_1_hit_point": Fraction(count["regains_1_hit_point"], n),
+        "failure": Fraction(count["failure"], n),
+        "two_failures": Fraction(count["two_failures"], n),
+    }
+    assert chances(f"dnd death {modifier:+d} {edge}") == expected
+
+
+def test_a_bless_die_mixes_over_its_faces() -> None:
+    # rules D1, D4: +d4 is each of +1..+4 a quarter of the time
+    mixed = chances("dnd attack +3 +d4 vs 16")
+    for name in ("success", "critical_hit", "hit", "miss"):
+        parts = [attack_by_count("", 3 + bless, 16)[name] for bless in range(1, 5)]
+        assert mixed[name] == sum(parts, Fraction(0)) / 4
+
+
+def test_a_named_modifier_takes_its_value() -> None:
+    # rule D4
+    assert chances("dnd attack +STR vs 14", STR=4) == attack_by_count("", 4, 14)
+
+
+@settings(max_examples=examples(60))
+@given(
+    st.lists(st.tuples(st.integers(1, 2), st.sampled_from([4, 6, 8])), min_size=1, max_size=2),
+    st.integers(-3, 6),
+    st.booleans(),
+)
+def test_damage_odds_equal_the_count(terms: list[tuple[int, int]], bonus: int, crit: bool) -> None:
+    # rule D5: every face of every die, doubled on a critical
+    times = 2 if crit else 1
+    ranges = [range(1, sides + 1) for count, sides in terms for _ in range(count * times)]
+    totals = Counter(sum(faces) + bonus for faces in itertools.product(*ranges))
+    whole = sum(totals.values())
+    dice = " + ".join(f"{count}d{sides}" for count, sides in terms)
+    line = f"dnd damage {dice} {bonus:+d}" + (" crit" if crit else "")
+    found = dicecli.odds(line).distribution
+    assert found is not None
+    assert found.as_dict() == {t: Fraction(c, whole) for t, c in totals.items()}
+
+
+def test_ability_score_odds_equal_the_count() -> None:
+    # rule D7: all 1296 rolls of 4d6, the lowest dropped
+    scores = Counter(sum(f) - min(f) for f in itertools.product(range(1, 7), repeat=4))
+    odds = dicecli.odds("dnd stats")
+    assert odds.distribution is not None
+    assert odds.distribution.as_dict() == {s: Fraction(c, 1296) for s, c in scores.items()}
+    assert dict(odds.expectations)["mean"] == Fraction(15869, 1296)
+
+
+@pytest.mark.parametrize("line", ["dnd attack +5 vs 15", "dnd death", "dnd stats"])
+def test_the_odds_are_exact(line: str) -> None:
+    assert dicecli.odds(line).exact
