@@ -221,7 +221,7 @@ def _walked_symbol_odds(
     cancels, from rolling every way the dice can fall
     (:mod:`dicecli.probability.symbol_ways`); or with a note saying why not, when they
     can fall in too many ways."""
-    from dicecli.probability.symbol_ways import MAX_WAYS, symbol_ways
+    from dicecli.probability.symbol_ways import MAX_WAYS, symbol_ways  # docs/startup.md
 
     walked = symbol_ways(text, env, book)
     if walked is None:

@@ -106,7 +106,7 @@ def fewest_ways(body: Expr, book: DiceBook) -> int | None:
 
 def _faces(expr: Dice) -> int | None:
     """The faces of a die that is not of the dice file (``d6``, ``dF``, ``d{1,2}``)."""
-    from dicecli.notation.dice import die_for_sides
+    from dicecli.notation.dice import die_for_sides  # docs/startup.md
 
     sides = expr.sides
     if isinstance(sides, int) and sides > MAX_WAYS:  # more than can be walked: no die made
@@ -124,7 +124,7 @@ def symbol_ways(
     exact odds, from rolling ``text`` every way its dice can fall; with the chance of
     a net of 1 or more for each pair. None when there are more than :data:`MAX_WAYS`
     ways, or some way cannot be rolled (it goes past the roll limit)."""
-    from dicecli.notation.reader import parse
+    from dicecli.notation.reader import parse  # docs/startup.md
     from dicecli.rolling.evaluate import roll
 
     parsed = parse(text)

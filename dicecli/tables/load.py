@@ -105,7 +105,7 @@ def load_book(path: Path | None = None) -> TableBook:
     except OSError as error:
         raise _Where(source).error(f"cannot read it: {error.strerror or error}") from None
     except (ValueError, UnicodeEncodeError):  # a NUL, or a surrogate that is no byte
-        from dicecli.files import UNUSABLE_NAME
+        from dicecli.files import UNUSABLE_NAME  # docs/startup.md
 
         raise _Where(source).error(f"cannot read it: {UNUSABLE_NAME}") from None
     return _read_book(str(path.expanduser()), source, stat.st_mtime_ns, stat.st_size)

@@ -265,7 +265,7 @@ def _dice_for(env: Environment) -> DiceSet:
     except OSError as error:
         raise _problem(str(path), f"cannot read it: {error.strerror or error}") from None
     except (ValueError, UnicodeEncodeError):  # a NUL, or a surrogate that is no byte
-        from dicecli.files import UNUSABLE_NAME
+        from dicecli.files import UNUSABLE_NAME  # docs/startup.md
 
         raise _problem(str(path), f"cannot read it: {UNUSABLE_NAME}") from None
     return _custom_dice(str(path), stat.st_mtime_ns, stat.st_size)

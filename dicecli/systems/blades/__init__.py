@@ -22,7 +22,7 @@ from dicecli.systems.blades.settings import KEYWORDS, NAME
 def rules() -> Rules[Any]:
     """The game's rules (:mod:`~dicecli.systems.blades.system`), imported with the first
     line of the game."""
-    from dicecli.systems.blades.system import BladesRules
+    from dicecli.systems.blades.system import BladesRules  # docs/startup.md
 
     return BladesRules()
 

@@ -28,6 +28,7 @@ class BladesRules(Rules["BladesCheck"]):
         return roll_check(check, roller, env, text)
 
     def odds(self, check: BladesCheck, env: Environment, text: str) -> Odds:
+        # docs/startup.md
         from dicecli.systems.blades.odds import odds  # the odds engine: only for odds
 
         return odds(check, env, text)

@@ -22,7 +22,7 @@ from dicecli.systems.coc.settings import DIFFICULTIES, KEYWORDS, NAME
 def rules() -> Rules[Any]:
     """The game's rules (:mod:`~dicecli.systems.coc.system`), imported with the first
     line of the game."""
-    from dicecli.systems.coc.system import CocRules
+    from dicecli.systems.coc.system import CocRules  # docs/startup.md
 
     return CocRules()
 

@@ -28,6 +28,7 @@ class CocRules(Rules["CocCheck"]):
         return roll_check(check, roller, env, text)
 
     def odds(self, check: CocCheck, env: Environment, text: str) -> Odds:
+        # docs/startup.md
         from dicecli.systems.coc.odds import odds  # the odds engine: only for odds
 
         return odds(check, env, text)

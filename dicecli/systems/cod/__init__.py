@@ -22,7 +22,7 @@ from dicecli.systems.cod.settings import AGAIN_WORDS, KEYWORDS, NAME
 def rules() -> Rules[Any]:
     """The game's rules (:mod:`~dicecli.systems.cod.system`), imported with the first
     line of the game."""
-    from dicecli.systems.cod.system import CodRules
+    from dicecli.systems.cod.system import CodRules  # docs/startup.md
 
     return CodRules()
 

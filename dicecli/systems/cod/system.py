@@ -28,6 +28,7 @@ class CodRules(Rules["CodCheck"]):
         return roll_check(check, roller, env, text)
 
     def odds(self, check: CodCheck, env: Environment, text: str) -> Odds:
+        # docs/startup.md
         from dicecli.systems.cod.odds import odds  # the odds engine: only for odds
 
         return odds(check, env, text)

@@ -26,7 +26,7 @@ from dicecli.systems.dnd.settings import ADVANTAGE_WORDS, KEYWORDS, KINDS, NAME
 def rules() -> Rules[Any]:
     """The game's rules (:mod:`~dicecli.systems.dnd.system`), imported with the first
     line of the game."""
-    from dicecli.systems.dnd.system import DndRules
+    from dicecli.systems.dnd.system import DndRules  # docs/startup.md
 
     return DndRules()
 

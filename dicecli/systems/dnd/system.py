@@ -30,6 +30,7 @@ class DndRules(Rules["DndCheck"]):
         return roll_check(check, roller, env, text)
 
     def odds(self, check: DndCheck, env: Environment, text: str) -> Odds:
+        # docs/startup.md
         from dicecli.systems.dnd.odds import odds  # the odds engine: only for odds
 
         return odds(check, env, text)

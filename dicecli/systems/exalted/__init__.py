@@ -22,7 +22,7 @@ from dicecli.systems.exalted.settings import JOINED, KEYWORDS, NAME
 def rules() -> Rules[Any]:
     """The game's rules (:mod:`~dicecli.systems.exalted.system`), imported with the
     first line of the game."""
-    from dicecli.systems.exalted.system import ExaltedRules
+    from dicecli.systems.exalted.system import ExaltedRules  # docs/startup.md
 
     return ExaltedRules()
 

@@ -28,6 +28,7 @@ class ExaltedRules(Rules["ExaltedCheck"]):
         return roll_check(check, roller, env, text)
 
     def odds(self, check: ExaltedCheck, env: Environment, text: str) -> Odds:
+        # docs/startup.md
         from dicecli.systems.exalted.odds import odds  # the odds engine: only for odds
 
         return odds(check, env, text)

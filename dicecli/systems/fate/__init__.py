@@ -22,7 +22,7 @@ from dicecli.systems.fate.settings import KEYWORDS, NAME
 def rules() -> Rules[Any]:
     """The game's rules (:mod:`~dicecli.systems.fate.system`), imported with the first
     line of the game."""
-    from dicecli.systems.fate.system import FateRules
+    from dicecli.systems.fate.system import FateRules  # docs/startup.md
 
     return FateRules()
 

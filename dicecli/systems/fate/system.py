@@ -28,6 +28,7 @@ class FateRules(Rules["FateCheck"]):
         return roll_check(check, roller, env, text)
 
     def odds(self, check: FateCheck, env: Environment, text: str) -> Odds:
+        # docs/startup.md
         from dicecli.systems.fate.odds import odds  # the odds engine: only for odds
 
         return odds(check, env, text)

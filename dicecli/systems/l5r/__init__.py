@@ -23,7 +23,7 @@ from dicecli.systems.l5r.settings import KEYWORDS, NAME
 def rules() -> Rules[Any]:
     """The game's rules (:mod:`~dicecli.systems.l5r.system`), imported with the first
     line of the game."""
-    from dicecli.systems.l5r.system import L5rRules
+    from dicecli.systems.l5r.system import L5rRules  # docs/startup.md
 
     return L5rRules()
 

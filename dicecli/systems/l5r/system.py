@@ -28,6 +28,7 @@ class L5rRules(Rules["L5rCheck"]):
         return roll_check(check, roller, env, text)
 
     def odds(self, check: L5rCheck, env: Environment, text: str) -> Odds:
+        # docs/startup.md
         from dicecli.systems.l5r.odds import odds  # the odds engine: only for odds
 
         return odds(check, env, text)

@@ -23,7 +23,7 @@ from dicecli.systems.shadowrun.settings import JOINED, KEYWORDS, NAME
 def rules() -> Rules[Any]:
     """The game's rules (:mod:`~dicecli.systems.shadowrun.system`), imported with the
     first line of the game."""
-    from dicecli.systems.shadowrun.system import ShadowrunRules
+    from dicecli.systems.shadowrun.system import ShadowrunRules  # docs/startup.md
 
     return ShadowrunRules()
 

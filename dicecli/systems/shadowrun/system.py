@@ -31,6 +31,7 @@ class ShadowrunRules(Rules["ShadowrunCheck"]):
         return roll_check(check, roller, env, text)
 
     def odds(self, check: ShadowrunCheck, env: Environment, text: str) -> Odds:
+        # docs/startup.md
         from dicecli.systems.shadowrun.odds import odds  # the odds engine: only for odds
 
         return odds(check, env, text)

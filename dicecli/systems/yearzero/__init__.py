@@ -22,7 +22,7 @@ from dicecli.systems.yearzero.settings import KEYWORDS, KINDS, NAME
 def rules() -> Rules[Any]:
     """The game's rules (:mod:`~dicecli.systems.yearzero.system`), imported with the
     first line of the game."""
-    from dicecli.systems.yearzero.system import YearZeroRules
+    from dicecli.systems.yearzero.system import YearZeroRules  # docs/startup.md
 
     return YearZeroRules()
 

@@ -29,6 +29,7 @@ class YearZeroRules(Rules["YearZeroCheck"]):
         return roll_check(check, roller, env, text)
 
     def odds(self, check: YearZeroCheck, env: Environment, text: str) -> Odds:
+        # docs/startup.md
         from dicecli.systems.yearzero.odds import odds  # the odds engine: only for odds
 
         return odds(check, env, text)
