@@ -52,7 +52,6 @@ from dicecli.notation.nodes import (
     Condition,
     Dice,
     Expr,
-    FaceList,
     Group,
     Keep,
     KeepKind,
@@ -65,6 +64,7 @@ from dicecli.notation.nodes import (
     Roll,
     Sides,
 )
+from dicecli.notation.sides import FaceList
 from dicecli.results import DieRoll
 from dicecli.rolling.evaluate import (
     Evaluation,

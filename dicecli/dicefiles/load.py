@@ -30,7 +30,8 @@ from dicecli.dicefiles.model import EMPTY_BOOK, DiceBook, face, face_name, file_
 from dicecli.errors import DiceError
 from dicecli.limits import MAX_VALUE
 from dicecli.notation.dice import Die, Face
-from dicecli.notation.nodes import Dice, DieName, Name
+from dicecli.notation.nodes import Dice, Name
+from dicecli.notation.sides import DieName
 
 if TYPE_CHECKING:
     from dicecli.environment import Environment

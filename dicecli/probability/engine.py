@@ -42,7 +42,6 @@ from dicecli.notation.nodes import (
     ComputedDice,
     Condition,
     Dice,
-    DieName,
     Expr,
     Group,
     Labelled,
@@ -66,6 +65,7 @@ from dicecli.notation.semantics import (
     pooled_dice,
     rounded,
 )
+from dicecli.notation.sides import DieName
 from dicecli.probability.distribution import Distribution
 from dicecli.probability.keep import (
     Chain,

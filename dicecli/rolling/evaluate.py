@@ -40,7 +40,6 @@ from dicecli.notation.nodes import (
     ComputedDice,
     Condition,
     Dice,
-    DieName,
     Expr,
     Group,
     Labelled,
@@ -69,6 +68,7 @@ from dicecli.notation.semantics import (
     pooled_dice,
     rounded,
 )
+from dicecli.notation.sides import DieName
 from dicecli.results import (
     CRITICAL_FAILURE,
     CRITICAL_SUCCESS,
