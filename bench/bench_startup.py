@@ -10,9 +10,9 @@ machine load hits all alike.
 ``--baseline`` adds the same commands run by another dicecli (an earlier version
 installed in another environment), so a change is measured before and after in one run.
 
-dicecli freezes what its imports built out of the garbage collector
-(``dicecli/__main__.py``), which spares the full collection Python makes at exit, over
-pyparsing's objects as well as ours. The row "import pyparsing, then gc.freeze()" applies
+dicecli freezes what its imports built out of the garbage collector (docs/startup.md),
+which spares the full collection Python makes at exit, over pyparsing's objects as
+well as ours. The row "import pyparsing, then gc.freeze()" applies
 the same to the reference, so the ratio without that help can be read off too.
 """
 

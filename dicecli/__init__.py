@@ -36,50 +36,12 @@ if TYPE_CHECKING:
         Roller,
     )
 
-__version__ = "0.1.0"
-
-_HOMES = {
-    "odds": "dicecli.api",
-    "parse": "dicecli.api",
-    "reroll": "dicecli.api",
-    "roll": "dicecli.api",
-    "Environment": "dicecli.environment",
-    "DiceError": "dicecli.errors",
-    "DiceSyntaxError": "dicecli.errors",
-    "GivenFacesError": "dicecli.errors",
-    "RollLimitError": "dicecli.errors",
-    "RuleError": "dicecli.errors",
-    "UnknownNameError": "dicecli.errors",
-    "RollResult": "dicecli.results",
-    "DEFAULT_BUDGET": "dicecli.rolling.sources",
-    "DiceSource": "dicecli.rolling.sources",
-    "GivenSource": "dicecli.rolling.sources",
-    "RandomSource": "dicecli.rolling.sources",
-    "Roller": "dicecli.rolling.sources",
-}
-"""Where each public name is defined: it is imported from there when first asked for
-(PEP 562), so ``import dicecli.__main__`` loads only the package's own ``__init__``."""
-
+from dicecli.command_line import VERSION as __version__  # noqa: N811
 
 if not TYPE_CHECKING:  # type checkers read the imports above, and know every name
-
-    def __getattr__(name: str) -> object:
-        from importlib import import_module
-
-        home = _HOMES.get(name)
-        if home is None:  # a submodule, as ``import dicecli; dicecli.errors`` always gave
-            try:
-                return import_module(f"dicecli.{name}")
-            except ModuleNotFoundError as error:
-                if error.name != f"dicecli.{name}":
-                    raise
-            raise AttributeError(f"module 'dicecli' has no attribute {name!r}")
-        value = getattr(import_module(home), name)
-        globals()[name] = value  # asked once: later uses find it as any module attribute
-        return value
-
-    def __dir__() -> list[str]:
-        return sorted({*globals(), *_HOMES})
+    # The public names are imported on first use (docs/startup.md, "Public names").
+    from dicecli.entry import public_name as __getattr__  # noqa: F401
+    from dicecli.entry import public_names as __dir__  # noqa: F401
 
 
 __all__ = [

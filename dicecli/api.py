@@ -1,8 +1,6 @@
 """The public API's functions: :func:`roll`, :func:`reroll` and :func:`odds` (with
-:func:`parse`), as the package :mod:`dicecli` offers them. They live here, not in the
-package's ``__init__``, so that importing ``dicecli.__main__`` (every run of the
-program) imports no more than the program asks for, and after the program has paused
-the garbage collector for its start-up (``dicecli/__main__.py``).
+:func:`parse`), as the package :mod:`dicecli` offers them on first use (docs/startup.md,
+"The package's public names").
 
 Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
@@ -90,9 +88,8 @@ def odds(
     at_least: int | None = None,
     at_most: int | None = None,
 ) -> Odds:
-    """The exact chances of one line (:func:`dicecli.probability.report.odds`), imported
-    on first use so that rolling never pays for the odds engine."""
-    from dicecli.probability.report import odds as exact_odds
+    """The exact chances of one line (:func:`dicecli.probability.report.odds`)."""
+    from dicecli.probability.report import odds as exact_odds  # docs/startup.md
 
     env = _with_values(environment, values)
     new_run()

@@ -1,33 +1,30 @@
 """Running rolls for the command line: one-shot, ``--times``, and lines from a pipe.
 
-Shared by the fast entry path (:mod:`dicecli.__main__`), the typer CLI
+Shared by the entry point's typer-free path (:mod:`dicecli.entry`), the typer CLI
 (:mod:`dicecli.cli`) and the REPL. :class:`Streams` owns stdin/stdout/stderr and whether
 each is a terminal, so tests can stand in a pipe or a terminal.
-
-:class:`Streams` is a plain class and :class:`RunOptions` a NamedTuple, the cheapest
-classes to create: every roll from the command line creates both at start (see
-"Start-up" in the README).
 """
 
 from __future__ import annotations
 
 import codecs
-import contextlib
-import gc
 import os
 import re
 import sys
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from typing import NamedTuple, TextIO, cast
 
+from dicecli.command_line import REPEAT_SPELLINGS
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
 from dicecli.limits import MAX_LINE_LENGTH
+from dicecli.notation.lines import parse_rolls
 from dicecli.notation.reader import parse
 from dicecli.render import Mode, Renderer, make_renderer
 from dicecli.rolling.evaluate import roll
 from dicecli.rolling.sources import DiceSource, GivenSource, RandomSource, Roller
-from dicecli.status import ExitStatus, Terminated
+from dicecli.status import ExitStatus, Interrupted, Terminated
+from dicecli.tally import Tally
 
 MAX_TIMES = 100_000
 """Most rolls ``--times`` may ask for in one go."""
@@ -85,37 +82,46 @@ class RunOptions(NamedTuple):
 
 
 FLUSH_EVERY = 4096
+"""Results written between flushes of piped output in a long ``--times`` run."""
+FLUSH_CHARACTERS = 1 << 20
+"""Characters of results held before a long ``--times`` run writes them, whatever
+:data:`FLUSH_EVERY` says: a ``--json`` roll of 10,000 dice is over a megabyte."""
 LINES_PER_WRITE = 256
 """Piped lines rolled between writes of their results (and at the end of each read).
-A read of 64 KiB holds thousands of short lines; their ``--json`` results, held until
-the read was done, came to over a megabyte, and its memory, taken and given back
-to the system at every read, cost about 4,000 page faults in a 20,000-line run (some 8%
-of its time, which instruction counts do not show). Written every 256 lines, the
-memory is used again: 2,150 faults, the same text, one write call in 256 lines."""
-"""Results written between flushes of piped output in a long ``--times`` run."""
+A read of 64 KiB holds thousands of short lines: written every 256 lines, the memory
+their results take is used again rather than taken from the system and given back at
+every read."""
 
 
 class PendingOutput:
     """The text written since the last flush, kept as the pieces written and joined when
-    taken. A :class:`io.StringIO` emptied after each batch (``seek(0)``, ``truncate()``)
-    first copied its whole text into a buffer of four bytes a character: 2 to 10 ms a
-    batch of 6,500 ``--json`` lines (measured), up to a fifth of the run, and little of it
-    in the instruction counts (page faults of the new buffer)."""
+    taken: a :class:`io.StringIO` emptied after each batch would first copy its whole
+    text into a new buffer of four bytes a character."""
 
     def __init__(self) -> None:
         self._pieces: list[str] = []
         self.write = self._pieces.append
         """Add text (the list's own append: no call of Python code for each result)."""
+        self._measured = 0  # pieces measured by held()
+        self._characters = 0  # their characters
+
+    def held(self) -> int:
+        """The characters written since the last take (each piece measured once)."""
+        pieces = self._pieces
+        self._characters += sum(map(len, pieces[self._measured :]))
+        self._measured = len(pieces)
+        return self._characters
 
     def take(self) -> str:
         """The text written since the last take (and the pending text is emptied)."""
         text = "".join(self._pieces)
-        self._pieces.clear()
+        self.drop()
         return text
 
     def drop(self) -> None:
         """Forget the text written since the last take."""
         self._pieces.clear()
+        self._measured = self._characters = 0
 
 
 class Session:
@@ -140,6 +146,7 @@ class Session:
         output = streams.stdout if direct else cast(TextIO, self.buffer)
         self.renderer: Renderer = make_renderer(self.mode, output)
         if options.odds and self.mode == "terminal":
+            # Imported here, as every use of rich (docs/startup.md, "Imports inside functions").
             from dicecli.render.terminal import TerminalRenderer
 
             if isinstance(self.renderer, TerminalRenderer):
@@ -153,7 +160,8 @@ class Session:
         if ";" in text:  # several rolls on the line: each is its own result
             self._roll_several(text)
             return
-        if self.options.times != 1 or self.environment.checks or "-n" in text or "--t" in text:
+        checks = self.environment.checks
+        if self.options.times != 1 or checks or _SHORT_REPEAT in text or _LONG_REPEAT in text:
             self._roll_times(text)  # the slower path: --times, saved checks, `2d6 -n 3`
             return
         result = roll(parse(text), self.roller, self.environment, text)  # lean: piped lines
@@ -162,8 +170,6 @@ class Session:
             self.failed_checks += 1
 
     def _roll_several(self, line: str) -> None:
-        from dicecli.notation.lines import parse_rolls
-
         for text, parsed in parse_rolls(line):
             if self.options.times != 1:
                 self._roll_times(text)
@@ -176,15 +182,13 @@ class Session:
     def _roll_times(self, text: str) -> None:
         """Roll ``text`` ``times`` times, or as many as its own ``-n N`` says (a saved
         check's name stands for its game line)."""
-        from dicecli.naming import saved_line
+        from dicecli.naming import saved_line  # it reads the game registry (docs/startup.md)
 
         text, count = repeat_count(text)
         times = self.options.times if count is None else count
         parsed = parse(saved_line(text, self.environment) or text)
         summed = self.mode == "terminal" and times > 1
         if summed:  # only a terminal shows the summary: piped rolls skip the tally
-            from dicecli.tally import Tally
-
             tally = Tally()
         for number in range(1, times + 1):
             result = roll(parsed, self.roller, self.environment, text)
@@ -193,7 +197,7 @@ class Session:
                 self.failed_checks += 1
             if summed:
                 tally.add(result)
-            if number % FLUSH_EVERY == 0:
+            if number % FLUSH_EVERY == 0 or self.buffer.held() > FLUSH_CHARACTERS:
                 self.flush()
         if summed:
             self.renderer.summary(tally)
@@ -226,7 +230,7 @@ class Session:
     ) -> None:
         """Write ``error`` with a hint to the right form when one is found
         (:mod:`dicecli.hints`; ``words``: the command-line words of the roll)."""
-        from dicecli.hints import advise
+        from dicecli.hints import advise  # what only an error needs (docs/startup.md)
 
         error = advise(error, self.environment, words=words)
         self.flush()  # keep stdout and stderr in order
@@ -253,7 +257,8 @@ class SignalGuard:
     """Holds back Ctrl-C and SIGTERM while output is written, raising them after.
 
     The process's entry point installs :meth:`handle` for SIGINT and SIGTERM: outside
-    a ``with SIGNAL_GUARD`` block it raises at once (KeyboardInterrupt, or
+    a ``with SIGNAL_GUARD`` block it raises at once (KeyboardInterrupt, as
+    :class:`~dicecli.status.Interrupted`, or
     :class:`~dicecli.status.Terminated`), as Python would; inside, it waits for the
     block's end, so no result is cut in the middle.
     """
@@ -280,7 +285,7 @@ class SignalGuard:
     @staticmethod
     def raise_for(signal_number: int) -> None:
         if signal_number == SIGINT:
-            raise KeyboardInterrupt
+            raise Interrupted
         raise Terminated
 
 
@@ -294,8 +299,11 @@ def check_times(times: int) -> None:
         raise DiceError(f"--times takes 1 to {MAX_TIMES:,}")
 
 
-_REPEAT = re.compile(r"(?<!\S)(?:--times|-n)(?:\s*=\s*|\s*)(?P<count>\d+)(?!\S)")
+_SPELLINGS = "|".join(map(re.escape, REPEAT_SPELLINGS))
+_REPEAT = re.compile(rf"(?<!\S)(?:{_SPELLINGS})(?:\s*=\s*|\s*)(?P<count>\d+)(?!\S)")
 """``-n 6``, ``-n6``, ``--times 6``, ``--times=6`` in a line: roll it that many times."""
+_LONG_REPEAT, _SHORT_REPEAT = REPEAT_SPELLINGS
+"""A quick look before :data:`_REPEAT`: whether a line has ``-n`` or ``--times`` at all."""
 
 
 def repeat_count(line: str) -> tuple[str, int | None]:
@@ -325,13 +333,6 @@ def open_session(options: RunOptions, streams: Streams, buffered: bool = True) -
     except DiceError as error:  # a bad --times or --given
         streams.stderr.write(error.show() + "\n")
         return None
-
-
-def quiet_broken_pipe() -> None:
-    """``dicecli ... | head -1``: the reader left. Point stdout at /dev/null so that the
-    interpreter's last flush does not complain, and end quietly, as shell tools do."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
 
 
 def run_once(text: str, options: RunOptions, streams: Streams) -> ExitStatus:
@@ -430,26 +431,6 @@ def line_text(line: str) -> str:
     return line[:-1] if line.endswith("\r") else line
 
 
-YOUNG_OBJECTS_PER_COLLECTION = 10_000
-"""While piped lines are rolled, the garbage collector looks at the youngest objects
-after this many more were made (Python's default is 700). A roll's own objects die
-young; a new line leaves its tree and steps in the caches, and with the default every
-line's were scanned several times over while the caches filled: about 6k of a new
-line's 200k instructions (callgrind)."""
-
-
-@contextlib.contextmanager
-def fewer_collections() -> Generator[None, None, None]:
-    """Collect the youngest objects less often inside the block (see
-    :data:`YOUNG_OBJECTS_PER_COLLECTION`); the thresholds are put back after it."""
-    thresholds = gc.get_threshold()
-    gc.set_threshold(YOUNG_OBJECTS_PER_COLLECTION, *thresholds[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*thresholds)
-
-
 def run_lines(lines: Iterable[str], options: RunOptions, streams: Streams) -> ExitStatus:
     """``dicecli < rolls.txt``: one expression per line; a bad line is reported with its
     number and skipped; the exit status is 2 if any line was bad."""
@@ -460,19 +441,18 @@ def run_lines(lines: Iterable[str], options: RunOptions, streams: Streams) -> Ex
     number = 0
     roll_text = session.roll_text
     try:
-        with fewer_collections():
-            for batch in batches(lines):
-                for start in range(0, len(batch), LINES_PER_WRITE):
-                    for line in batch[start : start + LINES_PER_WRITE]:
-                        number += 1
-                        if not is_roll_line(line):
-                            continue
-                        try:
-                            roll_text(line)
-                        except DiceError as error:
-                            bad += 1
-                            session.report(error, number)
-                    session.flush()
+        for batch in batches(lines):
+            for start in range(0, len(batch), LINES_PER_WRITE):
+                for line in batch[start : start + LINES_PER_WRITE]:
+                    number += 1
+                    if not is_roll_line(line):
+                        continue
+                    try:
+                        roll_text(line)
+                    except DiceError as error:
+                        bad += 1
+                        session.report(error, number)
+                session.flush()
     except (KeyboardInterrupt, Terminated):
         session.flush()  # the rolls made are written, then the run stops
         raise

@@ -3,40 +3,34 @@
 Thin by design: it turns options into :class:`~dicecli.app.RunOptions` and calls
 :mod:`dicecli.app`. The options the commands share are declared once
 (:data:`SHARED_OPTIONS`); each game's options (a plug-in's ``--wild-die``) come from its
-declaration in the registry, and the words the router treats as options taking a
-value are read from the commands' parameters. A plain roll with no options never comes
-here: the entry point (:mod:`dicecli.__main__`) rolls it without importing typer, to
-start fast.
+declaration in the registry. The options' spellings, and which command takes which,
+come from the command line's one table (:mod:`dicecli.command_line`), which the entry
+point (:mod:`dicecli.entry`) reads too: a plain roll never comes here
+(docs/startup.md).
 """
 
 from __future__ import annotations
 
-import errno
 import functools
 import inspect
-import re
 import sys
-import typing
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal, Optional
 
 import typer
+import typer.core
 from typer.core import TyperGroup
-from typer.models import OptionInfo
 
-from dicecli import __version__
-from dicecli.app import (
-    RunOptions,
-    Streams,
-    quiet_broken_pipe,
-    run_lines,
-    run_once,
-)
+from dicecli.app import RunOptions, Streams, run_lines, run_once
+from dicecli.command_line import COMPLETION_OPTIONS, OPTION, PROGRAM, VERSION, is_option
+from dicecli.command_line import route as route_words
 from dicecli.environment import Environment
 from dicecli.errors import DiceError, escaped
 from dicecli.frozen import replace
+from dicecli.naming import with_named
+from dicecli.render import make_renderer
+from dicecli.rolling.sources import RandomSource, Roller
 from dicecli.status import ExitStatus
 from dicecli.systems import registry
 from dicecli.systems.declaration import CORE_FLAGS as CORE_FLAGS
@@ -81,13 +75,11 @@ class _RollByDefault(TyperGroup):
 
     # ``ctx: Any``: the context type is typer's bundled click's, not public API.
     def resolve_command(self, ctx: Any, args: list[str]) -> tuple[str | None, Any, list[str]]:
-        if args and args[0] not in self.commands and not args[0].startswith("-"):
+        if args and args[0] not in self.commands and not is_option(args[0]):
             return "roll", self.commands["roll"], args
         return super().resolve_command(ctx, args)
 
     def shell_complete(self, ctx: Any, incomplete: str) -> list[Any]:
-        import typer.core
-
         # click's CompletionItem, which typer bundles or imports depending on its version
         completion_item: Any = getattr(typer.core, "CompletionItem")  # noqa: B009
 
@@ -109,9 +101,9 @@ class _RollByDefault(TyperGroup):
 def _complete_roll(ctx: typer.Context, incomplete: str) -> list[str]:
     """Shell completion of a roll's words: as the REPL completes a line (a game's forms
     after its keyword, the difficulties after ``vs`` ...), from the words given so far."""
+    # Imported here, as every use of the REPL's modules (docs/startup.md).
     from dicecli.repl.completion import completions
     from dicecli.repl.state import start_state
-    from dicecli.rolling.sources import RandomSource, Roller
 
     words = [str(word) for word in ctx.params.get("words") or ()]
     before = " ".join([*words, incomplete])
@@ -121,8 +113,7 @@ def _complete_roll(ctx: typer.Context, incomplete: str) -> list[str]:
 def _help_markup() -> Literal["rich"] | None:
     """typer's rich help (panels, colour) at a terminal; click's plain text when the help
     goes to a pipe or a file (``dicecli --help | grep seed``). The rich help imports
-    rich's markdown and traceback renderers: twice the start-up of the grammar, paid on
-    every ``--help`` and usage error."""
+    rich's markdown and traceback renderers, which only a terminal needs."""
     return "rich" if sys.stdout.isatty() else None
 
 
@@ -139,6 +130,13 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
+
+def _option(name: str, **details: Any) -> Any:
+    """The typer option of the table's option ``name`` (its spellings), with ``details``
+    (its help ...)."""
+    return typer.Option(*OPTION[name].spellings, **details)
+
+
 Words = Annotated[
     Optional[list[str]],  # noqa: UP045 - typer needs Optional on Python 3.10
     typer.Argument(
@@ -149,48 +147,48 @@ Words = Annotated[
 ]
 Seed = Annotated[
     Optional[int],  # noqa: UP045
-    typer.Option("--seed", help="Seed the dice: the same seed gives the same rolls."),
+    _option("seed", help="Seed the dice: the same seed gives the same rolls."),
 ]
 Given = Annotated[
     Optional[str],  # noqa: UP045
-    typer.Option(
-        "--given",
+    _option(
+        "given",
         help="Faces of physical dice, in roll order (3,4,1): the rules are applied to them.",
     ),
 ]
-Times = Annotated[int, typer.Option("--times", "-n", help="Roll the expression this many times.")]
-Plain = Annotated[bool, typer.Option("--plain", help="Plain tab-separated lines, no colour.")]
-Json = Annotated[bool, typer.Option("--json", help="One JSON object per roll (JSON Lines).")]
+Times = Annotated[int, _option("times", help="Roll the expression this many times.")]
+Plain = Annotated[bool, _option("plain", help="Plain tab-separated lines, no colour.")]
+Json = Annotated[bool, _option("json", help="One JSON object per roll (JSON Lines).")]
 Sets = Annotated[
     Optional[list[str]],  # noqa: UP045
-    typer.Option(
-        "--set",
+    _option(
+        "sets",
         help="A named value or saved roll: --set STR=3, --set attack=1d20+5 (repeatable).",
         show_default=False,
     ),
 ]
 Settings = Annotated[
     Optional[list[str]],  # noqa: UP045
-    typer.Option(
-        "--setting",
+    _option(
+        "settings",
         help=f"A game setting: --setting {_setting_example()} (repeatable; see each game's doc).",
         show_default=False,
     ),
 ]
 Character = Annotated[
     Optional[Path],  # noqa: UP045
-    typer.Option(
-        "--character",
+    _option(
+        "character",
         help="A character file (TOML): stats such as STR = 3 and saved rolls (docs/repl.md).",
         dir_okay=False,
         exists=True,
     ),
 ]
-Debug = Annotated[bool, typer.Option("--debug", help="Show tracebacks of internal errors.")]
+Debug = Annotated[bool, _option("debug", help="Show tracebacks of internal errors.")]
 DiceFile = Annotated[
     Optional[list[Path]],  # noqa: UP045
-    typer.Option(
-        "--dice-file",
+    _option(
+        "dice_file",
         help="A dice file (TOML) of named dice: 3dBoost, 2dAverage (docs/dice.md; "
         "repeatable); default ~/.config/dicecli/dice.toml. A game may read its own dice "
         "from it.",
@@ -317,18 +315,16 @@ def environment_from(
 ) -> Environment:
     """``--dice-file``, ``--character``, then ``--set`` (which wins), ``--setting`` and
     the games' options as an :class:`Environment`."""
-    from dicecli.naming import with_named
-
     env = Environment(settings=settings_from(settings, options or {}))
     if dice_files:  # read once for the run (docs/dice.md)
-        from dicecli.dicefiles.load import combined, read_book
+        from dicecli.dicefiles.load import combined, read_book  # docs/startup.md
 
         book = read_book(dice_files[0])
         for path in dice_files[1:]:
             book = combined(book, read_book(path))
         env = replace(env, dice=book)
     if character is not None:
-        from dicecli.character import load_character
+        from dicecli.character import load_character  # docs/startup.md
 
         env = load_character(character, env)
     for item in sets or []:
@@ -344,17 +340,6 @@ def environment_from(
 
 def _finish(status: ExitStatus) -> None:
     raise typer.Exit(int(status))
-
-
-@contextmanager
-def _closed_pipe_ends_quietly() -> Iterator[None]:
-    """A reader that left (``| head -1``) ends the run with status 0; left to the CLI
-    framework, it would be exit status 1, which here means a failed check."""
-    try:
-        yield
-    except BrokenPipeError:
-        quiet_broken_pipe()
-        raise typer.Exit(int(ExitStatus.OK)) from None
 
 
 def _options(
@@ -392,17 +377,16 @@ def roll_command(
     words: Words = None,
     odds: Annotated[
         bool,
-        typer.Option("--odds", help="At a terminal, the chance beside each result (72% to pass)."),
+        _option("odds", help="At a terminal, the chance beside each result (72% to pass)."),
     ] = False,
     **shared: Any,
 ) -> None:
     options = _options(**shared)._replace(odds=odds)
     streams = Streams()
-    with _closed_pipe_ends_quietly():
-        if words:
-            _finish(run_once(" ".join(words), options, streams))
-        if not streams.stdin_is_terminal:
-            _finish(run_lines(streams.stdin, options, streams))
+    if words:
+        _finish(run_once(" ".join(words), options, streams))
+    if not streams.stdin_is_terminal:
+        _finish(run_lines(streams.stdin, options, streams))
     typer.echo("Nothing to roll: try `dicecli 2D6+5` or `dicecli --help`.", err=True)
     _finish(ExitStatus.BAD_INPUT)
 
@@ -417,17 +401,17 @@ def odds_command(
     words: Words = None,
     at_least: Annotated[
         Optional[int],  # noqa: UP045
-        typer.Option("--at-least", help="Also give the chance of this total or more."),
+        _option("at_least", help="Also give the chance of this total or more."),
     ] = None,
     at_most: Annotated[
         Optional[int],  # noqa: UP045
-        typer.Option("--at-most", help="Also give the chance of this total or less."),
+        _option("at_most", help="Also give the chance of this total or less."),
     ] = None,
     json: Annotated[
-        bool, typer.Option("--json", help="One JSON object with every chance (docs/odds.md).")
+        bool, _option("json", help="One JSON object with every chance (docs/odds.md).")
     ] = False,
     full: Annotated[
-        bool, typer.Option("--full", help="Every row of long tables (a terminal shortens them).")
+        bool, _option("full", help="Every row of long tables (a terminal shortens them).")
     ] = False,
     **shared: Any,
 ) -> None:
@@ -435,28 +419,29 @@ def odds_command(
     if not words:
         typer.echo("error: odds needs a roll, e.g. dicecli odds 2d6+3", err=True)
         _finish(ExitStatus.BAD_INPUT)
-    from dicecli.render import make_renderer
-
     streams = Streams()
     if words and words[0].casefold() == "table":  # a roll table's entries (docs/tables.md)
+        # Imported here, as the tables' and the odds engine's modules are (docs/startup.md).
         from dicecli.tables.command import run_table
 
         _finish(run_table(words[1:], options, streams, odds=True))
     text = " ".join(words or [])
     try:
-        from dicecli.probability.report import odds
+        from dicecli.probability.report import odds_of_rolls
 
-        result = odds(text, options.environment, at_least=at_least, at_most=at_most)
+        found = odds_of_rolls(text, options.environment, at_least=at_least, at_most=at_most)
     except DiceError as error:
-        from dicecli.hints import advise
+        from dicecli.hints import advise  # what only an error needs (docs/startup.md)
 
         streams.stderr.write(advise(error, options.environment).show() + "\n")
         _finish(ExitStatus.BAD_INPUT)
-    make_renderer(options.mode(streams), streams.stdout).odds(result, full)
+    renderer = make_renderer(options.mode(streams), streams.stdout)
+    for result in found:  # each roll of a line of several (1d20+5 >= 15; 2d6+3)
+        renderer.odds(result, full)
 
 
 def _complete_topic(incomplete: str) -> list[str]:
-    from dicecli.repl.help import topic_names
+    from dicecli.repl.help import topic_names  # the REPL's modules (docs/startup.md)
 
     return [name for name in topic_names() if name.startswith(incomplete.casefold())]
 
@@ -489,11 +474,11 @@ def help_command(
     game = registry.game_for_keyword(name)
     name = game.topic if game is not None else name
     if name not in topic_names():
-        import difflib
+        import difflib  # what only an error needs (docs/startup.md)
 
         close = difflib.get_close_matches(name, topic_names(), n=1)
         mean = f"did you mean '{close[0]}'? " if close else ""
-        typer.echo(f"error: no help on '{topic}': {mean}topics: {names}", err=True)
+        typer.echo(f"error: no help on '{escaped(topic)}': {mean}topics: {names}", err=True)
         _finish(ExitStatus.BAD_INPUT)
     from dicecli.repl.commands import commands_help
 
@@ -514,7 +499,7 @@ def table_command(
         typer.Argument(help="The table's NAME, or a table FILE and a NAME.", show_default=False),
     ] = None,
     odds: Annotated[
-        bool, typer.Option("--odds", help="Each entry's exact chance instead of a draw.")
+        bool, _option("odds", help="Each entry's exact chance instead of a draw.")
     ] = False,
     **shared: Any,
 ) -> None:
@@ -524,8 +509,7 @@ def table_command(
     if not words:
         typer.echo(f"error: table: {USAGE}", err=True)
         _finish(ExitStatus.BAD_INPUT)
-    with _closed_pipe_ends_quietly():
-        _finish(run_table(words or [], options, Streams(), odds))
+    _finish(run_table(words or [], options, Streams(), odds))
 
 
 @app.command(
@@ -537,21 +521,31 @@ def table_command(
     "seed", "given", "plain", "json", "sets", "character", "dice_file", "settings", "debug"
 )
 def repl_command(
-    times: Annotated[
-        int, typer.Option("--times", "-n", help="Roll each line typed this many times.")
-    ] = 1,
+    times: Annotated[int, _option("times", help="Roll each line typed this many times.")] = 1,
     **shared: Any,
 ) -> None:
     options = _options(times=times, **shared)
     from dicecli.repl.prompt import run_repl
 
-    with _closed_pipe_ends_quietly():
-        _finish(run_repl(options, Streams()))
+    _finish(run_repl(options, Streams()))
+
+
+@app.command(
+    "games",
+    help="The games dicecli knows: their keywords, where each comes from (built-in, or "
+    "a plug-in's distribution) and its version. See docs/games.md.",
+)
+def games_command(
+    json: Annotated[bool, typer.Option("--json", help="A JSON array, one object a game.")] = False,
+) -> None:
+    from dicecli.systems.listing import listing
+
+    typer.echo(listing(json))
 
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"dicecli {__version__}")
+        typer.echo(f"{PROGRAM} {VERSION}")
         raise typer.Exit(int(ExitStatus.OK))
 
 
@@ -573,99 +567,38 @@ def main_callback(
         typer.echo(context.get_help())
 
 
-SHORT_FLAGS = frozenset({"-h"})
-COMPLETION_OPTIONS = ("--install-completion", "--show-completion")
-APP_OPTIONS = ("-h", "--help", "--version", *COMPLETION_OPTIONS)
-"""The options of the app itself, not of a command."""
-_GLUED_TIMES = re.compile(r"-n\d+")
-"""``-n3``: the ``--times`` option with its value, never the roll ``-n3`` (a name)."""
-
-
 def command_names() -> tuple[str, ...]:
     """The app's commands (``roll``, ``odds``, ``repl``)."""
     return tuple(str(command.name) for command in app.registered_commands)
 
 
-def options_with_value() -> frozenset[str]:
-    """Every spelling of an option that takes a value (``--seed``, ``-n``), read from the
-    commands' parameters: a word after one of them is its value, not part of the roll."""
-    spellings: set[str] = set()
-    for command in app.registered_commands:
-        assert command.callback is not None
-        for parameter in inspect.signature(command.callback).parameters.values():
-            kind, *extras = typing.get_args(parameter.annotation) or (parameter.annotation,)
-            for extra in extras:
-                if isinstance(extra, OptionInfo) and kind is not bool:
-                    # Inside Annotated, typer reads the first spelling from ``default``.
-                    spellings.update((str(extra.default), *(extra.param_decls or ())))
-    return frozenset(spellings)
-
-
 def route(args: list[str]) -> list[str]:
-    """Arguments as the typer app expects them: ``COMMAND [OPTIONS] -- [WORDS]``.
-
-    ``dicecli 2D6+5`` means ``dicecli roll 2D6+5``; options may stand anywhere, before
-    or after the command and the roll (``dicecli --seed 3 2d6``, ``dicecli 2d6 --plain``);
-    every other word is part of the roll, even one starting with a minus, so
-    ``dicecli -7/2`` and ``dicecli d20 -1`` need no quoting.
-    """
-    if args and args[0] in COMPLETION_OPTIONS:
-        return args  # `dicecli --show-completion bash`: the shell's name is no roll
-    commands, with_value = command_names(), options_with_value()
-    command: str | None = None
-    options: list[str] = []
-    words: list[str] = []
-    index = 0
-    while index < len(args):
-        arg = args[index]
-        if arg == "--":
-            words.extend(args[index + 1 :])
-            break
-        if arg in with_value:
-            options.extend(args[index : index + 2])
-            index += 2
-            continue
-        if arg.startswith("--") or arg in SHORT_FLAGS or _GLUED_TIMES.fullmatch(arg):
-            options.append(arg)
-        elif command is None and not words and arg in commands:
-            command = arg
-        else:
-            words.append(arg)
-        index += 1
-    if command is None:
-        if not words and all(option in APP_OPTIONS for option in options):
-            return options  # bare `dicecli`, `dicecli --help`, `--install-completion` ...
-        command = "roll"
-    return [command, *options, *(["--", *words] if words else [])]
+    """Arguments as the typer app expects them: ``COMMAND [OPTIONS] -- [WORDS]``, read
+    with the command line's table (:func:`dicecli.command_line.route`) and the games'
+    options that take a value."""
+    game_flags = frozenset(option.flag for option in game_options())
+    return route_words(args, game_flags).typer_args()
 
 
 def run(args: list[str]) -> int:
-    """Run the typer app on ``args``; the exit status. Usage errors are one line on
-    stderr, like every other error (exit status 2)."""
-    try:
-        result = app(args=route(args), prog_name="dicecli", standalone_mode=False)
-    except typer.Exit as done:
-        return done.exit_code
-    except USAGE_ERROR as error:
-        command = getattr(getattr(error, "ctx", None), "info_name", None)
-        where = "dicecli" if command in (None, "dicecli") else f"dicecli {command}"
-        format_message = getattr(error, "format_message", None)
-        message = format_message() if callable(format_message) else str(error)
-        sys.stderr.write(f"error: {_short(escaped(message))} (see {where} --help)\n")
-        return int(ExitStatus.BAD_INPUT)
-    except typer.Abort:
-        return ExitStatus.INTERRUPTED
-    except SystemExit as done:
-        # The CLI framework ends with status 1 when the reader left (``--help | head
-        # -1``); here 1 means a failed check, so a closed pipe ends quietly with 0.
-        cause = done.__context__
-        if isinstance(cause, BrokenPipeError) or (
-            isinstance(cause, OSError) and cause.errno == errno.EPIPE
-        ):
-            quiet_broken_pipe()
-            return int(ExitStatus.OK)
-        raise
+    """Run the typer app on ``args``; the exit status. What it raises (a usage error,
+    Ctrl-C, a closed pipe) is given its status by :func:`dicecli.entry.exit_status`."""
+    if COMPLETION_OPTIONS[0] in args:  # --install-completion: dicecli's installer
+        from dicecli import shell_completion  # docs/startup.md
+
+        shell_completion.use_for_typer()
+    result = app(args=route(args), prog_name=PROGRAM, standalone_mode=False)
     return result if isinstance(result, int) else int(ExitStatus.OK)
+
+
+def usage_line(error: Exception) -> str:
+    """A usage error (:data:`USAGE_ERROR`: a bad option) as one line, like every other
+    error, with where to read more."""
+    command = getattr(getattr(error, "ctx", None), "info_name", None)
+    where = PROGRAM if command in (None, PROGRAM) else f"{PROGRAM} {command}"
+    format_message = getattr(error, "format_message", None)
+    message = format_message() if callable(format_message) else str(error)
+    return f"error: {_short(escaped(message))} (see {where} --help)"
 
 
 def _short(message: str, most: int = 240) -> str:
@@ -678,3 +611,7 @@ def _short(message: str, most: int = 240) -> str:
 
 USAGE_ERROR: type[Exception] = typer.BadParameter.__bases__[0]
 """click's UsageError (typer bundles click or depends on it, by version): bad options."""
+EXIT: type[Exception] = typer.Exit
+"""How a command ends with a status of its own (what the CLI framework does not catch)."""
+ABORT: type[Exception] = typer.Abort
+"""What the CLI framework makes of Ctrl-C (or end of input) inside a command."""

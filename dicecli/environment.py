@@ -97,3 +97,15 @@ class Environment:
 
 
 EMPTY_ENVIRONMENT = Environment()
+
+
+def saved_line(line: str, env: Environment) -> str | None:
+    """The game line that ``line`` rolls when it is the name of a saved check, alone
+    but for a ``# comment`` (``hit``, ``hit # the orc``); else None."""
+    if not env.checks:
+        return None
+    code, hash_sign, comment = line.partition("#")
+    saved = env.check(code.strip())
+    if saved is None:
+        return None
+    return saved + (f" {hash_sign}{comment}" if hash_sign else "")

@@ -7,6 +7,8 @@ the CLI and the REPL can underline it with a caret in one place (:meth:`DiceErro
 
 from __future__ import annotations
 
+from dicecli.escape import escaped as escaped  # what show() writes is escaped
+
 
 class DiceError(Exception):
     """Root of every error that bad input, bad dice or a rule can cause."""
@@ -58,31 +60,6 @@ SHOWN_AROUND = 60
 """Characters of the input shown on each side of an error's caret."""
 
 
-def escaped(text: str) -> str:
-    """``text`` with control characters, line and paragraph separators and lone
-    surrogates (bytes that were not UTF-8) written as escapes: one line of printable
-    text, whatever was typed. Printable text is returned as it is."""
-    if text.isprintable():
-        return text
-    return "".join(
-        character if character.isprintable() else _escape(character) for character in text
-    )
-
-
-_NAMED_ESCAPES = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
-
-
-def _escape(character: str) -> str:
-    code = ord(character)
-    if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8, kept by surrogateescape
-        return f"\\x{code - 0xDC00:02x}"
-    if character in _NAMED_ESCAPES:
-        return _NAMED_ESCAPES[character]
-    if code <= 0xFF:
-        return f"\\x{code:02x}"
-    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
-
-
 class DiceSyntaxError(DiceError):
     """The text is not valid dice notation or game form."""
 
@@ -109,3 +86,31 @@ class UnknownNameError(DiceError):
             f"unknown name '{name}': set it with --set {name}=N or let",
             position=position if position >= 0 else None,
         )
+
+
+class PluginError(Exception):
+    """A fault inside a game plug-in: its code raised an exception that is no
+    :class:`DiceError`, or gave back a value of the wrong type. Not the user's input
+    and not a bug in dicecli, so it is no :class:`DiceError`: it is reported as the
+    plug-in's, naming the game, its distribution and its version, on one line, with
+    its own exit status (:attr:`~dicecli.status.ExitStatus.PLUGIN_FAILED`)."""
+
+    def __init__(self, game: str, distribution: str, version: str, problem: str) -> None:
+        super().__init__(problem)
+        self.game = game
+        self.distribution = distribution
+        self.version = version
+        self.problem = problem
+
+    @property
+    def message(self) -> str:
+        """What went wrong, and whose fault it is."""
+        where = f"{self.distribution} {self.version}"
+        return (
+            f"the game plug-in '{self.game}' ({where}) failed: {self.problem}; "
+            "report it to the plug-in's authors"
+        )
+
+    def show(self) -> str:
+        """The one line that reports the fault (control characters escaped)."""
+        return f"error: {escaped(self.message)}"

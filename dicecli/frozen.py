@@ -1,27 +1,36 @@
-"""Frozen value classes for the values every roll builds, cheap to define at start-up.
+"""Frozen values: the one way dicecli makes its trees, dice, results and outcomes.
 
 ``@frozen`` makes a class a frozen value, as ``@dataclass(frozen=True)`` would: an
 ``__init__`` from the annotated fields (with defaults, ``field(default_factory=...)``
 and ``__post_init__``), equality and hashing by the compared fields, a ``repr``,
-``__match_args__`` for ``match``, and assignment refused. Type checkers read it as a
-dataclass (:func:`typing.dataclass_transform`).
+``__match_args__`` for ``match``, assignment refused, and pickling (the instance's
+dict is its state). Type checkers read it as a dataclass
+(:func:`typing.dataclass_transform`). As in dataclasses, a method the class writes
+itself (``__init__``, ``__eq__``, ``__hash__``, ``__repr__``) is kept.
 
 Why not :mod:`dataclasses`: importing it imports :mod:`inspect` (with :mod:`ast`,
-:mod:`dis`, :mod:`tokenize`), and it compiles six functions for every class. Together
-that was about 90 million instructions of the 200 million a plain ``dicecli 2D6+5``
-takes. Here only ``__init__`` is compiled per class (it is what every roll calls), and
-only when the class is first instantiated: a run builds values of few of the classes
-it loads. Equality, hashing and ``repr`` are shared functions reading the class's field
-names.
+:mod:`dis`, :mod:`tokenize`), and it compiles six functions for every class, a large
+part of what a plain roll's start-up would cost. Here equality, hashing and ``repr`` are
+shared functions reading the class's field names; only ``__init__`` is made per class.
 
-The trees of :mod:`dicecli.notation.nodes`, the dice, the results, the environment and
-the prepared steps use it: everything a plain roll builds. Values built only by slower
-commands (the REPL's state, odds reports) may stay dataclasses.
+How ``__init__`` is made, once, when the class is defined (so its signature is the real
+one from the start, for ``help`` and Hypothesis's ``builds``):
+
+- It writes all the fields in one call, ``self.__dict__.update(x=x, y=y)``, which
+  passes by the ``__setattr__`` that refuses assignment. That is the cheapest way to
+  fill a frozen instance, so the values a roll makes by the thousand (dice, results)
+  use the same ``__init__`` as every other class, and no class writes its own.
+- Compiling Python source costs far more than everything else defining a class does,
+  and start-up defines dozens of classes. So ``__init__`` is compiled once per *shape*
+  (how many fields, which ones have a factory, whether there is ``__post_init__``),
+  with placeholder names ``_0, _1, ...``; each class gets a copy of that code with its
+  own field names put in place of the placeholders (:meth:`types.CodeType.replace`).
 """
 
 from __future__ import annotations
 
 from operator import attrgetter
+from types import CodeType, FunctionType
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 if TYPE_CHECKING:
@@ -123,53 +132,76 @@ def _own_fields(cls: type) -> dict[str, Field]:
     return found
 
 
-def _init_source(fields: dict[str, Field], post_init: bool) -> str:
-    parameters = ["self"]
-    body = []
-    for name, declared in fields.items():
-        if declared.default is not MISSING:
-            parameters.append(f"{name}=__defaults[{name!r}]")
-        elif declared.default_factory is not MISSING:
-            parameters.append(f"{name}=__missing")
-            body.append(f"    if {name} is __missing: {name} = __factories[{name!r}]()")
-        else:
-            parameters.append(name)
-        body.append(f"    __set(self, {name!r}, {name})")
-    lines = [f"def __init__({', '.join(parameters)}):", *(body or ["    pass"])]
-    if post_init:
-        lines.append("    self.__post_init__()")
-    return "\n".join(lines)
+_Shape = tuple[int, tuple[int, ...], bool]
+"""How many fields, the places of those with a factory, and whether to call
+``__post_init__``: all an ``__init__``'s code depends on but the names."""
+
+_INIT_CODE: dict[_Shape, CodeType] = {}
+"""The ``__init__`` code of each shape met, with placeholder names."""
+
+
+def _placeholders(count: int) -> tuple[str, ...]:
+    return tuple(f"_{place}" for place in range(count))
+
+
+def _init_code(shape: _Shape) -> CodeType:
+    """The code of an ``__init__`` of ``shape``, its fields named ``_0, _1, ...``."""
+    code = _INIT_CODE.get(shape)
+    if code is None:
+        count, factories, post_init = shape
+        names = _placeholders(count)
+        lines = [f"def __init__({', '.join(('self', *names))}):"]
+        # a field given no value gets its factory's (__missing is its default)
+        lines += [f"    if _{p} is __missing: _{p} = __factories[{p}]()" for p in factories]
+        if names:
+            lines.append(f"    self.__dict__.update({', '.join(f'{n}={n}' for n in names)})")
+        if post_init:
+            lines.append("    self.__post_init__()")
+        if len(lines) == 1:
+            lines.append("    pass")
+        scope: dict[str, Any] = {}
+        exec("\n".join(lines), scope)
+        code = _INIT_CODE[shape] = scope["__init__"].__code__
+    return code
 
 
 def _make_init(cls: type, fields: dict[str, Field]) -> Callable[..., None]:
-    scope: dict[str, Any] = {
-        "__defaults": {n: f.default for n, f in fields.items() if f.default is not MISSING},
-        "__factories": {
-            n: f.default_factory for n, f in fields.items() if f.default_factory is not MISSING
-        },
-        "__missing": MISSING,
-        # object.__setattr__, as dataclasses does: writing to ``self.__dict__`` would
-        # make the instance's dict a real one, and reading its fields slower
-        "__set": object.__setattr__,
-    }
-    exec(_init_source(fields, hasattr(cls, "__post_init__")), scope)
-    init: Callable[..., None] = scope["__init__"]
+    """The ``__init__`` of ``cls``: its shape's code with the field names put in (as
+    parameters, and as the keywords of the ``update`` call)."""
+    names = tuple(fields)
+    defaults: list[object] = []
+    factories: dict[int, Callable[[], object]] = {}
+    for place, (name, declared) in enumerate(fields.items()):
+        if declared.default is not MISSING:
+            defaults.append(declared.default)
+        elif declared.default_factory is not MISSING:
+            defaults.append(MISSING)
+            factories[place] = declared.default_factory
+        elif defaults:
+            raise TypeError(f"{cls.__name__}: field {name!r} without a default follows one with")
+    shape = (len(names), tuple(factories), hasattr(cls, "__post_init__"))
+    template = _init_code(shape)
+    named = dict(zip(_placeholders(len(names)), names, strict=True))
+    code = template.replace(
+        co_varnames=("self", *names),
+        co_consts=tuple(_renamed(constant, named) for constant in template.co_consts),
+    )
+    scope = {"__missing": MISSING, "__factories": factories}
+    init = FunctionType(code, scope, "__init__", tuple(defaults))
     init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__module__ = cls.__module__
     return init
 
 
-def _first_init(cls: type, fields: dict[str, Field]) -> Callable[..., None]:
-    """The ``__init__`` of ``cls`` until its first call, which compiles the real one
-    (:func:`_make_init`), puts it on the class in its place, and calls it."""
-
-    def first_init(self: object, *args: object, **kwargs: object) -> None:
-        init = _make_init(cls, fields)
-        setattr(cls, "__init__", init)  # noqa: B010
-        init(self, *args, **kwargs)
-
-    first_init.__name__ = "__init__"
-    first_init.__qualname__ = f"{cls.__qualname__}.__init__"
-    return first_init
+def _renamed(constant: object, named: dict[str, str]) -> object:
+    """A constant of an ``__init__`` template with its placeholder names replaced: the
+    ``update`` call's keywords are one tuple of names, or (Python 3.10, past 15
+    keywords) names one by one, or tuples of some of them."""
+    if isinstance(constant, str):
+        return named.get(constant, constant)
+    if isinstance(constant, tuple) and constant and all(item in named for item in constant):
+        return tuple(named[item] for item in constant)
+    return constant
 
 
 def _getter(names: tuple[str, ...]) -> Callable[[object], tuple[object, ...]]:
@@ -183,16 +215,15 @@ def _getter(names: tuple[str, ...]) -> Callable[[object], tuple[object, ...]]:
     return lambda value: ()
 
 
-def _build(cls: type[T], init: bool, eq: bool, init_now: bool = False) -> type[T]:
+def _build(cls: type[T], eq: bool) -> type[T]:
     fields: dict[str, Field] = {}
     for base in reversed(cls.__mro__[1:]):
         fields.update(base.__dict__.get("__frozen_fields__", {}))
     fields.update(_own_fields(cls))
     setattr(cls, "__frozen_fields__", fields)  # noqa: B010
     names = tuple(fields)
-    if init and "__init__" not in cls.__dict__:  # a class's own __init__ stays, as in dataclasses
-        made = _make_init if init_now else _first_init
-        setattr(cls, "__init__", made(cls, fields))  # noqa: B010
+    if "__init__" not in cls.__dict__:
+        setattr(cls, "__init__", _make_init(cls, fields))  # noqa: B010
     setattr(cls, "__match_args__", names)  # noqa: B010
     compared = tuple(name for name, declared in fields.items() if declared.compare)
     setattr(cls, "__frozen_compared__", staticmethod(_getter(compared)))  # noqa: B010
@@ -213,30 +244,18 @@ def frozen(cls: type[T], /) -> type[T]: ...
 
 
 @overload
-def frozen(
-    *, init: bool = True, eq: bool = True, init_now: bool = False
-) -> Callable[[type[T]], type[T]]: ...
+def frozen(*, eq: bool = True) -> Callable[[type[T]], type[T]]: ...
 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(field, Field))
 def frozen(
-    cls: type[T] | None = None,
-    /,
-    *,
-    init: bool = True,
-    eq: bool = True,
-    init_now: bool = False,
+    cls: type[T] | None = None, /, *, eq: bool = True
 ) -> type[T] | Callable[[type[T]], type[T]]:
-    """Make ``cls`` a frozen value (see the module's docstring). ``init=False``: the
-    class writes its own ``__init__`` (through :func:`object.__setattr__`); ``eq=False``:
-    values compare by identity. ``__init__`` is compiled when the class is first
-    instantiated: until then its signature reads ``(*args, **kwargs)`` to
-    :func:`inspect.signature` (so to ``help`` and to Hypothesis's ``builds``);
-    ``init_now=True`` compiles it at once, for classes others build from their
-    signature (a plug-in game's declarations)."""
+    """Make ``cls`` a frozen value (see the module's docstring); ``eq=False``: values
+    compare by identity."""
     if cls is None:
-        return lambda decorated: _build(decorated, init, eq, init_now)
-    return _build(cls, init, eq)
+        return lambda decorated: _build(decorated, eq)
+    return _build(cls, eq)
 
 
 def replace(value: T, /, **changes: Any) -> T:

@@ -6,10 +6,18 @@ die's JSON) can be made once. Looked up by ``id``, not by value: hashing a tree 
 costs more than the lookup saves. Each entry holds its object, so the identity cannot be
 reused by another object while the entry lives; past ``limit`` entries the cache starts
 again empty, so objects made once (the dice of a d10000) cannot grow it without bound.
+A ``weigh`` function bounds it by a size measure of what it holds as well (``capacity``):
+a few entries that each hold a lot (the dice of many different big dice) start it again
+empty as many small ones do.
+
+:class:`SizedCache` is the same bound for a cache looked up by value (a line's text, a
+dice term): at most ``limit`` entries and ``capacity`` of what they hold, measured by
+``weigh``; the oldest entries make way.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Generic, TypeVar
 
@@ -18,18 +26,30 @@ V = TypeVar("V")
 
 
 class IdentityCache(Generic[K, V]):
-    def __init__(self, make: Callable[[K], V], limit: int = 4096) -> None:
+    def __init__(
+        self,
+        make: Callable[[K], V],
+        limit: int = 4096,
+        weigh: Callable[[K], int] | None = None,
+        capacity: int = 0,
+    ) -> None:
         self._make = make
         self._limit = limit
+        self._weigh = weigh
+        self._capacity = capacity
+        self._held = 0
         self._entries: dict[int, tuple[K, V]] = {}
 
     def __call__(self, key: K) -> V:
         """What ``make`` gives for ``key``, made on the first call for this object."""
         entry = self._entries.get(id(key))
         if entry is None:
-            if len(self._entries) >= self._limit:
+            weight = 0 if self._weigh is None else self._weigh(key)
+            if len(self._entries) >= self._limit or self._held + weight > self._capacity > 0:
                 self._entries.clear()
+                self._held = 0
             entry = self._entries[id(key)] = (key, self._make(key))
+            self._held += weight
         return entry[1]
 
     def many(self, keys: Iterable[K]) -> list[V]:
@@ -41,3 +61,47 @@ class IdentityCache(Generic[K, V]):
             entry = entries.get(id(key))
             found.append(self(key) if entry is None else entry[1])
         return found
+
+
+class SizedCache(Generic[K, V]):
+    """What ``make`` gives for a key, kept for keys equal to it: at most ``limit``
+    entries, holding at most ``capacity`` by the measure ``weigh(key, value)`` (an
+    entry that alone weighs more is made, not kept). The oldest entries make way; a
+    look-up that finds its entry is one dictionary read."""
+
+    def __init__(
+        self, make: Callable[[K], V], weigh: Callable[[K, V], int], capacity: int, limit: int
+    ) -> None:
+        self._make = make
+        self._weigh = weigh
+        self._capacity = capacity
+        self._limit = limit
+        self._held = 0
+        self._entries: OrderedDict[K, tuple[V, int]] = OrderedDict()
+
+    def __call__(self, key: K) -> V:
+        entry = self._entries.get(key)
+        if entry is not None:
+            return entry[0]
+        value = self._make(key)
+        weight = self._weigh(key, value)
+        if weight <= self._capacity:
+            entries = self._entries
+            while entries and (len(entries) >= self._limit or self._held + weight > self._capacity):
+                self._held -= entries.popitem(last=False)[1][1]
+            entries[key] = (value, weight)
+            self._held += weight
+        return value
+
+    @property
+    def held(self) -> int:
+        """The measure of what the cache holds now."""
+        return self._held
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def cache_clear(self) -> None:
+        """Forget every entry."""
+        self._entries.clear()
+        self._held = 0

@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterator
 
 from dicecli.environment import Environment
+from dicecli.environment import saved_line as saved_line  # the REPL and app read it here
 from dicecli.errors import DiceError, UnknownNameError
 from dicecli.notation.dice import Die
 from dicecli.notation.nodes import Expr, Name, children
@@ -53,18 +54,6 @@ def is_check_line(text: str) -> bool:
     """True when ``text`` is a check, saved whole: a game's line (its first word a game
     keyword) or a comparison (``d20+5 >= 15``), not an expression."""
     return not isinstance(parse(text).body, Expr)
-
-
-def saved_line(line: str, env: Environment) -> str | None:
-    """The game line that ``line`` rolls when it is the name of a saved check, alone
-    but for a ``# comment`` (``hit``, ``hit # the orc``); else None."""
-    if not env.checks:
-        return None
-    code, hash_sign, comment = line.partition("#")
-    saved = env.check(code.strip())
-    if saved is None:
-        return None
-    return saved + (f" {hash_sign}{comment}" if hash_sign else "")
 
 
 def value_expression(text: str, env: Environment) -> Expr:

@@ -11,7 +11,7 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple, NewType
+from typing import Literal, NewType
 
 from dicecli.frozen import frozen
 
@@ -53,7 +53,7 @@ apart from the core's roles, so a misspelt core role still fails type checking."
 Role = CoreRole | GameRole
 
 
-@frozen(init=False)
+@frozen
 class DieRoll:
     """One die as it landed.
 
@@ -61,6 +61,8 @@ class DieRoll:
     natural roll of rule N5; ``value`` is what it is worth (None when it has no number).
     ``symbols`` are the symbols printed on the face, one entry per symbol (a face of two
     successes is ``("success", "success")``), for dice from a dice file (``docs/dice.md``).
+    ``rerollable`` is False for a die a game's rules forbid re-rolling (rule W4): the
+    result itself says so, wherever it is read or loaded.
     """
 
     die: str
@@ -69,20 +71,7 @@ class DieRoll:
     kept: bool = True
     marks: tuple[str, ...] = ()
     symbols: tuple[str, ...] = ()
-
-    def __init__(
-        self,
-        die: str,
-        face: str,
-        value: int | None,
-        kept: bool = True,
-        marks: tuple[str, ...] = (),
-        symbols: tuple[str, ...] = (),
-    ) -> None:
-        # Built for every marked die: see RollResult.__init__ for why the dict is written.
-        self.__dict__.update(
-            die=die, face=face, value=value, kept=kept, marks=marks, symbols=symbols
-        )
+    rerollable: bool = True
 
     def marked(self, *marks: str, kept: bool | None = None) -> DieRoll:
         """This die with ``marks`` added, and kept or not if ``kept`` says so."""
@@ -93,6 +82,7 @@ class DieRoll:
             self.kept if kept is None else kept,
             (*self.marks, *marks),
             self.symbols,
+            self.rerollable,
         )
 
     def as_dict(self) -> dict[str, JSONValue]:
@@ -108,39 +98,31 @@ class DieRoll:
         return data
 
 
-@frozen(init=False)
+@frozen
 class Text:
     """A piece of a breakdown; ``role`` says what it is, never how it looks."""
 
     text: str
     role: Role = "plain"
 
-    def __init__(self, text: str, role: Role = "plain") -> None:
-        # Game rolls build several per roll: see DiceShown.__init__ for why.
-        self.__dict__.update(text=text, role=role)
 
-
-@frozen(init=False)
+@frozen
 class DiceShown:
     """Dice shown together, in roll order: ``[4, 3, 1]``."""
 
     dice: tuple[DieRoll, ...]
 
-    def __init__(self, dice: tuple[DieRoll, ...]) -> None:
-        # Built on every roll: writing the instance dict directly is ~3x faster than the
-        # generated frozen __init__ (measured); the instance stays frozen.
-        self.__dict__["dice"] = dice
-
 
 Segment = Text | DiceShown
 
 
-class Outcome(NamedTuple):
+@frozen
+class Outcome:
     """The verdict of a check and its facts.
 
     ``passed`` drives the exit status (False: 1) and the colour; None when the roll is
     not pass/fail (a direction, a roll-off). ``fields`` become the JSON ``outcome``
-    object, in order. A named tuple: a frozen value, cheap to create at start-up.
+    object, in order.
     """
 
     verdict: str
@@ -159,7 +141,7 @@ class Outcome(NamedTuple):
         return data
 
 
-@frozen(init=False)
+@frozen
 class RollResult:
     """One roll: the input, every die, the breakdown, the total and the outcome."""
 
@@ -171,30 +153,6 @@ class RollResult:
     outcome: Outcome | None = None
     comment: str | None = None
     reroll: bool = False  # this roll re-rolls an earlier one (rule W5)
-
-    def __init__(
-        self,
-        input: str,
-        expression: str,
-        total: int | None,
-        dice: tuple[DieRoll, ...],
-        breakdown: tuple[Segment, ...],
-        outcome: Outcome | None = None,
-        comment: str | None = None,
-        reroll: bool = False,
-    ) -> None:
-        # One per roll: updating the instance dict is ~2.5x faster than the generated
-        # frozen __init__ (measured in bench/); the instance stays frozen.
-        self.__dict__.update(
-            input=input,
-            expression=expression,
-            total=total,
-            dice=dice,
-            breakdown=breakdown,
-            outcome=outcome,
-            comment=comment,
-            reroll=reroll,
-        )
 
     @property
     def failed(self) -> bool:

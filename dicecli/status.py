@@ -10,6 +10,11 @@ class Terminated(BaseException):
     are written, then the run ends (:attr:`ExitStatus.TERMINATED`)."""
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C, as the entry point's signal handler raises it: a KeyboardInterrupt that
+    a plug-in raises itself while it is imported is not one, and is contained."""
+
+
 class ExitStatus(IntEnum):
     """What the process's exit status says to a shell or a script."""
 
@@ -19,6 +24,8 @@ class ExitStatus(IntEnum):
     """A game check was rolled and failed (a test above its target)."""
     BAD_INPUT = 2
     """Bad input: a roll, an option or a file that could not be used."""
+    PLUGIN_FAILED = 3
+    """A game plug-in failed (a bug in it, not in dicecli): the error names it."""
     INTERNAL_ERROR = 70
     """A bug in dicecli (EX_SOFTWARE): one line, the traceback with ``--debug``."""
     WRITE_ERROR = 74

@@ -5,14 +5,53 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import property_counts
 import pytest
 from hypothesis import settings
+
+# dicecli raises the recursion limit when its limits module loads; loading it here,
+# before any test, spares Hypothesis a limit changed under it (and its warning).
+import dicecli.limits  # noqa: F401
 
 # CI runs the same examples every time (no flaky failures from a new random draw);
 # developers get fresh examples on each run, which is how new bugs are found.
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--runslow",
+        action="store_true",
+        help="also run the tests marked slow, and every property at its full example "
+        "count (CI runs this; see tests/property_counts.py)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Fix this run's example counts before the test modules are imported: the quick
+    run's for the README's command, the full ones under ``--runslow``."""
+    property_counts.full = bool(config.getoption("--runslow"))
+    # Properties without a count of their own: Hypothesis's default of 100 when full.
+    # No deadline: speed is measured by bench/, not by timed tests, and on a busy
+    # machine an example's first call (cold caches) can take seconds.
+    default_count = property_counts.examples(100)
+    settings.register_profile(
+        "dicecli", settings.default, max_examples=default_count, deadline=None
+    )
+    settings.load_profile("dicecli")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Leave out the tests marked slow, unless ``--runslow`` or a ``-m`` expression
+    (such as ``-m slow``) chooses."""
+    if property_counts.full or config.option.markexpr:
+        return
+    slow = [item for item in items if item.get_closest_marker("slow")]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if not item.get_closest_marker("slow")]
 
 
 @pytest.fixture(autouse=True)

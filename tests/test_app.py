@@ -1,5 +1,6 @@
-"""The line loop of :mod:`dicecli.app`: how piped input is cut into lines, and the
-garbage collector's thresholds while lines are rolled."""
+"""The line loop of :mod:`dicecli.app`: how piped input is cut into lines, and that
+rolling them leaves the garbage collector as it was (the entry point alone sets it:
+tests/test_entry.py)."""
 
 from __future__ import annotations
 
@@ -10,15 +11,15 @@ import os
 
 import pytest
 
+from dicecli import app
 from dicecli.app import (
     LINES_PER_WRITE,
-    YOUNG_OBJECTS_PER_COLLECTION,
     PendingOutput,
     RunOptions,
     Streams,
     batches,
-    fewer_collections,
     run_lines,
+    run_once,
 )
 from dicecli.status import ExitStatus
 
@@ -48,21 +49,6 @@ def test_piped_lines_end_at_newlines_with_a_return_before_taken_off(
     assert _piped(data) == lines
 
 
-def test_fewer_collections_raises_the_youngest_threshold_and_puts_it_back() -> None:
-    before = gc.get_threshold()
-    with fewer_collections():
-        inside = gc.get_threshold()
-    assert inside == (YOUNG_OBJECTS_PER_COLLECTION, *before[1:])
-    assert gc.get_threshold() == before
-
-
-def test_the_thresholds_are_put_back_after_an_error() -> None:
-    before = gc.get_threshold()
-    with pytest.raises(KeyboardInterrupt), fewer_collections():
-        raise KeyboardInterrupt
-    assert gc.get_threshold() == before
-
-
 def test_run_lines_leaves_the_collector_as_it_found_it() -> None:
     before = gc.get_threshold()
     stdout, stderr = io.StringIO(), io.StringIO()
@@ -85,6 +71,7 @@ def test_pending_output_gives_the_text_written_since_it_was_last_taken() -> None
     assert pending.take() == "kept\n"
 
 
+@pytest.mark.slow
 def test_piped_lines_are_written_whole_and_in_order() -> None:
     stdout = io.StringIO()
     lines = [f"{count}d6+{count}" for count in range(1, 2001)]
@@ -119,3 +106,47 @@ def test_piped_results_are_written_every_so_many_lines_whole() -> None:
     assert all(part.endswith("\n") for part in parts)
     written = "".join(parts).splitlines()
     assert [json.loads(line)["input"] for line in written] == lines
+
+
+def test_a_piped_line_with_a_file_separator_is_an_error_and_the_next_is_rolled() -> None:
+    stdout, stderr = io.StringIO(), io.StringIO()
+    status = run_lines(
+        ["5\x1c% of 10", "2d6"], RunOptions(given="3,4"), Streams(stdout=stdout, stderr=stderr)
+    )
+    assert status == ExitStatus.BAD_INPUT
+    assert stdout.getvalue() == "7\t2d6\t[3, 4]\n"
+    assert stderr.getvalue().startswith("line 1: error: ")
+    assert "5\\x1c% of 10" in stderr.getvalue()
+
+
+def test_pending_output_measures_the_characters_written_since_the_last_take() -> None:
+    pending = PendingOutput()
+    pending.write("abc")
+    pending.write("é\n")
+    assert pending.held() == 5
+    pending.write("xyz")
+    assert pending.held() == 8
+    pending.take()
+    assert pending.held() == 0
+    pending.write("12")
+    pending.drop()
+    assert pending.held() == 0
+
+
+def test_a_long_times_run_writes_its_results_once_they_pass_a_size(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # --times 3000 --json 10000d6 held 3.9 GB until its first 4,096 results: results
+    # are written once their text passes FLUSH_CHARACTERS, whole
+    monkeypatch.setattr(app, "FLUSH_CHARACTERS", 20_000)
+    stdout = _Writes()
+    status = run_once("200d6", RunOptions(seed=5, json=True, times=30), Streams(stdout=stdout))
+    assert status == ExitStatus.OK
+    parts = [call for call in stdout.calls if call]
+    one = len(parts[0].splitlines()[0]) + 1
+    assert one > 1_000  # a result of 200 dice
+    assert len(parts) > 1
+    assert all(len(part) <= 20_000 + one for part in parts)
+    written = "".join(parts).splitlines()
+    assert len(written) == 30
+    assert all(json.loads(line)["input"] == "200d6" for line in written)

@@ -201,7 +201,7 @@ def test_modifiers_bring_their_modules_on_first_use() -> None:
 
 @pytest.mark.parametrize("args", [["2D6+5"], ["2d6+"], ["--seed", "1", "d6"]])
 def test_start_up_objects_are_frozen_out_of_the_garbage_collector(args: list[str]) -> None:
-    """Fast path and typer path alike (see dicecli/__main__.py); the freeze is what
+    """Fast path and typer path alike (see dicecli/entry.py); the freeze is what
     spares the collection at exit."""
     code = (
         "import gc\nfrom dicecli.__main__ import main\n"
@@ -213,8 +213,8 @@ def test_start_up_objects_are_frozen_out_of_the_garbage_collector(args: list[str
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
     )
     before, after = map(int, done.stdout.split()[-2:])
-    assert before == 0
-    assert after > 1000  # pyparsing's grammar objects and ours
+    # Python 3.12 starts with some of its own objects frozen already.
+    assert after - before > 1000  # pyparsing's grammar objects and ours
 
 
 @pytest.mark.parametrize(
@@ -234,7 +234,7 @@ def test_the_collector_runs_again_before_rolling(
     import io
     from importlib import import_module
 
-    from dicecli import __main__ as entry
+    from dicecli import entry
 
     module, name = runner.split(":")
     seen: list[tuple[bool, int]] = []
@@ -417,18 +417,23 @@ def test_the_core_flags_are_the_apps_own_options() -> None:
 
 
 CLASHING_GAME = """
-from dicecli.systems.declaration import CliOption, Game, Setting, TemplateSystem
+from dicecli.game import CliOption, Game, Setting
+
+
+def rules():
+    raise AssertionError("no line of this game is read")
+
 
 SETTING = Setting("clash.x", "", str)
 GAME = Game(
+    api_version=1,
     name="clash",
     keywords=("clash",),
     example="clash",
-    system=__name__,
+    rules=rules,
     settings=(SETTING,),
     options=(CliOption("--at-least", "clash.x", "takes the odds option"),),
 )
-SYSTEM = TemplateSystem(__name__)
 """
 
 
@@ -638,3 +643,15 @@ def test_output_flags_take_the_fast_path_with_the_typer_app_s_output(
 
 def test_a_json_roll_does_not_load_the_cli_framework() -> None:
     assert modules_loaded_by("--json", "2D6+5").isdisjoint(HEAVY_FOR_A_PLAIN_ROLL)
+
+
+def test_odds_of_a_line_of_several_rolls_in_plain_and_json() -> None:
+    done = run("odds", "--plain", "1d20+5 >= 15; 2d6+3")
+    assert done.returncode == 0, done.stderr
+    heads = [line for line in done.stdout.splitlines() if line.startswith("odds\t")]
+    assert heads == ["odds\t1d20+5 >= 15\texact", "odds\t2d6+3\texact"]
+    done = run("odds", "--json", "1d20+5 >= 15; 2d6+3")
+    assert [json.loads(line)["input"] for line in done.stdout.splitlines()] == [
+        "1d20+5 >= 15",
+        "2d6+3",
+    ]

@@ -133,6 +133,7 @@ def test_wrong_values_are_errors(tmp_path: Path, text: str, reason: str) -> None
     assert caught.value.message == f"character file {path}: {reason}"
 
 
+@pytest.mark.slow
 def test_a_sheet_of_many_stats_loads_them_all(tmp_path: Path) -> None:
     """Loading copies the name tables once, not once per stat (16,000 stats took 30 s
     when each stat copied them)."""

@@ -4,6 +4,7 @@ must compare, hash, show, match and copy alike, since every tree and result uses
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import pickle
 from collections.abc import Mapping
 from functools import cached_property
@@ -55,13 +56,14 @@ class Token:
     name: str
 
 
-@frozen(init=False)
+@frozen
 class Pair:
     left: int
     right: int
 
     def __init__(self, left: int, right: int = 0) -> None:
-        self.__dict__.update(left=left, right=right)
+        object.__setattr__(self, "left", left)
+        object.__setattr__(self, "right", right)
 
 
 @frozen
@@ -176,3 +178,75 @@ class Scaled:
 def test_a_class_s_own_init_is_kept_as_dataclasses_keep_it() -> None:
     assert Scaled(2, 3).value == 6
     assert Scaled(6) == Scaled(2, 3)
+
+
+def test_init_is_made_when_the_class_is_defined() -> None:
+    @frozen
+    class Fresh:
+        name: str
+        sides: int = 6
+        faces: list[int] = field(default_factory=list)
+
+    # no instance built yet: the signature is already the fields' (for help, builds)
+    assert str(inspect.signature(Fresh)) == "(name, sides=6, faces=MISSING)"
+    assert Fresh.__init__.__qualname__.endswith("Fresh.__init__")
+
+
+@frozen
+class Left:
+    a: int
+    b: int = 1
+    c: list[int] = field(default_factory=list)
+
+
+@frozen
+class Right:
+    p: int
+    q: int = 2
+    r: dict[str, int] = field(default_factory=dict)
+
+
+def test_classes_of_one_shape_keep_their_own_names_defaults_and_factories() -> None:
+    # Left and Right share one compiled __init__ code, copied with their own names
+    assert repr(Left(c=[5], a=3)) == "Left(a=3, b=1, c=[5])"
+    assert repr(Right(q=4, p=3)) == "Right(p=3, q=4, r={})"
+    assert Left(1).c == []
+    assert Left(1).c is not Left(1).c
+    assert vars(Right(1)) == {"p": 1, "q": 2, "r": {}}
+    with pytest.raises(TypeError, match="'p'"):
+        Left(p=1)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        Right(1, 2, {}, 4)  # type: ignore[call-arg]
+
+
+def test_a_field_without_a_default_after_one_with_is_refused() -> None:
+    with pytest.raises(TypeError, match="'b' without a default"):
+
+        @frozen
+        class Wrong:
+            a: int = 0
+            b: int  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    "line", ["2d6+5", "4d6r1!kh3 >= 12", "wfb artillery", "alkemy 8 vs 15", "age 2 vs 13"]
+)
+def test_results_survive_pickling(line: str) -> None:
+    import dicecli
+
+    result = dicecli.roll(line, seed=3)
+    copy = pickle.loads(pickle.dumps(result))
+    assert copy == result
+    assert copy.as_dict() == result.as_dict()
+    assert [die.rerollable for die in copy.dice] == [die.rerollable for die in result.dice]
+
+
+@pytest.mark.parametrize("count", [1, 15, 16, 17, 40])
+def test_every_field_is_stored_under_its_own_name_however_many(count: int) -> None:
+    # Python 3.10 compiles a call of more than 15 keywords (the __init__'s
+    # ``__dict__.update``) with its names one by one, not as one tuple
+    names = [f"field_{place}" for place in range(count)]
+    made: type[Any] = frozen(type("Wide", (), {"__annotations__": dict.fromkeys(names, "int")}))
+    value = made(*range(count))
+    assert list(vars(value)) == names
+    assert [getattr(value, name) for name in names] == list(range(count))

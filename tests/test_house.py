@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 import dicecli
-from dicecli.__main__ import COMMANDS
 from dicecli.cli import app, command_names
+from dicecli.command_line import COMMANDS
 from dicecli.frozen import field_names
 from dicecli.notation.grammar import parse
 from dicecli.notation.nodes import Expr, ExprNode
@@ -102,11 +102,15 @@ def test_no_import_cycles() -> None:
     assert cycles == []
 
 
+SYSTEMS_CORE = ("registry", "declaration", "guard", "listing")
+"""The modules of ``dicecli.systems`` that are no game."""
+
+
 def _stage(module: str) -> str:
     """The part of the house a module belongs to: a stage folder (``dicecli.notation``),
     one game's package, or a top-level module on its own."""
     parts = module.split(".")
-    if len(parts) >= 3 and parts[1] == "systems" and parts[2] not in ("registry", "declaration"):
+    if len(parts) >= 3 and parts[1] == "systems" and parts[2] not in SYSTEMS_CORE:
         return ".".join(parts[:3])
     if len(parts) >= 2 and parts[1] in ("notation", "rolling", "probability", "render", "repl"):
         return ".".join(parts[:2])
@@ -145,7 +149,7 @@ def _game_words() -> dict[str, str]:
     """Words that name a game or its own things -> the package allowed to say them."""
     words: dict[str, str] = {}
     for game in registry.games():
-        package = game.system
+        package = game.rules.__module__
         for word in (game.name, *game.keywords, *game.words):
             words[word.casefold()] = package
     return words
@@ -191,13 +195,21 @@ def test_the_fast_path_knows_the_commands_of_the_typer_app() -> None:
 FOURTH_GAME = '''
 """Coin: a fourth game, one package."""
 
-from dicecli.systems.declaration import Game, HelpTopic
+from dicecli.game import Game, HelpTopic, Rules
+
+
+def rules() -> Rules:
+    from coin_game.system import CoinRules
+
+    return CoinRules()
+
 
 GAME = Game(
+    api_version=1,
     name="coin",
     keywords=("coin",),
     example="coin flip",
-    system="coin_game.system",
+    rules=rules,
     completions=("flip",),
     help=HelpTopic("Coin:", (("coin flip", "heads (1) or tails (0)"),)),
 )
@@ -209,11 +221,9 @@ from typing import ClassVar
 
 import pyparsing as pp
 
-from dicecli.notation.grammar import keyword, whole_line
-from dicecli.notation.nodes import Check
-from dicecli.probability.distribution import Distribution, Odds
-from dicecli.results import DiceShown, RollResult
-from dicecli.notation.dice import Die, Face
+from dicecli.game import (
+    Check, DiceShown, Die, Distribution, Face, Odds, RollResult, Rules, keyword, whole_line,
+)
 
 
 @dataclass(frozen=True)
@@ -227,21 +237,19 @@ class Flip(Check):
 COIN = Die("coin", (Face("tails", 0), Face("heads", 1)))
 
 
-class CoinSystem:
+class CoinRules(Rules):
     def line_grammar(self):
         form = pp.Suppress(keyword("coin")) - keyword("flip")
         form.set_parse_action(lambda t: Flip())
         return whole_line(form)
 
-    def resolve(self, check, roller, env, text):
+    def roll(self, check, roller, env, text):
         die = roller.roll(COIN)
         return RollResult(text, str(check), die.value, (die,), (DiceShown((die,)),))
 
     def odds(self, check, env, text):
         return Odds(text, str(check), Distribution.uniform([0, 1]))
 
-
-SYSTEM = CoinSystem()
 """
 
 
@@ -285,8 +293,9 @@ def test_a_fourth_game_is_one_package_and_one_registry_line(tmp_path: Path) -> N
 
 
 def test_the_package_imports_its_api_on_first_use() -> None:
-    # dicecli/__init__.py loads nothing (the program pauses the collector first, in
-    # __main__); the public names, and the submodules as attributes, come when asked.
+    # dicecli/__init__.py loads nothing of the stages (the program pauses the collector
+    # first, docs/startup.md); the public names, and the submodules as attributes, come
+    # when asked.
     code = (
         "import sys, dicecli\n"
         "print('dicecli.rolling.evaluate' in sys.modules)\n"

@@ -188,14 +188,14 @@ raise RuntimeError("this plug-in is broken on purpose")
 """
 
 CLASHING = """\
-from dicecli.systems.declaration import Game
+from dicecli.game import Game
 
-GAME = Game(
-    name="clashing",
-    keywords=("wfb",),
-    example="wfb 1",
-    system="clashing_game.system",
-)
+
+def rules():
+    raise AssertionError("no line of this game is read")
+
+
+GAME = Game(api_version=1, name="clashing", keywords=("wfb",), example="wfb 1", rules=rules)
 """
 
 
@@ -326,6 +326,7 @@ def test_the_repl_knows_the_game(clean: Env) -> None:
     assert "sw" in topics
 
 
+@pytest.mark.slow
 def test_the_packages_own_tests_pass_installed(clean: Env, tmp_path: Path) -> None:
     """The example's tests, against the installed package (not the source tree)."""
     tests = tmp_path / "tests"
@@ -340,10 +341,10 @@ def test_the_packages_own_tests_pass_installed(clean: Env, tmp_path: Path) -> No
 # -- broken plug-ins --------------------------------------------------------------
 
 WARNINGS = (
-    "warning: dicecli game plug-in broken (broken_game:GAME) left out: it could not be "
-    "loaded (RuntimeError: this plug-in is broken on purpose)",
-    "warning: dicecli game plug-in clashing (clashing_game:GAME) left out: its keyword "
-    "'wfb' belongs to another game",
+    "warning: dicecli game plug-in broken (broken_game:GAME, from broken-game 0.1.0) left "
+    "out: it could not be loaded (RuntimeError: this plug-in is broken on purpose)",
+    "warning: dicecli game plug-in clashing (clashing_game:GAME, from clashing-game 0.1.0) "
+    "left out: its keyword 'wfb' belongs to another game",
 )
 
 

@@ -11,7 +11,6 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 from __future__ import annotations
 
 import math
-import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from typing import Any, TypeVar
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from property_counts import examples
 from strategies import (
     CHECK_OPS,
     COMPARE_OPS,
@@ -74,13 +74,11 @@ from dicecli.rolling.rerolls_and_explosions import values_matching
 from dicecli.rolling.sources import RandomSource, Roller
 from dicecli.systems import registry
 
-# Example counts keep the whole file near 20 s: generating a line costs about 15 ms.
-# DICECLI_PROPERTY_SCALE=20 runs twenty times as many, for a deeper hunt.
-_SCALE = float(os.environ.get("DICECLI_PROPERTY_SCALE", "1"))
+# Full example counts; the quick run tries fewer (tests/property_counts.py).
 _RELAXED: dict[str, Any] = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
-MANY = settings(max_examples=int(150 * _SCALE), **_RELAXED)  # cheap examples
-LINES = settings(max_examples=int(60 * _SCALE), **_RELAXED)  # whole generated lines
-FEW = settings(max_examples=int(25 * _SCALE), **_RELAXED)  # each rolls up to the budget
+MANY = settings(max_examples=examples(150), **_RELAXED)  # cheap examples
+LINES = settings(max_examples=examples(60), **_RELAXED)  # whole generated lines
+FEW = settings(max_examples=examples(25), **_RELAXED)  # each rolls up to the budget
 
 T = TypeVar("T")
 _GAME_WORDS = "0123456789 +-dD,.:=<>#vstnaF" + "".join(map(chr, range(ord("a"), ord("z") + 1)))

@@ -7,8 +7,10 @@ module:
 - :mod:`~dicecli.dicefiles.model`: the frozen values a file becomes;
 - :mod:`~dicecli.dicefiles.load`: finding, reading and checking a file, every mistake
   one error naming the file, the line and the die;
-- :mod:`~dicecli.dicefiles.symbols`: counting and netting the symbols a roll shows;
-- :mod:`~dicecli.dicefiles.odds`: the exact chances of each symbol count.
+- :mod:`~dicecli.dicefiles.symbols`: counting and netting the symbols a roll shows.
+
+The exact chances of each symbol count are the odds stage's
+(:mod:`dicecli.probability.symbols`).
 
 The rolling itself is the evaluator's (:mod:`dicecli.rolling.evaluate`): a die of a
 dice file is a :class:`~dicecli.notation.dice.Die` like any other. A game may read its

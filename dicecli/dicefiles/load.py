@@ -28,9 +28,10 @@ from typing import TYPE_CHECKING
 
 from dicecli.dicefiles.model import EMPTY_BOOK, DiceBook, face, face_name, file_die
 from dicecli.errors import DiceError
+from dicecli.frozen import replace
 from dicecli.limits import MAX_VALUE
 from dicecli.notation.dice import Die, Face
-from dicecli.notation.nodes import Dice, Name
+from dicecli.notation.nodes import Condition, Dice, Name, Reroll
 from dicecli.notation.sides import DieName
 
 if TYPE_CHECKING:
@@ -78,7 +79,7 @@ class _Lines:
     give none for values)."""
 
     def __init__(self, text: str) -> None:
-        self.text = text.splitlines()
+        self.text = text.split("\n")  # TOML's lines: \x1c-\x1e and U+2028 end none
 
     def header(self, name: str) -> int | None:
         """The line of ``[name]`` (or ``name = ...``, ``name.faces = ...``)."""
@@ -455,7 +456,13 @@ def file_dice(node: Dice, die: Die) -> Dice:
     from dicecli.notation.dice import FileDie
     from dicecli.notation.semantics import endless_roll
 
-    resolved = Dice(node.count, FileDie(die), node.modifiers)
+    modifiers = node.modifiers
+    reroll = modifiers.reroll
+    if reroll is not None and reroll.lowest and has_numbers(die):  # a bare r: the lowest face
+        lowest = min(face.value for face in die.faces if face.value is not None)
+        settled = Reroll(Condition("=", lowest), reroll.once)
+        modifiers = replace(modifiers, reroll=settled)
+    resolved = Dice(node.count, FileDie(die), modifiers)
     if has_numbers(die):
         endless = endless_roll(resolved)
         if endless is not None:

@@ -18,9 +18,10 @@ reader accepts parses to the identical tree with the grammar.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple, cast
+from typing import cast
 
 from dicecli.errors import DiceSyntaxError
+from dicecli.frozen import frozen
 from dicecli.limits import MAX_TERMS, check_line
 from dicecli.notation.nodes import (
     NO_MODIFIERS,
@@ -76,13 +77,15 @@ _ADDING = ("+", "-")
 _MULTIPLYING = ("*", "/", "x", "X")
 
 
-class _End(NamedTuple):
+@frozen
+class _End:
     """The end of the line, with its comment."""
 
     note: str | None
 
 
-class _Label(NamedTuple):
+@frozen
+class _Label:
     """A ``[label]`` after a term."""
 
     text: str

@@ -22,10 +22,6 @@ from dicecli.results import DiceShown, DieRoll
 MAX_SHARED_VARIANTS = 4096
 """Most marked or discarded :class:`DieRoll` variants one die kind keeps for sharing."""
 
-NOT_REROLLABLE: set[str] = set()
-"""Names of the dice built with ``rerollable=False``; a re-roll of a result holding one is
-refused (:func:`dicecli.rolling.reroll_result`)."""
-
 
 @frozen
 class Face:
@@ -52,11 +48,8 @@ class Die:
     faces: tuple[Face, ...]
     aliases: tuple[tuple[int, str], ...] = field(default=(), compare=False)
     rerollable: bool = True
-    """False for dice that a game's rules forbid re-rolling (rule W4)."""
-
-    def __post_init__(self) -> None:
-        if not self.rerollable:
-            NOT_REROLLABLE.add(self.name)
+    """False for dice that a game's rules forbid re-rolling (rule W4); every
+    :class:`DieRoll` of the die carries it into the result."""
 
     @cached_property
     def values(self) -> tuple[int, ...]:
@@ -67,7 +60,10 @@ class Die:
     def kept_rolls(self) -> tuple[DieRoll, ...]:
         """A kept, unmarked :class:`DieRoll` per face, built once and shared (they are
         immutable, and sharing keeps rolling fast)."""
-        return tuple(DieRoll(self.name, f.name, f.value, True, (), f.symbols) for f in self.faces)
+        return tuple(
+            DieRoll(self.name, f.name, f.value, True, (), f.symbols, self.rerollable)
+            for f in self.faces
+        )
 
     @cached_property
     def face_values(self) -> tuple[int, ...]:
@@ -96,7 +92,9 @@ class Die:
         roll = self._variants.get(key)
         if roll is None:
             face = self.faces[index]
-            roll = DieRoll(self.name, face.name, face.value, kept, marks, face.symbols)
+            roll = DieRoll(
+                self.name, face.name, face.value, kept, marks, face.symbols, self.rerollable
+            )
             if len(self._variants) < MAX_SHARED_VARIANTS:
                 self._variants[key] = roll
         return roll
@@ -157,6 +155,9 @@ _OTHER_SIDES: dict[int, Die] = {}
 """The last few other sizes: a die of 10,000 faces weighs megabytes once rolled, so odd
 sizes are not all kept forever."""
 MAX_OTHER_SIDES = 32
+MAX_OTHER_FACES = 50_000
+"""Most faces the other sizes kept may have between them (a face weighs about half a
+kilobyte once built)."""
 
 
 _CUSTOM_DICE: dict[FaceList, Die] = {}
@@ -210,7 +211,10 @@ def die_for_sides(sides: int | str | FileDie | DieName) -> Die:
             if sides in _USUAL_SIDES:
                 _BY_SIDES[sides] = die
             else:
-                if len(_OTHER_SIDES) >= MAX_OTHER_SIDES:
+                while _OTHER_SIDES and (
+                    len(_OTHER_SIDES) >= MAX_OTHER_SIDES
+                    or sum(_OTHER_SIDES) + sides > MAX_OTHER_FACES
+                ):
                     del _OTHER_SIDES[next(iter(_OTHER_SIDES))]  # the oldest makes way
                 _OTHER_SIDES[sides] = die
     return die

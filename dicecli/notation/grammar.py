@@ -27,6 +27,7 @@ from typing import Any, Literal, cast
 import pyparsing as pp
 
 from dicecli.errors import DiceSyntaxError
+from dicecli.frozen import replace
 from dicecli.limits import check_line
 from dicecli.notation.nodes import (
     NO_MODIFIERS,
@@ -327,8 +328,19 @@ def _named_dice_action(text: str, loc: int, tokens: pp.ParseResults) -> Dice:
         raise _fail(text, loc, "roll at least one die")
     if count > MAX_DICE_COUNT:
         raise _fail(text, loc, f"roll limit: one roll may use at most {MAX_DICE_COUNT:,} dice")
-    modifiers = _modifiers(text, list(tokens[1:]), True, Condition("=", 1))
+    found = list(tokens[1:])
+    modifiers = _modifiers(text, found, True, Condition("=", 1))
+    reroll = modifiers.reroll
+    if reroll is not None and any(_bare_reroll(token) for _, token in found):
+        # The die's lowest face, settled when the die is looked up (docs/dice.md).
+        modifiers = replace(modifiers, reroll=replace(reroll, lowest=True))
     return Dice(count, DieName(match["name"], loc), modifiers)
+
+
+def _bare_reroll(token: str) -> bool:
+    """Whether the modifier ``token`` is a bare ``r``/``ro`` (no condition)."""
+    match = re.fullmatch(_MODIFIER, token)
+    return match is not None and bool(match["reroll"]) and match["reroll_if"] is None
 
 
 named_dice_term = (_named_die_token + pp.ZeroOrMore(_modifier_token)).set_name(
@@ -462,7 +474,10 @@ atom = (_operand + pp.Optional(_label)).set_name(_operand.name)
 atom.set_parse_action(lambda s, loc, t: Labelled(t[0], t[1]) if len(t) == 2 else t[0])
 
 unary: pp.Forward = pp.Forward()
-_percent_of = lazy_regex(r"(?P<percent>\d+)\s*%\s*(?i:of)\b").set_name("'N% of'")
+_percent_of = lazy_regex(r"(?P<percent>[0-9]+)[ \t]*%[ \t]*(?i:of)\b").set_name("'N% of'")
+"""ASCII digits, and only the blanks the rest of the grammar skips (a space, a tab):
+``\\s`` and ``\\d`` would take Unicode ones (the separators ``\\x1c``-``\\x1f``, an em
+space), which ``int`` refuses or reads."""
 # Signs as literals, not a regex class: a class mixing ASCII with the minus sign U+2212
 # makes ``re`` build a 64k-character bitmap at every start.
 _minus = (pp.Literal("-") | pp.Literal("\N{MINUS SIGN}")).set_name("'-'")
@@ -475,7 +490,7 @@ def _unary_action(text: str, loc: int, tokens: pp.ParseResults) -> Expr:
     head, operand = tokens[0], tokens[1]
     if head in ("-", "\N{MINUS SIGN}"):
         return Negate(operand)
-    return PercentOf(int(cast(str, head).split("%")[0]), operand)
+    return PercentOf(int(cast(str, head).split("%")[0].rstrip(" \t")), operand)
 
 
 unary.set_parse_action(_unary_action)

@@ -12,10 +12,9 @@ always applied in one fixed order (see ``docs/grammar.md``, "Modifier order"):
 4. count successes (``>=5`` ...) and failures (``f1``) among the kept dice;
    mark kept dice critical (``cs``, ``cf``, or a lone ``d20``'s 20 and 1 by default).
 
-The parts of modifiers (:class:`Condition`, :class:`Keep`, :class:`Reroll`,
-:class:`Unique`, :class:`Explode`) are named tuples: frozen values all the same, and
-cheaper still to create at every start (see "Start-up" in the README). The nodes are
-:func:`dicecli.frozen.frozen` classes. Game systems add their own node types
+The nodes and the parts of modifiers (:class:`Condition`, :class:`Keep`,
+:class:`Reroll`, :class:`Unique`, :class:`Explode`) are :func:`dicecli.frozen.frozen`
+classes. Game systems add their own node types
 (subclasses of :class:`Check`) in their packages.
 
 Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
@@ -24,7 +23,7 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple, TypeAlias
+from typing import TYPE_CHECKING, ClassVar, Literal, NoReturn, TypeAlias
 
 from dicecli.frozen import field, frozen
 from dicecli.notation.sides import DieName, FaceList
@@ -32,7 +31,12 @@ from dicecli.notation.sides import DieName, FaceList
 if sys.version_info >= (3, 11):
     from typing import assert_never
 else:  # pragma: no cover - Python 3.10
-    from typing_extensions import assert_never
+
+    def assert_never(arg: NoReturn, /) -> NoReturn:
+        """typing's ``assert_never`` of 3.11 (typing_extensions' would import inspect,
+        which a plain roll does not load)."""
+        raise AssertionError(f"Expected code to be unreachable, but got: {arg!r}")
+
 
 CompareOp = Literal["=", "<", "<=", ">", ">=", "<>"]
 KeepKind = Literal["kh", "kl", "dh", "dl"]
@@ -53,7 +57,8 @@ faces (:class:`FaceList`), or a die of a dice file (its name as typed, or the di
 looked up)."""
 
 
-class Condition(NamedTuple):
+@frozen
+class Condition:
     """A comparison against a die's face value: ``>=5``, ``<3``, ``=1``, ``<>3`` (any
     face but 3; typed ``!=3`` too where that cannot read as an explosion, see
     ``docs/grammar.md``, "Conditions")."""
@@ -84,7 +89,8 @@ class Condition(NamedTuple):
         return str(self.value) if self.op == "=" and self.value >= 0 else str(self)
 
 
-class Keep(NamedTuple):
+@frozen
+class Keep:
     """Keep or drop the highest or lowest ``amount`` dice: ``kh3``, ``kl1``, ``dh1``, ``dl1``."""
 
     kind: KeepKind
@@ -94,17 +100,24 @@ class Keep(NamedTuple):
         return f"{self.kind}{self.amount}"
 
 
-class Reroll(NamedTuple):
-    """Re-roll a die while ``condition`` holds (``r1``), or once (``ro1``)."""
+@frozen
+class Reroll:
+    """Re-roll a die while ``condition`` holds (``r1``), or once (``ro1``).
+
+    ``lowest``: a bare ``r`` on a die of a dice file, whose faces are known only when
+    the die is looked up; ``condition`` is then settled to its lowest face
+    (:func:`dicecli.dicefiles.load.file_dice`), and the text stays bare."""
 
     condition: Condition
     once: bool
+    lowest: bool = False
 
     def __str__(self) -> str:
-        return f"{'ro' if self.once else 'r'}{self.condition.bare()}"
+        return f"{'ro' if self.once else 'r'}{'' if self.lowest else self.condition.bare()}"
 
 
-class Unique(NamedTuple):
+@frozen
+class Unique:
     """Re-roll a die showing a value an earlier die of the term shows: until it is
     unique (``u``) or once (``uo``); with a condition (``u=5``, ``u>4``), only a
     duplicate meeting it is re-rolled."""
@@ -116,7 +129,8 @@ class Unique(NamedTuple):
         return ("uo" if self.once else "u") + (self.condition.bare() if self.condition else "")
 
 
-class Explode(NamedTuple):
+@frozen
+class Explode:
     """Roll another die on ``condition``: ``!`` adds it, ``!!`` compounds it, ``!p``
     penetrates (the added die is worth one less), ``!!p`` does both."""
 
@@ -356,6 +370,31 @@ class BinaryOp(ExprNode):
     def level(self) -> int:
         return _PRECEDENCE[self.op]
 
+    # Equality and hashing walk the chain of left operands (``1+1+...+1``, up to
+    # MAX_TERMS long) in a loop: the generic ones recurse through C, which Python 3.12
+    # limits below a line of 1,000 flat terms (docs/limits.md).
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine: object = self
+        theirs: object = other
+        while isinstance(mine, BinaryOp) and isinstance(theirs, BinaryOp):
+            if mine is theirs:
+                return True
+            if mine.op != theirs.op or mine.right != theirs.right:
+                return False
+            mine, theirs = mine.left, theirs.left
+        return mine == theirs
+
+    def __hash__(self) -> int:
+        parts: list[object] = []
+        node: Expr = self
+        while isinstance(node, BinaryOp):
+            parts += (node.op, node.right)
+            node = node.left
+        parts.append(node)
+        return hash(tuple(parts))
+
     def __str__(self) -> str:
         level = self.level
         spaced = level == 1
@@ -374,8 +413,13 @@ def binding(expr: Expr) -> int:
 
 
 def _wrap(expr: Expr, at_least: int) -> str:
-    """``expr`` as text, in parentheses when it binds less tightly than ``at_least``."""
-    return str(expr) if binding(expr) >= at_least else f"({expr})"
+    """``expr`` as text, in parentheses when it binds less tightly than ``at_least``.
+
+    ``__str__`` is called directly: ``str()`` and f-strings go through C, and Python 3.12
+    limits C recursion far below :data:`dicecli.limits.RECURSION_LIMIT`, which a line of
+    1,000 flat terms needs (docs/limits.md)."""
+    text = expr.__str__()
+    return text if binding(expr) >= at_least else f"({text})"
 
 
 def children(expr: Expr) -> tuple[Expr, ...]:

@@ -11,16 +11,20 @@ imported for it, so a game line pays nothing for it.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
+from dicecli.identity_cache import SizedCache
 from dicecli.notation.nodes import Roll
 
+PARSED_LINES = 4096
+"""Most lines whose trees the parse cache keeps."""
 
-@lru_cache(maxsize=4096)
-def parse(text: str) -> Roll:
+PARSED_CHARACTERS = 250_000
+"""Most characters of the lines whose trees the parse cache keeps: a tree's size grows
+with its line's length, so this bounds the cache's memory, however long the lines."""
+
+
+def _parse(text: str) -> Roll:
     """Parse one line: an expression or a game form, and an optional ``# comment``.
 
-    Results are cached by text: the same line is parsed once per process.
     Raises :class:`~dicecli.errors.DiceSyntaxError` with the position of the fault.
     """
     common = _read_quickly(text)
@@ -29,6 +33,15 @@ def parse(text: str) -> Roll:
     from dicecli.notation import grammar
 
     return grammar.parse(text)
+
+
+def _line_size(text: str, tree: Roll) -> int:
+    return len(text)
+
+
+parse: SizedCache[str, Roll] = SizedCache(_parse, _line_size, PARSED_CHARACTERS, PARSED_LINES)
+"""Parse one line (:func:`_parse`), cached by text: a line seen again is parsed once,
+within :data:`PARSED_LINES` lines and :data:`PARSED_CHARACTERS` characters."""
 
 
 def _read_quickly(text: str) -> Roll | None:
@@ -45,7 +58,7 @@ def load_grammar_for(text: str) -> None:
     """Load what :func:`parse` will need to read ``text``, without reading it: nothing for
     a line the quick reader takes, else the grammar of record (and the line's game's
     grammar). For a one-shot roll, which loads it as part of start-up
-    (``dicecli/__main__.py``)."""
+    (docs/startup.md, "The garbage collector")."""
     if not text.strip() or _read_quickly(text) is not None:
         return
     from dicecli.notation import grammar

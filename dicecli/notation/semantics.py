@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from dicecli.environment import Environment
 
 MAX_DICE_COUNT = 10_000  # the roll budget (sources.DEFAULT_BUDGET); larger is refused at once
-MAX_SIDES = 10_000  # every face is built once; d10000 takes milliseconds, d1000000 seconds
+MAX_SIDES = 10_000  # every face of a die is built once
 
 MAX_NAME_DEPTH = 16
 """How deep saved rolls may refer to other saved rolls (``a = b + 1``)."""

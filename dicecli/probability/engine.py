@@ -27,13 +27,14 @@ Forms too big to compute exactly raise :class:`OddsTooBigError`: nothing is samp
 
 from __future__ import annotations
 
+import heapq
 import math
 from fractions import Fraction
-from functools import lru_cache
 
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
 from dicecli.frozen import frozen, replace
+from dicecli.identity_cache import SizedCache
 from dicecli.notation.dice import die_for_sides
 from dicecli.notation.nodes import (
     ROUNDING_FUNCTIONS,
@@ -51,6 +52,7 @@ from dicecli.notation.nodes import (
     Number,
     PercentOf,
     Reroll,
+    Sides,
     assert_never,
     children,
 )
@@ -59,6 +61,7 @@ from dicecli.notation.semantics import (
     ceil_div,
     computed_dice,
     count_one,
+    kept_slice,
     multiply,
     name_meaning,
     percent_of,
@@ -66,7 +69,7 @@ from dicecli.notation.semantics import (
     rounded,
 )
 from dicecli.notation.sides import DieName
-from dicecli.probability.distribution import Distribution
+from dicecli.probability.distribution import Distribution, fraction_text
 from dicecli.probability.keep import (
     Chain,
     Score,
@@ -78,11 +81,12 @@ from dicecli.probability.keep import (
     kept_end,
 )
 from dicecli.probability.weights import (
+    MAX_WORK,
     Counts,
     OddsTooBigError,
     Weights,
     add_into,
-    added,
+    check_estimate,
     check_memory,
     check_outcomes,
     check_work,
@@ -91,8 +95,10 @@ from dicecli.probability.weights import (
     convolve_work,
     mapped,
     merged_notes,
+    packed_power_work,
     power,
     power_work,
+    question,
     recurrence_work,
     scaled,
     slot_bytes_for_bits,
@@ -122,9 +128,10 @@ def distribution(expr: Expr, env: Environment | None = None) -> Distribution:
 
 def analyse(expr: Expr, env: Environment | None = None) -> Analysis:
     """The distribution of ``expr``'s total, its mean, and notes on any cut-off."""
-    if _is_closed(expr):
-        return _closed_analysis(expr)
-    return _analysis(weights(expr, env))
+    with question():
+        if _is_closed(expr):
+            return _closed_analysis(expr)
+        return _analysis(weights(expr, env))
 
 
 def distribution_and_notes(
@@ -138,12 +145,55 @@ def distribution_and_notes(
 
 def weights(expr: Expr, env: Environment | None = None) -> Weights:
     """``expr``'s distribution as integer :class:`Weights` (for further combination)."""
-    return _Weigher(env or EMPTY_ENVIRONMENT).weights(expr)
+    env = env or EMPTY_ENVIRONMENT
+    with question():
+        check_names(expr, env)
+        return _Weigher(env).weights(expr)
 
 
-@lru_cache(maxsize=256)
-def _closed_analysis(expr: Expr) -> Analysis:
+def check_names(expr: Expr, env: Environment) -> None:
+    """Look up every name ``expr`` uses, in saved rolls too, and every die of a dice
+    file it names, before any work: an unknown name is refused at once, not after the
+    rest of the line has been computed."""
+    pending: list[tuple[Expr, int]] = [(expr, 0)]
+    seen: set[str] = set()
+    while pending:
+        node, depth = pending.pop()
+        if isinstance(node, Dice) and isinstance(node.sides, DieName):
+            from dicecli.dicefiles.load import looked_up
+
+            found = looked_up(node, env)
+            node = found if isinstance(found, Name) else node
+        if isinstance(node, Name):
+            if node.name not in seen:
+                seen.add(node.name)
+                meaning = name_meaning(node, env, depth)
+                if not isinstance(meaning, int):
+                    pending.append((meaning, depth + 1))
+            continue
+        pending.extend((child, depth) for child in children(node))
+
+
+CACHED_BYTES = 32 << 20
+"""About the most memory each of the two caches of answers (dice terms, whole lines) may
+hold: a few big distributions (``1800d6``) make way for each other."""
+
+
+def _analyse_closed(expr: Expr) -> Analysis:
     return _analysis(_Weigher(EMPTY_ENVIRONMENT).weights(expr))
+
+
+def _analysis_size(expr: Expr, found: Analysis) -> int:
+    """About the bytes ``found`` holds: each outcome's weight and fraction."""
+    weights = found.distribution.weights
+    each = 3 * (weights[1].bit_length() // 8) + 150 if weights is not None else 150
+    return 200 + len(found.distribution.outcomes) * each
+
+
+_closed_analysis: SizedCache[Expr, Analysis] = SizedCache(
+    _analyse_closed, _analysis_size, CACHED_BYTES, 256
+)
+"""The analysis of an expression that names nothing (a whole line), cached."""
 
 
 def _analysis(found: Weights) -> Analysis:
@@ -163,7 +213,11 @@ def _is_closed(expr: Expr) -> bool:
     """True when ``expr`` names nothing, so its distribution depends on it alone."""
     if isinstance(expr, Name) or (isinstance(expr, Dice) and isinstance(expr.sides, DieName)):
         return False  # a die of a dice file depends on the dice file in force
-    return all(_is_closed(child) for child in children(expr))
+    # A loop, not all(...): a generator recurses through C (see nodes._wrap).
+    for child in children(expr):  # noqa: SIM110
+        if not _is_closed(child):
+            return False
+    return True
 
 
 class _Weigher:
@@ -210,17 +264,52 @@ class _Weigher:
                 return assert_never(node)
 
     def _binary(self, node: BinaryOp) -> Weights:
+        if node.op in ("+", "-"):
+            return self._sum(node)
         left, right = self.weights(node.left), self.weights(node.right)
         what = str(node)
-        if node.op == "+":
-            return added(left, right, what)
-        if node.op == "-":
-            negated = Weights(mapped(right.counts, int.__neg__), right.denominator, right.notes)
-            return added(left, negated, what)
         if node.op == "*":
             return combine(left, right, multiply, what)
         _refuse_zero_divisor(node, right)
         return combine(left, right, ceil_div, what)
+
+    def _sum(self, node: BinaryOp) -> Weights:
+        """A chain of ``+`` and ``-`` as one sum of its terms: each term weighed once, a
+        term repeated (``d20 + d20 + ...``: the same cached weights) raised to a power,
+        and the parts added smallest first, so that no sum is convolved term by term
+        with one ever longer."""
+        terms: list[tuple[Expr, bool]] = []  # each term, and whether it is subtracted
+        pending: list[tuple[Expr, bool]] = [(node, False)]
+        while pending:
+            part, negative = pending.pop()
+            if isinstance(part, BinaryOp) and part.op in ("+", "-"):
+                pending.append((part.right, negative != (part.op == "-")))
+                pending.append((part.left, negative))
+            else:
+                terms.append((part, negative))
+        weighed = [(self.weights(term), negative) for term, negative in terms]
+        what = str(node)
+        alike: dict[tuple[int, int, bool], tuple[Weights, bool, int]] = {}
+        for found, negative in weighed:
+            key = (id(found.counts), found.denominator, negative)
+            _, _, times = alike.get(key, (found, negative, 0))
+            alike[key] = (found, negative, times + 1)
+        parts: list[tuple[int, int, Counts]] = []  # (outcomes, order, weights)
+        denominator = 1
+        for order, (found, negative, times) in enumerate(alike.values()):
+            counts = mapped(found.counts, int.__neg__) if negative else found.counts
+            counts = power(counts, times, what) if times > 1 else counts
+            denominator *= found.denominator**times
+            heapq.heappush(parts, (len(counts), order, counts))
+        order = len(parts)
+        while len(parts) > 1:
+            _, _, first = heapq.heappop(parts)
+            _, _, second = heapq.heappop(parts)
+            total = convolve(first, second, what)
+            heapq.heappush(parts, (len(total), order, total))
+            order += 1
+        notes = merged_notes(*(found.notes for found, _ in weighed))
+        return Weights(parts[0][2], denominator, notes)
 
     def _computed_dice(self, node: ComputedDice) -> Weights:
         """A mixture: for each count and size the dice may come to, with its chance,
@@ -229,11 +318,23 @@ class _Weigher:
         count = self.weights(node.count)
         sides: Weights | None = None if isinstance(node.sides, str) else self.weights(node.sides)
         sizes = {node.sides: 1} if isinstance(node.sides, str) else (sides.counts if sides else {})
-        check_outcomes(len(count.counts) * len(sizes), str(node))
-        parts = [
-            (count_weight * size_weight, dice_weights(computed_dice(node, dice, size)))
+        what = str(node)
+        check_outcomes(len(count.counts) * len(sizes), what)
+        low, high = min(count.counts), max(count.counts)
+        numbers = sorted(size for size in sizes if isinstance(size, int))
+        first = next(iter(sizes))
+        ends = [(low, first), (high, first)] + [(low, size) for size in numbers[:1] + numbers[-1:]]
+        for dice, size in ends:  # an impossible count or size: its error, before any work
+            computed_dice(node, dice, size)
+        raw = [
+            (count_weight * size_weight, Dice(dice, size, node.modifiers))
             for dice, count_weight in count.counts.items()
             for size, size_weight in sizes.items()
+        ]
+        check_estimate(mixture_work([term for _, term in raw]), what)
+        parts = [
+            (weight, dice_weights(computed_dice(node, term.count, term.sides)))
+            for weight, term in raw
         ]
         common = math.lcm(*(part.denominator for _, part in parts))
         counts: Counts = {}
@@ -354,7 +455,15 @@ def _refuse_zero_divisor(node: BinaryOp, right: Weights) -> None:
 
 
 def _chance_words(chance: Fraction) -> str:
-    return f"with chance {chance}" if chance < 1 else "always"
+    """``with chance 1/6``; a fraction too long to read by its value (``≈1.7e-05``),
+    one too small for a float by its power of ten (``≈6.2e-1284``)."""
+    if chance >= 1:
+        return "always"
+    if float(chance) == 0:
+        power = math.log10(chance.numerator) - math.log10(chance.denominator)
+        exponent = math.floor(power)
+        return f"with chance ≈{10 ** (power - exponent):.2g}e{exponent}"
+    return f"with chance {fraction_text(chance)}"
 
 
 def _score(modifiers: Modifiers) -> Score:
@@ -378,10 +487,90 @@ def _less_one(value: int) -> int:
 
 # --- dice terms ------------------------------------------------------------------
 
+MIX_WORK = 300
+"""Work of making one outcome of a dice term and adding it into a mixture, beside the
+work of its big-number arithmetic."""
 
-@lru_cache(maxsize=512)
-def dice_weights(node: Dice) -> Weights:
-    """The weights of one dice term with all its modifiers (cached: terms are frozen)."""
+
+def mixture_work(terms: list[Dice]) -> int:
+    """A quick estimate of the work of weighing every one of ``terms`` (the dice that
+    computed dice may come to) and adding them up, made before any of it: at least
+    what their outcomes take to make and add, and for dice without explosions or unique
+    dice the estimate of the step itself. Stops adding once past :data:`MAX_WORK`."""
+    sizes = [_term_size(term) for term in terms]
+    work = sum(outcomes * (MIX_WORK + width) for outcomes, width in sizes)
+    for term, (outcomes, width) in zip(terms, sizes, strict=True):
+        if work > MAX_WORK:
+            break
+        work += _plain_dice_work(term, outcomes, width)
+    return work
+
+
+def _term_size(node: Dice) -> tuple[int, int]:
+    """About how many outcomes a dice term has, and the bytes of each weight, from its
+    count and faces alone (explosions counted as one die more each)."""
+    low, high, faces = _face_range(node.sides)
+    modifiers = node.modifiers
+    units = node.count
+    if modifiers.keep is not None:
+        units = len(range(node.count)[kept_slice(modifiers.keep, node.count)])
+    if modifiers.counts_successes:
+        low, high = -1, 2
+    dice = node.count * (2 if modifiers.explode is not None else 1)
+    outcomes = units * (high - low) * (2 if modifiers.explode is not None else 1) + 1
+    return outcomes, max(1, faces.bit_length() * dice // 8)
+
+
+def _die_by_die_work(node: Dice) -> int:
+    """At least the work of unique dice followed die by die (``uo``, ``u=5``): before
+    the ``k``-th die stand at least as many sets as the totals ``k`` dice can reach,
+    and each set meets every face."""
+    from dicecli.probability.unique import UNIQUE_STEP_WORK
+
+    low, high, faces = _face_range(node.sides)
+    modifiers = node.modifiers
+    if modifiers.clamp_low is not None:
+        low = max(low, min(modifiers.clamp_low, high))
+    if modifiers.clamp_high is not None:
+        high = min(high, max(modifiers.clamp_high, low))
+    span = 2 if modifiers.counts_successes else high - low
+    count = node.count
+    totals = span * count * (count - 1) // 2 + count  # sum over k < count of k * span + 1
+    return totals * faces * UNIQUE_STEP_WORK
+
+
+def _face_range(sides: Sides) -> tuple[int, int, int]:
+    """A die's lowest and highest face and its number of faces (without building a
+    die of many faces)."""
+    if isinstance(sides, int):
+        return 1, sides, sides
+    values = [face.value or 0 for face in die_for_sides(sides).faces]
+    return min(values), max(values), len(values)
+
+
+def _plain_dice_work(node: Dice, outcomes: int, width: int) -> int:
+    """The estimated work of a dice term without explosions or unique dice (0 for
+    those: they estimate their own work as they go)."""
+    modifiers = node.modifiers
+    unique = modifiers.unique
+    if unique is not None and (unique.once or unique.condition is not None):
+        return _die_by_die_work(node)
+    if modifiers.explode is not None or unique is not None or node.count == 1:
+        return 0
+    if modifiers.keep is None and isinstance(node.sides, int) and not modifiers.counts_successes:
+        fair = recurrence_work(outcomes, 3, width, True)  # a fair die: its recurrence
+        return min(fair, packed_power_work(outcomes, width))
+    low, high, faces = _face_range(node.sides)
+    return power_work(high - low, faces - 1, faces.bit_length(), node.count)
+
+
+def _weights_size(node: Dice, found: Weights) -> int:
+    """About the bytes ``found`` holds: its weights, and the denominator."""
+    return sum(count.bit_length() // 8 + 40 for count in found.counts.values()) + 200
+
+
+def _dice_weights(node: Dice) -> Weights:
+    """The weights of one dice term with all its modifiers."""
     what = str(node)
     if isinstance(node.sides, int):
         check_outcomes(node.sides, what)  # before building a die of a million faces
@@ -405,6 +594,13 @@ def dice_weights(node: Dice) -> Weights:
         counts = _identical_units(worth, node.count, modifiers, score, what)
         return Weights(counts, denominator**node.count)
     return _exploding_dice(node, standing, denominator, explodes, score)
+
+
+dice_weights: SizedCache[Dice, Weights] = SizedCache(
+    _dice_weights, _weights_size, CACHED_BYTES, 512
+)
+"""The weights of one dice term with all its modifiers (:func:`_dice_weights`), cached
+(terms are frozen)."""
 
 
 def _exploding_dice(

@@ -40,7 +40,6 @@ import bisect
 import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import NamedTuple
 
 from dicecli.frozen import frozen
 from dicecli.notation.nodes import Keep
@@ -114,7 +113,8 @@ def keep_identical(
     return {k + kept * plan.base: count for k, count in counts.items()}
 
 
-class _KeepPlan(NamedTuple):
+@frozen
+class _KeepPlan:
     """What :func:`keep_identical` works out before choosing a way: the scores lifted
     to start at 0 (``base`` taken off), the outcome slots and their width in bytes,
     and the estimated work of each of its three ways."""

@@ -14,18 +14,23 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
 from dicecli.frozen import replace
 from dicecli.notation.dice import Die
-from dicecli.notation.nodes import Check, Comparison, Expr
+from dicecli.notation.nodes import NO_MODIFIERS, BinaryOp, Check, Comparison, Dice, Expr
 from dicecli.notation.reader import parse
 from dicecli.probability.distribution import Distribution, Odds, exact_text
-from dicecli.probability.engine import PRECISION, analyse
-from dicecli.probability.weights import Weights
+from dicecli.probability.engine import PRECISION, analyse, check_names
+from dicecli.probability.weights import Weights, question
 from dicecli.results import JSONValue
 from dicecli.systems import registry
+from dicecli.systems.guard import GuardedRules
+
+if TYPE_CHECKING:
+    from dicecli.dicefiles.model import DiceBook
 
 
 def odds(
@@ -38,9 +43,28 @@ def odds(
     total is at least/at most that number."""
     env = env or EMPTY_ENVIRONMENT
     body = parse(text).body
+    with question():
+        return _odds(body, env, text, at_least, at_most)
+
+
+def _odds(
+    body: Expr | Comparison | Check,
+    env: Environment,
+    text: str,
+    at_least: int | None,
+    at_most: int | None,
+) -> Odds:
     try:
+        if isinstance(body, Comparison):
+            check_names(body.left, env)
+            check_names(body.right, env)
+        elif not isinstance(body, Check):
+            check_names(body, env)
         if isinstance(body, Check):
-            found = registry.system(body.system).odds(body, env, text)
+            rules = registry.system(body.system)
+            found = rules.odds(body, env, text)
+            if not isinstance(found, Odds) and isinstance(rules, GuardedRules):
+                raise rules.wrong_type("its odds", found, "an Odds")
         elif isinstance(body, Comparison):
             from dicecli.probability.comparison import comparison_odds
 
@@ -54,6 +78,33 @@ def odds(
         raise error.at(text) from None
     except RecursionError:
         raise DiceError("too deeply nested", text, 0) from None
+
+
+def odds_of_rolls(
+    text: str,
+    env: Environment | None = None,
+    at_least: int | None = None,
+    at_most: int | None = None,
+) -> tuple[Odds, ...]:
+    """The odds of each roll of ``text``, a line that may hold several
+    (``1d20+5 >= 15; 2d6+3``, docs/grammar.md "Several rolls on one line"): all worked
+    out before any is shown; an error points into the whole line."""
+    from dicecli.notation.lines import split_rolls
+
+    pieces = split_rolls(text)
+    if len(pieces) == 1 and pieces[0][1] == text:  # no ';': the usual case
+        return (odds(text, env, at_least, at_most),)
+    if not pieces:
+        raise DiceError("nothing to work out", text, len(text))
+    found = []
+    for where, piece in pieces:
+        try:
+            found.append(odds(piece.strip(), env, at_least, at_most))
+        except DiceError as error:
+            offset = where + len(piece) - len(piece.lstrip())
+            position = None if error.position is None else offset + error.position
+            raise type(error)(error.message, text, position) from None
+    return tuple(found)
 
 
 def _with_criticals(found: Odds, body: Expr | Comparison, env: Environment) -> Odds:
@@ -70,14 +121,7 @@ def _plain_odds(body: Expr, env: Environment, text: str) -> Odds:
     symbols = _symbol_odds(body, env, text)
     if symbols is not None:
         return symbols
-    found = analyse(body, env)
-    return Odds(
-        input=text,
-        expression=str(body),
-        distribution=found.distribution,
-        expectations=(("mean", found.mean),),
-        notes=(*found.notes, *_residue_notes(found.distribution)),
-    )
+    return _plain_total(body, env, text)
 
 
 def _symbol_odds(body: Expr, env: Environment, text: str) -> Odds | None:
@@ -87,7 +131,7 @@ def _symbol_odds(body: Expr, env: Environment, text: str) -> Odds | None:
     no dice with symbols."""
     from dicecli.dicefiles.load import book_of
     from dicecli.dicefiles.model import has_numbers
-    from dicecli.dicefiles.odds import (
+    from dicecli.probability.symbols import (
         joint_counts,
         named_terms,
         pool_dice,
@@ -103,10 +147,7 @@ def _symbol_odds(body: Expr, env: Environment, text: str) -> Odds | None:
         return None  # numbers only, or unknown dice: the odds of a total say so
     terms = pool_terms(body)
     if terms is None:
-        raise DiceError(
-            "odds of symbols: write a sum of dice without modifiers, such as "
-            "2dAbility + 1dDifficulty"
-        )
+        return _numbered_symbol_odds(body, env, text, book)
     pool = pool_dice(terms, book)
     shown = {symbol for die, _ in pool for face in die.faces for symbol in face.symbols}
     cancels = tuple(pair for pair in book.cancels if shown & set(pair))
@@ -129,6 +170,69 @@ def _symbol_odds(body: Expr, env: Environment, text: str) -> Odds | None:
         tables=tuple(
             (name, Weights(table, denominator).to_distribution()) for name, table in tables
         ),
+    )
+
+
+def _numbered_symbol_odds(body: Expr, env: Environment, text: str, book: DiceBook) -> Odds:
+    """The odds of a line that does more than add dice with symbols (``2dMix + 1``,
+    ``3dMix kh2``): the dice with symbols need a number on every face (as to roll it).
+    The total's odds always; each symbol's too when the dice with symbols are added
+    whole, without modifiers (a symbol is counted on every one of those dice, apart
+    from the rest of the line); else a note says they are not worked out."""
+    from dicecli.dicefiles.model import has_numbers
+    from dicecli.probability.symbols import added_terms, named_terms, pool_dice
+
+    named = [term for term in named_terms(body) if book.die(str(term.sides)) is not None]
+    dice = pool_dice(named, book)
+    with_symbols = [
+        (term, die)
+        for term, (die, _) in zip(named, dice, strict=True)
+        if any(face.symbols for face in die.faces)
+    ]
+    if not all(has_numbers(die) for _, die in with_symbols):  # they have no total
+        raise DiceError(
+            "odds of symbols: write a sum of dice without modifiers, such as "
+            "2dAbility + 1dDifficulty"
+        )
+    total = _plain_total(body, env, text)
+    added = added_terms(body)
+    whole = all(
+        term.modifiers == NO_MODIFIERS and any(term is item for item in added)
+        for term, _ in with_symbols
+    )
+    if not whole:
+        note = (
+            "the symbols' odds are worked out for dice with symbols added without "
+            "modifiers (2dMix + 1); here, the total's only"
+        )
+        return replace(total, notes=(*total.notes, note))
+    pool_odds = _symbol_odds(_sum_of([term for term, _ in with_symbols]), env, text)
+    assert pool_odds is not None
+    return replace(
+        pool_odds,
+        expression=str(body),
+        distribution=total.distribution,
+        expectations=total.expectations,
+        notes=total.notes,
+    )
+
+
+def _sum_of(terms: list[Dice]) -> Expr:
+    """``terms`` added up, as one expression."""
+    expr: Expr = terms[0]
+    for term in terms[1:]:
+        expr = BinaryOp("+", expr, term)
+    return expr
+
+
+def _plain_total(body: Expr, env: Environment, text: str) -> Odds:
+    found = analyse(body, env)
+    return Odds(
+        input=text,
+        expression=str(body),
+        distribution=found.distribution,
+        expectations=(("mean", found.mean),),
+        notes=(*found.notes, *_residue_notes(found.distribution)),
     )
 
 

@@ -29,11 +29,16 @@ from collections.abc import Callable
 from dicecli.notation.nodes import Dice, Modifiers
 from dicecli.notation.semantics import count_one, kept_slice
 from dicecli.probability.keep import kept_end
-from dicecli.probability.weights import Counts, OddsTooBigError, Weights, check_work
+from dicecli.probability.weights import Counts, OddsTooBigError, Weights, charge, check_work
 
 MAX_UNIQUE_STEPS = 500_000
 """Most steps (a state of the values standing so far, and a value for the next die) the
-die-by-die walk may take (under a second); counted as it goes."""
+die-by-die walk may take (under a second); counted die by die, before each die's."""
+
+UNIQUE_STEP_WORK = 1_000
+"""The work (:data:`~dicecli.probability.weights.MAX_WORK`'s units) of one step of the
+die-by-die walk, charged to the question before each die: computed dice of many counts
+share one account, not a limit each."""
 
 Worth = Callable[[int], int]
 
@@ -86,6 +91,14 @@ def _uniform_subsets(node: Dice, values: list[int], worth: Worth) -> Weights:
     return Weights(by_chosen[count], math.comb(len(values), count))
 
 
+def _too_many_steps(node: Dice) -> OddsTooBigError:
+    return OddsTooBigError(
+        f"odds of {node}: unique dice need more than {MAX_UNIQUE_STEPS:,} "
+        "steps to follow every set of values standing, more than can be "
+        "computed exactly here"
+    )
+
+
 State = tuple[int, int | tuple[int, ...]]
 """The values a duplicate of re-rolls (taken and meeting the condition), as bits by
 their place among the standing values, and the total so far (no keep/drop) or every
@@ -109,6 +122,10 @@ def _die_by_die(node: Dice, standing: Counts, denominator: int, worth: Worth) ->
     common = 1
     steps = 0
     for _ in range(node.count):
+        steps += len(states) * len(values)  # the values each state may go on to
+        if steps > MAX_UNIQUE_STEPS:
+            raise _too_many_steps(node)
+        charge(len(states) * len(values) * UNIQUE_STEP_WORK, str(node))
         following: dict[State, int] = {}
         blocked_weights = {
             blocked: sum(w for place, w in enumerate(weights) if blocked >> place & 1)
@@ -120,13 +137,6 @@ def _die_by_die(node: Dice, standing: Counts, denominator: int, worth: Worth) ->
             step_denominator = math.lcm(*(denominator - w for w in blocked_weights.values()))
         common *= step_denominator
         for (blocked, so_far), chance in states.items():
-            steps += len(values)
-            if steps > MAX_UNIQUE_STEPS:
-                raise OddsTooBigError(
-                    f"odds of {node}: unique dice need more than {MAX_UNIQUE_STEPS:,} "
-                    "steps to follow every set of values standing, more than can be "
-                    "computed exactly here"
-                )
             blocked_weight = blocked_weights[blocked]
             scale = 0 if once else step_denominator // (denominator - blocked_weight)
             for place in range(len(values)):

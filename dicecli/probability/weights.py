@@ -18,13 +18,21 @@ Every costly operation estimates its work from the sizes involved (``*_work``, i
 units of about a nanosecond on the reference machine), takes the cheaper of its
 exact methods, and raises :class:`OddsTooBigError` when even that passes
 :data:`MAX_WORK` or :data:`MAX_EXACT_BYTES`, before doing any of it.
+
+One question (an ``odds`` line, a table's values) is many steps: each step's work is
+charged to the question (:func:`question`, :func:`check_work`) before it is done, and
+the question is refused once its steps together would pass
+:data:`MAX_QUESTION_WORK`. Steps that count as they go (unique dice, keep/drop over
+different units) charge the same account, so no limit restarts per part of a line.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from fractions import Fraction
 from math import comb
+from typing import NoReturn
 
 from dicecli.errors import DiceError
 from dicecli.frozen import frozen
@@ -38,8 +46,8 @@ MAX_PAIRS = 200_000
 a second: ``d400 * d400`` is 160,000; ``d1000 * d1000``, a million, is refused)."""
 
 MAX_EXACT_BYTES = 16 << 20
-"""Most memory (16 MiB) the exact weights of one distribution may take (``2000d6``:
-6.5 MiB; ``10000d6``: 160 MiB, refused)."""
+"""Most memory (16 MiB) the exact weights of one distribution may take: ``2000d6``
+fits, ``10000d6`` is refused."""
 
 MAX_WORK = 500_000_000
 """Most estimated work one step of the odds may take, in units of about a nanosecond
@@ -48,8 +56,63 @@ costly step estimates its work from the sizes involved, before doing any of it, 
 is refused beyond this."""
 
 
+MAX_QUESTION_WORK = 1_000_000_000
+"""Most estimated work one whole question may take, its steps together (about a
+second): a line of many terms, or computed dice of many counts, is refused here even
+when each of its steps is small."""
+
+
 class OddsTooBigError(DiceError):
     """The odds of this form are too big to compute exactly in reasonable time."""
+
+
+class _Account:
+    """The work charged to the question being answered (:func:`question`)."""
+
+    def __init__(self) -> None:
+        self.open = 0
+        self.spent = 0
+
+
+_ACCOUNT = _Account()
+
+
+@contextmanager
+def question() -> Iterator[None]:
+    """Answer one question: the work of every step inside is charged to one account,
+    opened empty by the outermost ``with question()`` (a question asked inside another,
+    such as a game's odds computing the parts of its form, shares the outer account)."""
+    if not _ACCOUNT.open:
+        _ACCOUNT.spent = 0
+    _ACCOUNT.open += 1
+    try:
+        yield
+    finally:
+        _ACCOUNT.open -= 1
+
+
+def charge(work: int, what: str) -> None:
+    """Charge ``work`` to the question being answered, before doing it; refuse the
+    question when its steps together would pass :data:`MAX_QUESTION_WORK`."""
+    if not _ACCOUNT.open:
+        return
+    _ACCOUNT.spent += work
+    if _ACCOUNT.spent > MAX_QUESTION_WORK:
+        raise OddsTooBigError(
+            f"odds of {what}: with the steps before it, an estimated "
+            f"{_millions(_ACCOUNT.spent)} steps of exact arithmetic, more than the "
+            f"{_millions(MAX_QUESTION_WORK)} (about a second) one question may take here"
+        )
+
+
+def check_estimate(work: int, what: str) -> None:
+    """Refuse, before any of it is done, work estimated as a whole whose steps then
+    charge the question as they run: too much for one step (:data:`MAX_WORK`), or for
+    what the question has left."""
+    if work > MAX_WORK:
+        _refuse_step(work, what)
+    if _ACCOUNT.open and _ACCOUNT.spent + work > MAX_QUESTION_WORK:
+        charge(work, what)
 
 
 Counts = dict[int, int]
@@ -78,7 +141,10 @@ class Weights:
     def residue(self) -> Fraction:
         return Fraction(self.denominator - self.total, self.denominator)
 
-    def to_distribution(self) -> Distribution:
+    def to_distribution(self, what: str = "this roll") -> Distribution:
+        """The exact fractions: each outcome's weight over the denominator, reduced
+        (charged to the question first: thousands of big fractions take a while)."""
+        check_work(fractions_work(len(self.counts), self.denominator), what)
         return Distribution.from_weights(self.counts, self.denominator, self.residue)
 
 
@@ -88,13 +154,19 @@ def merged_notes(*groups: Iterable[str]) -> tuple[str, ...]:
 
 
 def check_work(work: int, what: str) -> None:
-    """Refuse a step whose estimated ``work`` (see :data:`MAX_WORK`) is too much."""
+    """Refuse a step whose estimated ``work`` (see :data:`MAX_WORK`) is too much, else
+    charge it to the question."""
     if work > MAX_WORK:
-        raise OddsTooBigError(
-            f"odds of {what}: an estimated {_millions(work)} steps of exact arithmetic, "
-            f"more than the {_millions(MAX_WORK)} (about half a second) that can be "
-            "computed exactly here"
-        )
+        _refuse_step(work, what)
+    charge(work, what)
+
+
+def _refuse_step(work: int, what: str) -> NoReturn:
+    raise OddsTooBigError(
+        f"odds of {what}: an estimated {_millions(work)} steps of exact arithmetic, "
+        f"more than the {_millions(MAX_WORK)} (about half a second) that can be "
+        "computed exactly here"
+    )
 
 
 def _millions(work: int) -> str:
@@ -319,6 +391,19 @@ PAIR_WORK = 1_000
 
 SLOT_WORK = 400
 """Work of packing and unpacking one slot of a packed integer."""
+
+
+FRACTION_WORK = 6_000
+"""Work of making one outcome's reduced fraction, beside :data:`FRACTION_BIT_WORK`."""
+
+FRACTION_BIT_WORK = 4
+"""Work of making one outcome's fraction, per bit of the denominator."""
+
+
+def fractions_work(outcomes: int, denominator: int) -> int:
+    """Estimated work of turning ``outcomes`` weights over ``denominator`` into reduced
+    fractions (:meth:`Weights.to_distribution`)."""
+    return outcomes * (FRACTION_WORK + FRACTION_BIT_WORK * denominator.bit_length())
 
 
 def multiply_work(bytes_a: int, bytes_b: int) -> int:

@@ -4,7 +4,10 @@ A result's object is :meth:`RollResult.as_dict` written as ``json.dumps`` writes
 but put together here from pieces: the dice of small dice are built once per face and
 come back roll after roll, so each die's JSON is encoded once (:data:`die_json`), which
 makes a piped ``--json`` line several times cheaper. ``tests/render`` checks the text
-is ``json.dumps(result.as_dict(), ensure_ascii=False)`` byte for byte.
+is ``json.dumps(result.as_dict(), ensure_ascii=False)`` byte for byte. The renderer
+writes it with the characters JSON leaves raw that could drive a terminal (DEL, the C1
+controls) as ``\\u`` escapes (:func:`dicecli.escape.json_escaped`): the same
+JSON value.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import json
 from json.encoder import encode_basestring
 from typing import TYPE_CHECKING, TextIO
 
+from dicecli.escape import json_escaped
 from dicecli.identity_cache import IdentityCache
 from dicecli.results import DieRoll, RollResult
 
@@ -45,7 +49,7 @@ class JsonRenderer:
         self.write = stream.write
 
     def result(self, result: RollResult) -> None:
-        self.write(result_json(result) + "\n")
+        self.write(json_escaped(result_json(result)) + "\n")
 
     def summary(self, tally: Tally) -> None:
         """Nothing: a JSON stream holds one object per roll and no summary line."""
@@ -53,4 +57,4 @@ class JsonRenderer:
     def odds(self, odds: Odds, full: bool = False) -> None:
         from dicecli.probability.report import odds_as_dict
 
-        self.write(_encode(odds_as_dict(odds)) + "\n")
+        self.write(json_escaped(_encode(odds_as_dict(odds))) + "\n")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TextIO
 
+from dicecli.escape import escaped
 from dicecli.render.text import result_line
 
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ class PlainRenderer:
         self.write(result_line(result) + "\n")
 
     def summary(self, tally: Tally) -> None:
-        self.write(tally.line() + "\n")
+        self.write(escaped(tally.line()) + "\n")
 
     def odds(self, odds: Odds, full: bool = False) -> None:
         """Every row, always: scripts read them (``full`` changes nothing)."""
@@ -33,16 +34,18 @@ class PlainRenderer:
 
 def odds_lines(odds: Odds) -> list[str]:
     """``NAME<tab>FRACTION<tab>PERCENT`` lines, then the distribution as
-    ``VALUE<tab>FRACTION<tab>PERCENT<tab>AT_LEAST_PERCENT``."""
+    ``VALUE<tab>FRACTION<tab>PERCENT<tab>AT_LEAST_PERCENT``. Text from the line or a
+    file (the input, a name, a table's outcome, a note) is escaped: one line, its
+    fields apart."""
     from dicecli.probability.distribution import fraction_text, percent
 
-    lines = [f"odds\t{odds.input.strip()}\t{odds.kind()}"]
+    lines = [f"odds\t{escaped(odds.input.strip())}\t{odds.kind()}"]
     for name, chance in odds.chances:
-        lines.append(f"{name}\t{fraction_text(chance)}\t{percent(chance)}")
+        lines.append(f"{escaped(name)}\t{fraction_text(chance)}\t{percent(chance)}")
     for label, chance in odds.wins:
-        lines.append(f"win {label}\t{fraction_text(chance)}\t{percent(chance)}")
+        lines.append(f"win {escaped(label)}\t{fraction_text(chance)}\t{percent(chance)}")
     for name, expected in odds.expectations:
-        lines.append(f"{name}\t{fraction_text(expected)}\t{float(expected):.4f}")
+        lines.append(f"{escaped(name)}\t{fraction_text(expected)}\t{float(expected):.4f}")
     dist = odds.distribution
     if dist is not None:
         lines.append(f"range\t{dist.min}..{dist.max}\tstdev {dist.stdev():.4f}")
@@ -52,6 +55,7 @@ def odds_lines(odds: Odds) -> list[str]:
             lines.append(f"{value}\t{chance_text}\t{percent(chance)}\t>= {percent(remaining)}")
     for name, table in odds.tables:
         for outcome, chance in table.outcomes:
-            lines.append(f"{name} {outcome}\t{fraction_text(chance)}\t{percent(chance)}")
-    lines.extend(f"note\t{note}" for note in odds.notes)
+            shown = escaped(f"{name} {outcome}")
+            lines.append(f"{shown}\t{fraction_text(chance)}\t{percent(chance)}")
+    lines.extend(f"note\t{escaped(note)}" for note in odds.notes)
     return lines

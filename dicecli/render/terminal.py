@@ -17,6 +17,7 @@ from rich.table import Table
 from rich.text import Text as RichText
 
 from dicecli.environment import Environment
+from dicecli.escape import escaped
 from dicecli.probability.distribution import Odds, fraction_text, percent
 from dicecli.render import theme
 from dicecli.render.text import chance_text, face_text, total_text
@@ -36,7 +37,7 @@ HISTOGRAM_WIDTH = 40
 
 
 def _die(die: DieRoll) -> RichText:
-    text = face_text(die)
+    text = escaped(face_text(die))  # a dice file's symbol
     if CRITICAL_SUCCESS in die.marks or CRITICAL_FAILURE in die.marks:
         text += CRITICAL_SIGN  # seen without colour too
     return RichText(text, style=theme.die_style(die))
@@ -61,7 +62,7 @@ def _segments(segments: Sequence[Segment]) -> RichText:
                 line.append_text(_die(die))
             line.append("]")
         else:
-            line.append(segment.text, style=theme.role_style(segment.role))
+            line.append(escaped(segment.text), style=theme.role_style(segment.role))
     return line
 
 
@@ -76,7 +77,7 @@ def verdict(outcome: Outcome) -> RichText:
         event = theme.event_style(outcome.fields)
         if event:
             symbol, symbol_style, style = theme.EVENT_SYMBOL, "bold", event
-    return RichText.assemble((f"{symbol} ", symbol_style), (f" {outcome.verdict} ", style))
+    return RichText.assemble((f"{symbol} ", symbol_style), (f" {escaped(outcome.verdict)} ", style))
 
 
 def _sides(segments: Sequence[Segment]) -> list[list[Segment]]:
@@ -138,7 +139,7 @@ class TerminalRenderer:
         head = RichText()
         typed = result.input.partition("#")[0].strip() if result.comment else result.input.strip()
         if self.echo_input or _NAME.fullmatch(typed):
-            head.append(typed, style=theme.INPUT_STYLE)
+            head.append(escaped(typed), style=theme.INPUT_STYLE)
             head.append(": ")
         segments: Sequence[Segment] = result.breakdown
         if head:
@@ -162,7 +163,7 @@ class TerminalRenderer:
         if chance and self.odds_environment is not None:
             tail.append_text(self._chance(result))
         if result.comment:
-            tail.append(f"  # {result.comment}", style=theme.ROLE_STYLES["note"])
+            tail.append(f"  # {escaped(result.comment)}", style=theme.ROLE_STYLES["note"])
         return tail
 
     def _sided(self, result: RollResult, head: RichText, sides: list[list[Segment]]) -> None:
@@ -213,10 +214,10 @@ class TerminalRenderer:
         for note in notes:
             if note not in noted:
                 noted.add(note)
-                self.console.print(RichText(f"  {note}", style=theme.ROLE_STYLES["note"]))
+                self.console.print(RichText(f"  {escaped(note)}", style=theme.ROLE_STYLES["note"]))
 
     def summary(self, tally: Tally) -> None:
-        self.console.print(RichText(tally.line(), style="bold"))
+        self.console.print(RichText(escaped(tally.line()), style="bold"))
 
     def odds(self, odds: Odds, full: bool = False) -> None:
         """The answer first, on one line (the chance to pass, each side's chance to
@@ -224,7 +225,7 @@ class TerminalRenderer:
         shortened to its likeliest rows unless ``full``."""
         console = self.console
         console.print(
-            RichText.assemble((odds.input.strip(), "bold"), (f"  ({odds.kind()})", "dim"))
+            RichText.assemble((escaped(odds.input.strip()), "bold"), (f"  ({odds.kind()})", "dim"))
         )
         console.print(headline(odds))
         chances = dict(odds.chances)
@@ -233,7 +234,7 @@ class TerminalRenderer:
                 console.print(_figure(name, percent(chance), chance))
         if "success" in chances:  # the headline gave the chance to pass, not the wins
             for label, chance in odds.wins:
-                console.print(_figure(f"{label} wins", percent(chance), chance))
+                console.print(_figure(f"{escaped(label)} wins", percent(chance), chance))
         mean_shown = "success" not in chances and not odds.wins
         for name, value in odds.expectations:
             if not (name == "mean" and mean_shown):  # the headline gave the mean
@@ -244,9 +245,9 @@ class TerminalRenderer:
             under = odds.passing is not None and odds.passing[0] is None
             console.print(_histogram(dist.outcomes, "value", odds, under, full))
         for name, table in odds.tables:
-            console.print(_histogram(table.outcomes, name, None, False, full))
+            console.print(_histogram(table.outcomes, escaped(name), None, False, full))
         for note in odds.notes:
-            console.print(RichText(f"  {note}", style=theme.ROLE_STYLES["note"]))
+            console.print(RichText(f"  {escaped(note)}", style=theme.ROLE_STYLES["note"]))
 
 
 def headline(odds: Odds) -> RichText:
@@ -265,7 +266,7 @@ def headline(odds: Odds) -> RichText:
         for index, (label, chance) in enumerate(odds.wins):
             if index:
                 line.append(", ")
-            line.append(f"{label} wins {percent(chance)}", style="bold")
+            line.append(f"{escaped(label)} wins {percent(chance)}", style="bold")
         return line
     dist = odds.distribution
     if dist is not None:
@@ -278,7 +279,7 @@ def headline(odds: Odds) -> RichText:
 
 def _figure(name: str, shown: str, exact: Fraction) -> RichText:
     """``  success: 50.00%  1/2``: the figure bold, the exact fraction dim."""
-    label = name.replace("_", " ")  # at_least_10 -> at least 10
+    label = escaped(name.replace("_", " "))  # at_least_10 -> at least 10
     return RichText.assemble(f"  {label}: ", (shown, "bold"), "  ", (fraction_text(exact), "dim"))
 
 
@@ -322,7 +323,7 @@ def _histogram(
         passes = odds.passes(value) if odds is not None else None
         style = "green" if passes else ""
         table.add_row(
-            RichText(str(value), style=f"bold {style}".strip() if passes else ""),
+            RichText(escaped(str(value)), style=f"bold {style}".strip() if passes else ""),
             RichText(percent(chance), style=style),
             RichText(percent(cumulative[index]), style=style),
             RichText(bar, "green" if passes else "cyan"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from dicecli.errors import escaped
+from dicecli.escape import escaped
 from dicecli.results import (
     CLAMPED,
     COMPOUNDED,

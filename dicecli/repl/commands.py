@@ -23,6 +23,7 @@ from pathlib import Path
 
 from dicecli.app import is_roll_line
 from dicecli.errors import DiceError
+from dicecli.escape import escaped
 from dicecli.frozen import frozen, replace
 from dicecli.naming import (
     constant_value,
@@ -297,7 +298,11 @@ def _save(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     from dicecli.files import FileError, write_new
 
     path = Path(needs_argument(invocation, "a file to write, e.g. save evening.jsonl"))
-    text = "".join(json.dumps(r.as_dict(), ensure_ascii=False) + "\n" for r in state.rolls)
+    from dicecli.escape import json_escaped
+
+    text = "".join(
+        json_escaped(json.dumps(r.as_dict(), ensure_ascii=False)) + "\n" for r in state.rolls
+    )
     try:
         write_new(path.expanduser(), text)
     except FileError as error:
@@ -315,7 +320,7 @@ def _save(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     "the exact chances of a roll or check, e.g. odds 2d6+3 (--full: every row)",
 )
 def _odds(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
-    from dicecli.probability.report import odds
+    from dicecli.probability.report import odds_of_rolls
 
     text = needs_argument(invocation, "a roll, e.g. odds 2d6+3")
     if split_command(text)[0] == "table":  # odds table NAME: as table odds NAME
@@ -325,10 +330,10 @@ def _odds(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
         text = (text[: full.start()] + text[full.end() :]).strip()
         invocation = Invocation(invocation.line, text, invocation.offset)
     try:
-        result = odds(saved_line(text, state.env) or text, state.env)
+        found = odds_of_rolls(saved_line(text, state.env) or text, state.env)
     except DiceError as error:
         raise invocation.error_at(error) from None
-    return state, (OddsShown(result, full is not None),)
+    return state, tuple(OddsShown(result, full is not None) for result in found)
 
 
 _FULL = re.compile(r"(?:^|\s)--full(?=\s|$)")
@@ -383,8 +388,8 @@ def _add_game_commands() -> None:
             clash = [word for word in words if word.casefold() in COMMANDS]
             if clash:
                 sys.stderr.write(
-                    f"warning: dicecli game {game.name}: REPL command '{clash[0]}' left "
-                    "out: the REPL has it already\n"
+                    f"warning: dicecli game {escaped(game.name)}: REPL command "
+                    f"'{escaped(clash[0])}' left out: the REPL has it already\n"
                 )
                 continue
             entry = Command(

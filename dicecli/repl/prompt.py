@@ -3,7 +3,7 @@
 This module only does what needs a terminal: the prompt, line editing, the history file,
 tab completion and Ctrl-C / Ctrl-D. What a line means lives in
 :mod:`dicecli.repl.state` and :mod:`dicecli.repl.commands`, tested without a terminal.
-prompt_toolkit (about 120 ms to import) is imported here only, and this module is
+prompt_toolkit (slow to import) is imported here only, and this module is
 imported only for ``dicecli repl``, so a plain roll never pays for it.
 
 When stdin is not a terminal (``dicecli repl < evening.txt``), the lines are read
@@ -12,6 +12,7 @@ without prompt_toolkit and handled the same way: a script of REPL lines.
 
 from __future__ import annotations
 
+import datetime
 import os
 import stat
 import sys
@@ -24,9 +25,10 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion, Path
 from prompt_toolkit.document import Document
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 
-from dicecli import __version__
 from dicecli.app import RunOptions, Session, Streams, batches, open_session, readable
-from dicecli.errors import DiceError
+from dicecli.command_line import VERSION
+from dicecli.errors import DiceError, PluginError
+from dicecli.escape import escaped
 from dicecli.repl.commands import handle_line
 from dicecli.repl.completion import completions, current_word
 from dicecli.repl.state import Output, Problem, ReplState, render_output, start_state
@@ -39,7 +41,7 @@ PROMPT = "dice> "
 def banner() -> str:
     """The first line of an interactive session, with an example line of each game."""
     examples = ", ".join(("2d6+5", *(game.example for game in registry.games())))
-    return f"dicecli {__version__}: type a roll ({examples}), help, or Ctrl-D to leave."
+    return f"dicecli {VERSION}: type a roll ({examples}), help, or Ctrl-D to leave."
 
 
 PATH_COMMANDS = ("load", "save")
@@ -72,30 +74,69 @@ MAX_HISTORY_BYTES = 16 << 20
 """Largest history file read at start (16 MiB, hundreds of thousands of lines)."""
 
 
+_NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
+"""Opening a symbolic link fails (POSIX); Windows has no such flag, and its links need
+rights a user seldom has."""
+
+
 def open_history(path: Path) -> tuple[History, str | None]:
-    """The history file, its folder created, the file created readable by the user
-    only (what is typed is nobody else's business); in memory (and why) when it cannot
-    be used: not a regular file (a folder, a device, a FIFO: never opened), too large,
-    or not creatable."""
-    not_regular = f"history not saved: {path} is not a regular file"
+    """The history file, its folder created, the file readable by the user only (what
+    is typed is nobody else's business: a file found with wider permissions is made
+    0600); in memory (and why) when it cannot be used: a symbolic link (never followed:
+    it could point at any file of the user's), not a regular file (a folder, a device,
+    a FIFO: never opened), too large, or not creatable."""
+    shown = escaped(str(path))
+    not_regular = f"history not saved: {shown} is not a regular file"
     try:
         if path.exists() and not path.is_file():
             return InMemoryHistory(), not_regular
+        if path.is_symlink():
+            return InMemoryHistory(), f"history not saved: {shown} is a symbolic link"
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        descriptor = os.open(path, os.O_RDONLY | os.O_CREAT | os.O_NONBLOCK, 0o600)
+        flags = os.O_RDONLY | os.O_CREAT | os.O_NONBLOCK | _NO_FOLLOW
+        descriptor = os.open(path, flags, 0o600)
         try:
             found = os.fstat(descriptor)
+            wider = stat.S_ISREG(found.st_mode) and stat.S_IMODE(found.st_mode) & 0o077
+            if wider and hasattr(os, "fchmod"):
+                os.fchmod(descriptor, 0o600)
         finally:
             os.close(descriptor)
     except OSError as error:
-        why = f"history not saved: cannot use {path} ({error.strerror or error})"
+        why = f"history not saved: cannot use {shown} ({error.strerror or error})"
         return InMemoryHistory(), why
     if not stat.S_ISREG(found.st_mode):
         return InMemoryHistory(), not_regular
     if found.st_size > MAX_HISTORY_BYTES:
-        why = f"history not saved: {path} is larger than {MAX_HISTORY_BYTES:,} bytes"
+        why = f"history not saved: {shown} is larger than {MAX_HISTORY_BYTES:,} bytes"
         return InMemoryHistory(), why
-    return FileHistory(str(path)), None
+    return PrivateFileHistory(str(path)), None
+
+
+class PrivateFileHistory(FileHistory):
+    """prompt_toolkit's history file, appended to without following a symbolic link put
+    in its place after it was opened, and created 0600 if it went away. When it cannot
+    be written, the session goes on and says so once."""
+
+    failed = False
+
+    def store_string(self, string: str) -> None:
+        if self.failed:
+            return
+        # The format FileHistory reads back: a dated comment, then "+" before each line.
+        entry = f"\n# {datetime.datetime.now()}\n" + "".join(
+            f"+{line}\n" for line in string.split("\n")
+        )
+        try:
+            descriptor = os.open(
+                self.filename, os.O_WRONLY | os.O_APPEND | os.O_CREAT | _NO_FOLLOW, 0o600
+            )
+            with os.fdopen(descriptor, "ab") as file:
+                file.write(entry.encode("utf-8", errors="replace"))
+        except OSError as error:
+            self.failed = True
+            shown = escaped(os.fsdecode(self.filename))
+            sys.stderr.write(f"history not saved: cannot write {shown} ({error.strerror})\n")
 
 
 class _Current:
@@ -166,6 +207,10 @@ def _handle(state: ReplState, line: str, debug: bool) -> tuple[ReplState, Output
     (with ``--debug`` the traceback is shown instead)."""
     try:
         return handle_line(state, line)
+    except PluginError as error:  # the plug-in's bug: it costs the line, named as its
+        if debug:
+            raise
+        return state, (Problem(DiceError(error.message)),)
     except Exception as error:
         if debug:
             raise

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, TextIO
 from dicecli.app import repeat_count
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
+from dicecli.escape import escaped_lines
 from dicecli.frozen import field, frozen, replace
 from dicecli.naming import saved_line
 from dicecli.notation.reader import parse
@@ -258,7 +259,7 @@ def render_output(
         elif isinstance(item, OddsShown):
             renderer.odds(item.odds, item.full)
         elif isinstance(item, Message):
-            messages.write(item.text.rstrip("\n") + "\n")
+            messages.write(escaped_lines(item.text.rstrip("\n")) + "\n")
         else:
             stderr.write(where + item.error.show() + "\n")
     messages.flush()

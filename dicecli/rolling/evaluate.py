@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from functools import lru_cache, partial
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from dicecli.environment import Environment
@@ -51,6 +51,7 @@ from dicecli.notation.nodes import (
     Roll,
     assert_never,
     binding,
+    children,
 )
 from dicecli.notation.semantics import (
     applied,
@@ -173,14 +174,12 @@ def roll_comparison(
 def _prepare_check(check: Check) -> CheckStep:
     from dicecli.systems import registry
 
-    system = registry.system(check.system)
-    prepare: Callable[[Check], CheckStep] | None = getattr(system, "prepare", None)
-    return prepare(check) if prepare is not None else partial(system.resolve, check)
+    return registry.system(check.system).prepare(check)
 
 
 check_step: IdentityCache[Check, CheckStep] = IdentityCache(_prepare_check)
 """The step that rolls a game's check, made once per check object by its game
-(:class:`~dicecli.systems.declaration.GameSystem`), as :data:`prepared` does for
+(:class:`~dicecli.systems.declaration.Rules`), as :data:`prepared` does for
 expressions: the game is looked up, and what depends only on the line worked out, once
 per parsed line rather than on every roll."""
 
@@ -194,7 +193,26 @@ def _prepare(node: Expr) -> tuple[Step, str]:
     return compile_step(node), str(node)
 
 
-prepared: IdentityCache[Expr, tuple[Step, str]] = IdentityCache(_prepare)
+PREPARED_FACES = 50_000
+"""Most faces of numbered dice the kept steps may name between them: a step holds its
+dice, and a die of 10,000 faces weighs megabytes, so lines whose dice vary in size
+start the cache again empty long before its 4,096 entries."""
+
+
+def _faces_named(node: Expr) -> int:
+    """The faces of the numbered dice ``node`` names (what its step holds, roughly)."""
+    faces, pending = 1, [node]
+    while pending:
+        current = pending.pop()
+        if isinstance(current, Dice) and isinstance(current.sides, int):
+            faces += current.sides
+        pending.extend(children(current))
+    return faces
+
+
+prepared: IdentityCache[Expr, tuple[Step, str]] = IdentityCache(
+    _prepare, weigh=_faces_named, capacity=PREPARED_FACES
+)
 """The step that rolls an expression and its canonical text, made once per node object
 (lines, saved rolls, parts of game forms). Parsed lines are cached by text
 (:func:`dicecli.notation.reader.parse`) and saved rolls live in the environment, so an

@@ -2,19 +2,26 @@
 
 Under rule W5, which dicecli applies to every re-roll: the whole roll is rolled again
 (all of a 2D6's dice), the new result stands even if worse, no die is re-rolled twice,
-and dice that a game's rules forbid re-rolling (rule W4: ``Die(rerollable=False)``)
-refuse.
+and dice that a game's rules forbid re-rolling (rule W4: ``Die(rerollable=False)``,
+which each of its :class:`~dicecli.results.DieRoll` carries) refuse.
 
 Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations
 
-from dicecli.environment import Environment
+from dicecli.environment import Environment, saved_line
 from dicecli.errors import RuleError
 from dicecli.frozen import replace
-from dicecli.notation.dice import NOT_REROLLABLE
-from dicecli.notation.nodes import Check, Comparison, Dice, Expr, Name, children
+from dicecli.notation.nodes import (
+    Check,
+    Comparison,
+    ComputedDice,
+    Dice,
+    Expr,
+    Name,
+    children,
+)
 from dicecli.notation.reader import parse
 from dicecli.results import REROLL, RollResult
 from dicecli.rolling.evaluate import roll
@@ -30,10 +37,10 @@ def check_rerollable(previous: RollResult) -> None:
         )
     if any(REROLL in die.marks for die in previous.dice):
         raise RuleError(
-            f"'{previous.input.strip()}' already re-rolled a die (r/ro): no die may be "
-            "re-rolled more than once (rule W5)"
+            f"'{previous.input.strip()}' already re-rolled a die (r, ro, u, uo): no die "
+            "may be re-rolled more than once (rule W5)"
         )
-    fixed = sorted({die.die for die in previous.dice if die.die in NOT_REROLLABLE})
+    fixed = sorted({die.die for die in previous.dice if not die.rerollable})
     if fixed:
         names = " and ".join(f"the {name} die" for name in fixed)
         raise RuleError(f"{names} may not be re-rolled unless a rule says so (rule W4)")
@@ -42,7 +49,8 @@ def check_rerollable(previous: RollResult) -> None:
 def reroll(previous: RollResult, roller: Roller, env: Environment) -> RollResult:
     """Roll ``previous`` again, all its dice; the new result stands (rule W5)."""
     check_rerollable(previous)
-    parsed = parse(previous.input)
+    # A saved check typed by its name (``hit``) is the line it was saved as.
+    parsed = parse(saved_line(previous.input, env) or previous.input)
     modifier = own_reroll(parsed.body, env)
     if modifier is not None:
         raise RuleError(
@@ -54,8 +62,10 @@ def reroll(previous: RollResult, roller: Roller, env: Environment) -> RollResult
 
 
 def own_reroll(body: Expr | Comparison | Check, env: Environment) -> str | None:
-    """The first ``r``/``ro`` modifier in ``body`` or the saved rolls it names (as
-    typed, ``ro1``), else None: a line that re-rolls dice by itself."""
+    """The first modifier that re-rolls dice (``r``/``ro``, and ``u``/``uo``, which
+    re-roll repeats) in ``body`` or the saved rolls it names, on dice of a fixed or a
+    computed count or size (``d(2*3)ro1``, ``(d2)d6r1``) alike, as typed (``ro1``);
+    else None: a line that re-rolls dice by itself (rule W5)."""
     stack: list[Expr]
     if isinstance(body, Comparison):
         stack = [body.left, body.right]
@@ -64,8 +74,10 @@ def own_reroll(body: Expr | Comparison | Check, env: Environment) -> str | None:
     seen: set[str] = set()
     while stack:
         node = stack.pop()
-        if isinstance(node, Dice) and node.modifiers.reroll is not None:
-            return str(node.modifiers.reroll)
+        if isinstance(node, (Dice, ComputedDice)):
+            rerolling = node.modifiers.reroll or node.modifiers.unique
+            if rerolling is not None:
+                return str(rerolling)
         if isinstance(node, Name) and node.name.casefold() not in seen:
             seen.add(node.name.casefold())
             saved = env.roll(node.name)

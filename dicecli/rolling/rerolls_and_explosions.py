@@ -179,7 +179,10 @@ def _clamped(rolled: list[DieRoll], position: int, clamps: Modifiers | None) -> 
         return worth
     value = clamps.clamped(worth)
     if value != worth:
-        rolled[position] = DieRoll(roll.die, roll.face, value, roll.kept, (*roll.marks, CLAMPED))
+        marks = (*roll.marks, CLAMPED)
+        rolled[position] = DieRoll(
+            roll.die, roll.face, value, roll.kept, marks, rerollable=roll.rerollable
+        )
     return value
 
 
@@ -200,7 +203,10 @@ def _made_unique(
     condition = unique.condition
     while natural in standing and (condition is None or condition.matches(natural)):
         roll = rolled[position]
-        rolled[position] = DieRoll(roll.die, roll.face, roll.value, False, (*roll.marks, REROLLED))
+        marks = (*roll.marks, REROLLED)
+        rolled[position] = DieRoll(
+            roll.die, roll.face, roll.value, False, marks, rerollable=roll.rerollable
+        )
         position, natural = _roll_one(roller, rules, rolled, (REROLL,), 0)
         if unique.once:
             break
@@ -236,5 +242,6 @@ def _roll_one(
 def _landed(die: Die, index: int, kept: bool, marks: tuple[str, ...], penalty: int) -> DieRoll:
     roll = die.roll_of(index, kept, marks)
     if penalty:
-        return DieRoll(roll.die, roll.face, die.face_values[index] - penalty, kept, marks)
+        value = die.face_values[index] - penalty
+        return DieRoll(roll.die, roll.face, value, kept, marks, rerollable=roll.rerollable)
     return roll

@@ -1,20 +1,19 @@
-"""What a game declares, and the protocol of its ``SYSTEM`` object.
+"""What a game declares (:class:`Game`, plain data) and what its rules do (:class:`Rules`).
 
-A game's package holds a :class:`Game` (plain data, cheap to build) in its
-``__init__``; the registry (:mod:`dicecli.systems.registry`) reads it. The types are
-frozen values (:mod:`dicecli.frozen`), the cheapest classes to define: a game's
-declaration is read on every line that starts with a word. (As named tuples, each field's
-annotation was compiled when the class was made: a third of this module's import.)
-Their ``__init__`` is compiled at once (``init_now``): every game builds them when
-declared anyway, and a plug-in's author reads their signature.
+A game's package holds a :class:`Game` in its ``__init__``; the registry
+(:mod:`dicecli.systems.registry`) reads it on every line that starts with a word, so
+the declaration is cheap: the game's :class:`Rules` (grammar, rolling, odds) are
+imported only when a line of the game is read, through the declaration's ``rules``
+function. A game imports all of this from :mod:`dicecli.game`, its public API; the
+contract is explained in ``docs/games.md``.
 """
 
 from __future__ import annotations
 
-import importlib
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from dicecli.frozen import frozen
 
@@ -27,30 +26,57 @@ if TYPE_CHECKING:
     from dicecli.results import RollResult
     from dicecli.rolling.sources import Roller
 
+API_VERSION = 1
+"""The version of the game API (:mod:`dicecli.game`) this dicecli offers. A game
+declares the version it was written for (:attr:`Game.api_version`); it changes only
+when a change would break a game written for the one before."""
 
-class GameSystem(Protocol):
-    """What a game's ``SYSTEM`` object does: the protocol every game satisfies.
+OLDEST_API_VERSION = 1
+"""The oldest game API version this dicecli still runs: a plug-in declaring a version
+from this one to :data:`API_VERSION` is loaded, any other left out with a warning."""
 
-    A system may also have ``prepare(check)`` giving a :data:`CheckStep` (as
-    :class:`TemplateSystem` does): the evaluator then makes each parsed line's step once
-    and rolls it on every roll of that line, instead of calling :meth:`resolve`.
+CheckT = TypeVar("CheckT", bound="Check")
+
+CheckStep = Callable[["Roller", "Environment", str], "RollResult"]
+"""A game's check made ready to roll: ``step(roller, env, text)`` rolls it. What
+depends only on the line as typed (its canonical text, numbers typed as numbers, the
+breakdown's fixed pieces) is worked out once, when the step is made; what depends on
+the environment (named values, settings) is looked up on every roll."""
+
+
+class Rules(ABC, Generic[CheckT]):
+    """How a game's lines are read, rolled and judged: subclass it for a game.
+
+    ``CheckT`` is the game's check type (a :class:`~dicecli.notation.nodes.Check`, or a
+    union of them): the grammar makes one for each line of the game, and dicecli hands
+    it back to :meth:`roll`, :meth:`prepare` and :meth:`odds`. The three abstract
+    methods must be written; a class that misses one cannot be instantiated, and type
+    checkers say so where the declaration's ``rules`` function makes it.
     """
 
+    @abstractmethod
     def line_grammar(self) -> pp.ParserElement:
-        """The grammar of a whole line of this game (built with
-        :func:`dicecli.notation.grammar.whole_line`), producing a
-        :class:`~dicecli.notation.nodes.Roll` whose body is this game's
-        :class:`~dicecli.notation.nodes.Check`."""
-        ...
+        """The pyparsing grammar of a whole line of this game, built with
+        :func:`~dicecli.notation.grammar.whole_line` around the game's form (which
+        starts with one of its keywords). Called once, when the first line of the game
+        is read."""
 
-    def resolve(self, check: Check, roller: Roller, env: Environment, text: str) -> RollResult:
-        """Roll ``check`` with ``roller`` and apply the rules. ``text`` is the line as
-        typed (the result's ``input``)."""
-        ...
+    @abstractmethod
+    def roll(self, check: CheckT, roller: Roller, env: Environment, text: str) -> RollResult:
+        """Roll ``check``, drawing every die from ``roller``, and apply the rules.
+        ``env`` holds the named values and settings; ``text`` is the line as typed
+        (the result's ``input``)."""
 
-    def odds(self, check: Check, env: Environment, text: str) -> Odds:
+    @abstractmethod
+    def odds(self, check: CheckT, env: Environment, text: str) -> Odds:
         """The exact chances of ``check`` (``dicecli odds``)."""
-        ...
+
+    def prepare(self, check: CheckT) -> CheckStep:
+        """``check`` made ready to roll: a :data:`CheckStep` that dicecli makes once
+        per parsed line and calls on every roll of it. By default it calls
+        :meth:`roll`; a game overrides it to work out, once, what depends only on the
+        line as typed."""
+        return partial(self.roll, check)
 
 
 CORE_FLAGS = frozenset(
@@ -79,7 +105,7 @@ CORE_FLAGS = frozenset(
 game's option may not take one, nor the parameter name of one."""
 
 
-@frozen(init_now=True)
+@frozen
 class Setting:
     """A game setting (``--setting KEY=VALUE``): its key, what it does, and how its
     text is read. ``read`` is called when a roll needs the value, with the text set
@@ -96,7 +122,7 @@ class Setting:
         return self.read(env.setting(self.key))
 
 
-@frozen(init_now=True)
+@frozen
 class CliOption:
     """A command-line option of a game, a short spelling of one of its settings
     (``--wild-die PATH`` sets ``game.wild_die``). ``kind`` ``"file"`` makes the
@@ -113,7 +139,7 @@ class CliOption:
         return self.flag.lstrip("-").replace("-", "_")
 
 
-@frozen(init_now=True)
+@frozen
 class HelpTopic:
     """A help topic: a title, example lines with what they do, and a footer. The
     examples are lines the REPL accepts as typed (a test rolls every one)."""
@@ -131,7 +157,7 @@ class HelpTopic:
         return "\n".join(lines)
 
 
-@frozen(init_now=True)
+@frozen
 class Hint:
     """A common mistake in a game's line and its fix: when a line of the game fails and
     ``pattern`` (a regular expression, any case) is found in it, the error suggests the
@@ -143,11 +169,12 @@ class Hint:
     why: str
 
 
-@frozen(init_now=True)
+@frozen
 class ReplCommand:
     """A REPL command a game adds (``keep``, to choose dice after a roll). ``run`` is
     ``"module:function"``, a function ``(state, invocation) -> (state, output)`` like the
-    REPL's own commands, imported when the command is first used."""
+    REPL's own commands, imported when the command is first used. (The REPL's state is
+    no part of the public game API: only built-in games add commands.)"""
 
     name: str
     usage: str
@@ -156,16 +183,20 @@ class ReplCommand:
     aliases: tuple[str, ...] = ()
 
 
-@frozen(init_now=True)
+@frozen
 class Game:
     """Everything dicecli needs to know about a game before rolling one of its lines.
 
+    - ``api_version``: the version of the game API the game was written for
+      (:data:`API_VERSION` when it was written: a plug-in writes the number itself);
     - ``name``: the game's name, which its checks give as ``Check.system``;
     - ``keywords``: the first words of its lines (``sw``), any case; the first is the
       name of its help topic;
     - ``example``: a typical line, for the REPL's banner and ``--help``;
     - ``odds_example``: a line for the odds help topic, and what its odds tell;
-    - ``system``: the module holding its ``SYSTEM`` object (:class:`GameSystem`);
+    - ``rules``: a function of no arguments giving the game's :class:`Rules`, called
+      when the first line of the game is read: it imports the modules with the
+      grammar, rolling and odds, so the declaration stays cheap to import;
     - ``words``: words it gives a meaning inside expressions (a special die): they may
       stand in saved rolls, which then work in this game's lines;
     - ``settings``, ``options``: its settings and the command-line options for them;
@@ -179,10 +210,11 @@ class Game:
       they look styles up by role, mark and die kind).
     """
 
+    api_version: int
     name: str
     keywords: tuple[str, ...]
     example: str
-    system: str
+    rules: Callable[[], Rules[Any]]
     odds_example: tuple[str, str] | None = None
     words: tuple[str, ...] = ()
     settings: tuple[Setting, ...] = ()
@@ -200,54 +232,3 @@ class Game:
     def topic(self) -> str:
         """The name of its help topic: its first keyword."""
         return self.keywords[0]
-
-
-CheckStep = Callable[["Roller", "Environment", str], "RollResult"]
-"""A game's check made ready to roll: ``step(roller, env, text)`` rolls it. What
-depends only on the line as typed (its canonical text, numbers typed as numbers, the
-breakdown's fixed pieces) is worked out once, when the step is made; what depends on
-the environment (named values, settings) is looked up on every roll."""
-
-
-class TemplateSystem:
-    """The ``SYSTEM`` of a game laid out on the template: in the package ``package``,
-    ``grammar.line_grammar()`` gives the line grammar, ``nodes.form_of(check)`` the
-    check as one of the game's forms, ``roll.resolve(form, roller, env, text)`` rolls it
-    and ``odds.odds(form, env, text)`` gives its odds. A ``roll.prepare_step(form)``
-    giving a :data:`CheckStep` is used when the module has one (:meth:`prepare`). Each module is
-    imported when first needed, so declaring ``SYSTEM = TemplateSystem(__name__)``
-    beside ``GAME`` costs nothing."""
-
-    def __init__(self, package: str) -> None:
-        self.package = package
-        self._modules: dict[str, Any] = {}
-
-    def _module(self, name: str) -> Any:
-        module = self._modules.get(name)
-        if module is None:  # imported once: import_module on every roll costs a lookup
-            module = self._modules[name] = importlib.import_module(f"{self.package}.{name}")
-        return module
-
-    def line_grammar(self) -> pp.ParserElement:
-        grammar: pp.ParserElement = self._module("grammar").line_grammar()
-        return grammar
-
-    def resolve(self, check: Check, roller: Roller, env: Environment, text: str) -> RollResult:
-        return self.prepare(check)(roller, env, text)
-
-    def prepare(self, check: Check) -> CheckStep:
-        """``check`` made ready to roll: ``roll.prepare_step(form)`` when the game's roll
-        module has one, else its ``resolve`` bound to the form. The evaluator keeps the
-        step for the parsed line (:func:`dicecli.rolling.evaluate.check_step`)."""
-        form = self._module("nodes").form_of(check)
-        module = self._module("roll")
-        prepare_step = getattr(module, "prepare_step", None)
-        if prepare_step is not None:
-            step: CheckStep = prepare_step(form)
-            return step
-        return partial(module.resolve, form)
-
-    def odds(self, check: Check, env: Environment, text: str) -> Odds:
-        form = self._module("nodes").form_of(check)
-        found: Odds = self._module("odds").odds(form, env, text)
-        return found

@@ -1,27 +1,28 @@
 """The registry of games: where the games come from, and looking them up.
 
 A game is a package with a :class:`~dicecli.systems.declaration.Game` declaration
-(plain data: its name, keywords, settings, help, REPL commands, styles ...) and a module
-holding its ``SYSTEM`` object, which satisfies
-:class:`~dicecli.systems.declaration.GameSystem` (parse, roll, odds). The core reads only the
-declarations: the grammar finds a line's game by its first word, the CLI adds the
-game's options and help, the REPL its banner example, completion words, help topic and
-commands, the terminal theme its styles. The ``SYSTEM`` module is imported only when a
-line of that game is parsed, so declaring a game costs almost nothing.
+(plain data: its name, keywords, settings, help, REPL commands, styles ...) whose
+``rules`` function gives its :class:`~dicecli.systems.declaration.Rules` (parse, roll,
+odds). The core reads only the declarations: the grammar finds a line's game by its
+first word, the CLI adds the game's options and help, the REPL its banner example,
+completion words, help topic and commands, the terminal theme its styles. The rules are
+made only when a line of that game is parsed, so declaring a game costs almost nothing.
 
 Games come from two places, the built-in ones first:
 
 - :data:`BUILT_IN`: one line per game shipped with dicecli;
 - installed distributions that declare an entry point in the group
   :data:`ENTRY_POINT_GROUP` (``dicecli.games``) naming a ``Game``. A plug-in that
-  cannot be loaded or clashes with a game already known is left out with one warning
-  on stderr naming it; the other games work as before.
+  cannot be loaded, declares a game API version this dicecli does not run, or clashes
+  with a game already known is left out with one warning on stderr naming it; the
+  other games work as before. A plug-in's rules are guarded
+  (:mod:`dicecli.systems.guard`): a fault in them is reported as the plug-in's.
 
 Plug-ins are looked for only when something needs every game: a first word that no
 built-in game claims, the typer command line (a plug-in may add options and help), the
 REPL; a plain roll or a built-in game's line on the fast path never looks. A cheap look
 at the installed distributions' ``entry_points.txt`` files comes first;
-:mod:`importlib.metadata` (about 40 ms to import) is used only when one of them
+:mod:`importlib.metadata` (slow to import) is used only when one of them
 declares the group.
 
 This module imports no game, no pyparsing, and defines no class (the declaration types
@@ -35,10 +36,12 @@ import importlib
 import os
 import re
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from dicecli.status import Interrupted
 
 if TYPE_CHECKING:
-    from dicecli.systems.declaration import Game, GameSystem, Setting
+    from dicecli.systems.declaration import Game, Rules, Setting
 
 BUILT_IN: tuple[str, ...] = (
     "dicecli.systems.alkemy",
@@ -62,7 +65,11 @@ load a game's declaration."""
 _built_in: dict[str, Game] | None = None  # keyword -> game, the built-in games
 _every: tuple[Game, ...] | None = None  # built-in games, then plug-ins
 _declared: bool | None = None  # whether any installed distribution declares plug-ins
-_systems: dict[str, GameSystem] = {}
+_systems: dict[str, Rules[Any]] = {}
+_plugins: dict[str, object] = {}  # plug-in game name -> its distribution (metadata), or None
+
+BUILT_IN_ORIGIN = "built-in"
+"""Where a built-in game comes from, in :func:`origin`."""
 
 
 def may_be_keyword(word: str) -> bool:
@@ -120,12 +127,40 @@ def game_named(name: str) -> Game:
     raise KeyError(name)
 
 
-def system(name: str) -> GameSystem:
-    """The ``SYSTEM`` object of the game called ``name``, imported on first use."""
+def system(name: str) -> Rules[Any]:
+    """The :class:`~dicecli.systems.declaration.Rules` of the game called ``name``, made
+    on first use by its declaration's ``rules`` function. A plug-in's come guarded
+    (:class:`~dicecli.systems.guard.GuardedRules`): a fault in them is a
+    :class:`~dicecli.errors.PluginError` naming the plug-in."""
     found = _systems.get(name)
     if found is None:
-        found = _systems[name] = importlib.import_module(game_named(name).system).SYSTEM
+        game = game_named(name)
+        if name not in _plugins:
+            found = game.rules()
+        else:
+            from dicecli.systems.guard import guarded_rules
+
+            found = guarded_rules(game, origin)
+        _systems[name] = found
     return found
+
+
+def origin(game: Game) -> tuple[str, str]:
+    """Where ``game`` comes from and its version: ``("built-in", dicecli's version)``,
+    or a plug-in's distribution name and version."""
+    if game.name in _plugins:
+        return _described(_plugins[game.name])
+    from dicecli.command_line import VERSION
+
+    return BUILT_IN_ORIGIN, VERSION
+
+
+def _described(distribution: object) -> tuple[str, str]:
+    """A distribution's name and version, read from its metadata (which costs a file
+    read and a parse: done only when a plug-in is named)."""
+    name = getattr(distribution, "name", None) or "an unknown distribution"
+    version = getattr(distribution, "version", None) or "?"
+    return str(name), str(version)
 
 
 def words() -> dict[str, Game]:
@@ -183,17 +218,48 @@ def _load_plugins(known: tuple[Game, ...]) -> list[Game]:
 
     found: list[Game] = []
     for point in entry_points(group=ENTRY_POINT_GROUP):
-        where = f"{point.name} ({point.value})"
+        distribution = getattr(point, "dist", None)
         try:
             game = point.load()
-            problem = plugin_problem(game, (*known, *found))
-        except Exception as error:  # a plug-in's bug must not stop the built-in games
+            problem = api_problem(game) or plugin_problem(game, (*known, *found))
+        # A plug-in's bug must not stop the built-in games, nor may its sys.exit() or
+        # KeyboardInterrupt end the program (docs/startup.md, "Plug-ins").
+        except (Exception, SystemExit, KeyboardInterrupt) as error:
+            if isinstance(error, Interrupted):  # Ctrl-C was pressed: the run ends
+                raise
             problem = f"it could not be loaded ({type(error).__name__}: {error})"
         if problem is not None:
-            sys.stderr.write(f"warning: dicecli game plug-in {where} left out: {problem}\n")
+            from dicecli.escape import clipped
+
+            name, version = _described(distribution)
+            where = f"{point.name} ({point.value}, from {name} {version})"
+            warning = f"dicecli game plug-in {where} left out: {problem}"
+            sys.stderr.write(f"warning: {clipped(warning, 400)}\n")
             continue
         found.append(game)
+        _plugins[game.name] = distribution
     return found
+
+
+def api_problem(game: object) -> str | None:
+    """Why the object a plug-in's entry point names is written for a game API this
+    dicecli does not run, or None when it is written for one it does: its
+    ``api_version`` must be from
+    :data:`~dicecli.systems.declaration.OLDEST_API_VERSION` to
+    :data:`~dicecli.systems.declaration.API_VERSION`."""
+    from dicecli.systems.declaration import API_VERSION, OLDEST_API_VERSION
+
+    version = getattr(game, "api_version", None)
+    runs = (
+        f"version {API_VERSION}"
+        if OLDEST_API_VERSION == API_VERSION
+        else f"versions {OLDEST_API_VERSION} to {API_VERSION}"
+    )
+    if type(version) is not int:
+        return f"it declares no game API version (api_version); this dicecli runs {runs}"
+    if not OLDEST_API_VERSION <= version <= API_VERSION:
+        return f"it is written for game API version {version}; this dicecli runs {runs}"
+    return None
 
 
 _FLAG = re.compile(r"--[a-z][a-z0-9-]*")
@@ -207,11 +273,13 @@ def plugin_problem(game: object, known: tuple[Game, ...]) -> str | None:
     from dicecli.systems.declaration import Game
 
     if not isinstance(game, Game):
-        return f"it names a {type(game).__name__}, not a dicecli.systems.declaration.Game"
+        return f"it names a {type(game).__name__}, not a dicecli.game.Game"
     if game.name in {other.name for other in known}:
         return f"a game called '{game.name}' is already known"
     if not game.keywords:
         return "it has no keywords"
+    if not callable(game.rules):
+        return "its rules is no function giving its dicecli.game.Rules"
     taken = {word.casefold() for other in known for word in (*other.keywords, *other.words)}
     for keyword in game.keywords:
         if not _KEYWORD.fullmatch(keyword) or _DICE_WORD.fullmatch(keyword):
@@ -241,6 +309,7 @@ def reset() -> None:
     global _built_in, _every, _declared
     _built_in = _every = _declared = None
     _systems.clear()
+    _plugins.clear()
 
 
 __all__ = [
@@ -251,6 +320,7 @@ __all__ = [
     "games",
     "keywords",
     "may_be_keyword",
+    "origin",
     "reset",
     "settings",
     "system",

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from dicecli.app import FLUSH_EVERY, RunOptions, Streams, open_session
 from dicecli.errors import DiceError
+from dicecli.escape import json_escaped
 from dicecli.status import ExitStatus, Terminated
 from dicecli.tables.draw import draw
 from dicecli.tables.load import load_book
@@ -72,7 +73,8 @@ def _show_odds(table: Table, options: RunOptions, streams: Streams) -> ExitStatu
 
     mode = options.mode(streams)
     if mode == "json":
-        streams.stdout.write(json.dumps(table_odds_as_dict(table), ensure_ascii=False) + "\n")
+        encoded = json.dumps(table_odds_as_dict(table), ensure_ascii=False)
+        streams.stdout.write(json_escaped(encoded) + "\n")
         return ExitStatus.OK
     from dicecli.render import make_renderer
 

@@ -25,6 +25,7 @@ from pathlib import Path
 from dicecli.errors import DiceError
 from dicecli.files import user_config_file
 from dicecli.notation.nodes import Check, Comparison, Roll
+from dicecli.notation.semantics import MAX_SIDES
 from dicecli.tables.model import (
     Entry,
     InlineRoll,
@@ -47,9 +48,9 @@ MAX_ROLLS = 1_000
 tables it draws from (each counted as often as it can be reached). Checked on the file:
 twenty references to a table of twenty references, eight deep, would be 20**8 draws."""
 
-MAX_TOTAL_WEIGHT = 1_000_000
-"""Most a weighted table's weights may add up to (the sides of the die it is rolled
-with)."""
+MAX_TOTAL_WEIGHT = MAX_SIDES
+"""Most a weighted table's weights may add up to: they are the sides of the die it is
+rolled with, checked when the file is loaded."""
 
 TABLE_KEYS = ("roll", "entries", "description")
 
@@ -201,7 +202,10 @@ def _weighted_table(where: _Where, name: str, raw: dict[str, object], descriptio
         entries.append(Entry(key, low, low + weight - 1, weight, text, _pieces(at, text)))
         low += weight
         if low - 1 > MAX_TOTAL_WEIGHT:
-            raise where.error(f"the weights add up to more than {MAX_TOTAL_WEIGHT:,}")
+            raise where.error(
+                f"the weights add up to more than {MAX_TOTAL_WEIGHT:,}, the most sides "
+                "of the die a weighted table is rolled with"
+            )
     sides = low - 1
     from dicecli.notation.reader import parse
 

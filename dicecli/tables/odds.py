@@ -12,7 +12,6 @@ from __future__ import annotations
 import bisect
 from fractions import Fraction
 
-from dicecli.errors import escaped
 from dicecli.notation.nodes import Check, Comparison
 from dicecli.probability.distribution import Odds
 from dicecli.probability.engine import distribution
@@ -43,8 +42,7 @@ def table_odds(table: Table) -> Odds:
         input=f"table {table.name}",
         expression=table.roll_text,
         chances=tuple(
-            (escaped(f"{entry.key}: {entry.text}"), chance)
-            for entry, chance in entry_chances(table)
+            (f"{entry.key}: {entry.text}", chance) for entry, chance in entry_chances(table)
         ),
     )
 

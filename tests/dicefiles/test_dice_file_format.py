@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from property_counts import examples
 
 import dicecli
 from dicecli import Environment, parse
@@ -310,7 +311,7 @@ def test_cancelling_pairs_of_two_files_must_agree() -> None:
     )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.from_regex(r"[A-Za-z][A-Za-z0-9_]{0,6}", fullmatch=True), st.integers(1, 20))
 @example("F", 1)
 @example("fr", 2)
@@ -337,3 +338,12 @@ def test_a_name_the_loader_takes_is_rolled_by_its_spelling(name: str, count: int
     total = dicecli.roll(typed, seed=count, environment=Environment(dice=book)).total
     assert total is not None
     assert count <= total <= 2 * count
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85"])
+def test_line_numbers_count_newlines_only(separator: str) -> None:
+    # A TOML comment may hold a line separator: the file's lines are still its \n
+    # lines, as the TOML reader and `wc -l` count them (docs/limits.md).
+    text = f"# note{separator}more{separator}more\n[Bad]\nfaces = []\n"
+    with pytest.raises(DiceError, match=r"^dice file x\.toml, line 3: die 'Bad': faces:"):
+        parse_book(text, "x.toml")

@@ -6,6 +6,7 @@ Alkemy reading its colours from it."""
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -429,3 +430,37 @@ def test_dice_of_a_file_that_would_roll_forever_are_one_error_in_rolls_and_odds(
     with pytest.raises(DiceError, match=why) as weighed:
         dicecli.odds(line, environment=env)
     assert rolled.value.position == weighed.value.position == where
+
+
+@pytest.mark.parametrize(
+    ("line", "given", "faces", "total"),
+    [
+        ("dAverage r", "2,2,4", ["2", "2", "4"], 4),  # r: until it is not the lowest, 2
+        ("dAverage ro", "2,2", ["2", "2"], 2),  # ro: once, the second face stands
+        ("2dAverage r + 1", "3,2,5", ["3", "2", "5"], 9),
+    ],
+)
+def test_a_bare_reroll_on_a_dice_file_die_rerolls_its_lowest_face(
+    average: Environment, line: str, given: str, faces: list[str], total: int
+) -> None:
+    # docs/grammar.md: a bare r/ro re-rolls the die's lowest face; dAverage's is 2
+    # (faces 2, 3, 3, 4, 4, 5), which it has no 1 to re-roll
+    result = dicecli.roll(line, given=given, environment=average)
+    assert [die.face for die in result.dice] == faces
+    assert result.total == total
+    assert str(dicecli.parse(line)) == line  # the text stays bare: the die is known later
+
+
+def test_the_odds_of_a_bare_reroll_on_a_dice_file_die() -> None:
+    average = Environment(dice=read_book(AVERAGE))
+    # dAverage r never stands on 2: 3, 3, 4, 4, 5 are left, alike
+    odds = dicecli.odds("dAverage r", environment=average)
+    assert odds.distribution is not None
+    assert odds.distribution.outcomes == (
+        (3, Fraction(2, 5)),
+        (4, Fraction(2, 5)),
+        (5, Fraction(1, 5)),
+    )
+    once = dicecli.odds("dAverage ro", environment=average)
+    assert once.distribution is not None
+    assert dict(once.distribution.outcomes)[2] == Fraction(1, 36)  # 2, then 2 again

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from processes import run_dicecli
+from property_counts import examples
 
 import dicecli
 from dicecli import DiceError, Environment
@@ -104,7 +105,7 @@ die_faces = st.lists(faces, min_size=1, max_size=4) | st.lists(
 )
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(
     dice=st.lists(die_faces, min_size=1, max_size=2),
     counts=st.lists(st.integers(1, 2), min_size=2, max_size=2),
@@ -168,3 +169,62 @@ def test_odds_on_the_command_line_in_json() -> None:
     assert data["tables"]["success"]["1"]["fraction"] == "1/3"
     assert data["tables"]["success - failure"]["-1"]["fraction"] == "2/9"
     assert data["net_success"]["fraction"] == "2/9"
+
+
+MIXED = parse_book(
+    '[Mix]\nfaces = [1, 2, {value = 3, symbol = "star"}, '
+    '{value = 4, symbols = ["star", "star"]}]\n',
+    "mixed.toml",
+)
+
+
+@pytest.mark.parametrize(
+    ("line", "mixed", "others"),
+    [("2dMix + 1", 2, []), ("2dMix + d2 - 1", 2, [2]), ("dMix[axe] + dMix - d4", 2, [4])],
+)
+def test_odds_of_numbered_symbol_dice_with_more_on_the_line_equal_brute_force(
+    line: str, mixed: int, others: list[int]
+) -> None:
+    # Dice with a number and symbols on every face roll with anything else on the line;
+    # their odds give the total and each symbol, as rolling every combination of faces.
+    env = Environment(dice=MIXED)
+    die = MIXED.die("Mix")
+    assert die is not None
+    found = dicecli.odds(line, environment=env)
+    symbols: Counter[int] = Counter()
+    totals: Counter[int | None] = Counter()
+    combinations = 0
+    other_faces = [[str(face) for face in range(1, sides + 1)] for sides in others]
+    for faces in itertools.product(die.faces, repeat=mixed):
+        for extra in itertools.product(*other_faces):
+            given = [face.name for face in faces] + list(extra)
+            result = dicecli.roll(line, given=",".join(given), environment=env)
+            combinations += 1
+            totals[result.total] += 1
+            assert result.outcome is not None
+            shown = dict(result.outcome.fields)["symbols"]
+            assert isinstance(shown, dict)
+            symbols[int(str(shown.get("star", 0)))] += 1
+    assert found.distribution is not None
+    assert dict(found.distribution.outcomes) == {
+        value: Fraction(count, combinations) for value, count in totals.items()
+    }
+    assert tables(found)["star"] == {
+        count: Fraction(ways, combinations) for count, ways in symbols.items()
+    }
+
+
+def test_odds_of_numbered_symbol_dice_with_modifiers_give_the_total() -> None:
+    env = Environment(dice=MIXED)
+    found = dicecli.odds("3dMix kh2", environment=env)
+    assert found.distribution == dicecli.odds("3d4kh2").distribution
+    assert found.tables == ()
+    assert found.notes == (
+        "the symbols' odds are worked out for dice with symbols added without modifiers "
+        "(2dMix + 1); here, the total's only",
+    )
+
+
+def test_odds_of_symbol_dice_without_numbers_in_more_than_a_sum_are_refused() -> None:
+    with pytest.raises(DiceError, match="odds of symbols: write a sum of dice without"):
+        dicecli.odds("2dAbility + 1", environment=Environment(dice=read_book(GENESYS)))

@@ -11,6 +11,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from property_counts import examples
 from strategies import junk_text, line_text, near_miss_text
 
 from fuzz.harness import (
@@ -26,7 +27,9 @@ from fuzz.harness import (
     token_soup,
 )
 
-FUZZ = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(
+    max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 """The short profile: enough to catch a regression at each run, a few seconds each."""
 
 
@@ -36,7 +39,7 @@ def exercise_all(text: str) -> None:
             exercise(area, text)
 
 
-@settings(FUZZ, max_examples=40)
+@settings(FUZZ, max_examples=examples(40))
 @given(line_text(depth=2, names=False))
 def test_grammar_aware_lines(text: str) -> None:
     exercise_all(text)
@@ -110,6 +113,7 @@ def test_an_undocumented_error_fails_the_case(monkeypatch: pytest.MonkeyPatch) -
         exercise("roll", "2d6")
 
 
+@pytest.mark.slow
 def test_a_thousand_mixed_inputs() -> None:
     rng = random.Random(17)
     for _ in range(500):

@@ -9,14 +9,16 @@ import random
 import subprocess
 import sys
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_counts import examples
 
 from fuzz.harness import TOKENS, VALID_LINES, byte_soup, mutated, token_soup
 
 DICECLI = [sys.executable, "-m", "dicecli"]
 DOCUMENTED = {0, 1, 2}
-CLI = settings(max_examples=8, deadline=None)
+CLI = settings(max_examples=examples(8), deadline=None)
 
 
 def check(done: subprocess.CompletedProcess[bytes]) -> None:
@@ -42,6 +44,7 @@ def argument(rng: random.Random) -> bytes:
     return data if not data.startswith(b"-") else b" " + data
 
 
+@pytest.mark.slow
 @CLI
 @given(st.randoms(use_true_random=False))
 def test_odd_arguments(rng: random.Random) -> None:
@@ -49,6 +52,7 @@ def test_odd_arguments(rng: random.Random) -> None:
     check(subprocess.run([*DICECLI, "--plain", *words], capture_output=True, timeout=60))
 
 
+@pytest.mark.slow
 @CLI
 @given(st.randoms(use_true_random=False))
 def test_odd_stdin(rng: random.Random) -> None:
@@ -62,6 +66,7 @@ def test_odd_stdin(rng: random.Random) -> None:
         check(done)
 
 
+@pytest.mark.slow
 def test_a_million_lines_are_all_answered() -> None:
     done = subprocess.run(
         [*DICECLI, "--seed", "1"], input=b"d6\n" * 1_000_000, capture_output=True, timeout=600

@@ -11,12 +11,13 @@ from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_counts import examples
 
 from dicecli.character import CharacterFileError, read_character
 from dicecli.errors import DiceError
 from dicecli.systems.alkemy.dice import parse_dice_file
 
-FILES = settings(max_examples=60, deadline=None)
+FILES = settings(max_examples=examples(60), deadline=None)
 
 TOML_PIECES = (
     "[stats]\n", "[rolls]\n", "[white]\n", "[yellow]\n", "[red]\n", "name = ", "STR = ",

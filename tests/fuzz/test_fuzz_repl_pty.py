@@ -77,6 +77,7 @@ def test_a_history_path_that_is_not_a_file_is_set_aside(tmp_path: Path, history:
     leave(child)
 
 
+@pytest.mark.slow
 def test_hostile_lines_keep_the_session(tmp_path: Path) -> None:
     rng = random.Random(5)
     lines = [

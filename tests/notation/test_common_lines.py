@@ -8,11 +8,10 @@ it reads, in which it accepts a line more often.
 
 from __future__ import annotations
 
-import os
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from property_counts import examples
 from strategies import line_text, near_miss_text
 
 from dicecli.errors import DiceSyntaxError
@@ -21,9 +20,8 @@ from dicecli.notation import common_lines, grammar, reader
 from dicecli.notation.common_lines import read_common_line
 from dicecli.notation.nodes import BinaryOp, Dice, Keep, Modifiers, Negate, Number, Roll
 
-_SCALE = float(os.environ.get("DICECLI_PROPERTY_SCALE", "1"))
 _SETTINGS = settings(
-    max_examples=int(400 * _SCALE),
+    max_examples=examples(400),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )

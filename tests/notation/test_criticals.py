@@ -4,6 +4,7 @@ by default (``docs/grammar.md``, "Criticals")."""
 from __future__ import annotations
 
 import io
+from fractions import Fraction
 
 import pytest
 from rich.console import Console
@@ -79,6 +80,11 @@ def _marks(text: str, given: str) -> list[tuple[str, bool, tuple[str, ...]]]:
             [("6", True, (CS,))] * 2 + [("1", False, ("dropped",))] + [("6", True, (CS,))],
         ),
         ("d6!cs6", "6,2", [("6", True, ("exploded", CS)), ("2", True, ("explosion",))]),
+        # a clamp sets the worth, which criticals read (docs/grammar.md, Clamps)
+        ("d20min3", "1", [("1", True, ("clamped",))]),
+        ("d20min3", "20", [("20", True, (CS,))]),
+        ("d20max19", "20", [("20", True, ("clamped",))]),
+        ("d20max19", "1", [("1", True, (CF,))]),
     ],
 )
 def test_kept_dice_meeting_the_condition_are_marked(
@@ -126,3 +132,12 @@ def test_odds_give_the_chance_of_a_critical() -> None:
     assert found["critical_success"] == 1 - (1 - dicecli.odds("d20").chances[0][1]) ** 2
     assert set(found) == {"success", "critical_success", "critical_failure"}
     assert dicecli.odds("2d6").chances == ()  # nothing can be critical: nothing said
+
+
+def test_odds_of_a_critical_read_the_clamped_worth() -> None:
+    # docs/grammar.md, Criticals and Clamps: d20min3's natural 1 is worth 3
+    assert dict(dicecli.odds("d20min3").chances) == {
+        "critical_success": Fraction(1, 20),
+        "critical_failure": Fraction(0),
+    }
+    assert dict(dicecli.odds("d20max19").chances)["critical_success"] == 0

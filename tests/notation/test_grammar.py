@@ -175,3 +175,26 @@ def test_no_lazily_compiled_token_matches_the_empty_string() -> None:
     assert len(tokens) > 20
     for token in tokens:
         assert token.re.match("") is None, token.pattern
+
+
+@pytest.mark.parametrize("blank", ["\x1c", "\x1d", "\x1e", "\x1f", "\u2003", "\x85"])
+@pytest.mark.parametrize("where", ["5{}% of 10", "5%{}of 10"])
+def test_percent_of_takes_only_spaces_and_tabs_between_its_parts(blank: str, where: str) -> None:
+    # The file separators \x1c-\x1f are whitespace to Python (re's \s, str.isspace)
+    # but not to int() nor to the grammar elsewhere: a syntax error with its caret,
+    # not an internal error.
+    with pytest.raises(DiceSyntaxError) as error:
+        parse(where.format(blank))
+    position = error.value.position
+    assert position is not None
+    assert position <= where.index("{")  # at the blank, or at the '%' it leaves alone
+
+
+@pytest.mark.parametrize("text", ["5% of 10", "5 % of 10", "5\t%\tOF 10", "05%of 10"])
+def test_percent_of_with_spaces_and_tabs(text: str) -> None:
+    assert str(parse(text)) == "5% of 10"
+
+
+def test_percent_of_takes_ascii_digits_only() -> None:
+    with pytest.raises(DiceSyntaxError):
+        parse("\u0665% of 10")  # ARABIC-INDIC DIGIT FIVE

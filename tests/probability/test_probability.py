@@ -19,6 +19,7 @@ from typing import Literal
 import pytest
 from hypothesis import HealthCheck, assume, given, reject, settings
 from hypothesis import strategies as st
+from property_counts import examples
 from strategies import call_nodes
 
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
@@ -579,7 +580,7 @@ def brute_plan(expr: Expr) -> tuple[int, int]:
     return dice, cost
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(expressions())
 def test_small_expressions_agree_with_brute_force(expr: Expr) -> None:
     max_dice, cost = brute_plan(expr)
@@ -592,7 +593,7 @@ def test_small_expressions_agree_with_brute_force(expr: Expr) -> None:
         reject()
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(expressions())
 def test_distributions_sum_to_one_less_the_residue(expr: Expr) -> None:
     try:
@@ -635,7 +636,7 @@ def brute_force_success(check: Comparison, max_dice: int) -> tuple[Fraction, Fra
     return passed, cut, error
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(expressions(), st.sampled_from(CHECK_OPS), expressions())
 def test_chance_of_passing_a_check_agrees_with_brute_force(
     left: Expr, op: CheckOp, right: Expr
@@ -712,7 +713,7 @@ def brute_force_criticals(expr: Expr, max_dice: int) -> tuple[dict[str, Fraction
     return found, cut
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(expressions())
 def test_chance_of_a_critical_agrees_with_brute_force(expr: Expr) -> None:
     max_dice, cost = brute_plan(expr)
@@ -754,3 +755,16 @@ def test_chance_of_a_critical_pinned(
 
 def test_two_d20_summed_mark_no_criticals() -> None:
     assert critical_chances(expr_of("2d20"), EMPTY_ENVIRONMENT) == ()
+
+
+def test_a_chance_of_dividing_by_zero_past_4300_digits_is_said_by_its_power_of_ten() -> None:
+    # 9999d6kl1 < 5 is 0 when the lowest die shows 5 or 6: (1/3) ** 9999, about
+    # 10 ** -4771, whose fraction has more digits than Python turns into text.
+    with pytest.raises(DiceError, match=r"divides by zero with chance ≈1\.8e-4771, so"):
+        distribution(expr_of("1/9999d6kl<5"))
+
+
+def test_a_long_chance_of_dividing_by_zero_is_said_by_its_value() -> None:
+    # 1/6 ** 30 = 1/221073919720733357899776: too long to read
+    with pytest.raises(DiceError, match=r"with chance ≈4\.523373907e-24, so"):
+        distribution(expr_of("1/(30d6 - 30)"))

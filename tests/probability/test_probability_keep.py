@@ -11,6 +11,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_counts import examples
 
 from dicecli.notation.grammar import parse
 from dicecli.notation.nodes import Condition, Dice, Expr, Group, Keep, KeepKind, Modifiers, Reroll
@@ -76,7 +77,7 @@ def test_convolve_matches_the_obvious_double_loop(a: dict[int, int], b: dict[int
     assert convolve(a, b) == naive_convolve(a, b)
 
 
-@settings(max_examples=50)
+@settings(max_examples=examples(50))
 @given(weights, st.integers(0, 12))
 def test_power_matches_repeated_convolution(a: dict[int, int], times: int) -> None:
     expected: dict[int, int] = {0: 1}
@@ -112,7 +113,7 @@ def counting(value: int) -> int:
     return 1 if value >= 4 else -1 if value == 1 else 0
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(
     st.dictionaries(st.integers(-3, 8), st.integers(1, 9), min_size=1, max_size=5),
     st.integers(1, 5),
@@ -130,7 +131,7 @@ def test_keep_identical_matches_enumeration(
     assert {k: v for k, v in found.items() if v} == expected
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(
     st.integers(1, 8),
     st.sampled_from([2, 4, 6, 10, 12, "F", "3"]),
@@ -240,7 +241,7 @@ def test_too_big_forms_are_refused_clearly(text: str) -> None:
 # --- powers by recurrence, fractions over one denominator -----------------------------
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(
     st.dictionaries(st.integers(-5, 12), st.integers(0, 9), min_size=1, max_size=10).filter(
         lambda counts: any(counts.values())
@@ -269,7 +270,7 @@ def test_power_takes_the_cheaper_method() -> None:
     assert power(d200, 3) == naive_convolve(naive_convolve(d200, d200), d200)
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(
     st.lists(st.integers(0, 6**40), min_size=8, max_size=30),
     st.lists(st.sampled_from([2, 3, 5, 7, 10, 12, 20, 100, 99991]), min_size=1, max_size=4),
@@ -296,7 +297,7 @@ def test_small_factors() -> None:
 # --- keep/drop by the value of the last kept die --------------------------------------
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(
     st.dictionaries(st.integers(-3, 8), st.integers(1, 9), min_size=1, max_size=5),
     st.integers(1, 5),
@@ -328,7 +329,7 @@ def test_few_dice_with_many_faces_keep_by_threshold() -> None:
 # --- keep/drop over exploding dice whose exploding values lie at one end --------------
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     st.integers(2, 6),
     st.integers(1, 3),
@@ -408,7 +409,7 @@ def naive_chain_total(
     return result
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(
     st.dictionaries(st.integers(-2, 9), st.integers(1, 4), min_size=2, max_size=6),
     st.data(),
@@ -432,7 +433,7 @@ def test_chain_total_matches_following_every_chain(
     assert {k: v for k, v in found.items() if v} == {k: v for k, v in expected.items() if v}
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(
     st.dictionaries(st.integers(-4, 6), st.integers(1, 5), min_size=1, max_size=5),
     st.integers(1, 12),
@@ -484,7 +485,7 @@ def test_few_dice_of_many_faces_keep_two_of_three(text: str, sides: int) -> None
     assert sum(found.values()) == 1
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(
     st.integers(-3, 3),
     st.integers(1, 8),
@@ -525,7 +526,7 @@ def test_uniform_keep_only_for_fair_dice_scored_as_they_stand() -> None:
 # --- a distribution's figures from its integer weights ----------------------------------
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(
     st.dictionaries(st.integers(-50, 50), st.integers(0, 6**30), min_size=1, max_size=40),
     st.integers(0, 6**5),
@@ -549,7 +550,7 @@ def test_figures_from_integer_weights_equal_those_from_fractions(
     assert fast == slow  # the weights take no part in equality
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.integers(1, 12), st.integers(1, 4), st.integers(-5, 5), st.integers(1, 15))
 def test_power_of_a_fair_die_by_three_terms_matches_repeated_convolution(
     faces: int, weight: int, low: int, times: int

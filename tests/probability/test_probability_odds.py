@@ -15,7 +15,7 @@ from dicecli.notation.grammar import parse
 from dicecli.notation.nodes import Check, Roll
 from dicecli.probability import report as odds_module
 from dicecli.probability.distribution import Distribution, Odds
-from dicecli.probability.report import odds, odds_as_dict, probability_object
+from dicecli.probability.report import odds, odds_as_dict, odds_of_rolls, probability_object
 from dicecli.systems import registry
 
 
@@ -192,3 +192,21 @@ def test_totals_cannot_pass_the_bound_on_digits() -> None:
     found = odds(f"d2 * {10**99}")
     assert found.distribution is not None
     assert found.distribution.stdev() == pytest.approx(10**99 / 2)
+
+
+def test_odds_of_a_line_of_several_rolls_are_each_rolls_odds() -> None:
+    # docs/odds.md: any line you could roll, a line of several rolls too
+    found = odds_of_rolls("1d20+5 >= 15; 2d6+3 # damage")
+    assert found == (odds("1d20+5 >= 15"), odds("2d6+3 # damage"))
+    assert dict(found[0].chances)["success"] == Fraction(11, 20)
+    assert odds_of_rolls("d20; ;") == (odds("d20"),)  # empty pieces are skipped
+    assert odds_of_rolls("2d6[a;b] + 1") == (odds("2d6[a;b] + 1"),)  # ';' in a label
+
+
+def test_an_error_in_a_later_roll_points_into_the_whole_line() -> None:
+    with pytest.raises(DiceError) as raised:
+        odds_of_rolls("1d20+5 >= 15;  2d6+x")
+    assert raised.value.text == "1d20+5 >= 15;  2d6+x"
+    assert raised.value.position == 19
+    with pytest.raises(DiceError, match="nothing to work out"):
+        odds_of_rolls(" ; ")

@@ -8,6 +8,7 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from property_counts import examples
 from strategies import line_text
 
 import dicecli
@@ -21,7 +22,7 @@ def _dumps(result: RollResult) -> str:
     return json.dumps(result.as_dict(), ensure_ascii=False)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(line_text(depth=1, names=False), st.integers(0, 2**32))
 def test_every_line_is_json_dumps_of_its_dict(text: str, seed: int) -> None:
     source = RandomSource(seed)

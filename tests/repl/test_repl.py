@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_counts import examples
 
 import dicecli
 from dicecli.environment import Environment
@@ -600,7 +601,7 @@ def test_commands_are_found_in_any_case_and_by_alias() -> None:
 _LINE_CHARACTERS = "0123456789dDkhlr!f+-*/x(){},[]#%<>= adegkmvswbtlyepu"
 
 
-@settings(deadline=None, max_examples=300)
+@settings(deadline=None, max_examples=examples(300))
 @given(st.text(alphabet=_LINE_CHARACTERS, max_size=24) | st.text(max_size=24))
 def test_no_line_raises(line: str) -> None:
     words = line.split()
@@ -674,3 +675,32 @@ def rolled_with_odds(output: Output) -> RollResult:
     assert isinstance(item, Rolled)
     assert item.odds is not None
     return item.result
+
+
+@pytest.mark.parametrize("typed", ["hit", "HIT", "hit # the orc"])
+def test_reroll_of_a_saved_check_rolls_the_check_again(typed: str) -> None:
+    # rule W5: the whole line again, the new result stands; a saved check typed by its
+    # name is the line it was saved as
+    state, output = run(session("4,17"), "let hit = d20+5 >= 15", typed, "reroll")
+    result = rolled(output)
+    assert result.reroll
+    assert result.input == typed
+    assert result.total == 22
+    assert result.outcome is not None
+    assert result.outcome.passed is True
+    assert [r.total for r in state.rolls] == [9, 22]
+
+
+def test_reroll_of_a_saved_check_that_rerolls_its_own_dice_is_refused() -> None:
+    # rule W5, through a saved check
+    _state, output = run(session("4"), "let hit = d20r1+5 >= 15", "hit", "reroll")
+    assert "re-rolls its own dice (r1)" in problem(output).message
+
+
+def test_odds_of_a_line_of_several_rolls_show_each_rolls_odds() -> None:
+    _state, output = run(session(), "odds 1d20+5 >= 15; 2d6+3")
+    assert [item.odds.input for item in output if isinstance(item, OddsShown)] == [
+        "1d20+5 >= 15",
+        "2d6+3",
+    ]
+    assert len(output) == 2

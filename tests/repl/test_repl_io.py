@@ -289,3 +289,53 @@ def test_a_script_to_a_terminal_shows_each_line_it_rolls(monkeypatch: pytest.Mon
     status = run_repl(RunOptions(given="3,4"), Streams(io.StringIO("2d6\n"), out, err))
     assert status == ExitStatus.OK
     assert re.sub(r"\x1b\[[0-9;]*m", "", out.getvalue()) == "2d6: [3, 4] = 7\n"
+
+
+def test_an_existing_history_file_open_to_others_is_made_the_users_only(tmp_path: Path) -> None:
+    path = tmp_path / "history"
+    path.write_text("\n# earlier\n+2d6\n", encoding="utf-8")
+    path.chmod(0o644)
+    history, why = open_history(path)
+    assert why is None
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert list(history.load_history_strings()) == ["2d6"]  # kept, not emptied
+
+
+def test_a_symlinked_history_file_is_never_followed(tmp_path: Path) -> None:
+    target = tmp_path / "notes.txt"
+    target.write_text("mine\n", encoding="utf-8")
+    target.chmod(0o644)
+    path = tmp_path / "history"
+    path.symlink_to(target)
+    history, why = open_history(path)
+    assert isinstance(history, InMemoryHistory)
+    assert why == f"history not saved: {path} is a symbolic link"
+    history.append_string("2d6")
+    assert target.read_text(encoding="utf-8") == "mine\n"
+    assert target.stat().st_mode & 0o777 == 0o644
+
+
+def test_a_history_file_swapped_for_a_symlink_is_not_written_through(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "history"
+    history, _ = open_history(path)
+    history.append_string("2d6")
+    target = tmp_path / "notes.txt"
+    target.write_text("mine\n", encoding="utf-8")
+    path.unlink()
+    path.symlink_to(target)  # after the file was checked: the write must not follow it
+    history.append_string("3d6")
+    history.append_string("4d6")
+    assert target.read_text(encoding="utf-8") == "mine\n"
+    assert capsys.readouterr().err.count("history not saved: cannot write") == 1  # once
+
+
+def test_history_written_is_read_back_as_prompt_toolkit_reads_it(tmp_path: Path) -> None:
+    path = tmp_path / "history"
+    history, _ = open_history(path)
+    history.append_string("2d6 # one")
+    history.append_string("let a = 1\nd6")
+    again, _ = open_history(path)
+    assert list(again.load_history_strings()) == ["let a = 1\nd6", "2d6 # one"]
+    assert path.stat().st_mode & 0o777 == 0o600

@@ -298,3 +298,39 @@ def test_large_dice_keep_and_count_without_per_face_tables() -> None:
     assert [d.kept for d in result.dice] == [False, False, True]
     assert "shown_alone" not in die.__dict__
     assert len(die.__dict__.get("_variants", {})) <= 3
+
+
+@pytest.mark.parametrize(
+    ("line", "given", "modifier"),
+    [
+        ("d(2*3)ro1", "2", "ro1"),  # a computed size
+        ("(1+1)d6ro1", "2,3", "ro1"),  # a computed count
+        ("(d2)d6r1", "2,4,5", "r1"),  # a count that is itself rolled
+        ("(d2)d6ro1 + 1", "1,4", "ro1"),
+        ("3d6uo", "1,2,3", "uo"),  # unique dice re-roll a repeat
+        ("4d6u", "1,2,3,4", "u"),
+        ("(d2)d6u", "2,3,4", "u"),
+        ("2d6u=6 >= 7", "3,4", "u6"),  # as the canonical text writes it
+    ],
+)
+def test_reroll_refuses_computed_and_unique_dice_that_could_reroll_a_die_again(
+    line: str, given: str, modifier: str
+) -> None:
+    # rule W5: whatever the form of the dice, a line that re-rolls dice by itself could
+    # re-roll a die the re-roll threw; refused before a die is drawn. (The given faces
+    # re-roll nothing the first time.)
+    first = dicecli.roll(line, given=given)
+    assert not any("reroll" in die.marks for die in first.dice)
+    with pytest.raises(dicecli.RuleError) as raised:
+        dicecli.reroll(first, given="1,1,1,1,1,1")
+    assert raised.value.message == (
+        f"'{line}' re-rolls its own dice ({modifier}): re-rolled again, a die could be "
+        "re-rolled twice (rule W5)"
+    )
+
+
+def test_reroll_refuses_unique_dice_that_re_rolled_a_repeat() -> None:
+    # rule W5: 2d6u re-rolled the second 3; that die may not be re-rolled again
+    first = dicecli.roll("2d6u", given="3,3,5")
+    with pytest.raises(dicecli.RuleError, match=r"already re-rolled a die .*rule W5"):
+        dicecli.reroll(first, given="1,2")

@@ -45,13 +45,13 @@ def test_a_parsed_line_keeps_its_step(line: str) -> None:
 @pytest.mark.parametrize("line", LINES)
 def test_a_kept_step_rolls_as_a_fresh_one(line: str) -> None:
     """The step kept for the line, rolled many times already, keeps nothing from those
-    rolls: it rolls as the game's ``resolve`` (a step made afresh) does."""
+    rolls: it rolls as the game's ``roll`` (a step made afresh) does."""
     for seed in range(5):
         dicecli.roll(line, seed=seed, values={"Ld": 9, "STR": 2})
     body = parse(line).body
     assert isinstance(body, Check)
     system = registry.system(body.system)
-    fresh = system.resolve(body, Roller(RandomSource(7)), EMPTY_ENVIRONMENT, line)
+    fresh = system.roll(body, Roller(RandomSource(7)), EMPTY_ENVIRONMENT, line)
     assert dicecli.roll(line, seed=7) == fresh
 
 

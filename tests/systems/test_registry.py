@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -10,8 +11,8 @@ import dicecli
 from dicecli.environment import Environment
 from dicecli.errors import RuleError
 from dicecli.frozen import replace
+from dicecli.game import CliOption, Game, Rules, Setting
 from dicecli.systems import registry
-from dicecli.systems.declaration import CliOption, Game, Setting
 
 
 @pytest.fixture
@@ -65,16 +66,24 @@ def _option(flag: str, setting: str) -> CliOption:
     return CliOption(flag, setting, "")
 
 
+def _no_rules() -> Rules[Any]:
+    raise AssertionError("no line of this game is read")
+
+
 def _game(name: str, *keywords: str) -> Game:
-    return Game(name=name, keywords=keywords, example="", system="nowhere")
+    return Game(api_version=1, name=name, keywords=keywords, example="", rules=_no_rules)
 
 
 @pytest.mark.parametrize(
     ("game", "problem"),
     [
-        ("not a game", "it names a str, not a dicecli.systems.declaration.Game"),
+        ("not a game", "it names a str, not a dicecli.game.Game"),
         (_game("warhammer", "war"), "a game called 'warhammer' is already known"),
         (_game("coin"), "it has no keywords"),
+        (
+            replace(_game("coin", "coin"), rules="coin.system"),
+            "its rules is no function giving its dicecli.game.Rules",
+        ),
         (_game("coin", "wfb"), "its keyword 'wfb' belongs to another game"),
         (_game("coin", "d6"), "its keyword 'd6' is not a lower-case word that reads as no dice"),
         (

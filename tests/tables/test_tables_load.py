@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_counts import examples
 
 from dicecli.errors import DiceError
 from dicecli.notation.nodes import Check, Comparison
@@ -181,7 +182,12 @@ def test_the_example_file_loads_with_ranges_weights_inline_rolls_and_a_nested_ta
         (
             '[a.entries]\nx = { weight = 700000, text = "y" }\n'
             'y = { weight = 700000, text = "z" }\n',
-            "table file t.toml: table 'a': the weights add up to more than 1,000,000",
+            "table file t.toml: table 'a', entry 'x': weight: at most 10,000",
+        ),
+        (  # each weight within bounds, together past the sides of a die: refused on load
+            '[a.entries]\nx = { weight = 6000, text = "y" }\ny = { weight = 6000, text = "z" }\n',
+            "table file t.toml: table 'a': the weights add up to more than 10,000, the most "
+            "sides of the die a weighted table is rolled with",
         ),
         # Inline rolls and references.
         (
@@ -284,7 +290,7 @@ def load_or_error(text: str) -> TableBook | str:
 TOML_TEXT = st.text(alphabet=st.sampled_from(list('[]"=-.{},\n abtroledwigh12345xyz:')))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(TOML_TEXT)
 def test_loading_any_text_gives_tables_or_a_one_line_error(text: str) -> None:
     loaded = load_or_error(text)
@@ -297,7 +303,7 @@ ENTRY_TEXT = st.lists(
 ).map("".join)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.sampled_from(["d6", "2d4", "d%", "4dF", "d6!", "2d", "d6+X", "3d6kh1"]),
     st.dictionaries(st.text("0123456789-. ", max_size=6), ENTRY_TEXT, max_size=6),

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_counts import examples
 
 from dicecli.environment import Environment
 from dicecli.notation.dice import Die
@@ -85,14 +86,14 @@ def rolled_tables(draw_from: st.DrawFn) -> str:
     return f'[t]\nroll = "{expression}"\n[t.entries]\n' + "\n".join(lines) + "\n"
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(rolled_tables())
 def test_rolled_tables_odds_equal_brute_force(text: str) -> None:
     book = parse_book(text, "t.toml")
     assert computed(book, "t") == brute_force(book, "t")
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(st.integers(1, 5), min_size=1, max_size=5))
 def test_weighted_tables_odds_equal_brute_force(weights: list[int]) -> None:
     lines = [f'e{n} = {{ weight = {w}, text = "x" }}' for n, w in enumerate(weights)]

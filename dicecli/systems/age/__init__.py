@@ -11,69 +11,36 @@ Forms (rules G1-G9 of ``docs/rules.md``; the player's guide is ``docs/age.md``):
 The package follows the games' template: ``rules`` (rule data), ``nodes`` (what was
 typed), ``grammar`` (text -> nodes), ``dice`` (the Dragon die), ``roll`` (nodes + dice
 -> result) and ``odds`` (nodes -> exact odds). This module is the game's declaration,
-:data:`GAME` (plain data, cheap to import, read by the registry), and its protocol
-object :data:`SYSTEM`, which imports those modules as they are needed.
-"""
+:data:`GAME` (plain data, cheap to import, read by the registry), and its ``rules``
+function, which imports :mod:`~dicecli.systems.age.system` (the game's
+:class:`~dicecli.game.Rules`) with the first line of the game."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, cast
+from typing import Any
 
-from dicecli.errors import RuleError
+from dicecli.game import API_VERSION, Game, HelpTopic, Hint, Rules
 from dicecli.systems.age.rules import ABILITIES, DIFFICULTIES
-from dicecli.systems.declaration import Game, HelpTopic, Hint, Setting, TemplateSystem
-
-if TYPE_CHECKING:
-    from dicecli.environment import Environment
-
-
-def _whole_number(key: str, default: int) -> Callable[[str | None], int]:
-    """How a positive whole-number setting is read: ``default`` when unset."""
-
-    def read(text: str | None) -> int:
-        if text is None:
-            return default
-        try:
-            number = int(text)
-        except ValueError:
-            number = 0
-        if number < 1:
-            raise RuleError(f"setting {key} must be a whole number of at least 1, not '{text}'")
-        return number
-
-    return read
-
-
-ADVANCED_ROLLS = Setting(
-    "age.max_rolls",
-    "most rolls an advanced test makes (default 100)",
-    _whole_number("age.max_rolls", 100),
-    example="200",
-)
-"""Rolls an advanced test may take before it stops (an assumption: the rules set none)."""
-
-TIE_REROLLS = Setting(
-    "age.max_rerolls",
-    "most re-rolls of a fully tied opposed test (default 20)",
-    _whole_number("age.max_rerolls", 20),
-)
-"""Re-roll rounds an opposed test may take to break a complete tie (an assumption)."""
-
-
-def setting(env: Environment, which: Setting) -> int:
-    """The value of one of this game's whole-number settings in ``env``."""
-    return cast(int, which.value(env))
-
+from dicecli.systems.age.settings import ADVANCED_ROLLS, KEYWORDS, NAME, TIE_REROLLS
 
 _FULL_NAMES = tuple(name for names in ABILITIES.values() for name in names)
 
+
+def rules() -> Rules[Any]:
+    """The game's rules (:mod:`~dicecli.systems.age.system`), imported with the first
+    line of the game."""
+    from dicecli.systems.age.system import AgeRules
+
+    return AgeRules()
+
+
 GAME = Game(
-    name="age",
-    keywords=("age",),
+    api_version=API_VERSION,
+    name=NAME,
+    keywords=KEYWORDS,
     example="age STR+2 vs 13",
     odds_example=("age STR+2 vs 13", "success, stunt points, degree"),
-    system=__name__,
+    rules=rules,
     settings=(ADVANCED_ROLLS, TIE_REROLLS),
     completions=("vs", "focus", "until", *ABILITIES, *DIFFICULTIES),
     follows=(("age", tuple(ABILITIES)), ("vs", (*DIFFICULTIES, "age"))),
@@ -100,6 +67,3 @@ GAME = Game(
     ),
     marks=(("dragon", "bold magenta"),),
 )
-
-SYSTEM = TemplateSystem(__name__)
-"""The game protocol object: its grammar, rolling and odds, each imported on first use."""

@@ -22,14 +22,15 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from typing import NamedTuple, cast
+from typing import cast
 
 import pyparsing as pp
 
+from dicecli.frozen import frozen
 from dicecli.notation.grammar import integer, keyword, whole_line
-from dicecli.systems.age import GAME
 from dicecli.systems.age.nodes import AgeAdvanced, AgeOpposed, AgeRoll, AgeTest, Target
 from dicecli.systems.age.rules import ABILITIES, DIFFICULTIES, THRESHOLDS
+from dicecli.systems.age.settings import KEYWORDS
 
 MAX_SIDES = 12
 """Most sides one opposed test may have: a crowded table, still one readable line."""
@@ -52,14 +53,16 @@ def _fail(text: str, loc: int, message: str) -> pp.ParseFatalException:
     return pp.ParseFatalException(text, loc, message)
 
 
-class _Focus(NamedTuple):
+@frozen
+class _Focus:
     """A ``+focus`` as parsed, with where it was typed (for the error on a second one)."""
 
     loc: int
     negative: bool
 
 
-class _Until(NamedTuple):
+@frozen
+class _Until:
     """The threshold after ``until``, told apart from the target number."""
 
     threshold: Target
@@ -183,7 +186,7 @@ def _body_action(
 
 def _forms() -> pp.ParserElement:
     """A basic, opposed or advanced test, after the keyword."""
-    age, vs, until = keyword(*GAME.keywords), keyword("vs"), keyword("until")
+    age, vs, until = keyword(*KEYWORDS), keyword("vs"), keyword("until")
     test = _test()
     against_target = _target() + pp.Optional(until - _threshold())
     # A named side needs no second keyword: `age Ayla: DEX+1 vs Orc: DEX+2`.

@@ -13,10 +13,10 @@ from typing import ClassVar
 
 from dicecli.frozen import frozen
 from dicecli.notation.nodes import Check
-from dicecli.systems.age import GAME
 from dicecli.systems.age.rules import FOCUS_BONUS, spelled
+from dicecli.systems.age.settings import KEYWORDS, NAME
 
-KEYWORD = GAME.topic
+KEYWORD = KEYWORDS[0]
 """The keyword a canonical line starts with."""
 
 
@@ -73,7 +73,7 @@ class AgeRoll(Check):
     """``age STR+2 vs 13`` (a basic test, rules G1-G2, G5-G6) or ``age STR+2`` (no
     target: the total, the Dragon die and doubles only)."""
 
-    system: ClassVar[str] = GAME.name
+    system: ClassVar[str] = NAME
     test: AgeTest
     target: Target | None = None
 
@@ -86,7 +86,7 @@ class AgeRoll(Check):
 class AgeOpposed(Check):
     """``age DEX+1 vs age PER+2 [vs age ...]``: an opposed test (rule G4)."""
 
-    system: ClassVar[str] = GAME.name
+    system: ClassVar[str] = NAME
     sides: tuple[AgeTest, ...]
 
     def __str__(self) -> str:
@@ -97,7 +97,7 @@ class AgeOpposed(Check):
 class AgeAdvanced(Check):
     """``age STR+2 vs 13 until 15``: an advanced test (rule G7)."""
 
-    system: ClassVar[str] = GAME.name
+    system: ClassVar[str] = NAME
     test: AgeTest
     target: Target
     threshold: Target

@@ -23,13 +23,13 @@ from dicecli.environment import Environment
 from dicecli.errors import RuleError
 from dicecli.notation.nodes import assert_never
 from dicecli.probability.distribution import ONE, ZERO, Distribution, Odds, percent
-from dicecli.systems.age import ADVANCED_ROLLS, setting
 from dicecli.systems.age.nodes import AgeAdvanced, AgeForm, AgeOpposed, AgeRoll
 from dicecli.systems.age.roll import (
     abilities,
     ability_value,
     refuse_endless,
 )
+from dicecli.systems.age.settings import ADVANCED_ROLLS, setting
 
 ALL = 216
 MAX_ODDS_SIDES = 6

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import lru_cache, partial
-from typing import NamedTuple
 
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import RuleError
+from dicecli.frozen import frozen
 from dicecli.notation.dice import D6
 from dicecli.notation.nodes import assert_never
 from dicecli.results import (
@@ -40,10 +40,10 @@ from dicecli.results import (
     Text,
 )
 from dicecli.rolling.sources import Roller
-from dicecli.systems.age import ADVANCED_ROLLS, TIE_REROLLS, setting
 from dicecli.systems.age.dice import DRAGON, DRAGON_MARK
 from dicecli.systems.age.nodes import AgeAdvanced, AgeForm, AgeOpposed, AgeRoll, AgeTest
 from dicecli.systems.age.rules import ABILITIES, FOCUS_BONUS
+from dicecli.systems.age.settings import ADVANCED_ROLLS, TIE_REROLLS, setting
 from dicecli.systems.declaration import CheckStep
 
 TIEBREAKS = ("total", "dragon", "ability")
@@ -57,10 +57,11 @@ _SIDE = Text("; ", "side")
 _WINS = Text(" wins", "success")
 
 
-class TestRoll(NamedTuple):
+@frozen
+class TestRoll:
     """One roll of one test: its three dice (the Dragon die last), what it adds up to,
     the Dragon die's number and whether any two dice show the same number (rule G6,
-    triples count). A named tuple: a frozen value, made on every roll."""
+    triples count)."""
 
     dice: tuple[DieRoll, DieRoll, DieRoll]
     ability: int
@@ -244,7 +245,8 @@ def _judged(
 # -- opposed test -----------------------------------------------------------------
 
 
-class _Entry(NamedTuple):
+@frozen
+class _Entry:
     """One side's roll in one round, and where its dice sit in the result."""
 
     side: int
@@ -265,7 +267,8 @@ def decide(entries: list[_Entry]) -> tuple[list[int], str]:
     return [entry.side for entry in remaining], "tie"
 
 
-class _Sides(NamedTuple):
+@frozen
+class _Sides:
     """The sides of an opposed test, made ready once: how each finds its ability, what
     each adds to its dice, how each is named in the breakdown and in the verdict, and
     who each is in the JSON ``winner`` field."""

@@ -13,39 +13,34 @@ The package follows the games' template:
 - ``commands``: the REPL's ``keep``, choosing bonus dice after seeing them (rule A4).
 
 This module is the game's declaration, :data:`GAME` (plain data, cheap to import, read
-by the registry), and its protocol object :data:`SYSTEM`, which imports those modules
-as they are needed.
-"""
+by the registry), and its ``rules`` function, which imports
+:mod:`~dicecli.systems.alkemy.system` (the game's :class:`~dicecli.game.Rules`) with the
+first line of the game."""
 
 from __future__ import annotations
 
-from dicecli.systems.declaration import (
-    Game,
-    HelpTopic,
-    Hint,
-    ReplCommand,
-    Setting,
-    TemplateSystem,
-)
+from typing import Any
+
+from dicecli.game import API_VERSION, Game, HelpTopic, Hint, Rules
+from dicecli.systems.alkemy.settings import DICE_FILE, KEYWORDS, NAME
+from dicecli.systems.declaration import ReplCommand
 
 
-def _path_text(text: str | None) -> str | None:
-    """A path as typed (``~`` is expanded when the file is read)."""
-    return text
+def rules() -> Rules[Any]:
+    """The game's rules (:mod:`~dicecli.systems.alkemy.system`), imported with the first
+    line of the game."""
+    from dicecli.systems.alkemy.system import AlkemyRules
 
+    return AlkemyRules()
 
-DICE_FILE = Setting(
-    "alkemy.dice_file",
-    "a TOML file of Alkemy dice faces and symbols (or their dice in --dice-file)",
-    _path_text,
-)
 
 GAME = Game(
-    name="alkemy",
-    keywords=("alkemy",),
+    api_version=API_VERSION,
+    name=NAME,
+    keywords=KEYWORDS,
     example="alkemy 8 vs 15",
     odds_example=("alkemy 8 +1 bonus vs 15", "the chance of success"),
-    system=__name__,
+    rules=rules,
     settings=(DICE_FILE,),
     completions=(
         "vs",
@@ -93,6 +88,3 @@ GAME = Game(
         ),
     ),
 )
-
-SYSTEM = TemplateSystem(__name__)
-"""The game protocol object: its grammar, rolling and odds, each imported on first use."""

@@ -41,7 +41,7 @@ from dicecli.errors import DiceError
 from dicecli.frozen import frozen
 from dicecli.notation.dice import Die, Face
 from dicecli.runs import run_number
-from dicecli.systems.alkemy import DICE_FILE
+from dicecli.systems.alkemy.settings import DICE_FILE
 
 Colour = Literal["white", "yellow", "red"]
 COLOURS: tuple[Colour, ...] = ("white", "yellow", "red")

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from typing import NamedTuple, cast
+from typing import cast
 
 import pyparsing as pp
 
+from dicecli.frozen import frozen
 from dicecli.notation import grammar
 from dicecli.notation.nodes import Check, Name
-from dicecli.systems.alkemy import GAME
 from dicecli.systems.alkemy.dice import Colour
 from dicecli.systems.alkemy.nodes import (
     RESERVED,
@@ -33,9 +33,11 @@ from dicecli.systems.alkemy.nodes import (
     AlkemySide,
     KeepChoice,
 )
+from dicecli.systems.alkemy.settings import KEYWORDS
 
 
-class _Part(NamedTuple):
+@frozen
+class _Part:
     """One piece of a side, tagged, folded into :class:`AlkemySide` by ``_side``."""
 
     kind: str
@@ -162,7 +164,7 @@ def _parts(group: pp.ParseResults) -> list[_Part]:
 
 
 def _line_form() -> pp.ParserElement:
-    alkemy = pp.Suppress(grammar.keyword(*GAME.keywords))
+    alkemy = pp.Suppress(grammar.keyword(*KEYWORDS))
     vs = pp.Suppress(grammar.keyword("vs"))
     opponent = pp.Group(alkemy - _side_body()).set_name("'alkemy' and the opposing side")
     difficulty = (_number() | _name()).set_name("a difficulty (a number or a name)")

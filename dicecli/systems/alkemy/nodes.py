@@ -16,8 +16,8 @@ from typing import ClassVar
 
 from dicecli.frozen import field, frozen
 from dicecli.notation.nodes import Check, Name
-from dicecli.systems.alkemy import GAME
 from dicecli.systems.alkemy.dice import Colour
+from dicecli.systems.alkemy.settings import KEYWORDS, NAME
 
 STATE_WORDS: dict[str, Colour] = {
     "white": "white",
@@ -30,7 +30,7 @@ STATE_WORDS: dict[str, Colour] = {
 }
 """Health-state words (rule A8) -> the colour of the dice rolled."""
 
-RESERVED = (*GAME.keywords, "vs", "keep", "bonus", "bonuses", "penalty", "penalties", *STATE_WORDS)
+RESERVED = (*KEYWORDS, "vs", "keep", "bonus", "bonuses", "penalty", "penalties", *STATE_WORDS)
 
 
 @frozen
@@ -68,7 +68,7 @@ class AlkemySide:
     def head(self) -> str:
         """``alkemy Mind 8``: the keyword, the label and the characteristic."""
         label = [] if self.label is None else [self.label]
-        return " ".join([GAME.topic, *label, str(self.characteristic)])
+        return " ".join([KEYWORDS[0], *label, str(self.characteristic)])
 
     def tail(self) -> str:
         """``yellow +1bonus keep 1,2``: the state and extra dice, '' when none."""
@@ -88,7 +88,7 @@ class AlkemyCheck(Check):
 
     side: AlkemySide
     difficulty: int | Name | None = None
-    system: ClassVar[str] = GAME.name
+    system: ClassVar[str] = NAME
 
     def __str__(self) -> str:
         """The canonical order: ``alkemy Mind 8 vs 15 yellow +1bonus``."""
@@ -104,7 +104,7 @@ class AlkemyOpposed(Check):
 
     first: AlkemySide
     second: AlkemySide
-    system: ClassVar[str] = GAME.name
+    system: ClassVar[str] = NAME
 
     def __str__(self) -> str:
         return f"{self.first} vs {self.second}"

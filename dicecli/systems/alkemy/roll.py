@@ -12,10 +12,10 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import NamedTuple
 
 from dicecli.environment import Environment
 from dicecli.errors import RollLimitError
+from dicecli.frozen import frozen
 from dicecli.notation.nodes import assert_never
 from dicecli.results import (
     DROPPED,
@@ -105,8 +105,9 @@ class SidePlan:
         return step
 
 
-class SideRoll(NamedTuple):
-    """One side's dice in one round (a named tuple: a frozen value): the face indices
+@frozen
+class SideRoll:
+    """One side's dice in one round: the face indices
     and values in roll order, the kept pair's positions, the total, and the dice as a
     test shows them (the dice not kept marked dropped)."""
 
@@ -231,7 +232,8 @@ from its arguments alone). With symbols, the outcome holds a list: it is made an
 # -- an opposed test (rule A2) --------------------------------------------------------------
 
 
-class Decision(NamedTuple):
+@frozen
+class Decision:
     winner: int  # 1 or 2
     tiebreak: str  # "total", "characteristic" or "reroll"
 

@@ -25,51 +25,36 @@ The package follows the games' template, one module per concern, data flowing on
 
 Re-rolls (W4, W5) are the core's generic ``reroll``: the special dice are built with
 ``rerollable=False`` so it refuses them. This module is the game's declaration,
-:data:`GAME` (plain data, cheap to import, read by the registry), and its protocol
-object :data:`SYSTEM`, which imports those modules as they are needed.
-"""
+:data:`GAME` (plain data, cheap to import, read by the registry), and its ``rules``
+function, which imports :mod:`~dicecli.systems.warhammer.system` (the game's
+:class:`~dicecli.game.Rules`) with the first line of the game."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
-from dicecli.errors import RuleError
-from dicecli.systems.declaration import Game, HelpTopic, Hint, Setting, TemplateSystem
-
-if TYPE_CHECKING:
-    from dicecli.environment import Environment
-
-
-def _misfire_on_hit(text: str | None) -> bool:
-    """``misfire`` (the default): a MISFIRE on the distance dice is still a misfire when
-    the scatter die shows HIT; ``ignore``: it is ignored with the other distance dice."""
-    setting = (text or "misfire").strip().casefold()
-    if setting not in ("misfire", "ignore"):
-        raise RuleError(f"{MISFIRE_ON_HIT.key} must be 'misfire' or 'ignore', not '{setting}'")
-    return setting == "misfire"
-
-
-MISFIRE_ON_HIT = Setting(
-    "warhammer.misfire_on_hit",
-    "'misfire' (default) or 'ignore': a MISFIRE on a HIT",
-    _misfire_on_hit,
-)
-
-
-def misfire_on_hit(env: Environment) -> bool:
-    """The :data:`MISFIRE_ON_HIT` setting: True unless set to ``ignore``."""
-    return bool(MISFIRE_ON_HIT.value(env))
-
+from dicecli.game import API_VERSION, Game, HelpTopic, Hint, Rules
+from dicecli.systems.warhammer.settings import KEYWORDS, MISFIRE_ON_HIT, NAME
 
 FORMS = ("artillery", "scatter", "test", "ld", "break", "rolloff", "allocate")
 """The first word of each form: what completion offers after the keyword."""
 
+
+def rules() -> Rules[Any]:
+    """The game's rules (:mod:`~dicecli.systems.warhammer.system`), imported with the first
+    line of the game."""
+    from dicecli.systems.warhammer.system import WarhammerRules
+
+    return WarhammerRules()
+
+
 GAME = Game(
-    name="warhammer",
-    keywords=("wfb", "whfb", "warhammer"),
+    api_version=API_VERSION,
+    name=NAME,
+    keywords=KEYWORDS,
     example="wfb ld 8",
     odds_example=("wfb ld 8", "the chance to pass"),
-    system=__name__,
+    rules=rules,
     words=("artillery",),
     settings=(MISFIRE_ON_HIT,),
     completions=(
@@ -112,6 +97,3 @@ GAME = Game(
     hints=(Hint(r"\b(ld|leadership|test|break)(\d+)", r"\1 \2", "a space before the number"),),
     marks=(("misfire", "bold white on red"), ("hit", "bold yellow")),
 )
-
-SYSTEM = TemplateSystem(__name__)
-"""The game protocol object: its grammar, rolling and odds, each imported on first use."""

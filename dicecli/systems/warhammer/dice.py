@@ -32,8 +32,7 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
+from dicecli.frozen import frozen
 from dicecli.notation.dice import Die, Face
 
 MISFIRE = "MISFIRE"
@@ -69,7 +68,8 @@ FACE_KINDS = (HIT, HIT, "arrow", "arrow", "arrow", "arrow")
 """The six faces of the physical die, repeated for each clock direction."""
 
 
-class Bearing(NamedTuple):
+@frozen
+class Bearing:
     """A direction on the table: a clock hour (1-12) and its degrees (0-330)."""
 
     clock: int

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import NamedTuple, cast
+from typing import cast
 
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import RuleError
+from dicecli.frozen import frozen
 from dicecli.notation.dice import Die
 from dicecli.notation.nodes import BinaryOp, Expr, Name, Negate, Number, PercentOf
 from dicecli.result_tree import Rolled, RolledDice
@@ -68,7 +69,8 @@ class _NoDice:
         raise RuleError(f"{self.what} cannot hold dice ({die.name}): give a number or a name")
 
 
-class FixedValue(NamedTuple):
+@frozen
+class FixedValue:
     """A value computed without dice, and how to show it."""
 
     value: int

@@ -26,7 +26,6 @@ import pyparsing as pp
 
 from dicecli.notation import grammar
 from dicecli.notation.nodes import Expr
-from dicecli.systems.warhammer import GAME
 from dicecli.systems.warhammer.nodes import (
     Allocate,
     BreakTest,
@@ -37,6 +36,7 @@ from dicecli.systems.warhammer.nodes import (
     ScatterRoll,
     WarhammerRoll,
 )
+from dicecli.systems.warhammer.settings import KEYWORDS
 
 MAX_PLAYERS = 100
 """Most players in a numbered roll-off: more is surely a typo."""
@@ -121,5 +121,5 @@ def _forms() -> pp.ParserElement:
 @cache
 def line_grammar() -> pp.ParserElement:
     """The whole line: a Warhammer keyword, one form, an optional comment."""
-    opening = pp.Suppress(grammar.keyword(*GAME.keywords))
+    opening = pp.Suppress(grammar.keyword(*KEYWORDS))
     return grammar.whole_line(opening - _forms())

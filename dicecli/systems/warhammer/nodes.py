@@ -16,9 +16,9 @@ from typing import ClassVar, cast
 from dicecli.frozen import frozen
 from dicecli.notation.nodes import Check, Expr, Name
 from dicecli.results import JSONValue
-from dicecli.systems.warhammer import GAME
+from dicecli.systems.warhammer.settings import KEYWORDS, NAME
 
-KEYWORD = GAME.topic
+KEYWORD = KEYWORDS[0]
 """The keyword a canonical line starts with (the game's first)."""
 ARTILLERY_WORD = "artillery"
 
@@ -33,7 +33,7 @@ def _values(values: tuple[Expr, ...]) -> str:
 
 
 class WarhammerCheck(Check):
-    system: ClassVar[str] = GAME.name
+    system: ClassVar[str] = NAME
 
 
 @frozen

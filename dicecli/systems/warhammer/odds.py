@@ -46,7 +46,6 @@ from dicecli.notation.nodes import (
 from dicecli.notation.semantics import MAX_NAME_DEPTH, ceil_div, name_meaning, percent_of
 from dicecli.probability import engine as probability
 from dicecli.probability.distribution import Distribution, Odds
-from dicecli.systems.warhammer import misfire_on_hit
 from dicecli.systems.warhammer.dice import ARTILLERY, SCATTER, scatter_bearing, scatter_is_hit
 from dicecli.systems.warhammer.expressions import fixed_value
 from dicecli.systems.warhammer.nodes import (
@@ -67,6 +66,7 @@ from dicecli.systems.warhammer.rules import (
     characteristic_verdict,
     leadership_verdict,
 )
+from dicecli.systems.warhammer.settings import misfire_on_hit
 
 ZERO, ONE = Fraction(0), Fraction(1)
 Outcomes = dict[int | None, Fraction]
@@ -377,13 +377,27 @@ def rolloff_expected_rounds(players: int) -> Fraction:
     return rounds[players]
 
 
+MAX_ROUNDS_PLAYERS = 100
+"""Most players whose expected number of roll-off rounds is worked out: its exact
+fraction grows with the players (15,000 bits for 200, two seconds), so past this the
+odds give each player's chance and say the rounds were left out."""
+
+
 def rolloff_odds(check: RollOff, env: Environment, text: str) -> Odds:
     players = check.players
-    chance = rolloff_win_chance(players.count)
+    # The players are alike, so each wins with the same chance, 1 / players
+    # (rolloff_win_chance solves it round by round, and comes to the same).
+    chance = Fraction(1, players.count)
     wins = tuple(
         (players.names[i] if players.names else f"player {i + 1}", chance)
         for i in range(players.count)
     )
+    if players.count > MAX_ROUNDS_PLAYERS:
+        note = (
+            f"the expected number of rounds is left out for more than "
+            f"{MAX_ROUNDS_PLAYERS} players (its exact fraction grows too long)"
+        )
+        return Odds(text, str(check), wins=wins, notes=(note,))
     expected = (("rounds", rolloff_expected_rounds(players.count)),)
     return Odds(text, str(check), wins=wins, expectations=expected)
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import cache, lru_cache, partial
-from typing import NamedTuple, TypeVar
+from typing import TypeVar
 
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import RuleError
+from dicecli.frozen import frozen, replace
 from dicecli.identity_cache import IdentityCache
 from dicecli.notation.dice import D6
 from dicecli.notation.nodes import Expr, Number, assert_never
@@ -33,7 +34,6 @@ from dicecli.results import (
 )
 from dicecli.rolling.sources import Roller
 from dicecli.systems.declaration import CheckStep
-from dicecli.systems.warhammer import misfire_on_hit
 from dicecli.systems.warhammer.dice import (
     SCATTER,
     is_misfire_face,
@@ -64,6 +64,7 @@ from dicecli.systems.warhammer.rules import (
     leaders,
     leadership_verdict,
 )
+from dicecli.systems.warhammer.settings import misfire_on_hit
 
 _SEPARATOR = Text("; ", "op")
 T = TypeVar("T")
@@ -124,7 +125,8 @@ per face and marks, :meth:`~dicecli.notation.dice.Die.roll_of`), so their twins 
 HIT can be too, and their text is then found by identity when rendered."""
 
 
-class _Distance(NamedTuple):
+@frozen
+class _Distance:
     """The distance dice of a scatter as rolled, ignored on a HIT (rule W3)."""
 
     value: int
@@ -152,7 +154,8 @@ def _roll_distance(distance: Expr, hit: bool, roller: Roller, env: Environment) 
     return _Distance(value, misfired and counts_misfire, artillery, tuple(dice), tuple(segments))
 
 
-class _ScatterFace(NamedTuple):
+@frozen
+class _ScatterFace:
     """What a face of the scatter die shows and says (rule W2), worked out once per
     face: its roll, HIT or not, its bearing described, the JSON fields it gives, the
     outcome of a scatter without distance, and the note of a HIT."""
@@ -347,7 +350,7 @@ def _break_outcome(first: int, second: int, target: int, leadership: int, lost_b
     the combat result it was taken with; made once for the same numbers."""
     outcome = _leadership_outcome(first, second, target)
     fields = (*outcome.fields, ("leadership", leadership), ("lost_by", lost_by))
-    return outcome._replace(fields=fields)
+    return replace(outcome, fields=fields)
 
 
 def prepare_break(check: BreakTest, canonical: str) -> CheckStep:

@@ -9,14 +9,14 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from dicecli.errors import RuleError
+from dicecli.frozen import frozen
 
 D6_SIDES = 6
 
 
-class Verdict(NamedTuple):
+@frozen
+class Verdict:
     """Pass or fail, and why in a few words (``7 ≤ 8``, ``natural 6 always fails``)."""
 
     passed: bool
@@ -59,7 +59,8 @@ def leaders(values: list[int]) -> list[int]:
     return [index for index, value in enumerate(values) if value == top]
 
 
-class AllocationPlan(NamedTuple):
+@frozen
+class AllocationPlan:
     """How a candidate is picked among ``candidates`` with D6s (rule W7).
 
     Each round rolls ``dice`` D6s, read as the base-6 digits of a number

@@ -10,25 +10,39 @@ Forms (the player's guide is this package's README)::
 
 The package follows dicecli's games' template: ``rules`` (rule data and decisions),
 ``dice`` (the Wild Die), ``nodes`` (what was typed), ``grammar`` (text -> nodes),
-``roll`` (nodes + dice -> result) and ``odds`` (nodes -> exact odds). This module is
-the game's declaration, :data:`GAME`, which dicecli finds through the ``dicecli.games``
-entry point (plain data, cheap to import: it imports nothing but dicecli's declaration
-types), and its protocol object :data:`SYSTEM`, dicecli's ``TemplateSystem``, which
-imports the modules above as they are needed.
+``roll`` (nodes + dice -> result), ``odds`` (nodes -> exact odds) and ``system`` (the
+game's :class:`~dicecli.game.Rules`, calling the three). Every module imports dicecli
+only through :mod:`dicecli.game`, the game API.
+
+This module is the game's declaration, :data:`GAME`, which dicecli finds through the
+``dicecli.games`` entry point: plain data, cheap to import, since dicecli reads it on
+every line that starts with a word. Its :func:`rules` imports the rest with the first
+line of the game.
 """
 
 from __future__ import annotations
 
-from dicecli.systems.declaration import Game, HelpTopic, TemplateSystem
+from typing import Any
+
+from dicecli.game import Game, HelpTopic, Rules
 
 __version__ = "0.1.0"
 
+
+def rules() -> Rules[Any]:
+    """The game's rules, imported with its first line."""
+    from savage_worlds.system import SavageWorldsRules
+
+    return SavageWorldsRules()
+
+
 GAME = Game(
+    api_version=1,
     name="savage_worlds",
     keywords=("sw", "savage"),
     example="sw d8 vs 4",
     odds_example=("sw d8 vs 4", "success, raises, critical failure"),
-    system=__name__,
+    rules=rules,
     completions=("extra", "vs", "d4", "d6", "d8", "d10", "d12"),
     help=HelpTopic(
         "Savage Worlds (sw or savage): a trait die and the d6 Wild Die, both ace:",
@@ -45,7 +59,3 @@ GAME = Game(
     marks=(("wild", "bold yellow"),),
 )
 """The game's declaration, named by the package's ``dicecli.games`` entry point."""
-
-SYSTEM = TemplateSystem(__name__)
-"""The game protocol object, on dicecli's template: grammar, rolling and odds of this
-package, each imported on first use."""

@@ -1,10 +1,10 @@
 """The dice of a trait test: the trait die is the core's numbered die (``d8``); the Wild
-Die is its own :class:`~dicecli.rolling.sources.Die` named ``wild``, so ``--given`` errors
+Die is its own :class:`~dicecli.game.Die` named ``wild``, so ``--given`` errors
 name it, and each of its rolls carries the mark ``wild``, shown in the game's style."""
 
 from __future__ import annotations
 
-from dicecli.notation.dice import Die, Face, die_for_sides
+from dicecli.game import Die, Face, die_for_sides
 
 from savage_worlds.rules import WILD_SIDES
 

@@ -13,19 +13,13 @@ Words are case-insensitive and spaces optional around the signs: ``sw d12+2``,
 
 from __future__ import annotations
 
-from functools import cache
 from typing import cast
 
 import pyparsing as pp
-from dicecli.notation.grammar import integer, keyword, whole_line
+from dicecli.game import integer, keyword, parse_failure, whole_line
 
 from savage_worlds.nodes import TraitTest
 from savage_worlds.rules import MAX_NUMBER, TRAIT_SIDES
-
-
-def _fail(text: str, loc: int, message: str) -> pp.ParseFatalException:
-    return pp.ParseFatalException(text, loc, message)
-
 
 _TRAITS = ", ".join(f"d{sides}" for sides in TRAIT_SIDES)
 
@@ -35,7 +29,7 @@ trait = pp.Regex(r"[dD](?P<sides>\d+)(?![\w])").set_name(f"a trait die ({_TRAITS
 def _trait_action(text: str, loc: int, tokens: pp.ParseResults) -> int:
     sides = int(tokens["sides"])
     if sides not in TRAIT_SIDES:
-        raise _fail(text, loc, f"a trait die is {_TRAITS} (above d12: d12+1, d12+2 ...)")
+        raise parse_failure(text, loc, f"a trait die is {_TRAITS} (above d12: d12+1, d12+2 ...)")
     return sides
 
 
@@ -48,7 +42,7 @@ modifier = (_sign - integer).set_name("a modifier such as +2")
 def _modifier_action(text: str, loc: int, tokens: pp.ParseResults) -> int:
     size = cast(int, tokens[1])
     if size > MAX_NUMBER:
-        raise _fail(text, loc, f"a modifier goes up to {MAX_NUMBER}")
+        raise parse_failure(text, loc, f"a modifier goes up to {MAX_NUMBER}")
     return size if tokens[0] == "+" else -size
 
 
@@ -60,7 +54,7 @@ target = integer.copy().set_name("a target number")
 def _target_action(text: str, loc: int, tokens: pp.ParseResults) -> int:
     number = int(tokens[0])
     if number > MAX_NUMBER:
-        raise _fail(text, loc, f"a target number goes up to {MAX_NUMBER}")
+        raise parse_failure(text, loc, f"a target number goes up to {MAX_NUMBER}")
     return number
 
 
@@ -87,7 +81,7 @@ def _body_action(text: str, loc: int, tokens: pp.ParseResults) -> TraitTest:
     sides = cast(int, parts[0])
     modifiers = tuple(cast(list[int], parts[1].as_list()))
     if abs(sum(modifiers)) > MAX_NUMBER:
-        raise _fail(text, loc, f"the modifiers add up to more than {MAX_NUMBER}")
+        raise parse_failure(text, loc, f"the modifiers add up to more than {MAX_NUMBER}")
     found = cast(int, parts[2]) if len(parts) > 2 else None
     return TraitTest(sides, modifiers, found, wild_card)
 
@@ -95,7 +89,6 @@ def _body_action(text: str, loc: int, tokens: pp.ParseResults) -> TraitTest:
 _body.set_parse_action(_body_action)
 
 
-@cache
 def line_grammar() -> pp.ParserElement:
     """The whole line: ``sw`` or ``savage``, a trait test, an optional comment."""
     return whole_line(_body)

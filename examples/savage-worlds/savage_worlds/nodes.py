@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from dicecli.notation.nodes import Check
+from dicecli.game import Check
 
 from savage_worlds.rules import DEFAULT_TARGET
 

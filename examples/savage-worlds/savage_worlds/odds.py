@@ -20,9 +20,7 @@ from __future__ import annotations
 from fractions import Fraction
 from math import lcm
 
-from dicecli.environment import Environment
-from dicecli.notation.nodes import assert_never
-from dicecli.probability.distribution import ONE, ZERO, Distribution, Odds
+from dicecli.game import ONE, ZERO, Distribution, Environment, Odds, assert_never
 
 from savage_worlds.nodes import SavageForm, TraitTest
 from savage_worlds.rules import RAISE_STEP, WILD_SIDES

@@ -13,21 +13,21 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from dicecli.environment import Environment
-from dicecli.notation.dice import Die
-from dicecli.notation.nodes import assert_never
-from dicecli.results import (
+from dicecli.game import (
     DROPPED,
     EXPLODED,
     EXPLOSION,
     DiceShown,
+    Die,
     DieRoll,
+    Environment,
     Outcome,
+    Roller,
     RollResult,
     Segment,
     Text,
+    assert_never,
 )
-from dicecli.rolling.sources import Roller
 
 from savage_worlds.dice import WILD, WILD_MARK, trait_die
 from savage_worlds.nodes import SavageForm, TraitTest

@@ -3,14 +3,14 @@ registry needed, so the tests run installed or not) and roll it with given faces
 
 from __future__ import annotations
 
-from dicecli.environment import EMPTY_ENVIRONMENT
-from dicecli.notation.nodes import Roll
-from dicecli.results import RollResult
-from dicecli.rolling.sources import GivenSource, RandomSource, Roller
+from dicecli.game import EMPTY_ENVIRONMENT, GivenSource, RandomSource, Roll, Roller, RollResult
 
-from savage_worlds import SYSTEM
 from savage_worlds.grammar import line_grammar
 from savage_worlds.nodes import TraitTest, form_of
+from savage_worlds.system import SavageWorldsRules
+
+RULES = SavageWorldsRules()
+"""The game's rules, as dicecli makes them."""
 
 
 def parse_line(text: str) -> Roll:
@@ -30,7 +30,7 @@ def check(text: str) -> TraitTest:
 def roll(text: str, given: str | None = None, seed: int = 1) -> RollResult:
     """Roll a line with the faces ``given`` (``"8,3,2"``), or seeded dice."""
     source = GivenSource.from_text(given) if given is not None else RandomSource(seed)
-    result = SYSTEM.resolve(check(text), Roller(source), EMPTY_ENVIRONMENT, text)
+    result = RULES.roll(check(text), Roller(source), EMPTY_ENVIRONMENT, text)
     if isinstance(source, GivenSource):
         source.check_all_used()
     return result

@@ -17,13 +17,9 @@ from collections import defaultdict
 from fractions import Fraction
 
 import pytest
-from dicecli.environment import EMPTY_ENVIRONMENT
-from dicecli.notation.dice import Die
-from dicecli.probability.distribution import ONE, ZERO
-from dicecli.rolling.sources import Roller
+from dicecli.game import EMPTY_ENVIRONMENT, ONE, ZERO, Die, Roller
 
-from savage_helpers import check
-from savage_worlds import SYSTEM
+from savage_helpers import RULES, check
 from savage_worlds.nodes import TraitTest
 from savage_worlds.odds import PRECISION, Chances, at_least, exactly, mean
 from savage_worlds.roll import resolve_test
@@ -79,7 +75,7 @@ def test_chances_equal_brute_force(line: str) -> None:
     target = test.target_number
     assert target + 12 - test.modifier <= CAP  # every chance below is decided by the cap
     outcomes = brute_force(test)
-    odds = SYSTEM.odds(test, EMPTY_ENVIRONMENT, line)
+    odds = RULES.odds(test, EMPTY_ENVIRONMENT, line)
     chances = dict(odds.chances)
 
     def passing(value: int) -> Fraction:
@@ -110,7 +106,7 @@ def test_chances_equal_brute_force(line: str) -> None:
 @pytest.mark.parametrize("line", LINES)
 def test_table_and_mean(line: str) -> None:
     test = check(line)
-    odds = SYSTEM.odds(test, EMPTY_ENVIRONMENT, line)
+    odds = RULES.odds(test, EMPTY_ENVIRONMENT, line)
     assert odds.distribution is not None
     residue = odds.distribution.residue
     assert 0 < residue <= PRECISION
@@ -140,14 +136,14 @@ def test_one_acing_die(sides: int) -> None:
 
 def test_known_values() -> None:
     # d8 and d6 against 4: fail only when both are under 4 (3/8 * 1/2)
-    chances = dict(SYSTEM.odds(check("sw d8"), EMPTY_ENVIRONMENT, "sw d8").chances)
+    chances = dict(RULES.odds(check("sw d8"), EMPTY_ENVIRONMENT, "sw d8").chances)
     assert chances["success"] == Fraction(13, 16)
     assert chances["critical_failure"] == Fraction(1, 48)
     # an Extra's d4: 4 or more is an ace (1/4)
-    extra = dict(SYSTEM.odds(check("sw extra d4"), EMPTY_ENVIRONMENT, "").chances)
+    extra = dict(RULES.odds(check("sw extra d4"), EMPTY_ENVIRONMENT, "").chances)
     assert extra["success"] == Fraction(1, 4)
     # a critical failure fails even when 1 + 5 would pass
-    plus = dict(SYSTEM.odds(check("sw d8+5"), EMPTY_ENVIRONMENT, "").chances)
+    plus = dict(RULES.odds(check("sw d8+5"), EMPTY_ENVIRONMENT, "").chances)
     assert plus["success"] == 1 - Fraction(1, 48)
 
 

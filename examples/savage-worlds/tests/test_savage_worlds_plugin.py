@@ -8,8 +8,9 @@ from importlib.metadata import PackageNotFoundError, distribution
 import pytest
 from dicecli.systems import registry
 
-from savage_worlds import GAME, SYSTEM
+from savage_worlds import GAME
 from savage_worlds.nodes import GAME_NAME, TraitTest
+from savage_worlds.system import SavageWorldsRules
 
 
 def _installed() -> bool:
@@ -29,19 +30,18 @@ def test_checks_name_the_game() -> None:
     assert TraitTest.system == GAME_NAME == GAME.name
 
 
-def test_the_system_module_holds_the_system() -> None:
-    module = __import__(GAME.system, fromlist=["SYSTEM"])
-    assert module.SYSTEM is SYSTEM
+def test_the_declaration_makes_the_rules() -> None:
+    assert isinstance(GAME.rules(), SavageWorldsRules)
 
 
 @pytest.mark.skipif(not _installed(), reason="dicecli-savage-worlds is not installed")
 def test_dicecli_finds_the_installed_game() -> None:
-    from dicecli.notation.grammar import parse
+    import dicecli
 
     registry.reset()
     try:
         assert registry.game_for_keyword("SW") == GAME
         assert registry.game_for_keyword("savage") == GAME
-        assert parse("sw d8 vs 6").body == TraitTest(8, target=6)
+        assert dicecli.parse("sw d8 vs 6").body == TraitTest(8, target=6)
     finally:
         registry.reset()

@@ -4,9 +4,7 @@ critical failures, and the outcome's fields."""
 from __future__ import annotations
 
 import pytest
-from dicecli.errors import GivenFacesError
-from dicecli.render.text import result_line
-from dicecli.results import DROPPED, EXPLODED, EXPLOSION
+from dicecli.game import DROPPED, EXPLODED, EXPLOSION, GivenFacesError, plain_line
 
 from savage_helpers import roll
 from savage_worlds import GAME
@@ -21,7 +19,7 @@ def test_the_better_die_counts_and_the_other_is_dropped() -> None:
     assert DROPPED in trait.marks
     assert (wild.die, wild.value, wild.kept) == ("wild", 5, True)
     assert WILD_MARK in wild.marks
-    assert result_line(result) == "5\tsw d8\td8 [~3~] wild [5] vs 4 => success"
+    assert plain_line(result) == "5\tsw d8\td8 [~3~] wild [5] vs 4 => success"
 
 
 def test_a_tie_keeps_the_trait_die() -> None:
@@ -38,7 +36,7 @@ def test_aces_add_without_limit_and_are_marked() -> None:
     assert marks[3] == (EXPLOSION,)
     assert marks[4] == (WILD_MARK, EXPLODED, DROPPED)
     assert marks[5] == (WILD_MARK, EXPLOSION, DROPPED)
-    assert result_line(result) == (
+    assert plain_line(result) == (
         "26\tsw d8\td8 [8!, 8!, 8!, 2] wild [~6!~, ~1~] vs 4 => success with 5 raises"
     )
 
@@ -89,7 +87,7 @@ def test_verdicts(line: str, given: str, verdict: str, passed: bool, raises: int
 def test_an_extra_rolls_no_wild_die() -> None:
     result = roll("sw extra d8", "5")
     assert [die.die for die in result.dice] == ["d8"]
-    assert result_line(result) == "5\tsw extra d8\t[5] vs 4 => success"
+    assert plain_line(result) == "5\tsw extra d8\t[5] vs 4 => success"
 
 
 def test_given_faces_name_the_wild_die() -> None:
@@ -99,7 +97,7 @@ def test_given_faces_name_the_wild_die() -> None:
 
 def test_the_modifiers_are_shown_as_typed() -> None:
     result = roll("sw d8 +2 -1 vs 5", "3,4")
-    assert result_line(result) == "5\tsw d8 +2 -1 vs 5\td8 [~3~] wild [4] + 2 - 1 vs 5 => success"
+    assert plain_line(result) == "5\tsw d8 +2 -1 vs 5\td8 [~3~] wild [4] + 2 - 1 vs 5 => success"
 
 
 def test_every_help_example_rolls() -> None:

@@ -16,14 +16,14 @@ import dicecli
 from dicecli import RuleError
 from dicecli.environment import Environment
 from dicecli.probability.distribution import Odds
-from dicecli.systems.age import SYSTEM
+from dicecli.systems import registry
 
 THREE_D6 = list(itertools.product(range(1, 7), repeat=3))  # (d6, d6, Dragon die)
 
 
 def odds(text: str, values: Mapping[str, int] | None = None) -> Odds:
     env = Environment(values=values or {})
-    return SYSTEM.odds(dicecli.parse(text).body, env, text)  # type: ignore[arg-type]
+    return registry.system("age").odds(dicecli.parse(text).body, env, text)
 
 
 def has_doubles(dice: tuple[int, ...]) -> bool:

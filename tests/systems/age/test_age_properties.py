@@ -9,11 +9,12 @@ from fractions import Fraction
 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from property_counts import examples
 
 import dicecli
 from dicecli.environment import Environment
 from dicecli.results import JSONValue, RollResult
-from dicecli.systems.age import SYSTEM
+from dicecli.systems import registry
 
 faces = st.tuples(st.integers(1, 6), st.integers(1, 6), st.integers(1, 6))
 modifiers = st.integers(-5, 12)
@@ -47,7 +48,7 @@ def test_basic_test_properties(dice: tuple[int, int, int], modifier: int, target
     assert fields["doubles"] is (len(set(dice)) < 3)
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(st.lists(st.tuples(modifiers, st.booleans()), min_size=2, max_size=5), st.integers())
 def test_opposed_roll_has_one_winner(sides: list[tuple[int, bool]], seed: int) -> None:
     # rule G4: one winner, and without re-rolls the winner's (total, Dragon die,
@@ -71,17 +72,17 @@ def test_opposed_roll_has_one_winner(sides: list[tuple[int, bool]], seed: int) -
     assert len(result.dice) % 3 == 0
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(st.lists(st.integers(-3, 6), min_size=2, max_size=3))
 def test_opposed_chances_sum_to_one(abilities: list[int]) -> None:
     # rule G4: someone always wins
     text = " vs ".join(f"age {a}" for a in abilities)
-    result = SYSTEM.odds(dicecli.parse(text).body, Environment(), text)  # type: ignore[arg-type]
+    result = registry.system("age").odds(dicecli.parse(text).body, Environment(), text)
     assert sum(chance for _, chance in result.wins) == 1
     assert sum(chance for _, chance in result.chances) == 1
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(modifiers, st.integers(3, 20), st.integers(1, 30), st.integers())
 def test_advanced_test_reaches_its_threshold(
     modifier: int, target: int, threshold: int, seed: int
@@ -100,11 +101,11 @@ def test_advanced_test_reaches_its_threshold(
     assert progress < threshold + 6
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(modifiers, targets)
 def test_basic_odds_are_a_distribution(modifier: int, target: int) -> None:
     text = f"age {modifier} vs {target}"
-    result = SYSTEM.odds(dicecli.parse(text).body, Environment(), text)  # type: ignore[arg-type]
+    result = registry.system("age").odds(dicecli.parse(text).body, Environment(), text)
     chances = dict(result.chances)
     assert 0 <= chances["stunt"] <= chances["success"] <= 1
     assert chances["stunt"] <= Fraction(4, 9)  # rule G6: P(doubles) = 4/9

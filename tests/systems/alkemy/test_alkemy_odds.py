@@ -12,12 +12,13 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_counts import examples
 
 import dicecli
 from dicecli import Environment, RuleError
 from dicecli.notation.nodes import Check
 from dicecli.probability.distribution import Odds
-from dicecli.systems.alkemy import SYSTEM
+from dicecli.systems import registry
 from dicecli.systems.alkemy.dice import shipped_dice
 from dicecli.systems.alkemy.nodes import AlkemySide, KeepChoice
 
@@ -39,7 +40,7 @@ def _no_user_dice_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def odds_of(text: str, env: Environment = EMPTY) -> Odds:
     check = dicecli.parse(text).body
     assert isinstance(check, Check)
-    return SYSTEM.odds(check, env, text)
+    return registry.system("alkemy").odds(check, env, text)
 
 
 # -- brute force, written independently of the module ---------------------------------------
@@ -142,7 +143,7 @@ characteristic = st.integers(min_value=0, max_value=12)
 
 
 @given(colours, characteristic, extra, extra, st.integers(min_value=0, max_value=30))
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 def test_check_odds_match_brute_force(
     colour: str, char: int, bonus: int, penalty: int, target: int
 ) -> None:
@@ -159,7 +160,7 @@ def test_check_odds_match_brute_force(
 
 
 @given(colours, colours, characteristic, characteristic, extra, extra)
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 def test_opposed_odds_solve_the_reroll_loop(
     colour_a: str, colour_b: str, char_a: int, char_b: int, bonus: int, penalty: int
 ) -> None:
@@ -194,7 +195,7 @@ sides = st.builds(
 
 
 @given(sides, st.integers(min_value=0, max_value=2**32))
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 def test_every_roll_keeps_exactly_two_dice_of_its_colour(side: AlkemySide, seed: int) -> None:
     # rules A3, A7, A8: 2 to 4 dice of the state's colour, exactly 2 kept
     result = dicecli.roll(f"{side} vs 10", seed=seed)
@@ -218,7 +219,7 @@ def test_keep_choice_keeps_exactly_the_chosen_dice(order: list[int], faces: list
 
 
 @given(sides, sides, st.integers(min_value=0, max_value=2**32))
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 def test_an_opposed_roll_always_ends_with_one_winner(
     first: AlkemySide, second: AlkemySide, seed: int
 ) -> None:

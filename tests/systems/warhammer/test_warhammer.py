@@ -8,13 +8,16 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
+import pickle
+import subprocess
+import sys
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
 import dicecli
 from dicecli import DiceError, Environment, GivenFacesError, RuleError
-from dicecli.notation.dice import NOT_REROLLABLE
 from dicecli.notation.nodes import Expr
 from dicecli.results import IGNORED, REROLL, REROLLED, DiceShown, RollResult, Text
 from dicecli.systems.warhammer.dice import ARTILLERY, SCATTER
@@ -126,14 +129,55 @@ def test_special_dice_are_not_rerollable() -> None:
     # rule W4: the artillery and scatter dice may not be re-rolled
     assert not ARTILLERY.rerollable
     assert not SCATTER.rerollable
-    assert {"artillery", "scatter"} <= NOT_REROLLABLE
+    # every face of them, as rolled, says so itself
+    rolls = (*ARTILLERY.kept_rolls, *SCATTER.kept_rolls)
+    assert not any(roll.rerollable for roll in rolls)
+    assert not ARTILLERY.roll_of(5, False, ("dropped",)).rerollable  # a marked one too
 
 
 def test_results_name_the_unrerollable_dice() -> None:
     # rule W4: the dice in a result are the ones the core's reroll refuses
     result = dicecli.roll("wfb scatter artillery", given="3,4")
     assert [die.die for die in result.dice] == ["scatter", "artillery"]
-    assert all(die.die in NOT_REROLLABLE for die in result.dice)
+    assert not any(die.rerollable for die in result.dice)
+
+
+_REROLL_A_PICKLED_RESULT = """
+import pickle, sys
+import dicecli
+result = pickle.loads(open(sys.argv[1], "rb").read())
+# nothing of the game is loaded: only the result can say its dice may not be re-rolled
+print("warhammer loaded:", any(name.startswith("dicecli.systems.war") for name in sys.modules))
+try:
+    print("re-rolled:", dicecli.reroll(result, given=sys.argv[2]).total)
+except dicecli.RuleError as error:
+    print("refused:", error)
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "given", "again", "expected"),
+    [
+        ("wfb artillery", "4", "2", "refused: the artillery die may not be re-rolled"),
+        ("wfb 2D6", "1,2", "6,6", "re-rolled: 12"),
+    ],
+)
+def test_a_pickled_result_keeps_its_w4_in_a_fresh_process(
+    tmp_path: Path, text: str, given: str, again: str, expected: str
+) -> None:
+    # rule W4: whether a die may be re-rolled travels with the die in the result, so
+    # a result loaded in another process, where no Warhammer module was imported,
+    # still refuses a re-roll (and an ordinary result still re-rolls, rule W5)
+    saved = tmp_path / "result.pickle"
+    saved.write_bytes(pickle.dumps(dicecli.roll(text, given=given)))
+    shown = subprocess.run(
+        [sys.executable, "-c", _REROLL_A_PICKLED_RESULT, str(saved), again],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    assert shown[0] == "warhammer loaded: False"
+    assert shown[1].startswith(expected)
 
 
 @pytest.mark.parametrize(

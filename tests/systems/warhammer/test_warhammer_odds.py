@@ -16,7 +16,7 @@ from dicecli import Environment, RuleError
 from dicecli.environment import EMPTY_ENVIRONMENT
 from dicecli.notation.nodes import Check, Expr
 from dicecli.probability.distribution import Odds
-from dicecli.systems.warhammer import SYSTEM
+from dicecli.systems import registry
 from dicecli.systems.warhammer.odds import (
     bearing_chances,
     rolloff_expected_rounds,
@@ -29,7 +29,7 @@ F = Fraction
 def odds(text: str, env: Environment = EMPTY_ENVIRONMENT) -> Odds:
     body = dicecli.parse(text).body
     assert isinstance(body, Check)
-    return SYSTEM.odds(body, env, text)
+    return registry.system("warhammer").odds(body, env, text)
 
 
 def chance(text: str, name: str, env: Environment = EMPTY_ENVIRONMENT) -> Fraction:

@@ -12,6 +12,7 @@ modifiers: symbols are counted, not kept or re-rolled.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterator
 
 from dicecli.dicefiles.model import DiceBook
@@ -19,6 +20,7 @@ from dicecli.errors import DiceError
 from dicecli.notation.dice import Die
 from dicecli.notation.nodes import NO_MODIFIERS, BinaryOp, Dice, Expr, Labelled
 from dicecli.notation.sides import DieName
+from dicecli.probability.weights import check_work
 
 MAX_STATES = 200_000
 """Most different combinations of symbol counts one pool's odds may hold."""
@@ -49,6 +51,19 @@ def pool_terms(expr: Expr) -> list[Dice] | None:
             return None
         return left + right
     return None
+
+
+def added_terms(expr: Expr) -> list[Expr]:
+    """The terms ``expr`` adds up: through labels, ``+``, and the left side of ``-``
+    (``2dMix + 1d6kh1 - 2`` -> ``2dMix``, ``1d6kh1``, ``2``); what a ``-`` takes away
+    counts as one term of its own."""
+    if isinstance(expr, Labelled):
+        return added_terms(expr.expr)
+    if isinstance(expr, BinaryOp) and expr.op == "+":
+        return added_terms(expr.left) + added_terms(expr.right)
+    if isinstance(expr, BinaryOp) and expr.op == "-":
+        return [*added_terms(expr.left), expr.right]
+    return [expr]
 
 
 def pool_dice(terms: list[Dice], book: DiceBook) -> list[tuple[Die, int]]:
@@ -89,11 +104,21 @@ def joint_counts(dice: list[tuple[Die, int]], symbols: tuple[str, ...]) -> tuple
     return joint, denominator
 
 
+PAIR_WORK = 300
+"""Work (:data:`~dicecli.probability.weights.MAX_WORK`'s units, about a nanosecond) of
+one pair of a state and a face, beside the work of each symbol counted."""
+
+SYMBOL_WORK = 40
+"""Work of one symbol's count in a state (a tuple of counts is made per pair)."""
+
+
 def _convolved(joint: Counts, faces: Counts) -> Counts:
+    width = len(next(iter(joint)))
+    check_work(len(joint) * len(faces) * (PAIR_WORK + width * SYMBOL_WORK), "these dice")
     found: Counts = {}
     for state, weight in joint.items():
         for face, ways in faces.items():
-            key = tuple(a + b for a, b in zip(state, face, strict=True))
+            key = tuple(map(operator.add, state, face))  # of one length: the symbols
             found[key] = found.get(key, 0) + weight * ways
     if len(found) > MAX_STATES:
         raise DiceError(
@@ -109,6 +134,7 @@ def symbol_tables(
     """Each symbol's count distribution, then each pair's net (``success - failure``),
     as integer weights; and for each pair the weight of a net of 1 or more."""
     place = {symbol: index for index, symbol in enumerate(symbols)}
+    check_work(len(joint) * (len(symbols) + len(cancels)) * PAIR_WORK, "these dice")
     tables: list[tuple[str, dict[int, int]]] = []
     for symbol in symbols:
         index = place[symbol]

@@ -1,0 +1,160 @@
+"""The command line's one table: the program's commands and options, and the router
+that reads an argument list with it.
+
+Both ways into the program read this table: the entry point (:mod:`dicecli.entry`),
+which rolls a plain roll without loading typer, and the typer app (:mod:`dicecli.cli`),
+which declares its options from it; a test checks that the app and the table agree.
+Nothing here imports typer or any other part of dicecli (see docs/startup.md).
+"""
+
+from __future__ import annotations
+
+from dicecli.frozen import frozen
+
+PROGRAM = "dicecli"
+VERSION = "0.1.0"
+"""The program's version (``dicecli --version``, ``dicecli.__version__``)."""
+
+COMMANDS = ("roll", "odds", "help", "table", "repl", "games")
+"""The commands, in the order the help lists them. A first word that is none of them
+is a roll: ``dicecli 2D6+5`` means ``dicecli roll 2D6+5``."""
+
+ROLLING = ("roll", "table", "repl")
+ALL = ("roll", "odds", "table", "repl")
+
+
+@frozen
+class Option:
+    """One option of the command line: its parameter name in the commands, its
+    spellings, whether a value follows it, and the commands that take it."""
+
+    name: str
+    spellings: tuple[str, ...]
+    takes_value: bool
+    commands: tuple[str, ...]
+    fast: bool = False
+    """A plain roll may carry it and still be rolled without typer (it only chooses the
+    output)."""
+
+
+OPTIONS = (
+    Option("seed", ("--seed",), True, ROLLING),
+    Option("given", ("--given",), True, ROLLING),
+    Option("times", ("--times", "-n"), True, ROLLING),
+    Option("plain", ("--plain",), False, ALL, fast=True),
+    Option("json", ("--json",), False, (*ALL, "games"), fast=True),
+    Option("sets", ("--set",), True, ALL),
+    Option("character", ("--character",), True, ALL),
+    Option("dice_file", ("--dice-file",), True, ALL),
+    Option("settings", ("--setting",), True, ALL),
+    Option("odds", ("--odds",), False, ("roll", "table")),
+    Option("at_least", ("--at-least",), True, ("odds",)),
+    Option("at_most", ("--at-most",), True, ("odds",)),
+    Option("full", ("--full",), False, ("odds",)),
+    Option("debug", ("--debug",), False, ALL),
+)
+"""Every option of the commands (a game's own options, such as a plug-in's
+``--wild-die``, come from its declaration and are added by :mod:`dicecli.cli`)."""
+
+OPTION = {option.name: option for option in OPTIONS}
+
+HELP = ("-h", "--help")
+COMPLETION_OPTIONS = ("--install-completion", "--show-completion")
+APP_OPTIONS = (*HELP, "--version", *COMPLETION_OPTIONS)
+"""The options of the program itself, not of a command."""
+
+FAST_FLAGS = frozenset(s for option in OPTIONS if option.fast for s in option.spellings)
+WITH_VALUE = frozenset(s for option in OPTIONS if option.takes_value for s in option.spellings)
+SPELLINGS = frozenset({*(s for option in OPTIONS for s in option.spellings), *APP_OPTIONS})
+
+REPEAT_SPELLINGS = OPTION["times"].spellings
+"""``--times`` and ``-n``, which a line of its own may carry too (``4d6kh3 -n 6``)."""
+
+
+def is_option(word: str) -> bool:
+    """Whether ``word`` is read as an option rather than as part of the roll: a long
+    option, ``--`` and a letter (known or not, so that a typo is reported), ``-h``,
+    ``-n`` or ``-n3`` (the ``--times`` option with its value, never the roll ``-n3``, a
+    name). Any other word, even one starting with a minus (``-7/2``, ``--15``), is part
+    of the roll."""
+    if word.startswith("--"):
+        first = word[2:3]
+        return first.isascii() and first.isalpha()
+    return word in SPELLINGS or (word.startswith("-n") and word[2:].isdecimal())
+
+
+@frozen
+class Route:
+    """An argument list read with the table: the command (None: none named), the
+    options with their values, and the roll's words."""
+
+    command: str | None
+    options: list[str]
+    words: list[str]
+
+    def typer_args(self) -> list[str]:
+        """The arguments as the typer app expects them: ``COMMAND [OPTIONS] -- [WORDS]``
+        (``[OPTIONS]`` alone for the program's own: ``--help``, ``--version``)."""
+        if self.command is None and not self.words:
+            if self.options and self.options[0] in COMPLETION_OPTIONS:
+                return self.options  # `dicecli --show-completion bash`: the shell's name
+            if all(option in APP_OPTIONS for option in self.options):
+                return self.options  # bare `dicecli`, `dicecli --help` ...
+        command = self.command or "roll"
+        return [command, *self.options, *(["--", *self.words] if self.words else [])]
+
+    def fast_flags(self) -> list[str] | None:
+        """The options of a plain roll (``--json``, ``--plain``), or None when another
+        option or another command than ``roll`` needs the typer app."""
+        if self.command not in (None, "roll"):
+            return None
+        if all(option in FAST_FLAGS for option in self.options):
+            return self.options
+        return None
+
+
+def route(args: list[str], with_value: frozenset[str] = frozenset()) -> Route:
+    """Read ``args``: options may stand anywhere, before or after the command and the
+    roll (``dicecli --seed 3 2d6``, ``dicecli 2d6 --plain``); the first word may name a
+    command; every other word is part of the roll, even one starting with a minus, so
+    ``dicecli -7/2`` and ``dicecli d20 -1`` need no quoting. ``with_value``: more
+    spellings of options that take a value (the games' own)."""
+    if args and args[0] in COMPLETION_OPTIONS:
+        return Route(None, args, [])  # `dicecli --show-completion bash`: no roll
+    takes_value = WITH_VALUE | with_value
+    command: str | None = None
+    options: list[str] = []
+    words: list[str] = []
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        if arg == "--":
+            words.extend(args[index + 1 :])
+            break
+        if arg in takes_value:
+            options.extend(args[index : index + 2])
+            index += 2
+            continue
+        if is_option(arg):
+            options.append(arg)
+        elif command is None and not words and arg in COMMANDS:
+            command = arg
+        else:
+            words.append(arg)
+        index += 1
+    return Route(command, options, words)
+
+
+__all__ = [
+    "APP_OPTIONS",
+    "COMMANDS",
+    "COMPLETION_OPTIONS",
+    "OPTION",
+    "OPTIONS",
+    "PROGRAM",
+    "VERSION",
+    "Option",
+    "Route",
+    "is_option",
+    "route",
+]
