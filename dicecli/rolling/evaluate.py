@@ -260,7 +260,8 @@ class Evaluation:
     modifiers) so those show the same way everywhere: :meth:`value` rolls one, and
     :attr:`dice` and :attr:`segments` are what those rolled and how they show. A game
     gives words of its own a meaning by overriding :meth:`name` (a special die named
-    in an expression).
+    in an expression), which returns the word's node of the result tree: what it
+    rolled and how it shows come from that node alone.
     """
 
     dice_book: DiceBook | None = None
@@ -281,17 +282,20 @@ class Evaluation:
         return rolled.value
 
     @property
-    def dice(self) -> list[DieRoll]:
-        """The dice of the parts rolled, in roll order."""
-        return [die for part in self.parts for die in dice_in(part)]
+    def dice(self) -> tuple[DieRoll, ...]:
+        """The dice of the parts rolled, in roll order (read from :attr:`parts`)."""
+        return tuple([die for part in self.parts for die in dice_in(part)])
 
     @property
-    def segments(self) -> list[Segment]:
-        """The breakdown of the parts rolled, one after the other."""
-        return [segment for part in self.parts for segment in breakdown(part)]
+    def segments(self) -> tuple[Segment, ...]:
+        """The breakdown of the parts rolled, one after the other (rendered from
+        :attr:`parts`)."""
+        return tuple([segment for part in self.parts for segment in breakdown(part)])
 
     def name(self, node: Name) -> Rolled:
-        """The roll of a name: a named number, or a saved roll rolled now."""
+        """The roll of a name: a named number, or a saved roll rolled now. A game's
+        override returns a node of its own word (``RolledDice(value,
+        DiceShown((die,)))`` for a special die) and defers to this for other names."""
         meaning = name_meaning(node, self.env, self._depth)
         if isinstance(meaning, int):
             return NamedNumber(node.name, meaning)
