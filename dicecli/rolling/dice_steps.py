@@ -219,7 +219,7 @@ def _face_decided_step(
 
 def rolled_one_by_one_step(die: Die, count: int, modifiers: Modifiers) -> DiceStep:
     """Re-rolls or explosions: each die is rolled in turn, as the rules go."""
-    from dicecli.rolling.rerolls_and_explosions import (  # imported on first use
+    from dicecli.rolling.rerolls_and_explosions import (  # docs/startup.md
         RerollExplodeRules,
         roll_modified_dice,
     )
@@ -249,7 +249,7 @@ def _compile_named_dice(node: Dice) -> Step:
     the per-user file, read once per run): a dict lookup per roll, no file or
     environment variable. The die found rolls as any die (one with a number on every
     face takes every modifier); its step is made once per die and kept."""
-    from dicecli.dicefiles.load import default_book, unknown_die
+    from dicecli.dicefiles.load import default_book, unknown_die  # docs/startup.md
 
     assert isinstance(node.sides, DieName)
     name = node.sides
@@ -289,6 +289,7 @@ def unnumbered(die: DieRoll) -> DiceError:
 
 def _file_die_step(node: Dice, die: Die) -> Step:
     """The step that rolls ``node``'s count of ``die``, a die of a dice file."""
+    # Imported when first needed (docs/startup.md).
     from dicecli.dicefiles.load import file_dice
     from dicecli.dicefiles.model import has_numbers
 

@@ -121,7 +121,7 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
     dice = dice_in(tree)
     outcome = None
     if evaluation.dice_book is not None:  # dice with symbols: count them (docs/dice.md)
-        from dicecli.dicefiles.symbols import symbol_outcome
+        from dicecli.dicefiles.symbols import symbol_outcome  # docs/startup.md
 
         try:
             _only_added(body, dice)
@@ -172,7 +172,7 @@ def roll_comparison(
 
 
 def _prepare_check(check: Check) -> CheckStep:
-    from dicecli.systems import registry
+    from dicecli.systems import registry  # docs/startup.md
 
     return registry.system(check.system).prepare(check)
 
