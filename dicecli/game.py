@@ -14,7 +14,9 @@ dicecli releases that keep :data:`API_VERSION`.
   :func:`whole_line`, :func:`parse_failure`;
 - rolling: :class:`Roller`, :class:`Die`, :class:`Face`, :func:`die_for_sides`,
   :data:`D6`, :func:`roll_expression` (and :class:`Evaluation` to give words a meaning
-  in expressions), :class:`Environment`, :func:`setting_value`;
+  in expressions, whose :meth:`~Evaluation.name` returns a node of the result tree:
+  :data:`Rolled`, :class:`RolledDice`, :class:`NamedNumber`), :class:`Environment`,
+  :func:`setting_value`;
 - results: :class:`RollResult`, :class:`DieRoll`, :class:`Outcome`, :class:`Text`,
   :class:`DiceShown`, :data:`Segment`, :data:`JSONValue`, :class:`GameRole` and the die
   marks (:data:`DROPPED`, :data:`EXPLODED` ...);
@@ -74,6 +76,9 @@ if TYPE_CHECKING:
     from dicecli.probability.distribution import Distribution as Distribution
     from dicecli.probability.distribution import Odds as Odds
     from dicecli.probability.engine import PRECISION as PRECISION
+    from dicecli.result_tree import NamedNumber as NamedNumber
+    from dicecli.result_tree import Rolled as Rolled
+    from dicecli.result_tree import RolledDice as RolledDice
     from dicecli.results import DROPPED as DROPPED
     from dicecli.results import EXPLODED as EXPLODED
     from dicecli.results import EXPLOSION as EXPLOSION
@@ -130,6 +135,9 @@ _LAZY: dict[str, str] = {
     "RollResult": "dicecli.results",
     "Segment": "dicecli.results",
     "Text": "dicecli.results",
+    "NamedNumber": "dicecli.result_tree",
+    "Rolled": "dicecli.result_tree",
+    "RolledDice": "dicecli.result_tree",
     "Evaluation": "dicecli.rolling.evaluate",
     "GivenSource": "dicecli.rolling.sources",
     "RandomSource": "dicecli.rolling.sources",
@@ -174,7 +182,7 @@ def roll_expression(expr: Expr, roller: Roller, env: Environment) -> ExpressionR
 
     evaluation = Evaluation(roller, env)
     value = evaluation.value(expr)
-    return ExpressionRoll(value, tuple(evaluation.dice), tuple(evaluation.segments))
+    return ExpressionRoll(value, evaluation.dice, evaluation.segments)
 
 
 def expression_odds(expr: Expr, env: Environment) -> tuple[Distribution, tuple[str, ...]]:
@@ -243,11 +251,14 @@ __all__ = [
     "HelpTopic",
     "Hint",
     "JSONValue",
+    "NamedNumber",
     "Odds",
     "Outcome",
     "RandomSource",
     "Roll",
     "RollResult",
+    "Rolled",
+    "RolledDice",
     "Roller",
     "RuleError",
     "Rules",

@@ -60,7 +60,6 @@ from dicecli.notation.nodes import (
     Explode,
     ExplodeKind,
     Expr,
-    FaceList,
     Group,
     Keep,
     KeepKind,
@@ -74,6 +73,7 @@ from dicecli.notation.nodes import (
     Sides,
     Unique,
 )
+from dicecli.notation.sides import FaceList
 
 T = TypeVar("T")
 

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 import dicecli.game
+from dicecli.notation.nodes import Check, Comparison, Name
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "savage-worlds"
@@ -67,6 +68,45 @@ def _documented_game() -> str:
 def test_every_public_name_of_the_game_api_is_there() -> None:
     missing = [name for name in dicecli.game.__all__ if not hasattr(dicecli.game, name)]
     assert missing == []
+
+
+def test_a_games_word_is_a_node_of_the_result_tree() -> None:
+    """A word a game gives a meaning (``Evaluation.name``, docs/games.md) returns its
+    node of the result tree: the value, the dice and the breakdown all come from it."""
+    from dicecli.game import (
+        DiceShown,
+        Die,
+        Environment,
+        Evaluation,
+        Face,
+        GivenSource,
+        Rolled,
+        RolledDice,
+        Roller,
+        Text,
+    )
+
+    boom = Die("boom", (Face("BOOM", 10), Face("fizz", 0)))
+
+    class BoomEvaluation(Evaluation):
+        def name(self, node: Name) -> Rolled:
+            if node.name == "Boom":
+                roll = self.roller.roll(boom)
+                return RolledDice(roll.value or 0, DiceShown((roll,)))
+            return super().name(node)
+
+    body = dicecli.parse("Boom + d6 + STR").body
+    assert not isinstance(body, (Check, Comparison))
+    env = Environment(values={"STR": 3})
+    evaluation = BoomEvaluation(Roller(GivenSource(["BOOM", "4"])), env)
+    assert evaluation.value(body) == 17
+    assert [(die.die, die.face) for die in evaluation.dice] == [("boom", "BOOM"), ("d6", "4")]
+    shown = [
+        segment.text if isinstance(segment, Text) else [die.face for die in segment.dice]
+        for segment in evaluation.segments
+    ]
+    assert shown == [["BOOM"], " + ", ["4"], " + ", "STR(3)"]
+    assert isinstance(evaluation.dice, tuple)  # read from the tree: nothing to append to
 
 
 def test_importing_the_game_api_loads_no_grammar_or_rolling() -> None:

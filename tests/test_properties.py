@@ -52,7 +52,6 @@ from dicecli.notation.nodes import (
     Condition,
     Dice,
     Expr,
-    FaceList,
     Group,
     Keep,
     KeepKind,
@@ -65,13 +64,12 @@ from dicecli.notation.nodes import (
     Roll,
     Sides,
 )
+from dicecli.notation.sides import FaceList
+from dicecli.render.breakdown import breakdown
+from dicecli.result_tree import dice_in
 from dicecli.results import DieRoll
-from dicecli.rolling.evaluate import (
-    Evaluation,
-    rolled_one_by_one_step,
-    step_of,
-    with_criticals,
-)
+from dicecli.rolling.dice_steps import rolled_one_by_one_step, with_criticals
+from dicecli.rolling.evaluate import Evaluation, step_of
 from dicecli.rolling.rerolls_and_explosions import values_matching
 from dicecli.rolling.sources import RandomSource, Roller
 from dicecli.systems import registry
@@ -710,7 +708,7 @@ def test_success_counting_counts_successes_minus_failures(
 @st.composite
 def face_decided_dice(draw: st.DrawFn) -> Dice:
     """A dice term with keep/drop and/or success counting and no re-roll or explosion:
-    the terms whose outcome the evaluator looks up per face (evaluate.py)."""
+    the terms whose outcome the evaluator looks up per face (dice_steps.py)."""
     sides = draw(st.sampled_from((*_COUNTING_SIDES, 2, "%")))
     values = die_values(sides)
     count = draw(st.integers(1, 8))
@@ -736,9 +734,11 @@ def test_face_decided_terms_agree_with_rolling_one_die_at_a_time(node: Dice, see
     general_step = with_criticals(
         node, rolled_one_by_one_step(die_for_sides(node.sides), node.count, node.modifiers)
     )
-    assert general_step(general) == step_of(node)(fast)
-    assert general.dice == fast.dice
-    assert general.segments == fast.segments
+    general_roll, fast_roll = general_step(general), step_of(node)(fast)
+    assert general_roll.value == fast_roll.value
+    assert dice_in(general_roll) == dice_in(fast_roll)
+    assert breakdown(general_roll) == breakdown(fast_roll)
+    assert general_roll == fast_roll
 
 
 # --- given faces replay a seeded roll ----------------------------------------------

@@ -31,7 +31,8 @@ from dicecli.errors import DiceError
 from dicecli.frozen import replace
 from dicecli.limits import MAX_VALUE
 from dicecli.notation.dice import Die, Face
-from dicecli.notation.nodes import Condition, Dice, DieName, Name, Reroll
+from dicecli.notation.nodes import Condition, Dice, Name, Reroll
+from dicecli.notation.sides import DieName
 
 if TYPE_CHECKING:
     from dicecli.environment import Environment

@@ -16,7 +16,7 @@ from typing import cast
 
 from dicecli.errors import DiceError
 from dicecli.frozen import field, frozen
-from dicecli.notation.nodes import DieName, FaceList
+from dicecli.notation.sides import DieName, FaceList
 from dicecli.results import DiceShown, DieRoll
 
 MAX_SHARED_VARIANTS = 4096

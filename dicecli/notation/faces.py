@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from dicecli.limits import MAX_FACE_VALUE, MAX_FACES
-from dicecli.notation.nodes import FaceList
+from dicecli.notation.sides import FaceList
 
 _ITEM = re.compile(r"\s*(?P<low>[-+]?\d+)\s*(?:\.\.\s*(?P<high>[-+]?\d+)\s*)?")
 _DECIMAL = re.compile(r"\s*-?(?:\d+\.\d*|\.\d+)\s*")

@@ -40,11 +40,9 @@ from dicecli.notation.nodes import (
     ComputedDice,
     Condition,
     Dice,
-    DieName,
     Explode,
     ExplodeKind,
     Expr,
-    FaceList,
     FunctionName,
     Group,
     Keep,
@@ -67,6 +65,7 @@ from dicecli.notation.semantics import (
     condition_of,
     endless_roll,
 )
+from dicecli.notation.sides import DieName, FaceList
 
 _COMPARE = r"(?:>=|<=|<>|>|<|=)"
 # After a modifier's letter (r, ro, u, uo, f, ds, cs, cf), ``!=`` is "not equal" too, and

@@ -26,6 +26,7 @@ import sys
 from typing import TYPE_CHECKING, ClassVar, Literal, NoReturn, TypeAlias
 
 from dicecli.frozen import field, frozen
+from dicecli.notation.sides import DieName, FaceList
 
 if sys.version_info >= (3, 11):
     from typing import assert_never
@@ -45,19 +46,6 @@ CheckOp = Literal[">=", "<=", ">", "<", "=", "!="]
 FunctionName = Literal["floor", "ceil", "round", "abs", "min", "max"]
 ROUNDING_FUNCTIONS: tuple[FunctionName, ...] = ("floor", "ceil", "round")
 FUNCTION_NAMES: tuple[FunctionName, ...] = (*ROUNDING_FUNCTIONS, "abs", "min", "max")
-
-
-class FaceList(str):
-    """The faces of a custom die as written in its canonical spelling, braces included:
-    ``{1,1,2,3,5,8}``, ``{-1,0,1}``, ``{1..4,10}`` (ranges kept, spaces and leading
-    zeros dropped; :func:`dicecli.notation.faces.read_faces` reads and spells them).
-
-    A string, so that a dice term's sides stay a plain value whatever the die: two
-    lists are the same die exactly when they are spelt the same, and the code that
-    takes ``"%"`` or ``"F"`` as sides takes these too.
-    """
-
-    __slots__ = ()
 
 
 if TYPE_CHECKING:
@@ -224,20 +212,6 @@ class Modifiers:
 
 
 NO_MODIFIERS = Modifiers()
-
-
-@frozen
-class DieName:
-    """A die named in a dice file, as typed after ``d``: ``Boost`` in ``3dBoost``
-    (``docs/dice.md``). Looked up when rolled, in the dice file in force. ``position``:
-    where the dice term starts in the line typed (-1: not known), for errors; it takes
-    no part in equality."""
-
-    name: str
-    position: int = field(default=-1, compare=False, repr=False)
-
-    def __str__(self) -> str:
-        return self.name
 
 
 class ExprNode:

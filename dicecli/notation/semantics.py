@@ -25,7 +25,6 @@ from dicecli.notation.nodes import (
     Condition,
     Dice,
     Expr,
-    FaceList,
     FunctionName,
     Group,
     Keep,
@@ -33,6 +32,7 @@ from dicecli.notation.nodes import (
     Name,
     Sides,
 )
+from dicecli.notation.sides import FaceList
 
 if TYPE_CHECKING:
     from dicecli.environment import Environment

@@ -20,17 +20,9 @@ from fractions import Fraction
 
 from dicecli.environment import Environment
 from dicecli.frozen import replace
-from dicecli.notation.nodes import (
-    Comparison,
-    ComputedDice,
-    Condition,
-    Dice,
-    DieName,
-    Expr,
-    Name,
-    children,
-)
+from dicecli.notation.nodes import Comparison, ComputedDice, Condition, Dice, Expr, Name, children
 from dicecli.notation.semantics import computed_dice, critical_conditions, name_meaning
+from dicecli.notation.sides import DieName
 from dicecli.probability.engine import dice_weights, weights
 
 ONE = Fraction(1)

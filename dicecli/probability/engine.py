@@ -43,7 +43,6 @@ from dicecli.notation.nodes import (
     ComputedDice,
     Condition,
     Dice,
-    DieName,
     Expr,
     Group,
     Labelled,
@@ -69,6 +68,7 @@ from dicecli.notation.semantics import (
     pooled_dice,
     rounded,
 )
+from dicecli.notation.sides import DieName
 from dicecli.probability.distribution import Distribution, fraction_text
 from dicecli.probability.keep import (
     Chain,

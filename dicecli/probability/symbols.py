@@ -18,7 +18,8 @@ from collections.abc import Iterator
 from dicecli.dicefiles.model import DiceBook
 from dicecli.errors import DiceError
 from dicecli.notation.dice import Die
-from dicecli.notation.nodes import NO_MODIFIERS, BinaryOp, Dice, DieName, Expr, Labelled
+from dicecli.notation.nodes import NO_MODIFIERS, BinaryOp, Dice, Expr, Labelled
+from dicecli.notation.sides import DieName
 from dicecli.probability.weights import check_work
 
 MAX_STATES = 200_000

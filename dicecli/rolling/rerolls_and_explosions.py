@@ -1,9 +1,9 @@
 """Dice terms with re-roll, unique, explode or clamp modifiers (steps 1 and 2 of the
 modifier order), rolled one die at a time as the rules go.
 
-The evaluator (:mod:`dicecli.rolling.evaluate`) imports this module for the first such
-term it meets (see "Start-up" in the README). Keep/drop and counting (steps 3 and 4)
-stay in the evaluator, shared with every dice term.
+The dice steps (:mod:`dicecli.rolling.dice_steps`) import this module for the first
+such term they meet (see "Start-up" in the README). Keep/drop and counting (steps 3
+and 4) are :mod:`dicecli.rolling.keep_and_count`'s, shared with every dice term.
 (:mod:`dicecli.rolling.reroll_result` is another thing: re-rolling a whole result, rule W5.)
 
 Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
@@ -29,7 +29,7 @@ from dicecli.results import (
 if TYPE_CHECKING:
     from dicecli.notation.dice import Die
     from dicecli.notation.nodes import ExplodeKind, Modifiers, Unique
-    from dicecli.rolling.evaluate import KeepUnit
+    from dicecli.rolling.keep_and_count import KeepUnit
     from dicecli.rolling.sources import Roller
 
 

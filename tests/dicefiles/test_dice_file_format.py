@@ -16,7 +16,8 @@ from dicecli import Environment, parse
 from dicecli.dicefiles.load import DiceFileError, combined, parse_book, read_book
 from dicecli.dicefiles.model import BLANK, face_name, has_numbers
 from dicecli.errors import DiceError, DiceSyntaxError
-from dicecli.notation.nodes import Dice, DieName
+from dicecli.notation.nodes import Dice
+from dicecli.notation.sides import DieName
 from dicecli.systems.alkemy.dice import SHIPPED_DICE
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -17,7 +17,8 @@ from dicecli import DiceError, Environment
 from dicecli.dicefiles.load import combined, parse_book, read_book
 from dicecli.dicefiles.model import DiceBook
 from dicecli.frozen import replace
-from dicecli.notation.nodes import Dice, DieName
+from dicecli.notation.nodes import Dice
+from dicecli.notation.sides import DieName
 from dicecli.repl.commands import handle_line
 from dicecli.repl.state import Message, Problem, Rolled, start_state
 from dicecli.rolling.sources import GivenSource, Roller

@@ -22,16 +22,8 @@ from dicecli.limits import MAX_FACE_VALUE, MAX_FACES
 from dicecli.notation import grammar, reader
 from dicecli.notation.common_lines import read_common_line
 from dicecli.notation.dice import die_for_sides
-from dicecli.notation.nodes import (
-    ComputedDice,
-    Condition,
-    Dice,
-    Explode,
-    FaceList,
-    Keep,
-    Modifiers,
-    Reroll,
-)
+from dicecli.notation.nodes import ComputedDice, Condition, Dice, Explode, Keep, Modifiers, Reroll
+from dicecli.notation.sides import FaceList
 from dicecli.probability.weights import power
 from dicecli.render.text import result_line
 

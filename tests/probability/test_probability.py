@@ -38,7 +38,6 @@ from dicecli.notation.nodes import (
     Explode,
     ExplodeKind,
     Expr,
-    FaceList,
     Group,
     Keep,
     KeepKind,
@@ -53,6 +52,7 @@ from dicecli.notation.nodes import (
     Unique,
     children,
 )
+from dicecli.notation.sides import FaceList
 from dicecli.probability.comparison import comparison_odds
 from dicecli.probability.criticals import critical_chances
 from dicecli.probability.distribution import Distribution

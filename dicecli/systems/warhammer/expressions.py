@@ -24,6 +24,7 @@ from dicecli.errors import RuleError
 from dicecli.frozen import frozen
 from dicecli.notation.dice import Die
 from dicecli.notation.nodes import BinaryOp, Expr, Name, Negate, Number, PercentOf
+from dicecli.result_tree import Rolled, RolledDice
 from dicecli.results import DiceShown, Segment, Text
 from dicecli.rolling.evaluate import Evaluation
 from dicecli.rolling.sources import Roller
@@ -39,22 +40,19 @@ class WarhammerEvaluation(Evaluation):
         self.misfired = False
         self.artillery_rolled = False
 
-    def name(self, node: Name) -> int:
+    def name(self, node: Name) -> Rolled:
         if is_artillery(node):
             return self._artillery()
         return super().name(node)
 
-    def _artillery(self) -> int:
+    def _artillery(self) -> Rolled:
         index = self.roller.draw(ARTILLERY)
         misfire = ARTILLERY.faces[index].value is None
         roll = ARTILLERY.roll_of(index, True, (MISFIRE_MARK,) if misfire else ())
-        self.dice.append(roll)
-        self.segments.append(DiceShown((roll,)))
         self.artillery_rolled = True
         if roll.value is None:
             self.misfired = True
-            return 0
-        return roll.value
+        return RolledDice(roll.value or 0, DiceShown((roll,)))
 
 
 MISFIRE_MARK = "misfire"

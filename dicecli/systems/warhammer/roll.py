@@ -99,9 +99,7 @@ def resolve_expression(
         outcome = _MISFIRE
     elif evaluation.artillery_rolled:
         outcome = _NO_MISFIRE
-    return RollResult(
-        text, canonical, total, tuple(evaluation.dice), tuple(evaluation.segments), outcome
-    )
+    return RollResult(text, canonical, total, evaluation.dice, evaluation.segments, outcome)
 
 
 # ----------------------------------------------------------------------- scatter (W2, W3)
@@ -141,9 +139,7 @@ def _roll_distance(distance: Expr, hit: bool, roller: Roller, env: Environment) 
     value = evaluation.value(distance)
     misfired, artillery = evaluation.misfired, evaluation.artillery_rolled
     if not hit:
-        return _Distance(
-            value, misfired, artillery, tuple(evaluation.dice), tuple(evaluation.segments)
-        )
+        return _Distance(value, misfired, artillery, evaluation.dice, evaluation.segments)
     counts_misfire = misfire_on_hit(env)
     on_hit = _IGNORED_ON_HIT[counts_misfire].many
     segments = [

@@ -1,0 +1,292 @@
+"""What each part of an expression rolled: the result tree of one roll.
+
+Rolling an expression (:mod:`dicecli.rolling.evaluate`) builds one node per part of it,
+each with its value: the dice of a term as they landed and were marked, the two sides
+of a sum, a group's items and which of them count. The tree is the roll's whole story;
+what a player reads of it (the breakdown, ``[4, 3] + 5``) is a rendering of it,
+:func:`dicecli.render.breakdown.breakdown`, and the dice of the result, in roll order,
+are :func:`dice_in` it. A part changed after it was rolled (dice dropped by a group's
+keep/drop, marked critical, counted) is a new node, never an edit of the old one.
+
+Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Literal, TypeAlias
+
+from dicecli.frozen import frozen
+from dicecli.notation.nodes import assert_never
+from dicecli.results import DiceShown, DieRoll
+
+if TYPE_CHECKING:
+    from dicecli.notation.nodes import BinaryOpSymbol, Dice, FunctionName
+
+
+Order = Literal["ascending", "descending"]
+"""How a sorted dice term shows its dice (``s``/``sa``, ``sd``)."""
+
+
+@frozen
+class Constant:
+    """A number typed in the expression: ``5``."""
+
+    value: int
+
+
+@frozen
+class RolledDice:
+    """A dice term as rolled: its dice in roll order with their marks, discarded ones
+    included; ``tally`` (successes, failures) when it counts successes (its value is
+    then successes minus failures); ``order`` when it is shown sorted (``s``, ``sd``)."""
+
+    value: int
+    shown: DiceShown
+    tally: tuple[int, int] | None = None
+    order: Order | None = None
+
+
+@frozen
+class Arithmetic:
+    """``left op right``: ``2d6 + 5``, ``(1d4+1) * 2``."""
+
+    left: Rolled
+    op: BinaryOpSymbol
+    right: Rolled
+    value: int
+
+
+@frozen
+class Parenthesised:
+    """A part written in parentheses (it binds less tightly than where it stands)."""
+
+    inner: Rolled
+    value: int
+
+
+@frozen
+class Negated:
+    """``-operand``."""
+
+    operand: Rolled
+    value: int
+
+
+@frozen
+class Percentage:
+    """``N% of operand``; ``value_shown`` is False inside a rounding function (which
+    shows the rounded value itself)."""
+
+    percent: int
+    operand: Rolled
+    value: int
+    value_shown: bool = True
+
+
+@frozen
+class Called:
+    """``floor(...)``, ``max(..., ...)``: the arguments as rolled, then the value
+    (shown unless a rounding function holds only its argument: ``floor(7/2)``)."""
+
+    function: FunctionName
+    args: tuple[Rolled, ...]
+    value: int
+    value_shown: bool
+
+
+@frozen
+class ComputedDice:
+    """A dice term whose count or size is rolled: ``(1d4)d6``. ``count`` and ``sides``
+    are a :class:`Constant` (or a word such as ``F``) when typed as such, else
+    :class:`Parenthesised`; ``term`` is the dice term they came to, ``dice`` its roll."""
+
+    count: Rolled
+    sides: Rolled | str
+    term: Dice
+    dice: Rolled
+    value: int
+
+
+@frozen
+class Labelled:
+    """A part with a label after it: ``2d6[fire]``."""
+
+    inner: Rolled
+    label: str
+    value: int
+
+
+@frozen
+class NamedNumber:
+    """A name standing for a number: ``STR`` worth 3."""
+
+    name: str
+    value: int
+
+
+@frozen
+class SavedRoll:
+    """A name standing for a saved roll, rolled where it stands: ``attack: (d20 + 5)``."""
+
+    name: str
+    inner: Rolled
+    value: int
+
+
+@frozen
+class Group:
+    """``{a, b, c}`` with keep/drop over its items: each item's roll and whether it
+    counts; ``tally`` (successes, failures) when the group counts successes."""
+
+    items: tuple[Rolled, ...]
+    kept: tuple[bool, ...]
+    value: int
+    tally: tuple[int, int] | None = None
+
+
+@frozen
+class Pooled:
+    """A group of one item of dice added together, keep/drop picking among its dice
+    one by one: ``{4d6+3d8}k4``; ``tally`` as for :class:`Group`."""
+
+    item: Rolled
+    value: int
+    tally: tuple[int, int] | None = None
+
+
+@frozen
+class Compared:
+    """A check on an expression, ``d20 + 5 >= 15``: the left side's roll, and the
+    target's when it is more than a number (``d20 >= 2d6``)."""
+
+    left: Rolled
+    target: Rolled | None
+    value: int
+
+
+Rolled: TypeAlias = (
+    RolledDice
+    | Constant
+    | Arithmetic
+    | Parenthesised
+    | Negated
+    | Percentage
+    | Called
+    | ComputedDice
+    | Labelled
+    | NamedNumber
+    | SavedRoll
+    | Group
+    | Pooled
+    | Compared
+)
+"""A node of the result tree."""
+
+
+def dice_in(node: Rolled) -> tuple[DieRoll, ...]:
+    """Every die rolled under ``node``, in roll order."""
+    if isinstance(node, RolledDice):  # a lone term (d20, 3d6): its dice as they are
+        return node.shown.dice
+    if isinstance(node, Arithmetic):
+        left, right = node.left, node.right
+        if isinstance(right, Constant) and isinstance(left, RolledDice):
+            return left.shown.dice  # the usual 2d6 + 5
+    found: list[DieRoll] = []
+    _collect(node, found)
+    return tuple(found)
+
+
+def _collect(node: Rolled, found: list[DieRoll]) -> None:
+    match node:
+        case RolledDice():
+            found.extend(node.shown.dice)
+        case Arithmetic():
+            left, right = node.left, node.right
+            if isinstance(left, RolledDice):  # 1d8 + 1d6 + 3: no call per term
+                found.extend(left.shown.dice)
+            else:
+                _collect(left, found)
+            if isinstance(right, RolledDice):
+                found.extend(right.shown.dice)
+            elif not isinstance(right, Constant):
+                _collect(right, found)
+        case Constant() | NamedNumber():
+            pass
+        case Parenthesised() | Labelled() | SavedRoll():
+            _collect(node.inner, found)
+        case Negated() | Percentage():
+            _collect(node.operand, found)
+        case Called():
+            for arg in node.args:
+                _collect(arg, found)
+        case ComputedDice():
+            _collect(node.count, found)
+            if not isinstance(node.sides, str):
+                _collect(node.sides, found)
+            _collect(node.dice, found)
+        case Group():
+            for item in node.items:
+                _collect(item, found)
+        case Pooled():
+            _collect(node.item, found)
+        case Compared():
+            _collect(node.left, found)
+            if node.target is not None:
+                _collect(node.target, found)
+        case _:
+            assert_never(node)
+
+
+def with_dice(node: Rolled, change: Callable[[DieRoll], DieRoll]) -> Rolled:
+    """``node`` with every die under it changed by ``change``, called in roll order."""
+    match node:
+        case RolledDice():
+            return RolledDice(
+                node.value,
+                DiceShown(tuple([change(die) for die in node.shown.dice])),
+                node.tally,
+                node.order,
+            )
+        case Constant() | NamedNumber():
+            return node
+        case Arithmetic():
+            left = with_dice(node.left, change)
+            return Arithmetic(left, node.op, with_dice(node.right, change), node.value)
+        case Parenthesised():
+            return Parenthesised(with_dice(node.inner, change), node.value)
+        case Labelled():
+            return Labelled(with_dice(node.inner, change), node.label, node.value)
+        case SavedRoll():
+            return SavedRoll(node.name, with_dice(node.inner, change), node.value)
+        case Negated():
+            return Negated(with_dice(node.operand, change), node.value)
+        case Percentage():
+            operand = with_dice(node.operand, change)
+            return Percentage(node.percent, operand, node.value, node.value_shown)
+        case Called():
+            args = tuple([with_dice(arg, change) for arg in node.args])
+            return Called(node.function, args, node.value, node.value_shown)
+        case ComputedDice():
+            count = with_dice(node.count, change)
+            sides = node.sides if isinstance(node.sides, str) else with_dice(node.sides, change)
+            dice = with_dice(node.dice, change)
+            return ComputedDice(count, sides, node.term, dice, node.value)
+        case Group():
+            items = tuple([with_dice(item, change) for item in node.items])
+            return Group(items, node.kept, node.value, node.tally)
+        case Pooled():
+            return Pooled(with_dice(node.item, change), node.value, node.tally)
+        case Compared():
+            left = with_dice(node.left, change)
+            target = None if node.target is None else with_dice(node.target, change)
+            return Compared(left, target, node.value)
+        case _:
+            return assert_never(node)
+
+
+def replaced_in_order(dice: Iterable[DieRoll]) -> Callable[[DieRoll], DieRoll]:
+    """A change for :func:`with_dice` that puts ``dice`` in place of the dice it meets,
+    one by one."""
+    remaining: Iterator[DieRoll] = iter(dice)
+    return lambda _: next(remaining)
