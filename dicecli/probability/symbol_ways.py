@@ -27,7 +27,8 @@ from dicecli.dicefiles.symbols import symbol_counts
 from dicecli.environment import Environment
 from dicecli.errors import DiceError
 from dicecli.notation.dice import Die
-from dicecli.notation.nodes import Check, Comparison, ComputedDice, Dice, DieName, Expr, children
+from dicecli.notation.nodes import Check, Comparison, ComputedDice, Dice, Expr, children
+from dicecli.notation.sides import DieName
 from dicecli.probability.weights import check_work
 from dicecli.rolling.sources import Roller
 

@@ -11,7 +11,8 @@ import pytest
 import dicecli
 from dicecli import DiceError, Environment
 from dicecli.dicefiles.load import read_book
-from dicecli.notation.nodes import Dice, DieName
+from dicecli.notation.nodes import Dice
+from dicecli.notation.sides import DieName
 
 GENESYS = Path(__file__).resolve().parents[2] / "examples" / "genesys-dice.toml"
 
