@@ -38,11 +38,21 @@ from dicecli.systems import registry
 PROMPT = "dice> "
 
 
+BANNER_GAMES = 3
+"""How many built-in games the banner shows an example line of; ``help`` lists all."""
+
+
 def banner() -> str:
-    """The first line of an interactive session, with an example line of each game (a
-    plug-in's escaped)."""
-    examples = ", ".join(("2d6+5", *(escaped(game.example) for game in registry.games())))
-    return f"dicecli {VERSION}: type a roll ({examples}), help, or Ctrl-D to leave."
+    """The first line of an interactive session: an example line of the first built-in
+    games and of every plug-in's game (escaped), and how many more games there are."""
+    games = registry.games()
+    built_in = len(registry.BUILT_IN)
+    shown = (*games[:BANNER_GAMES], *games[built_in:])
+    examples = ["2d6+5", *(escaped(game.example) for game in shown)]
+    more = len(games) - len(shown)
+    if more:
+        examples.append(f"{more} more game{'s' if more > 1 else ''}")
+    return f"dicecli {VERSION}: type a roll ({', '.join(examples)}), help, or Ctrl-D to leave."
 
 
 PATH_COMMANDS = ("load", "save")
