@@ -4,7 +4,7 @@ Rolling an expression (:mod:`dicecli.rolling.evaluate`) builds one node per part
 each with its value: the dice of a term as they landed and were marked, the two sides
 of a sum, a group's items and which of them count. The tree is the roll's whole story;
 what a player reads of it (the breakdown, ``[4, 3] + 5``) is a rendering of it,
-:func:`dicecli.render.breakdown.breakdown`, and the dice of the result, in roll order,
+:func:`dicecli.breakdown.breakdown`, and the dice of the result, in roll order,
 are :func:`dice_in` it. A part changed after it was rolled (dice dropped by a group's
 keep/drop, marked critical, counted) is a new node, never an edit of the old one.
 

@@ -40,6 +40,7 @@ from strategies import (
 
 import dicecli
 from dicecli import DiceError, RollLimitError, parse
+from dicecli.breakdown import breakdown
 from dicecli.environment import EMPTY_ENVIRONMENT
 from dicecli.notation.dice import Die, die_for_sides
 from dicecli.notation.nodes import (
@@ -65,7 +66,6 @@ from dicecli.notation.nodes import (
     Sides,
 )
 from dicecli.notation.sides import FaceList
-from dicecli.render.breakdown import breakdown
 from dicecli.result_tree import dice_in
 from dicecli.results import DieRoll
 from dicecli.rolling.dice_steps import rolled_one_by_one_step, with_criticals

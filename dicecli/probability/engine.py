@@ -171,7 +171,7 @@ def check_names(expr: Expr, env: Environment) -> None:
                 if not isinstance(meaning, int):
                     pending.append((meaning, depth + 1))
             continue
-        pending.extend((child, depth) for child in children(node))
+        pending.extend(reversed([(child, depth) for child in children(node)]))  # in order
 
 
 CACHED_BYTES = 32 << 20

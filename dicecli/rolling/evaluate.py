@@ -4,7 +4,7 @@ The walker: each node of an expression becomes a step once (:func:`compile_step`
 rolling a line runs its steps, which build the result tree (:mod:`dicecli.result_tree`).
 The result's dice are the tree's, in roll order, discarded ones included
 (``kept=False``); its breakdown is a rendering of the tree
-(:func:`dicecli.render.breakdown.breakdown`). Dice terms are
+(:func:`dicecli.breakdown.breakdown`). Dice terms are
 :mod:`dicecli.rolling.dice_steps`'; their modifiers apply in one fixed order
 (documented in ``docs/grammar.md``):
 
@@ -29,6 +29,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from dicecli.breakdown import breakdown
 from dicecli.environment import Environment
 from dicecli.errors import DiceError, RollLimitError
 from dicecli.frozen import replace
@@ -67,7 +68,6 @@ from dicecli.notation.semantics import (
     pooled_dice,
     rounded,
 )
-from dicecli.render.breakdown import breakdown
 from dicecli.result_tree import (
     Arithmetic,
     Called,

@@ -308,3 +308,16 @@ def test_step_and_question_limits_are_as_documented() -> None:
 
 def test_a_refused_question_is_a_dice_error() -> None:
     assert issubclass(OddsTooBigError, DiceError)
+
+
+@pytest.mark.parametrize(
+    ("line", "first"),
+    [("a+b", "a"), ("zz + 2*yy", "zz"), ("2dAbility + 1dProficiency", "dAbility")],
+)
+def test_odds_name_the_first_unknown_name_as_rolling_does(line: str, first: str) -> None:
+    with pytest.raises(DiceError) as odds_error:
+        dicecli.odds(line)
+    with pytest.raises(DiceError) as roll_error:
+        dicecli.roll(line)
+    assert f"'{first}'" in str(odds_error.value)
+    assert str(odds_error.value) == str(roll_error.value)
