@@ -80,7 +80,7 @@ def _segments(segments: Sequence[Segment], event: str = "") -> RichText:
     for segment in segments:
         if isinstance(segment, DiceShown):
             line.append("[")
-            among = len(segment.dice) > 1  # a key die among others is named (dragon 4)
+            among = len({die.die for die in segment.dice}) > 1  # a key die among others (dragon 4)
             for index, die in enumerate(segment.dice):
                 if index:
                     line.append(", ")

@@ -82,9 +82,15 @@ def dice_text(dice: Sequence[DieRoll]) -> str:
     if len(dice) == 1:  # the most common term (d20): no list to build
         return "[" + (cached(id(dice[0])) or die_text(dice[0])) + "]"
     texts = []
+    among: bool | None = None  # whether the dice are of more than one kind, once asked
     for die in dice:  # a loop: cheaper than a comprehension for a few dice
         text = cached(id(die)) or die_text(die)
-        texts.append(named(die, text) if die.marks else text)
+        if die.marks:
+            if among is None:
+                among = any(other.die != dice[0].die for other in dice)
+            if among:
+                text = named(die, text)
+        texts.append(text)
     return "[" + ", ".join(texts) + "]"
 
 
