@@ -545,7 +545,7 @@ def odds_command(
 
 def _all_topics() -> list[str]:
     """The help's topics (examples) and then the guides not named like one."""
-    from dicecli.bundled import guides
+    from dicecli.bundled import guides  # docs/startup.md
     from dicecli.repl.help import topic_names  # the REPL's modules (docs/startup.md)
 
     topics = list(topic_names())

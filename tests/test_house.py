@@ -310,3 +310,44 @@ def test_the_package_imports_its_api_on_first_use() -> None:
         "3 DiceError",
         "module 'dicecli' has no attribute 'rol'",
     ]
+
+
+STARTUP_PAGE = "docs/startup.md"
+
+
+def _unexplained_imports_on_first_use(source: str) -> list[int]:
+    """Lines of imports inside functions that point to no explanation: each such import
+    (or the group of imports it starts) says ``docs/startup.md`` on its line or on the
+    line above, where the page says why a module waits for its first use."""
+    lines = source.splitlines()
+    found: set[tuple[int, int]] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.Import | ast.ImportFrom):
+                    found.add((inner.lineno, inner.end_lineno or inner.lineno))
+    unexplained = []
+    previous_end = -1
+    for start, end in sorted(found):
+        in_group = start == previous_end + 1
+        previous_end = end
+        if in_group:
+            continue
+        near = "\n".join(lines[max(start - 2, 0) : end])
+        if STARTUP_PAGE not in near:
+            unexplained.append(start)
+    return unexplained
+
+
+def test_every_import_on_first_use_points_to_the_startup_page() -> None:
+    unexplained = [
+        f"{module}:{line}"
+        for module, path in _modules()
+        for line in _unexplained_imports_on_first_use(path.read_text(encoding="utf-8"))
+    ]
+    assert unexplained == []
+
+
+def test_an_unexplained_import_on_first_use_is_found() -> None:
+    source = "def f():\n    import json\n\n\ndef g():\n    import csv  # docs/startup.md\n"
+    assert _unexplained_imports_on_first_use(source) == [2]
