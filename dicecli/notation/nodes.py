@@ -245,7 +245,10 @@ class Dice(ExprNode):
 
     def __str__(self) -> str:
         sides = self.sides
-        count = "" if self.count == 1 else str(self.count)
+        # A die name in lower case reads as a die only after a count (1dability): without
+        # it, dability would be a name.
+        lower_name = isinstance(sides, DieName) and not sides.name[:1].isupper()
+        count = "" if self.count == 1 and not lower_name else str(self.count)
         if not isinstance(sides, (int, str)) and self.modifiers != NO_MODIFIERS:
             return f"{count}d{sides} {self.modifiers}"  # a name would run into them
         return f"{count}d{sides}{self.modifiers}"

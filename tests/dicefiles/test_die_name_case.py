@@ -46,3 +46,10 @@ def test_a_prefix_of_one_name_is_offered(text: str, genesys: Environment) -> Non
         dicecli.roll(text, seed=1, environment=genesys)
     wanted = "dProficiency" if "rof" in text else "dChallenge"
     assert str(caught.value).endswith(f"; did you mean {wanted}?")
+
+
+@pytest.mark.parametrize("line", ["1db", "1dability", "1dability kh1", "2dability"])
+def test_a_lower_case_die_name_keeps_its_count_when_written_back(line: str) -> None:
+    tree = dicecli.parse(line)
+    assert isinstance(tree.body, Dice)
+    assert dicecli.parse(str(tree)) == tree  # "db" alone would be a name
