@@ -73,3 +73,17 @@ def _isolated_user_dirs(
     monkeypatch.setenv("XDG_STATE_HOME", str(home / "state"))
     for forcing in ("FORCE_COLOR", "CLICOLOR_FORCE", "CLICOLOR"):  # colour in a pipe
         monkeypatch.delenv(forcing, raising=False)
+
+
+@pytest.fixture(autouse=True)
+def _rich_styles_rendered_afresh() -> None:
+    """rich keeps the codes a style was first rendered with on the style itself
+    (``Style.render``: ``self._ansi or ...``), whatever colour system asks next, and
+    shares parsed and combined styles between consoles through caches. One process
+    has one colour system; the tests render for several (a TERM=xterm run, then a
+    true-colour snapshot), so each test starts with rich's style caches empty."""
+    from rich.style import Style
+
+    Style.parse.__func__.cache_clear()  # type: ignore[attr-defined]
+    Style.normalize.__func__.cache_clear()  # type: ignore[attr-defined]
+    Style._add.cache_clear()
