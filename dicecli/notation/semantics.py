@@ -35,7 +35,7 @@ from dicecli.notation.nodes import (
 from dicecli.notation.sides import FaceList
 
 if TYPE_CHECKING:
-    from dicecli.environment import Environment
+    from dicecli.notation.names import Names
 
 MAX_DICE_COUNT = 10_000  # the roll budget (sources.DEFAULT_BUDGET); larger is refused at once
 MAX_SIDES = 10_000  # every face of a die is built once
@@ -274,7 +274,7 @@ def computed_dice(node: ComputedDice, count: int, sides: int | str) -> Dice:
     return dice
 
 
-def name_meaning(node: Name, env: Environment, depth: int) -> int | Expr:
+def name_meaning(node: Name, env: Names, depth: int) -> int | Expr:
     """What a name stands for: a named number, or the expression of a saved roll.
 
     ``depth`` is how many saved rolls are already being expanded: rolling and the exact
@@ -294,7 +294,7 @@ def name_meaning(node: Name, env: Environment, depth: int) -> int | Expr:
     return saved
 
 
-def reference_cycle(name: str, env: Environment) -> list[str]:
+def reference_cycle(name: str, env: Names) -> list[str]:
     """The names by which the saved roll ``name`` comes back to itself (``a -> b -> a``);
     empty when it does not."""
     from dicecli.notation.nodes import children  # docs/startup.md
