@@ -562,10 +562,14 @@ def expressions() -> st.SearchStrategy[Expr]:
 
 def dice_terms_in(expr: Expr) -> list[Dice]:
     """The dice terms of ``expr``; computed dice as the most dice they may come to
-    (the small ones of :data:`SMALL_COMPUTED_DICE`: up to 2 dice of up to 4 sides)."""
+    (the small ones of :data:`SMALL_COMPUTED_DICE`: up to 2 dice of up to 4 sides, or
+    of the number of sides written, as in ``(d2)d20``)."""
     if isinstance(expr, Dice):
         return [expr]
-    inner = [Dice(2, 4, expr.modifiers)] if isinstance(expr, ComputedDice) else []
+    inner = []
+    if isinstance(expr, ComputedDice):
+        sides = expr.sides.value if isinstance(expr.sides, Number) else 4
+        inner = [Dice(2, max(sides, 4), expr.modifiers)]
     return inner + [term for child in children(expr) for term in dice_terms_in(child)]
 
 
