@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from processes import run_dicecli
+from processes import run_in_process
 
 from dicecli import bundled
 
@@ -33,13 +33,13 @@ def test_each_example_says_what_it_is_and_how_to_try_it() -> None:
 
 
 def test_a_piped_guide_is_its_markdown_as_written() -> None:
-    done = run_dicecli("help", "grammar")
+    done = run_in_process("help", "grammar")
     assert done.returncode == 0, done.stderr
     assert done.stdout == (ROOT / "docs" / "grammar.md").read_text(encoding="utf-8")
 
 
 def test_a_topic_with_examples_is_followed_by_its_game_s_guide() -> None:
-    done = run_dicecli("help", "wfb")
+    done = run_in_process("help", "wfb")
     assert done.returncode == 0, done.stderr
     examples, _, guide = done.stdout.partition("\n# Warhammer Fantasy Battle\n")
     assert examples.startswith("Warhammer")
@@ -48,12 +48,12 @@ def test_a_topic_with_examples_is_followed_by_its_game_s_guide() -> None:
 
 
 def test_help_with_no_topic_lists_the_guides_too() -> None:
-    done = run_dicecli("help")
+    done = run_in_process("help")
     assert f"Guides: {', '.join(bundled.guides())} (dicecli help GUIDE)." in done.stdout
 
 
 def test_an_unknown_topic_is_one_error_with_a_caret_listing_the_topics() -> None:
-    done = run_dicecli("help", "gramar\x1b[31m")
+    done = run_in_process("help", "gramar\x1b[31m")
     assert done.returncode == 2
     first, line, caret = done.stderr.splitlines()
     assert first.startswith("error: no help on 'gramar\\x1b[31m': did you mean 'grammar'? ")
@@ -97,7 +97,7 @@ def test_a_guide_at_a_terminal_with_no_colour_is_its_markdown() -> None:
 
 
 def test_examples_lists_each_with_a_line_to_try() -> None:
-    done = run_dicecli("examples")
+    done = run_in_process("examples")
     assert done.returncode == 0
     for example in bundled.examples().values():
         assert f"  {example.name} " in done.stdout
@@ -105,13 +105,13 @@ def test_examples_lists_each_with_a_line_to_try() -> None:
 
 
 def test_an_example_s_path_for_copying_it() -> None:
-    done = run_dicecli("examples", "--path", "tables")
+    done = run_in_process("examples", "--path", "tables")
     shown = Path(done.stdout.strip())
     # The process may import dicecli from another copy than this one (an unpacked sdist
     # beside its installed wheel): the same example, wherever it lies.
     assert shown.name == "tables.toml"
     assert shown.read_bytes() == bundled.examples()["tables"].path.read_bytes()
-    wrong = run_dicecli("examples", "--path", "tabels")
+    wrong = run_in_process("examples", "--path", "tabels")
     assert wrong.returncode == 2
     assert wrong.stderr.splitlines()[0].startswith("error: no example 'tabels': examples: ")
     assert wrong.stderr.splitlines()[2].index("^") == wrong.stderr.splitlines()[1].index("tabels")
@@ -121,7 +121,7 @@ def test_an_example_s_path_for_copying_it() -> None:
     "named", ["genesys-dice", "genesys-dice.toml", "examples/genesys-dice.toml"]
 )
 def test_an_example_is_found_by_name_where_no_such_file_is(named: str, tmp_path: Path) -> None:
-    done = run_dicecli("--dice-file", named, "--given", "success", "1dAbility", cwd=tmp_path)
+    done = run_in_process("--dice-file", named, "--given", "success", "1dAbility", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "-\t1dAbility\t[success] => success; 1 success\n"  # issue 28: net first
 
@@ -130,13 +130,13 @@ def test_a_file_of_the_same_name_here_wins_over_the_example(tmp_path: Path) -> N
     (tmp_path / "tables").write_text(
         '[encounters]\nroll = "1d1"\n[encounters.entries]\n1 = "mine"\n'
     )
-    done = run_dicecli("table", "tables", "encounters", cwd=tmp_path)
+    done = run_in_process("table", "tables", "encounters", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "1\ttable tables encounters\t[1] => 1: mine\n"
 
 
 def test_the_readme_s_table_line_works_from_anywhere(tmp_path: Path) -> None:
-    done = run_dicecli(
+    done = run_in_process(
         "table", "examples/tables.toml", "encounters", "--given", "3,4", cwd=tmp_path
     )
     assert done.returncode == 0, done.stderr
@@ -147,7 +147,7 @@ def test_the_readme_s_table_line_works_from_anywhere(tmp_path: Path) -> None:
 
 
 def test_a_character_example_by_name(tmp_path: Path) -> None:
-    done = run_dicecli("--character", "character", "STR + Ld", cwd=tmp_path)
+    done = run_in_process("--character", "character", "STR + Ld", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("11\tSTR + Ld\t")  # STR = 3, Ld = 8 in the example
 

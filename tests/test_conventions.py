@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from processes import run_dicecli
+from processes import run_in_process
 
 from dicecli.command_line import VERSION
 from dicecli.render import colour_choice
@@ -72,7 +72,7 @@ def test_no_color_set_to_anything_beats_the_other_variables(environment: dict[st
 
 
 def test_forced_colour_reaches_a_pipe() -> None:
-    done = run_dicecli("--given", "5", "d20", env={"NO_COLOR": "", "FORCE_COLOR": "1"})
+    done = run_in_process("--given", "5", "d20", env={"NO_COLOR": "", "FORCE_COLOR": "1"})
     assert done.returncode == 0
     assert SGR.search(done.stdout)
     plain = SGR.sub("", done.stdout)
@@ -87,12 +87,12 @@ def test_forced_colour_reaches_a_pipe() -> None:
     ],
 )
 def test_colour_asked_for_in_a_pipe(args: list[str], environment: dict[str, str]) -> None:
-    done = run_dicecli(*args, "--given", "20", "d20", env=environment)
+    done = run_in_process(*args, "--given", "20", "d20", env=environment)
     assert colours_in(done.stdout), done.stdout  # the natural 20 in its colour
 
 
 def test_a_pipe_stays_plain_unless_colour_is_forced() -> None:
-    done = run_dicecli("--given", "20", "d20", env={"NO_COLOR": "", "CLICOLOR": "1"})
+    done = run_in_process("--given", "20", "d20", env={"NO_COLOR": "", "CLICOLOR": "1"})
     assert done.stdout == "20\td20\t[20*]\n"  # plain text keeps the critical sign
 
 
@@ -121,7 +121,7 @@ def test_color_never_at_a_terminal_keeps_the_layout_without_colour() -> None:
 
 @pytest.mark.parametrize("spelling", ["-V", "--version"])
 def test_the_version(spelling: str) -> None:
-    done = run_dicecli(spelling)
+    done = run_in_process(spelling)
     assert (done.returncode, done.stdout) == (0, f"dicecli {VERSION}\n")
 
 
@@ -138,7 +138,7 @@ def test_the_version(spelling: str) -> None:
     ],
 )
 def test_a_missing_option_value_is_one_error_with_a_caret(args: list[str], option: str) -> None:
-    done = run_dicecli(*args)
+    done = run_in_process(*args)
     assert done.returncode == 2
     message, line, caret = done.stderr.splitlines()
     assert message.startswith(f"error: {option} needs a value, e.g. {option} ")
@@ -147,26 +147,26 @@ def test_a_missing_option_value_is_one_error_with_a_caret(args: list[str], optio
 
 
 def test_summary_prints_the_summary_only() -> None:
-    done = run_dicecli("--given", "1,2,3,4,5,6", "-n", "6", "--summary", "d6")
+    done = run_in_process("--given", "1,2,3,4,5,6", "-n", "6", "--summary", "d6")
     assert done.returncode == 0, done.stderr
     assert done.stdout == "6 rolls: total 21, min 1, max 6, mean 3.50\n"
 
 
 def test_summary_of_checks_keeps_the_exit_status_of_a_failed_one() -> None:
-    done = run_dicecli("--given", "1,6", "--times", "2", "--summary", "d6 >= 4")
+    done = run_in_process("--given", "1,6", "--times", "2", "--summary", "d6 >= 4")
     assert done.returncode == 1
     assert done.stdout == "2 rolls: 1 of 2 passed\n"
 
 
 def test_summary_of_table_draws() -> None:
-    done = run_dicecli("table", "tables", "encounters", "-n", "3", "--summary", "--seed", "1")
+    done = run_in_process("table", "tables", "encounters", "-n", "3", "--summary", "--seed", "1")
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("\n") == 1
     assert done.stdout.startswith("3 rolls")
 
 
 def test_summary_and_json_do_not_go_together() -> None:
-    done = run_dicecli("--json", "--summary", "-n", "3", "d6")
+    done = run_in_process("--json", "--summary", "-n", "3", "d6")
     assert done.returncode == 2
     error = json.loads(done.stderr)  # with --json, an error is a JSON object too
     assert error["error"] == "--summary is a line of text: with --json, each roll is written"
@@ -182,7 +182,7 @@ def test_a_long_summary_run_shows_a_passing_progress_bar_at_a_terminal() -> None
 
 def test_odds_svg_writes_the_histogram_as_a_picture(tmp_path: Path) -> None:
     picture = tmp_path / "odds.svg"
-    done = run_dicecli("odds", "2d6+3", "--at-least", "10", "--svg", str(picture))
+    done = run_in_process("odds", "2d6+3", "--at-least", "10", "--svg", str(picture))
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("odds\t2d6+3\texact\n")  # the output is as without --svg
     root = ElementTree.parse(picture).getroot()
@@ -195,7 +195,7 @@ def test_odds_svg_writes_the_histogram_as_a_picture(tmp_path: Path) -> None:
 
 def test_odds_svg_to_a_file_that_cannot_be_written(tmp_path: Path) -> None:
     where = tmp_path / "no\x1b[31mdir" / "odds.svg"
-    done = run_dicecli("odds", "2d6", "--svg", str(where))
+    done = run_in_process("odds", "2d6", "--svg", str(where))
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1
     assert "\x1b" not in done.stderr

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from processes import run_dicecli
+from processes import run_in_process
 
 from dicecli.errors import DiceError
 
@@ -32,7 +32,7 @@ def test_an_error_is_one_json_object() -> None:
     ],
 )
 def test_json_errors_on_the_command_line(args: list[str], error: str, position: int | None) -> None:
-    done = run_dicecli("--json", *args)
+    done = run_in_process("--json", *args)
     assert done.returncode == 2
     assert done.stdout == ""
     (line,) = done.stderr.splitlines()
@@ -41,7 +41,7 @@ def test_json_errors_on_the_command_line(args: list[str], error: str, position: 
 
 
 def test_a_piped_script_names_the_line() -> None:
-    done = run_dicecli("--json", "--seed", "1", stdin="2d6\n3d6+\n")
+    done = run_in_process("--json", "--seed", "1", stdin="2d6\n3d6+\n")
     assert done.returncode == 2
     assert json.loads(done.stdout)["total"] == 7  # rule N1: the seed's 1 and 6
     assert json.loads(done.stderr) == {
