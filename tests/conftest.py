@@ -43,6 +43,13 @@ def pytest_configure(config: pytest.Config) -> None:
     settings.load_profile("dicecli")
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """How many workers ``-n auto`` (pyproject.toml's addopts) starts: pytest-xdist's
+    count of the cores for a run of the whole suite; none (one process) for a run of
+    named files or tests, where starting the workers would cost more than they save."""
+    return 0 if config.option.file_or_dir else None
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Leave out the tests marked slow, unless ``--runslow`` or a ``-m`` expression
     (such as ``-m slow``) chooses."""
