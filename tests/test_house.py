@@ -44,7 +44,11 @@ def _tree(path: Path) -> ast.Module:
 
 
 def _under_type_checking(node: ast.AST) -> bool:
-    return isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+    return (
+        isinstance(node, ast.If)
+        and isinstance(node.test, ast.Name | ast.Attribute)
+        and "TYPE_CHECKING" in ast.unparse(node.test)
+    )
 
 
 @functools.cache
