@@ -43,11 +43,17 @@ def pytest_configure(config: pytest.Config) -> None:
     settings.load_profile("dicecli")
 
 
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
-    """How many workers ``-n auto`` (pyproject.toml's addopts) starts: pytest-xdist's
-    count of the cores for a run of the whole suite; none (one process) for a run of
-    named files or tests, where starting the workers would cost more than they save."""
-    return 0 if config.option.file_or_dir else None
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """How many workers ``-n auto`` (pyproject.toml's addopts) starts: one per processor
+    this process may use, for a run of the whole suite (pytest-xdist's own count, with
+    psutil installed, is of physical cores: one on a machine of two hyperthreads); none,
+    one process, for a run of named files or tests, or on one processor, where starting
+    workers would cost more than they save."""
+    if hasattr(os, "sched_getaffinity"):
+        processors = len(os.sched_getaffinity(0))
+    else:  # macOS, Windows
+        processors = os.cpu_count() or 1
+    return 0 if config.option.file_or_dir or processors < 2 else processors
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
