@@ -87,6 +87,9 @@ ODDS: list[tuple[str, str]] = [
     ("odds-alkemy-opposed", "alkemy 2 vs alkemy 5"),
     ("odds-age", "age 3 vs 13"),
     ("odds-artillery", "wfb artillery"),
+    ("odds-cod", "cod 5"),  # rules K2, K4: exact, one figure left out, the mean exact
+    ("odds-sr-edge", "sr 6 edge vs 3"),  # rule S4
+    ("odds-l5r", "l5r 6k3 vs 30"),  # rules L1, L2, L4
 ]
 
 ERRORS: list[tuple[str, str]] = [
