@@ -196,7 +196,7 @@ def _load(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
         return state.with_names(env), (Message(f"loaded dice {', '.join(book.names())}"),)
     character = read_character(Path(path))
     names = character.names()
-    state = state.with_names(character.apply(state.env), *names)
+    state = state.with_names(character.apply(state.env, Path(path).name), *names)
     who = f"{character.name}: " if character.name else ""
     listed = ", ".join(names) if names else "no names"
     return state, (Message(f"loaded {who}{listed}"),)
