@@ -218,10 +218,13 @@ def _table(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]
     if not words:
         raise invocation.syntax(f"expected a table: {USAGE}")
     if words[0].casefold() == "odds":
-        from dicecli.tables.odds import table_odds  # docs/startup.md
+        from dicecli.tables.load import check_named_cover  # docs/startup.md
+        from dicecli.tables.odds import table_odds
 
         book, name = book_and_name(words[1:])
-        return state, (OddsShown(table_odds(book.table(name))),)
+        table = book.table(name)
+        check_named_cover(book.source, table, state.env)  # d100+CRITS, after let CRITS = 10
+        return state, (OddsShown(table_odds(table, state.env)),)
     book, name = book_and_name(words)
     table = book.table(name)
     typed = "table " + " ".join(words)

@@ -17,7 +17,7 @@ from dicecli.errors import DiceError
 from dicecli.escape import json_escaped
 from dicecli.status import ExitStatus, Terminated
 from dicecli.tables.draw import draw
-from dicecli.tables.load import load_book
+from dicecli.tables.load import check_named_cover, load_book
 from dicecli.tables.model import Table, TableBook
 from dicecli.tally import Tally
 
@@ -45,7 +45,7 @@ def run_table(words: list[str], options: RunOptions, streams: Streams, odds: boo
         return ExitStatus.BAD_INPUT
     typed = "table " + " ".join(words)
     if odds:
-        return _show_odds(table, options, streams)
+        return _show_odds(book, table, options, streams)
     session = open_session(options, streams)
     if session is None:
         return ExitStatus.BAD_INPUT
@@ -69,15 +69,21 @@ def run_table(words: list[str], options: RunOptions, streams: Streams, odds: boo
     return session.finish()
 
 
-def _show_odds(table: Table, options: RunOptions, streams: Streams) -> ExitStatus:
+def _show_odds(book: TableBook, table: Table, options: RunOptions, streams: Streams) -> ExitStatus:
     from dicecli.tables.odds import table_odds, table_odds_as_dict  # docs/startup.md
 
+    env = options.environment
+    try:
+        check_named_cover(book.source, table, env)  # d100+CRITS, with --set CRITS=10
+    except DiceError as error:
+        streams.stderr.write(error.reported(options.json))
+        return ExitStatus.BAD_INPUT
     mode = options.mode(streams)
     if mode == "json":
-        encoded = json.dumps(table_odds_as_dict(table), ensure_ascii=False)
+        encoded = json.dumps(table_odds_as_dict(table, env), ensure_ascii=False)
         streams.stdout.write(json_escaped(encoded) + "\n")
         return ExitStatus.OK
     from dicecli.render import make_renderer  # docs/startup.md
 
-    make_renderer(mode, streams.stdout, options.colour()).odds(table_odds(table))
+    make_renderer(mode, streams.stdout, options.colour()).odds(table_odds(table, env))
     return ExitStatus.OK
