@@ -10,8 +10,8 @@
 
 The state, bonus/penalty terms and keep choice come in any order, also after the
 difficulty. A word before the characteristic labels the roll (``alkemy Mind 8 vs 15``).
-A label may end in a colon, as AGE's named sides are written (``alkemy Ayla: 2 vs
-Orc: 5``); a side so named after ``vs`` needs no second ``alkemy``.
+A label may end in a colon, as other games' named sides are written (``alkemy Ayla: 2
+vs Orc: 5``); a side so named after ``vs`` needs no second ``alkemy``.
 Several bonus or penalty terms add up. Any other word is a clear error naming what may
 stand there.
 """
@@ -161,7 +161,7 @@ def _side_body() -> pp.ParserElement:
 
 
 def _named() -> pp.ParserElement:
-    """``Ayla:``, a side's name written as AGE's named sides are."""
+    """``Ayla:``, a side's name written as other games' named sides are."""
     return _tagged(_word().set_name("a name") + pp.Suppress(":"), "label")
 
 

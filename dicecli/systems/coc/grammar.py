@@ -10,7 +10,7 @@
 The skill is any expression (``45``, ``Spot``, ``Spot+10``). Words are
 case-insensitive. The sides of an opposed roll name no difficulty (rule C5).
 
-``+1 bonus`` is one bonus die, as Alkemy's lines write it (``coc 45 +1 bonus``, also
+``+1 bonus`` is one bonus die, as other games' lines write it (``coc 45 +1 bonus``, also
 ``45+2 penalty``): the skill's expression would otherwise take the ``+1`` as its own,
 so a skill that ends in ``+ N`` right before a bonus or penalty word with no count of
 its own gives that ``N`` to the dice (rule C4).
