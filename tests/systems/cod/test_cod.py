@@ -253,3 +253,31 @@ def test_common_mistakes_get_a_hint(line: str, suggestion: str) -> None:
     hint = advise(caught.value).hint
     assert hint is not None
     assert suggestion in hint
+
+
+@pytest.mark.parametrize(
+    ("line", "same_as"),
+    [
+        ("4cod", "cod 4"),  # rules K1, K2: Dice Maiden's spelling, 10-again
+        ("4cod8", "cod 4 8-again"),
+        ("4COD9", "cod 4 9-again"),
+        ("4codr", "cod 4 rote"),  # rule K3
+        ("4cod10r", "cod 4 rote"),
+        ("12cod8r", "cod 12 8-again rote"),
+        ("4cod rote", "cod 4 rote"),
+    ],
+)
+def test_dice_maidens_counted_spelling(line: str, same_as: str) -> None:
+    assert dicecli.parse(line).body == dicecli.parse(same_as).body
+
+
+def test_a_counted_line_rolls_as_its_pool() -> None:
+    # rules K1, K2: 10 rolls again (into 3), 8 succeeds: 2 successes of 3 dice
+    result = roll("3cod", "10,3,8,2")
+    assert (result.total, verdict(result)) == (2, "success (2 successes)")
+
+
+@pytest.mark.parametrize("line", ["4codx", "4cod7"])
+def test_a_counted_line_of_no_form_is_refused(line: str) -> None:
+    with pytest.raises(DiceSyntaxError, match="4cod"):
+        dicecli.parse(line)
