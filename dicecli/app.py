@@ -12,7 +12,7 @@ import os
 import re
 import sys
 from collections.abc import Iterable, Iterator
-from typing import Any, TextIO, cast
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from dicecli.command_line import REPEAT_SPELLINGS
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
@@ -26,6 +26,9 @@ from dicecli.rolling.evaluate import roll
 from dicecli.rolling.sources import DiceSource, GivenSource, RandomSource, Roller
 from dicecli.status import ExitStatus, Interrupted, Terminated
 from dicecli.tally import Tally
+
+if TYPE_CHECKING:
+    from dicecli.results import RollResult
 
 MAX_TIMES = 100_000
 """Most rolls ``--times`` may ask for in one go."""
@@ -99,6 +102,9 @@ class RunOptions:
 
 FLUSH_EVERY = 4096
 """Results written between flushes of piped output in a long ``--times`` run."""
+ALIGNED_PART = 64
+"""Rolls of a ``--times`` run at a terminal laid out together: their verdict badges
+start in one column (a later part's column is never left of an earlier one's)."""
 FLUSH_CHARACTERS = 1 << 20
 """Characters of results held before a long ``--times`` run writes them, whatever
 :data:`FLUSH_EVERY` says: a ``--json`` roll of 10,000 dice is over a megabyte."""
@@ -209,10 +215,18 @@ class Session:
         if summed:  # only a terminal shows the summary: piped rolls skip the tally
             tally = Tally()
         progress = progress_bar(self.streams, times, text) if only_summary else None
+        # at a terminal, rolls are written in parts laid out alike (badges in a column)
+        aligned: list[RollResult] | None = (
+            [] if self.mode == "terminal" and times > 1 and not only_summary else None
+        )
         try:
             for number in range(1, times + 1):
                 result = roll(parsed, self.roller, self.environment, text)
-                if not only_summary:
+                if aligned is not None:
+                    aligned.append(result)
+                    if len(aligned) == ALIGNED_PART:
+                        self._write_aligned(aligned)
+                elif not only_summary:
                     self.write_result(result)
                 if result.failed:
                     self.failed_checks += 1
@@ -223,10 +237,19 @@ class Session:
                 if progress is not None and not number % PROGRESS_EVERY:
                     progress.update(number)
         finally:
+            if aligned:  # the rolls made before an error or Ctrl-C are written too
+                self._write_aligned(aligned)
             if progress is not None:
                 progress.close()
         if summed:
             self.renderer.summary(tally)
+
+    def _write_aligned(self, results: list[RollResult]) -> None:
+        """Write ``results`` laid out alike, and forget them."""
+        self.renderer.align(results)
+        for result in results:
+            self.write_result(result)
+        results.clear()
 
     def flush(self) -> None:
         """Write what the buffer holds: whole, even when Ctrl-C or SIGTERM comes

@@ -62,8 +62,10 @@ class Character:
     def names(self) -> tuple[str, ...]:
         return (*self.stats, *self.rolls)
 
-    def apply(self, env: Environment) -> Environment:
-        """``env`` with this character's stats and saved rolls (replacing same names)."""
+    def apply(self, env: Environment, file_name: str = "the character file") -> Environment:
+        """``env`` with this character's stats and saved rolls (replacing same names),
+        marked as holding a character (its name, else ``file_name``)."""
+        env = replace(env, character=self.name or file_name)
         rolls = {name: expr for name, expr in self.rolls.items() if not isinstance(expr, str)}
         checks = {name: line for name, line in self.rolls.items() if isinstance(line, str)}
         if self.dice is not None:
@@ -75,7 +77,7 @@ class Character:
 
 def load_character(path: Path, env: Environment) -> Environment:
     """``env`` with the stats and saved rolls of the character file at ``path``."""
-    return read_character(path).apply(env)
+    return read_character(path).apply(env, path.name)
 
 
 def read_character(path: Path) -> Character:

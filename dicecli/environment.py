@@ -5,7 +5,7 @@ file); ``rolls`` are saved rolls (``attack = 1d20+5``), rolled anew each time th
 used; ``checks`` are saved game lines (a game keyword and its form), rolled anew when
 the name is a whole line; ``settings`` are per-game options (``game.key``). Names are matched
 case-insensitively: keys are stored casefolded. ``dice`` are the named dice of dice
-files (``docs/dice.md``).
+files (``docs/dice.md``); ``character`` says whether a character file was loaded.
 """
 
 from __future__ import annotations
@@ -37,6 +37,11 @@ class Environment:
     dice: DiceBook | None = None
     """The dice of dice files (``3dBoost``, ``docs/dice.md``): from ``--dice-file``, the
     REPL's ``load`` or a character file; None: the per-user dice file, if any."""
+    character: str | None = None
+    """Who the loaded character file describes (its ``name``, else its file name), or
+    None when none is loaded. With a character loaded, a game's name for an ability
+    that the sheet does not set is an error: the sheet was meant to hold it, so
+    counting it as 0 would give a wrong result with only a note."""
 
     def __post_init__(self) -> None:
         for name in ("values", "rolls", "settings", "checks"):

@@ -621,12 +621,21 @@ def _word(text: str) -> str:
     return text.split()[0] if text.split() else text
 
 
+def _counted_first(word: str) -> bool:
+    """Whether ``word`` may be a game's keyword after its pool's count (``4xy``):
+    digits, then a letter other than ``d``."""
+    digits = len(word) - len(word.lstrip("0123456789"))
+    return word[digits : digits + 1].isalpha() and word[digits] not in "dD"
+
+
 def line_grammar_for(text: str) -> pp.ParserElement:
     """The grammar that reads the line ``text``: a game's, built on first use, when its
     first word is the game's keyword, else the generic one."""
     words = text.split(None, 1)
     first = words[0] if words else ""
-    if first[:1].isalpha():  # a game's keyword is a word: lines of numbers never ask
+    # a game's keyword is a word, or its pool's count then the word (4xy): lines of
+    # numbers and dice never ask
+    if first[:1].isalpha() or (first[:1].isdigit() and _counted_first(first)):
         from dicecli.systems import registry  # docs/startup.md
 
         game = registry.game_for_keyword(first)

@@ -7,7 +7,7 @@ goes to a terminal, so piped rolls never pay for rich.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Literal, Protocol, TextIO
 
 if TYPE_CHECKING:
@@ -48,6 +48,10 @@ class Renderer(Protocol):
 
     def summary(self, tally: Tally) -> None:
         """Write the summary of several rolls of one expression (``--times``)."""
+
+    def align(self, results: Sequence[RollResult]) -> None:
+        """Before ``results`` (a run of ``--times`` rolls) are written one by one: lay
+        them out alike (a terminal's verdict badges in one column)."""
 
     def odds(self, odds: Odds, full: bool = False) -> None:
         """Write the exact odds of one line (``full``: every row of long tables, where

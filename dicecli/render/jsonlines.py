@@ -21,6 +21,8 @@ from dicecli.identity_cache import IdentityCache
 from dicecli.results import DieRoll, RollResult
 
 if TYPE_CHECKING:  # rolling never loads the odds engine
+    from collections.abc import Sequence
+
     from dicecli.probability.distribution import Odds
     from dicecli.tally import Tally
 
@@ -53,6 +55,9 @@ class JsonRenderer:
 
     def summary(self, tally: Tally) -> None:
         """Nothing: a JSON stream holds one object per roll and no summary line."""
+
+    def align(self, results: Sequence[RollResult]) -> None:
+        """Nothing: JSON is not laid out."""
 
     def odds(self, odds: Odds, full: bool = False) -> None:
         from dicecli.probability.report import odds_as_dict  # docs/startup.md

@@ -12,6 +12,8 @@ from dicecli.escape import escaped
 from dicecli.render.text import result_line
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from dicecli.probability.distribution import Odds
     from dicecli.results import RollResult
     from dicecli.tally import Tally
@@ -26,6 +28,9 @@ class PlainRenderer:
 
     def summary(self, tally: Tally) -> None:
         self.write(escaped(tally.line()) + "\n")
+
+    def align(self, results: Sequence[RollResult]) -> None:
+        """Nothing: a plain line's fields are apart by tabs, not laid out."""
 
     def odds(self, odds: Odds, full: bool = False) -> None:
         """Every row, always: scripts read them (``full`` changes nothing)."""

@@ -213,8 +213,28 @@ class TerminalRenderer:
         these names."""
         self._chances: dict[str, Odds | None] = {}
         self._assumed: set[str] = set()
+        self._columns: dict[str, int] = {}
+        """Where the verdict badge starts, by line, in a run of rolls of one line
+        (:meth:`align`): so the badges of ``--times`` stand in one column."""
 
-    def result(self, result: RollResult) -> None:
+    def align(self, results: Sequence[RollResult]) -> None:
+        """Before a run of rolls is written: the badges of the rolls of one line start
+        in one column, past the widest breakdown among them (and never left of the
+        column an earlier run of the same line used: a long run comes in parts)."""
+        widest: dict[str, int] = {}
+        for result in results:
+            head, segments, sides = self._parts(result)
+            if len(sides) > 1:
+                continue
+            line, _ = self._line_and_tail(result, head, segments)
+            widest[result.input] = max(widest.get(result.input, 0), line.cell_len)
+        self._columns = {
+            line: max(width, self._columns.get(line, 0)) for line, width in widest.items()
+        }
+
+    def _parts(self, result: RollResult) -> tuple[RichText, Sequence[Segment], list[list[Segment]]]:
+        """The echoed line, the breakdown's segments and its sides (several for an
+        opposed roll)."""
         head = RichText()
         typed = result.input.partition("#")[0].strip() if result.comment else result.input.strip()
         if self.echo_input or _NAME.fullmatch(typed):
@@ -223,7 +243,11 @@ class TerminalRenderer:
         segments: Sequence[Segment] = result.breakdown
         if head:
             segments = _without_typed_label(_unwrapped(segments, typed), typed)
-        sides = _sides(segments)
+        return head, segments, _sides(segments)
+
+    def result(self, result: RollResult) -> None:
+        typed = result.input.partition("#")[0].strip() if result.comment else result.input.strip()
+        head, segments, sides = self._parts(result)
         if len(sides) > 1:
             self._sided(result, head, sides)
         else:
@@ -271,7 +295,24 @@ class TerminalRenderer:
 
     def _one_line(self, result: RollResult, head: RichText, segments: Sequence[Segment]) -> None:
         """The breakdown, the total and the verdict on one line; the verdict on a line
-        of its own when they do not fit, never cut in two."""
+        of its own when they do not fit, never cut in two. In a run of one line's rolls
+        (:meth:`align`) the verdict's badge starts in the run's column."""
+        line, tail = self._line_and_tail(result, head, segments)
+        column = self._columns.get(result.input)
+        badge = result.outcome is not None and not result.outcome.quiet
+        if column is not None and badge and tail and line.cell_len < column:
+            line.append(" " * (column - line.cell_len))
+        if line.cell_len + tail.cell_len <= self.console.width:
+            self.console.print(line.append_text(tail))
+        else:
+            self.console.print(line)
+            if tail:
+                self.console.print(tail)
+
+    def _line_and_tail(
+        self, result: RollResult, head: RichText, segments: Sequence[Segment]
+    ) -> tuple[RichText, RichText]:
+        """The breakdown and total of a one-line roll, and what follows them."""
         event = _event_die(result, segments)
         counted = _counted(segments, result.total)
         if counted:
@@ -283,13 +324,7 @@ class TerminalRenderer:
             line.append(" = ")
             line.append(total_text(result), style=theme.TOTAL_STYLE)
             line.append(counted)
-        tail = self._tail(result, chance=True, badge=not event)
-        if line.cell_len + tail.cell_len <= self.console.width:
-            self.console.print(line.append_text(tail))
-        else:
-            self.console.print(line)
-            if tail:
-                self.console.print(tail)
+        return line, self._tail(result, chance=True, badge=not event)
 
     def _chance(self, result: RollResult) -> RichText:
         """``(72.22% to pass)``; for a total, the chance of it or more."""

@@ -196,7 +196,7 @@ def _load(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
         return state.with_names(env), (Message(f"loaded dice {', '.join(book.names())}"),)
     character = read_character(Path(path))
     names = character.names()
-    state = state.with_names(character.apply(state.env), *names)
+    state = state.with_names(character.apply(state.env, Path(path).name), *names)
     who = f"{character.name}: " if character.name else ""
     listed = ", ".join(names) if names else "no names"
     return state, (Message(f"loaded {who}{listed}"),)
@@ -218,10 +218,13 @@ def _table(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]
     if not words:
         raise invocation.syntax(f"expected a table: {USAGE}")
     if words[0].casefold() == "odds":
-        from dicecli.tables.odds import table_odds  # docs/startup.md
+        from dicecli.tables.load import check_named_cover  # docs/startup.md
+        from dicecli.tables.odds import table_odds
 
         book, name = book_and_name(words[1:])
-        return state, (OddsShown(table_odds(book.table(name))),)
+        table = book.table(name)
+        check_named_cover(book.source, table, state.env)  # d100+CRITS, after let CRITS = 10
+        return state, (OddsShown(table_odds(table, state.env)),)
     book, name = book_and_name(words)
     table = book.table(name)
     typed = "table " + " ".join(words)

@@ -243,6 +243,9 @@ def render_output(
     errors (with their caret) to ``stderr``, after ``where`` (``line 3: ``).
     ``summaries``: show ``--times`` summaries (one-shot mode shows them on a terminal
     only); ``width``: the terminal's, to fit messages to (0: a pipe, left as they are)."""
+    rolled = [item.result for item in output if isinstance(item, Rolled)]
+    if len(rolled) > 1:  # a run of rolls (times N): laid out alike
+        renderer.align(rolled)
     for item in output:
         if isinstance(item, Rolled):
             renderer.result(item.result)

@@ -223,7 +223,12 @@ class Game:
     - ``joined``: those of its keywords that may also be written joined to the number
       after them, as other rollers write them (``xy6`` for ``xy 6``): a first word that
       is one of them followed by digits, and that no game claims whole, is the game's
-      line, and its grammar must read the joined form.
+      line, and its grammar must read the joined form;
+    - ``counted``: those of its keywords that may also be written after the pool's count,
+      joined to it, as other rollers write them (``4xy`` for ``xy 4``, and what the
+      game's grammar reads after the keyword, ``4xy8``): a first word that is digits,
+      then one of them (then letters or digits), is the game's line, and its grammar
+      must read that form.
     """
 
     api_version: int
@@ -244,6 +249,7 @@ class Game:
     marks: tuple[tuple[str, str], ...] = ()
     dice: tuple[tuple[str, str], ...] = ()
     joined: tuple[str, ...] = ()
+    counted: tuple[str, ...] = ()
 
     @property
     def topic(self) -> str:

@@ -125,6 +125,8 @@ def _built_in_game(found: Callable[[Game], bool]) -> Game | None:
 def game_for_keyword(word: str) -> Game | None:
     """The game whose lines start with ``word`` (any case); None when no game claims it.
     Plug-ins are looked for only when no built-in game claims the word."""
+    if word[:1].isdigit():
+        return _counted_game(word.casefold())
     if not may_be_keyword(word):
         return None
     folded = word.casefold()
@@ -148,6 +150,23 @@ def _joined_game(folded: str) -> Game | None:
         return None
     prefix = match.group(1)
     return next((game for game in games() if prefix in game.joined), None)
+
+
+_COUNTED = re.compile(r"\d+([a-ce-z][a-z0-9]*)")
+"""Digits, then the keyword and what follows it joined (``4xy8``)."""
+
+
+def _counted_game(folded: str) -> Game | None:
+    """The game one of whose ``counted`` keywords ``folded`` holds after its digits
+    (``4xy``, ``4xy8``); None when none does."""
+    match = _COUNTED.fullmatch(folded)
+    if match is None:
+        return None
+    rest = match.group(1)
+    return next(
+        (game for game in games() if any(rest.startswith(word) for word in game.counted)),
+        None,
+    )
 
 
 def games() -> tuple[Game, ...]:

@@ -20,6 +20,7 @@ from dicecli.render.text import breakdown_text
 from dicecli.results import DieRoll, JSONValue, Outcome, RollResult
 from dicecli.rolling.evaluate import roll
 from dicecli.rolling.sources import Roller
+from dicecli.tables.load import check_named_cover
 from dicecli.tables.model import InlineRoll, Table, TableBook, TableReference, Words
 
 
@@ -35,6 +36,7 @@ class _Drawing:
         self, table: Table, within: str | None
     ) -> tuple[RollResult, str, str, list[JSONValue]]:
         """Draw from ``table``: its roll, the entry's key, its resolved text, its rolls."""
+        check_named_cover(self.book.source, table, self.env)  # d100+CRITS: now CRITS is known
         result = roll(table.roll, self.roller, self.env, table.roll_text)
         self.dice.extend(result.dice)
         assert result.total is not None  # checked when loaded: a roll with a total

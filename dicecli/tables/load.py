@@ -6,7 +6,9 @@ a value or a range, ranges that leave a gap or overlap, an entry the roll can ne
 reach (the roll's possible values are computed exactly by the odds engine), a bad inline
 roll, a reference to a table the file does not have, tables that refer to each other in
 a loop or more than :data:`MAX_DEPTH` deep, a draw that could make more than
-:data:`MAX_ROLLS` rolls.
+:data:`MAX_ROLLS` rolls. A roll that reads names (``d100+CRITS``) can give values that
+depend on them: its entries are checked for gaps and unreachable values when the table
+is drawn from, with the names in force (:func:`check_named_cover`).
 
 Which file: the one named (``dicecli table FILE NAME``), else the per-user file
 ``$XDG_CONFIG_HOME/dicecli/tables.toml`` (``~/.config/dicecli/tables.toml`` by default).
@@ -22,7 +24,8 @@ from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 
-from dicecli.errors import DiceError
+from dicecli.environment import Environment
+from dicecli.errors import DiceError, UnknownNameError
 from dicecli.files import user_config_file
 from dicecli.notation.nodes import Check, Comparison, Roll
 from dicecli.notation.semantics import MAX_SIDES
@@ -177,7 +180,7 @@ def _rolled_table(
     if not isinstance(raw_roll, str):
         raise where.error('roll: write a roll as a string, e.g. roll = "d100"')
     roll = _table_roll(where, raw_roll)
-    possible = _possible_values(where, raw_roll, roll)
+    possible = _possible_values(where, raw_roll, roll)  # None: it reads names
     entries = []
     for key, value in raw.items():
         at = where.at(key)
@@ -188,8 +191,24 @@ def _rolled_table(
         low, high = _range(at, key, possible[-1] if possible else None)
         entries.append(Entry(key, low, high, 1, value, _pieces(at, value)))
     entries.sort(key=lambda entry: entry.low)
-    _check_cover(where, raw_roll, entries, possible)
-    return Table(name, raw_roll.strip(), roll, tuple(entries), False, description)
+    _check_overlaps(where, entries)
+    if possible is not None:
+        _check_cover(where, raw_roll, entries, possible)
+    named = possible is None
+    return Table(name, raw_roll.strip(), roll, tuple(entries), False, description, named)
+
+
+def check_named_cover(source: str, table: Table, env: Environment) -> None:
+    """For a table whose roll reads names (:attr:`Table.named`): with the names of
+    ``env``, every value the roll can give has one entry. An entry out of reach is
+    fine here: a table for ``d100+CRITS`` holds entries for every modifier, and a
+    modifier of 10 leaves its 1-10 out."""
+    if not table.named:
+        return
+    where = _Where(source, table.name)
+    possible = _possible_values(where, table.roll_text, table.roll, env)
+    assert possible is not None  # with an environment, the values or an error
+    _check_cover(where, table.roll_text, list(table.entries), possible, every_entry=False)
 
 
 def _weighted_table(where: _Where, name: str, raw: dict[str, object], description: str) -> Table:
@@ -247,13 +266,21 @@ def _table_roll(where: _Where, text: str) -> Roll:
     return roll
 
 
-def _possible_values(where: _Where, text: str, roll: Roll) -> tuple[int, ...]:
-    """Every total ``roll`` can give, in order, computed exactly (not sampled)."""
+def _possible_values(
+    where: _Where, text: str, roll: Roll, env: Environment | None = None
+) -> tuple[int, ...] | None:
+    """Every total ``roll`` can give, in order, computed exactly (not sampled), with the
+    names of ``env``; None when the roll reads a name and no ``env`` is given (the
+    values then depend on the names in force when it is drawn from)."""
     from dicecli.probability.engine import distribution  # docs/startup.md
 
     assert not isinstance(roll.body, (Check, Comparison))
     try:
-        found = distribution(roll.body)
+        found = distribution(roll.body, env)
+    except UnknownNameError as error:
+        if env is None:
+            return None
+        raise where.error(f"roll '{text.strip()}': {error.message}") from None
     except DiceError as error:
         raise where.error(f"roll '{text.strip()}': {error.message}") from None
     if not found.exact:
@@ -310,19 +337,28 @@ def spans(values: tuple[int, ...], most: int = 6) -> str:
     return shown + (", …" if len(runs) > most else "")
 
 
-def _check_cover(
-    where: _Where, roll_text: str, entries: list[Entry], possible: tuple[int, ...]
-) -> None:
-    """Each possible value has exactly one entry, and each entry is reachable."""
-    import bisect  # docs/startup.md
-
-    gives = f"{roll_text.strip()} gives {spans(possible)}"
+def _check_overlaps(where: _Where, entries: list[Entry]) -> None:
+    """No value has two entries (``entries`` sorted by their lowest value)."""
     for before, after in itertools.pairwise(entries):
         if after.low <= before.high:
             last = min(before.high, after.high)
             overlap = str(last) if after.low == last else f"{after.low}-{last}"
             raise where.at(after.key).error(f"overlaps entry '{before.key}' at {overlap}")
-    for entry in entries:
+
+
+def _check_cover(
+    where: _Where,
+    roll_text: str,
+    entries: list[Entry],
+    possible: tuple[int, ...],
+    every_entry: bool = True,
+) -> None:
+    """Each possible value has exactly one entry, and (``every_entry``) each entry is
+    reachable."""
+    import bisect  # docs/startup.md
+
+    gives = f"{roll_text.strip()} gives {spans(possible)}"
+    for entry in entries if every_entry else ():
         first = bisect.bisect_left(possible, entry.low)
         if first == len(possible) or possible[first] > entry.high:
             raise where.at(entry.key).error(f"can never be rolled ({gives})")

@@ -57,7 +57,7 @@ class Entry:
 class Table:
     """A table: its name, the roll that picks an entry (written as ``roll_text``; a
     weighted table is rolled with one die of as many sides as its weights add up to) and
-    the entries, in the order of the values they cover."""
+    the entries, in the order of the values they cover; see :attr:`named`."""
 
     name: str
     roll_text: str
@@ -65,6 +65,10 @@ class Table:
     entries: tuple[Entry, ...]
     weighted: bool
     description: str = ""
+    named: bool = False
+    """Whether the roll reads names (``d100+CRITS``): what it can give depends on their
+    values, so every value is checked to have one entry when the table is drawn from
+    (or its odds asked), with the names in force, rather than when the file is read."""
 
     def entry_for(self, value: int) -> Entry:
         for entry in self.entries:

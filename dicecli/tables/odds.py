@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 from fractions import Fraction
 
+from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.notation.nodes import Check, Comparison
 from dicecli.probability.distribution import Odds
 from dicecli.probability.engine import distribution
@@ -20,8 +21,11 @@ from dicecli.results import JSONValue
 from dicecli.tables.model import Entry, Table
 
 
-def entry_chances(table: Table) -> tuple[tuple[Entry, Fraction], ...]:
-    """Every entry of ``table`` and its exact chance, in table order."""
+def entry_chances(
+    table: Table, env: Environment = EMPTY_ENVIRONMENT
+) -> tuple[tuple[Entry, Fraction], ...]:
+    """Every entry of ``table`` and its exact chance, in table order, with the names of
+    ``env`` for a roll that reads them (``d100+CRITS``)."""
     if table.weighted:
         whole = sum(entry.weight for entry in table.entries)
         return tuple((entry, Fraction(entry.weight, whole)) for entry in table.entries)
@@ -29,25 +33,25 @@ def entry_chances(table: Table) -> tuple[tuple[Entry, Fraction], ...]:
     assert not isinstance(body, (Check, Comparison))  # checked when loaded
     lows = [entry.low for entry in table.entries]
     chances = [Fraction(0)] * len(lows)
-    for value, chance in distribution(body).outcomes:
+    for value, chance in distribution(body, env).outcomes:
         index = bisect.bisect_right(lows, value) - 1  # every value has one entry (load)
         chances[index] += chance
     return tuple(zip(table.entries, chances, strict=True))
 
 
-def table_odds(table: Table) -> Odds:
+def table_odds(table: Table, env: Environment = EMPTY_ENVIRONMENT) -> Odds:
     """The chances as :class:`Odds` for the terminal and plain renderers: one named
     chance per entry, ``key: text``."""
     return Odds(
         input=f"table {table.name}",
         expression=table.roll_text,
         chances=tuple(
-            (f"{entry.key}: {entry.text}", chance) for entry, chance in entry_chances(table)
+            (f"{entry.key}: {entry.text}", chance) for entry, chance in entry_chances(table, env)
         ),
     )
 
 
-def table_odds_as_dict(table: Table) -> dict[str, JSONValue]:
+def table_odds_as_dict(table: Table, env: Environment = EMPTY_ENVIRONMENT) -> dict[str, JSONValue]:
     """The JSON object of ``dicecli table NAME --odds --json`` (``docs/tables.md``)."""
     entries: list[JSONValue] = [
         {
@@ -58,7 +62,7 @@ def table_odds_as_dict(table: Table) -> dict[str, JSONValue]:
             "weight": entry.weight if table.weighted else None,
             "probability": probability_object(chance),
         }
-        for entry, chance in entry_chances(table)
+        for entry, chance in entry_chances(table, env)
     ]
     return {
         "input": f"table {table.name}",

@@ -77,6 +77,8 @@ TIMES: list[tuple[str, str, list[str]]] = [
     ("times-misfire", "wfb artillery", ["MISFIRE", "4", "MISFIRE"]),
     ("times-rolloff", "wfb rolloff Alice Bob", ["1,6", "6,1", "2,5"]),
     ("times-stunts", "age 3 vs 10", ["4,4,5", "1,2,3", "6,6,6"]),
+    ("times-badges-aligned", "wfb ld 8", ["2,4", "4,6", "6,3"]),  # issue 28: = 6, = 10
+    ("times-pool-badges-aligned", "cod 3", ["3,6,4", "10,5,9,5", "8,1,2"]),  # rule K2
 ]
 
 ODDS: list[tuple[str, str]] = [
@@ -87,6 +89,9 @@ ODDS: list[tuple[str, str]] = [
     ("odds-alkemy-opposed", "alkemy 2 vs alkemy 5"),
     ("odds-age", "age 3 vs 13"),
     ("odds-artillery", "wfb artillery"),
+    ("odds-cod", "cod 5"),  # rules K2, K4: exact, one figure left out, the mean exact
+    ("odds-sr-edge", "sr 6 edge vs 3"),  # rule S4
+    ("odds-l5r", "l5r 6k3 vs 30"),  # rules L1, L2, L4
 ]
 
 ERRORS: list[tuple[str, str]] = [
@@ -138,8 +143,9 @@ def test_a_run_of_rolls_and_its_summary_look_as_reviewed(
 ) -> None:
     console, renderer = recording()
     tally = Tally()
-    for given in faces:
-        result = dicecli.roll(line, given=given)
+    results = [dicecli.roll(line, given=given) for given in faces]
+    renderer.align(results)  # as a --times run at a terminal lays its rolls out
+    for result in results:
         renderer.result(result)
         tally.add(result)
     renderer.summary(tally)

@@ -310,6 +310,15 @@ def test_load_of_the_example_character() -> None:
     assert result.outcome.passed is False
 
 
+def test_after_load_an_ability_the_sheet_lacks_is_an_error(tmp_path: Path) -> None:
+    # rule G8: the sheet sets DEX, not STR; `let` supplies it
+    sheet = tmp_path / "hero.toml"
+    sheet.write_text('name = "Hero"\n[stats]\nDEX = 3\n')
+    state, output = run(session("2,5,5"), f"load {sheet}", "age STR vs 13")
+    assert "STR is not set for Hero" in problem(output).message
+    assert rolled(run(state, "let STR = 1", "age STR vs 13")[1]).total == 13
+
+
 def test_load_of_a_bad_file_is_an_error(tmp_path: Path) -> None:
     missing = tmp_path / "nobody.toml"
     error = problem(run(session(), f"load {missing}")[1])

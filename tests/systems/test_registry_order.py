@@ -57,3 +57,17 @@ def test_a_joined_keyword_needs_digits_after_it() -> None:
     assert found.name == game.name
     assert registry.game_for_keyword(f"{word}x12") is None
     assert registry.game_for_keyword(f"{word}12x") is None
+
+
+def test_a_counted_keyword_follows_digits() -> None:
+    # Dice Maiden's 4cod: the pool's count, then the keyword and what the game reads
+    counted = [(game, word) for game in registry.games() for word in game.counted]
+    assert counted  # some built-in game declares one
+    game, word = counted[0]
+    for first in (f"4{word}", f"12{word}8", f"4{word.upper()}r"):
+        found = registry.game_for_keyword(first)
+        assert found is not None
+        assert found.name == game.name
+    assert registry.game_for_keyword(f"x4{word}") is None
+    assert registry.game_for_keyword(f"4x{word}") is None
+    assert registry.game_for_keyword("4d6") is None

@@ -71,7 +71,8 @@ class TestRoll:
 
 
 def ability_value(test: AgeTest, env: Environment) -> tuple[int, str | None]:
-    """The value the test's ability adds, and a note when it was not set (then 0).
+    """The value the test's ability adds, and a note when it was not set (then 0); an
+    error when a character file is loaded, whose sheet was meant to hold it.
 
     A value set under the abbreviation (``STR``) or the full name (``Strength``)
     serves; the abbreviation is looked at first.
@@ -85,6 +86,11 @@ def ability_value(test: AgeTest, env: Environment) -> tuple[int, str | None]:
             return value, None
         if env.roll(name) is not None:
             raise RuleError(f"{name} is a saved roll; an ability needs a number: let {name} = 2")
+    if env.character is not None:  # the sheet was meant to hold it
+        raise RuleError(
+            f"{test.ability} is not set for {env.character} (add it to the sheet's "
+            f"[stats], or --set {test.ability}=N)"
+        )
     return 0, (
         f"{test.ability} is not set: counted as 0 "
         f"(set it with --set {test.ability}=N or let {test.ability} = N)"

@@ -2,13 +2,16 @@
 
 ::
 
-    line       = side ["vs" (difficulty modifiers | side)] [comment]
-    side       = "alkemy" [label] characteristic modifiers
+    line       = side ["vs" (difficulty modifiers | side | named)] [comment]
+    side       = "alkemy" [label | name ":"] characteristic modifiers
+    named      = name ":" characteristic modifiers
     modifiers  = {state | "+" [N] ("bonus" | "penalty") | "keep" I "," J}
     characteristic, difficulty = number | name
 
 The state, bonus/penalty terms and keep choice come in any order, also after the
 difficulty. A word before the characteristic labels the roll (``alkemy Mind 8 vs 15``).
+A label may end in a colon, as other games' named sides are written (``alkemy Ayla: 2
+vs Orc: 5``); a side so named after ``vs`` needs no second ``alkemy``.
 Several bonus or penalty terms add up. Any other word is a clear error naming what may
 stand there.
 """
@@ -153,8 +156,22 @@ def _side_body() -> pp.ParserElement:
         "characteristic",
     )
     label = _tagged(_word().set_name("a label") + pp.FollowedBy(_number() | _word()), "label")
-    head = pp.Optional(label) + characteristic
+    head = pp.Optional(_named() | label) + characteristic
     return pp.Group(head + _modifiers())
+
+
+def _named() -> pp.ParserElement:
+    """``Ayla:``, a side's name written as other games' named sides are."""
+    return _tagged(_word().set_name("a name") + pp.Suppress(":"), "label")
+
+
+def _named_side_body() -> pp.ParserElement:
+    """``Orc: 5 ...`` after ``vs``: a named side, as a group like :func:`_side_body`'s."""
+    characteristic = _tagged(
+        (_number() | _name()).set_name("a characteristic (a number or a name)"),
+        "characteristic",
+    )
+    return pp.Group(_named() + characteristic + _modifiers())
 
 
 def _parts(group: pp.ParseResults) -> list[_Part]:
@@ -166,7 +183,9 @@ def _parts(group: pp.ParseResults) -> list[_Part]:
 def _line_form() -> pp.ParserElement:
     alkemy = pp.Suppress(grammar.keyword(*KEYWORDS))
     vs = pp.Suppress(grammar.keyword("vs"))
-    opponent = pp.Group(alkemy - _side_body()).set_name("'alkemy' and the opposing side")
+    opponent = (pp.Group(alkemy - _side_body()) | pp.Group(_named_side_body())).set_name(
+        "'alkemy' and the opposing side"
+    )
     difficulty = (_number() | _name()).set_name("a difficulty (a number or a name)")
     against = (opponent | difficulty + _modifiers()).set_name(
         "a difficulty, or 'alkemy' and the opposing side"

@@ -4,19 +4,25 @@
 
     line   = roll [ "vs" roll ]
     roll   = keyword skill { extra } [ difficulty ]
-    extra  = [ count ] ( "bonus" | "penalty" ) [ "dice" | "die" ]
+    extra  = [ [ "+" ] count ] ( "bonus" | "penalty" ) [ "dice" | "die" ]
     difficulty = "regular" | "hard" | "extreme"
 
 The skill is any expression (``45``, ``Spot``, ``Spot+10``). Words are
 case-insensitive. The sides of an opposed roll name no difficulty (rule C5).
+
+``+1 bonus`` is one bonus die, as other games' lines write it (``coc 45 +1 bonus``, also
+``45+2 penalty``): the skill's expression would otherwise take the ``+1`` as its own,
+so a skill that ends in ``+ N`` right before a bonus or penalty word with no count of
+its own gives that ``N`` to the dice (rule C4).
 
 Rule numbers (C1, C3 ...) cite ``docs/rules.md``.
 """
 
 from __future__ import annotations
 
+import re
 from functools import cache
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import pyparsing as pp
 
@@ -25,30 +31,80 @@ from dicecli.systems.coc.checks import OpposedRoll, SkillRoll
 from dicecli.systems.coc.rules import MOST_EXTRA_DICE
 from dicecli.systems.coc.settings import DIFFICULTIES, KEYWORDS
 
+if TYPE_CHECKING:
+    from dicecli.game import Expr
+
 
 class _Extra:
-    """``2 bonus`` as read."""
+    """``2 bonus`` as read, and whether it was written with its count."""
 
-    def __init__(self, count: int, word: str) -> None:
+    def __init__(self, count: int, word: str, counted: bool) -> None:
         self.count = count
         self.word = word
+        self.counted = counted
 
 
-def _extra_action(text: str, loc: int, tokens: pp.ParseResults) -> _Extra:
-    count = cast(int, tokens[0]) if len(tokens) == 2 else 1
+class _Skill:
+    """A skill as read, with where its text ends."""
+
+    def __init__(self, expr: Expr, start: int, end: int) -> None:
+        self.expr = expr
+        self.start = start
+        self.end = end
+
+
+_SIGNED_COUNT = re.compile(r"\+\s*(?P<count>\d+)\s*$")
+"""The ``+1`` that ends a skill's text right before ``bonus`` or ``penalty``."""
+
+
+def _count_in_range(text: str, loc: int, count: int) -> None:
     if not 1 <= count <= MOST_EXTRA_DICE:
         raise parse_failure(
             text,
             len(text) - len(text[loc:].lstrip()),
             f"a roll takes 1 to {MOST_EXTRA_DICE} bonus or penalty dice",
         )
-    return _Extra(count, str(tokens[-1]).lower())
 
 
-def _roll_action(text: str, loc: int, tokens: pp.ParseResults) -> SkillRoll:
+def _extra_action(text: str, loc: int, tokens: pp.ParseResults) -> _Extra:
+    count = cast(int, tokens[0]) if len(tokens) == 2 else 1
+    _count_in_range(text, loc, count)
+    return _Extra(count, str(tokens[-1]).lower(), len(tokens) == 2)
+
+
+def _signed_count(text: str, skill: _Skill, extras: list[_Extra], again: pp.ParserElement) -> Expr:
+    """The skill, giving a ``+ N`` it ends with to a first bonus or penalty word that
+    has no count (``coc 45 +1 bonus``: skill 45, one bonus die; rule C4)."""
+    written = text[skill.start : skill.end]
+    found = _SIGNED_COUNT.search(written)
+    if found is None or not extras or extras[0].counted:
+        return skill.expr
+    head = written[: found.start()]
+    if not head.strip():
+        return skill.expr
+    try:
+        shorter = again.parse_string(head, parse_all=True)[0]
+    except pp.ParseBaseException:
+        return skill.expr
+    count = int(found["count"])
+    if not 1 <= count <= MOST_EXTRA_DICE:
+        raise parse_failure(
+            text,
+            skill.start + found.start(),
+            f"+{count} reads as {count} bonus or penalty dice, and a roll takes 1 to "
+            f"{MOST_EXTRA_DICE}; for a skill of {head.strip()}+{count}, write "
+            f"({head.strip()}+{count})",
+        )
+    extras[0].count = count
+    return cast("Expr", shorter)
+
+
+def _roll_action(
+    text: str, tokens: pp.ParseResults, loc: int, again: pp.ParserElement
+) -> SkillRoll:
     parts = list(tokens)
-    skill = parts.pop(0)
     extras = [part for part in parts if isinstance(part, _Extra)]
+    skill = _signed_count(text, cast(_Skill, parts.pop(0)), extras, again)
     difficulty = next((str(p).lower() for p in parts if not isinstance(p, _Extra)), None)
     bonus = sum(e.count for e in extras if e.word == "bonus")
     penalty = sum(e.count for e in extras if e.word == "penalty")
@@ -75,8 +131,10 @@ def _line_action(text: str, loc: int, tokens: pp.ParseResults) -> SkillRoll | Op
 def line_grammar() -> pp.ParserElement:
     """A whole ``coc`` line."""
     words = keyword("bonus", "penalty", *DIFFICULTIES, "vs")
-    skill = pp.Group(~words + expression).set_name("a skill (45, Spot)")
-    skill.add_parse_action(lambda tokens: tokens[0][0])
+    plain_skill = pp.Group(~words + expression).set_name("a skill (45, Spot)")
+    plain_skill.add_parse_action(lambda tokens: tokens[0][0])
+    skill = pp.Located(plain_skill).set_name("a skill (45, Spot)")
+    skill.add_parse_action(lambda t: _Skill(t["value"][0], t["locn_start"], t["locn_end"]))
     extra = (
         pp.Opt(integer + pp.FollowedBy(keyword("bonus", "penalty")))
         + keyword("bonus", "penalty")
@@ -85,7 +143,7 @@ def line_grammar() -> pp.ParserElement:
     extra.set_parse_action(_extra_action)
     difficulty = keyword(*DIFFICULTIES)
     roll = pp.Suppress(keyword(*KEYWORDS)) - skill + pp.ZeroOrMore(extra) + pp.Opt(difficulty)
-    roll.set_parse_action(_roll_action)
+    roll.set_parse_action(lambda s, loc, t: _roll_action(s, t, loc, plain_skill))
     line = roll + pp.Opt(pp.Suppress(keyword("vs")) - roll)
     line.set_parse_action(_line_action)
     return whole_line(line)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from dicecli.game import API_VERSION, Game, HelpTopic, Hint, Rules
-from dicecli.systems.cod.settings import AGAIN_WORDS, KEYWORDS, NAME
+from dicecli.systems.cod.settings import AGAIN_WORDS, COUNTED, KEYWORDS, NAME
 
 
 def rules() -> Rules[Any]:
@@ -34,6 +34,7 @@ GAME = Game(
     example="cod 5",
     odds_example=("cod 5", "success, exceptional success, failure"),
     rules=rules,
+    counted=COUNTED,
     completions=(*AGAIN_WORDS, "rote"),
     help=HelpTopic(
         "Chronicles of Darkness: a pool of d10, each 8+ a success:",

@@ -2,11 +2,13 @@
 
 ::
 
-    line  = keyword pool { again | "rote" }
+    line  = ( keyword pool | counted ) { again | "rote" }
     pool  = expression                       (5, Dex+Stealth; 0 or less: a chance die)
     again = "10-again" | "9-again" | "8-again" | "no-again"   (the hyphen optional)
+    counted = digits "cod" [ "10" | "9" | "8" ] [ "r" ]      (4cod, 4cod8, 4codr)
 
-A line names one re-roll quality at most (rule K2).
+A line names one re-roll quality at most (rule K2). ``counted`` is Dice Maiden's
+spelling: ``4cod`` is ``cod 4``, ``4cod8`` ``cod 4 8-again``, ``4codr`` ``cod 4 rote``.
 
 Rule numbers (K1, K2 ...) cite ``docs/rules.md``.
 """
@@ -51,6 +53,16 @@ def _again(tokens: pp.ParseResults) -> _Word:
     return _Word(word.replace("again", "-again"))
 
 
+def _counted(tokens: pp.ParseResults) -> list[object]:
+    """``4cod8r``, as Dice Maiden writes it: the pool, then its quality and rote."""
+    found: list[object] = [expression.parse_string(tokens["pool"], parse_all=True)[0]]
+    if tokens["again"]:
+        found.append(_Word(f"{tokens['again']}-again"))
+    if tokens["rote"]:
+        found.append(_Word("rote"))
+    return found
+
+
 @cache
 def line_grammar() -> pp.ParserElement:
     """A whole ``cod`` line."""
@@ -60,6 +72,13 @@ def line_grammar() -> pp.ParserElement:
     pool = pp.Group(~again + expression).set_name("a dice pool (5, Dex+Stealth)")
     pool.add_parse_action(lambda tokens: tokens[0][0])
     pool.add_parse_action(_refuse_d10)
-    form = pp.Suppress(keyword(*KEYWORDS)) - pool + pp.ZeroOrMore(again | rote)
+    counted = pp.Regex(r"(?i)(?P<pool>\d+)cod(?P<again>10|9|8)?(?P<rote>r)?(?![\w-])").set_name(
+        "a pool such as 4cod"
+    )
+    counted.set_parse_action(_counted)
+    start = (pp.Suppress(keyword(*KEYWORDS)) - pool | counted).set_name(
+        "cod and a pool (cod 5), or Dice Maiden's 4cod"
+    )
+    form = start + pp.ZeroOrMore(again | rote)
     form.set_parse_action(_action)
     return whole_line(form)

@@ -1,10 +1,20 @@
 """The exact odds of a ``cod`` line (rules K1-K5), from the same rule decisions as the
 rolling (:mod:`dicecli.systems.cod.rules`).
 
-The chances of failure, success and an exceptional success are exact: they depend only
-on the chance of fewer than five successes, a finite sum. The distribution of successes
-has an unbounded tail under 10-again and the like; it is cut where less than
-:data:`~dicecli.game.PRECISION` is left out, and says so.
+Under 10-again and the like a pool's dice roll again without end, so no finite table
+holds every count of successes; but successes only add up, so the chance of each count
+up to a bound is exact (dice past the bound cannot bring a count back under it). The
+bound is raised until the chance of more successes is below
+:data:`~dicecli.game.PRECISION`. So:
+
+- each row of the table (a count of successes up to the bound) is exact, and so are the
+  chances of failure, success and an exceptional success (they depend only on the
+  chance of fewer than five successes, a finite sum);
+- the mean of the successes is exact, in closed form: a die's expected successes ``e``
+  solve ``e = s + r e`` (``s`` the chance of a success, ``r`` of rolling again), so
+  ``e = s / (1 - r)``, and a rote pool's failed first die, a chance ``f``, rolls a
+  fresh die: ``e (1 + f)``;
+- what is left out is one number, exact: the chance of more successes than the bound.
 
 Rule numbers (K1, K2 ...) cite ``docs/rules.md``.
 """
@@ -41,6 +51,14 @@ def one_die(again: int | None, rote: bool, most: int) -> list[Fraction]:
     return found
 
 
+def die_mean(again: int | None, rote: bool) -> Fraction:
+    """One die's expected successes, the dice it rolls again and its rote re-roll
+    included (rules K1-K3)."""
+    fail, plain, rolls_again = die_chances(again)
+    mean = (plain + rolls_again) / (1 - rolls_again)
+    return mean * (1 + fail) if rote else mean
+
+
 def _convolve(left: list[Fraction], right: list[Fraction], most: int) -> list[Fraction]:
     out = [ZERO] * (most + 1)
     for i, p in enumerate(left):
@@ -74,8 +92,12 @@ def odds(check: CodCheck, env: Environment, text: str) -> Odds:
     pools, notes = expression_odds(check.pool, env)
     failure = exceptional = dramatic = ZERO
     counts: dict[int, Fraction] = {}
+    mean = ZERO
     for value, p in pools.outcomes:
         pool = pool_size(value)
+        mean += p * (
+            Fraction(1, 10) if pool == 0 else pool * die_mean(AGAIN[check.again], check.rote)
+        )
         if pool == 0:  # rule K5: a chance die
             dramatic += p / 10
             failure += p * Fraction(9, 10)
@@ -90,6 +112,12 @@ def odds(check: CodCheck, env: Environment, text: str) -> Odds:
                 counts[k] = counts.get(k, ZERO) + p * q
     residue = 1 - sum(counts.values(), ZERO)
     distribution = Distribution.from_probabilities(counts, residue)
+    if residue:
+        notes = (
+            *notes,
+            f"every chance is exact; more than {distribution.max} successes "
+            f"({float(residue):.1e}) are left out",
+        )
     chances = (
         ("success", 1 - failure),
         ("exceptional_success", exceptional),
@@ -101,6 +129,7 @@ def odds(check: CodCheck, env: Environment, text: str) -> Odds:
         str(check),
         distribution=distribution,
         chances=chances,
+        expectations=(("mean_successes", mean),),
         notes=notes,
         passing=(1, None),
     )

@@ -11,5 +11,8 @@ KEYWORDS = ("cod", "nwod")
 """The first words of its lines (``nwod``: the game's first edition, the new World of
 Darkness)."""
 
+COUNTED = ("cod",)
+"""Written after the pool, joined, as Dice Maiden writes it: ``4cod`` is ``cod 4``."""
+
 AGAIN_WORDS = ("10-again", "9-again", "8-again", "no-again")
 """How a line names its re-roll quality (rule K2)."""

@@ -1,9 +1,18 @@
 """The exact odds of an ``sr`` line (rules S1-S5), from the same rule decisions as the
 rolling (:mod:`dicecli.systems.shadowrun.rules`).
 
-Without Edge every chance is exact. With Edge a die's 6s roll again without end: the
-hits are counted up to where less than :data:`~dicecli.game.PRECISION` is left out, and
-the odds say so.
+Without Edge every chance is exact. With Edge a die's 6s roll again without end, so no
+finite table holds every count of hits; but hits only add up, so the chance of each
+count up to a bound is exact (the dice past the bound cannot bring a count back under
+it). The bound is raised until the chance of more hits is below
+:data:`~dicecli.game.PRECISION`, and never lies below the threshold, so:
+
+- each row of the table (a count of hits up to the bound) is exact, and so is the chance
+  of success (falling short of the threshold is a finite sum);
+- the glitches are exact: they look at the pool's own dice, not at what Edge rolls;
+- the mean of the hits is exact, in closed form: a die's expected hits ``e`` with Edge
+  solve ``e = 1/6 + 1/6 (1 + e)`` (a 5, or a 6 and the die it rolls), so ``e = 2/5``;
+- what is left out is one number, exact: the chance of more hits than the bound.
 
 Rule numbers (S1, S2 ...) cite ``docs/rules.md``.
 """
@@ -52,9 +61,14 @@ def _convolve(left: Joint, right: Joint, most: int) -> Joint:
     return out
 
 
-def pool_joint(pool: int, edge: bool) -> Joint:
-    """(hits, ones) over the whole pool."""
-    most = pool if not edge else 2 * pool + 12
+EDGE_MEAN = Fraction(2, 5)
+"""A die's expected hits with Edge, its 6s rolled again without end (rules S1, S4)."""
+
+
+def pool_joint(pool: int, edge: bool, at_least: int = 0) -> Joint:
+    """(hits, ones) over the whole pool: with Edge, every count of hits up to a bound no
+    lower than ``at_least``, exactly, and less than :data:`PRECISION` beyond it."""
+    most = pool if not edge else max(2 * pool + 12, at_least)
     while True:
         die = one_die(edge, most)
         total: Joint = {(0, 0): Fraction(1)}
@@ -63,6 +77,14 @@ def pool_joint(pool: int, edge: bool) -> Joint:
         if not edge or 1 - sum(total.values()) < PRECISION:
             return total
         most *= 2
+
+
+def _left_out(distribution: Distribution) -> str:
+    """What the odds leave out with Edge, and what is exact (rule S4)."""
+    return (
+        f"every chance is exact; more than {distribution.max} hits "
+        f"({float(distribution.residue):.1e}) are left out"
+    )
 
 
 def _of(expr: Expr | None, env: Environment) -> tuple[Distribution | None, tuple[str, ...]]:
@@ -78,9 +100,12 @@ def odds(check: ShadowrunCheck, env: Environment, text: str) -> Odds:
     found = {"success": ZERO, "glitch": ZERO, "critical_glitch": ZERO}
     totals: dict[int, Fraction] = {}
     short = ZERO
+    highest = max((t for t, _ in thresholds.outcomes), default=0) if thresholds else 0
+    mean = ZERO
     for size, p in pools.outcomes:
         pool = pool_size(size)
-        joint = pool_joint(pool, check.edge)
+        mean += p * EDGE_MEAN * pool
+        joint = pool_joint(pool, check.edge, highest)
         # the 1s are the pool's own dice, whatever Edge rolls: counted without it, exactly
         plain = pool_joint(pool, edge=False)
         found["glitch"] += p * sum((r for (_, o), r in plain.items() if glitch(o, pool)), ZERO)
@@ -97,6 +122,8 @@ def odds(check: ShadowrunCheck, env: Environment, text: str) -> Odds:
     found["success"] = 1 - short
     residue = 1 - sum(totals.values(), ZERO)
     distribution = Distribution.from_probabilities(totals, residue)
+    if residue:
+        notes = (*notes, _left_out(distribution))
     chances = tuple(found.items())
     if thresholds is None:
         chances = (("at_least_one_hit", found["success"]), *chances[1:])
@@ -108,7 +135,7 @@ def odds(check: ShadowrunCheck, env: Environment, text: str) -> Odds:
         str(check),
         distribution=distribution,
         chances=chances,
-        expectations=(("mean_hits", distribution.mean()),) if not residue else (),
+        expectations=(("mean_hits", mean if residue else distribution.mean()),),
         notes=notes,
         passing=passing,
     )

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from dicecli.game import API_VERSION, Game, HelpTopic, Hint, Rules
-from dicecli.systems.yearzero.settings import KEYWORDS, KINDS, NAME
+from dicecli.systems.yearzero.settings import COUNTED, KEYWORDS, KINDS, NAME
 
 
 def rules() -> Rules[Any]:
@@ -34,6 +34,7 @@ GAME = Game(
     example="yz 3 2 1",
     odds_example=("yz 3 2 1 push", "a success, and a 1 on base or gear dice"),
     rules=rules,
+    counted=COUNTED,
     completions=(*KINDS, "push"),
     help=HelpTopic(
         "Year Zero Engine: base, skill and gear d6; each 6 a success:",

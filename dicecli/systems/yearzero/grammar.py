@@ -3,11 +3,15 @@
 
 ::
 
-    line  = keyword ( base [ skill [ gear ] ] | named { named } ) [ "push" | "pushed" ]
+    line  = ( keyword ( base [ skill [ gear ] ] | named { named } ) | counted )
+            [ "push" | "pushed" ]
     named = ( "base" | "skill" | "gear" ) expression      (yz base 3 skill 2 gear 1)
+    counted = digits "yz"                                 (6yz: yz 6)
 
 Unnamed, the numbers are base, skill and gear dice in that order (``yz 3 2 1``). A named
-line must name its base dice, and each kind once.
+line must name its base dice, and each kind once. ``counted`` is Dice Maiden's
+spelling, a count of 6s: ``6yz`` is ``yz 6``, six base dice (an assumption: its dice
+are of no kind, and the attribute's base dice are the plain pool).
 
 Rule numbers (Y1, Y2 ...) cite ``docs/rules.md``.
 """
@@ -76,6 +80,11 @@ def line_grammar() -> pp.ParserElement:
     )
     plain = part("base dice (3)") + pp.Opt(part("skill dice") + pp.Opt(part("gear dice")))
     push = keyword("push", "pushed").set_parse_action(lambda: "push")
-    form = pp.Suppress(keyword(*KEYWORDS)) - (pp.OneOrMore(named) | plain) + pp.Opt(push)
+    counted = pp.Regex(r"(?i)(?P<count>\d+)(?:yze|yz)(?![\w-])").set_name("dice such as 6yz")
+    counted.set_parse_action(lambda t: [expression.parse_string(t["count"], parse_all=True)[0]])
+    start = (pp.Suppress(keyword(*KEYWORDS)) - (pp.OneOrMore(named) | plain) | counted).set_name(
+        "yz and its dice (yz 3 2 1), or Dice Maiden's 6yz"
+    )
+    form = start + pp.Opt(push)
     form.set_parse_action(_action)
     return whole_line(form)

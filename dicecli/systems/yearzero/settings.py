@@ -10,5 +10,8 @@ NAME = "yearzero"
 KEYWORDS = ("yz", "yze")
 """The first words of its lines; the first names its canonical lines."""
 
+COUNTED = ("yz",)
+"""Written after the dice, joined, as Dice Maiden writes it: ``6yz`` is ``yz 6``."""
+
 KINDS = ("base", "skill", "gear")
 """The three kinds of dice, in the order a line gives them and rolls them."""

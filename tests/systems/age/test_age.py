@@ -7,11 +7,13 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 
 import pytest
 
 import dicecli
 from dicecli import DiceSyntaxError, GivenFacesError, RuleError
+from dicecli.character import load_character
 from dicecli.environment import Environment
 from dicecli.notation.nodes import Dice
 from dicecli.results import JSONValue, RollResult
@@ -120,6 +122,30 @@ def test_unset_ability_counts_zero_with_a_note() -> None:
     assert result.total == 14
     assert result.outcome is not None
     assert any("STR is not set" in note for note in result.outcome.notes)
+
+
+def test_unset_ability_with_a_character_loaded_is_an_error(tmp_path: Path) -> None:
+    # rule G8: with a sheet loaded, an ability it does not set is no silent 0
+    sheet = tmp_path / "mira.toml"
+    sheet.write_text('name = "Mira"\n[stats]\nDEX = 2\n', encoding="utf-8")
+    env = load_character(sheet, Environment())
+    with pytest.raises(RuleError, match=r"STR is not set for Mira .*--set STR=N"):
+        dicecli.roll("age STR+2 vs 13", given="2,5,5", environment=env)
+    with pytest.raises(RuleError, match="not set for Mira"):
+        dicecli.odds("age Strength vs 13", environment=env)
+    # the sheet's own ability, or one set beside it, rolls as before: 2+5+5 + 2 + 2
+    assert dicecli.roll("age DEX+2 vs 13", given="2,5,5", environment=env).total == 16
+    env = env.with_value("STR", 1)
+    assert dicecli.roll("age STR+2 vs 13", given="2,5,5", environment=env).total == 15
+
+
+def test_a_nameless_sheet_is_named_by_its_file(tmp_path: Path) -> None:
+    # rule G8
+    sheet = tmp_path / "brannoc.toml"
+    sheet.write_text("[stats]\nDEX = 2\n", encoding="utf-8")
+    env = load_character(sheet, Environment())
+    with pytest.raises(RuleError, match=r"not set for brannoc\.toml"):
+        dicecli.roll("age STR vs 13", given="2,5,5", environment=env)
 
 
 def test_ability_that_is_a_saved_roll_is_refused() -> None:

@@ -119,6 +119,30 @@ def test_a2_verdict_names_the_labelled_winner() -> None:
     assert result.outcome.verdict.startswith("side 2 (Reflex 5) wins on characteristic")
 
 
+@pytest.mark.parametrize(
+    ("line", "same_as"),
+    [
+        ("alkemy Ayla: 2 vs Orc: 5", "alkemy Ayla 2 vs alkemy Orc 5"),
+        ("alkemy Ayla:2 vs alkemy Orc:5", "alkemy Ayla 2 vs alkemy Orc 5"),
+        (
+            "alkemy Ayla: 2 yellow +1 bonus vs Orc: Reflex red",
+            "alkemy Ayla 2 yellow +1bonus vs alkemy Orc Reflex red",
+        ),
+        ("alkemy Ayla: 8 vs 15", "alkemy Ayla 8 vs 15"),
+    ],
+)
+def test_a2_sides_named_as_age_names_them(line: str, same_as: str) -> None:
+    # rule A2, with AGE's `NAME:` sides (docs/age.md)
+    assert dicecli.parse(line).body == dicecli.parse(same_as).body
+
+
+def test_a2_a_named_side_wins_by_its_name() -> None:
+    # rule A2: 3+4+2 = 9 against 4+1+5 = 10: Orc wins
+    result = dicecli.roll("alkemy Ayla: 2 vs Orc: 5", given="3,4,4,1")
+    assert result.outcome is not None
+    assert result.outcome.verdict.startswith("side 2 (Orc 5) wins on total")
+
+
 def test_a2_higher_total_wins() -> None:
     # rule A2: the higher total wins, whatever the characteristics
     result = dicecli.roll("alkemy 2 vs alkemy 5", given="6,6,1,1")

@@ -129,6 +129,41 @@ def test_bonus_and_penalty_dice_cancel() -> None:
     assert len(roll("coc 45 2 bonus penalty", "5,40,10").dice) == 3
 
 
+@pytest.mark.parametrize(
+    ("line", "same_as"),
+    [
+        ("coc 45 +1 bonus", "coc 45 bonus"),  # as Alkemy's lines write a bonus die
+        ("coc 45 + 1 bonus", "coc 45 bonus"),
+        ("coc 45+2 penalty dice", "coc 45 2 penalty"),
+        ("coc Spot-5 +1 bonus hard", "coc Spot-5 bonus hard"),
+        ("coc 45 +1 bonus vs coc 40 +1 penalty", "coc 45 bonus vs coc 40 penalty"),
+    ],
+)
+def test_a_signed_count_is_the_bonus_dice(line: str, same_as: str) -> None:
+    # rule C4: +1 bonus is one bonus die, not a skill of 46
+    assert dicecli.parse(line).body == dicecli.parse(same_as).body
+
+
+def test_a_bonus_die_written_signed_rolls_as_one() -> None:
+    # rule C4: units 5, tens 40 and 10 against 45: the bonus die keeps 15 (hard)
+    result = roll("coc 45 +1 bonus", "5,40,10")
+    assert (result.total, verdict(result)) == (15, "hard success")
+    assert plain_line(result).endswith("[5, ~40~, 10] 15 vs 45 => hard success")
+
+
+@pytest.mark.parametrize("line", ["coc (45+1) penalty", "coc 45 +1 1 penalty"])
+def test_a_bracketed_or_counted_plus_stays_in_the_skill(line: str) -> None:
+    # rule C4: 46 (units 6, tens 40 and 10, the penalty die keeps 46) passes a skill of
+    # 46 only
+    assert verdict(roll(line, "6,40,10")) == "regular success"
+
+
+def test_too_many_signed_bonus_dice_say_how_to_add_to_the_skill() -> None:
+    with pytest.raises(DiceSyntaxError, match=r"write \(45\+11\)") as caught:
+        dicecli.parse("coc 45 +11 bonus")
+    assert caught.value.position == len("coc 45 ")
+
+
 def test_two_penalty_dice_roll_three_tens_dice() -> None:
     # rule C4: 7 with 0, 20, 60: 7, 27, 67: the worst, 67, fails
     result = roll("coc 45 2 penalty dice", "7,0,20,60")

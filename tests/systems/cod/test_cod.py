@@ -16,7 +16,7 @@ from property_counts import examples
 
 import dicecli
 from dicecli import DiceSyntaxError, RuleError
-from dicecli.game import plain_line
+from dicecli.game import PRECISION, plain_line
 from dicecli.hints import advise
 from dicecli.results import JSONValue, RollResult
 
@@ -181,6 +181,44 @@ def test_odds_equal_the_count(pool: int, quality: tuple[str, int | None], rote: 
         assert odds.distribution.as_dict().get(k, Fraction(0)) == counted.get(k, Fraction(0))
 
 
+@settings(max_examples=examples(20))
+@given(
+    st.integers(1, 2),
+    st.sampled_from([("10-again", 10), ("9-again", 9), ("8-again", 8)]),
+    st.booleans(),
+)
+def test_every_row_is_exact_and_the_rest_is_small(
+    pool: int, quality: tuple[str, int | None], rote: bool
+) -> None:
+    # rules K1-K3: each count up to 8 against every face sequence 9 dice deep (a chain
+    # of k dice gives at least k - 1 successes); the table leaves out exactly its
+    # complement, below the precision, and its mean is exact in closed form
+    word, again = quality
+    counted = brute_force(pool, again, rote, depth=9)
+    found = dicecli.odds(f"cod {pool} {word}" + (" rote" if rote else ""))
+    assert found.distribution is not None
+    rows = found.distribution.as_dict()
+    assert {k: p for k, p in rows.items() if k <= 8} == {k: p for k, p in counted.items() if k <= 8}
+    assert 0 < found.distribution.residue < PRECISION
+    assert sum(rows.values()) + found.distribution.residue == 1
+    assert f"more than {found.distribution.max} successes" in found.notes[-1]
+    mean = dict(found.expectations)["mean_successes"]
+    assert 0 <= mean - found.distribution.mean() < Fraction(1, 10**9)
+
+
+@pytest.mark.parametrize(
+    ("line", "mean"),
+    [
+        ("cod 3", Fraction(3 * 3, 9)),  # rule K2: 3/10 a success, 1/10 again: 3/9 a die
+        ("cod 1 8-again", Fraction(3, 7)),  # 3/10 a success, all roll again: 3/7
+        ("cod 2 no-again rote", 2 * Fraction(3, 10) * Fraction(17, 10)),  # rule K3
+        ("cod 0", Fraction(1, 10)),  # rule K5
+    ],
+)
+def test_the_mean_is_exact(line: str, mean: Fraction) -> None:
+    assert dict(dicecli.odds(line).expectations)["mean_successes"] == mean
+
+
 def test_chance_die_odds() -> None:
     # rule K5
     chances = dict(dicecli.odds("cod 0").chances)
@@ -215,3 +253,31 @@ def test_common_mistakes_get_a_hint(line: str, suggestion: str) -> None:
     hint = advise(caught.value).hint
     assert hint is not None
     assert suggestion in hint
+
+
+@pytest.mark.parametrize(
+    ("line", "same_as"),
+    [
+        ("4cod", "cod 4"),  # rules K1, K2: Dice Maiden's spelling, 10-again
+        ("4cod8", "cod 4 8-again"),
+        ("4COD9", "cod 4 9-again"),
+        ("4codr", "cod 4 rote"),  # rule K3
+        ("4cod10r", "cod 4 rote"),
+        ("12cod8r", "cod 12 8-again rote"),
+        ("4cod rote", "cod 4 rote"),
+    ],
+)
+def test_dice_maidens_counted_spelling(line: str, same_as: str) -> None:
+    assert dicecli.parse(line).body == dicecli.parse(same_as).body
+
+
+def test_a_counted_line_rolls_as_its_pool() -> None:
+    # rules K1, K2: 10 rolls again (into 3), 8 succeeds: 2 successes of 3 dice
+    result = roll("3cod", "10,3,8,2")
+    assert (result.total, verdict(result)) == (2, "success (2 successes)")
+
+
+@pytest.mark.parametrize("line", ["4codx", "4cod7"])
+def test_a_counted_line_of_no_form_is_refused(line: str) -> None:
+    with pytest.raises(DiceSyntaxError, match="4cod"):
+        dicecli.parse(line)

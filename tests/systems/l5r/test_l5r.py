@@ -7,6 +7,7 @@ Rule numbers (L1, L2 ...) cite ``docs/rules.md``.
 from __future__ import annotations
 
 import itertools
+import re
 from fractions import Fraction
 
 import pytest
@@ -15,8 +16,8 @@ from hypothesis import strategies as st
 from property_counts import examples
 
 import dicecli
-from dicecli import DiceSyntaxError
-from dicecli.game import plain_line
+from dicecli import DiceSyntaxError, RuleError
+from dicecli.game import PRECISION, plain_line
 from dicecli.hints import advise
 from dicecli.results import JSONValue, RollResult
 from dicecli.systems.l5r.rules import ten_dice_rule
@@ -99,9 +100,10 @@ def test_the_plain_line() -> None:
     )
 
 
-def brute_force(rolled: int, kept: int, explodes: bool) -> dict[int, Fraction]:
-    """Every sequence of faces, each die followed two 10s deep (rules L1, L2); the
-    totals below 21 do not depend on deeper dice."""
+def brute_force(rolled: int, kept: int, explodes: bool, depth: int = 2) -> dict[int, Fraction]:
+    """Every sequence of faces, each die followed ``depth`` 10s deep (rules L1, L2): the
+    totals up to 10 * depth + 9 need no deeper die (every die of such a total is at most
+    the total), so those are exact; chains deeper are left out."""
     one: dict[int, Fraction] = {}
 
     def die(value: int, p: Fraction, left: int) -> None:
@@ -111,7 +113,7 @@ def brute_force(rolled: int, kept: int, explodes: bool) -> dict[int, Fraction]:
             elif face < 10 or not explodes:
                 one[value + face] = one.get(value + face, Fraction(0)) + p / 10
 
-    die(0, Fraction(1), 2)
+    die(0, Fraction(1), depth)
     totals: dict[int, Fraction] = {}
     for values in itertools.product(one, repeat=rolled):
         p = Fraction(1)
@@ -131,6 +133,57 @@ def test_odds_equal_the_count(rolled: int, kept: int, explodes: bool, tn: int) -
     failure = sum((p for total, p in counted.items() if total < tn), Fraction(0))
     line = f"l5r {rolled}k{kept}" + ("" if explodes else " unskilled") + f" vs {tn}"
     assert dict(dicecli.odds(line).chances)["failure"] == failure
+
+
+@settings(max_examples=examples(30))
+@given(st.integers(1, 2), st.integers(1, 2), st.integers(2, 79))
+def test_high_target_numbers_are_exact(rolled: int, kept: int, tn: int) -> None:
+    # rules L1, L2, L4: TNs up to 79 against every face sequence seven 10s deep,
+    # past the six 10s the odds once followed
+    kept = min(kept, rolled)
+    counted = brute_force(rolled, kept, True, depth=7)
+    failure = sum((p for total, p in counted.items() if total < tn), Fraction(0))
+    chances = dict(dicecli.odds(f"l5r {rolled}k{kept} vs {tn}").chances)
+    assert chances == {"success": 1 - failure, "failure": failure}
+
+
+@settings(max_examples=examples(20))
+@given(st.integers(1, 3), st.integers(1, 3))
+def test_every_row_is_exact_and_the_rest_is_small(rolled: int, kept: int) -> None:
+    # rules L1, L2: each total up to 39 against the count three 10s deep; what the
+    # table leaves out is its complement, exactly, and below the precision
+    kept = min(kept, rolled)
+    counted = brute_force(rolled, kept, True, depth=3)
+    found = dicecli.odds(f"l5r {rolled}k{kept}")
+    assert found.distribution is not None
+    rows = found.distribution.as_dict()
+    assert {t: p for t, p in rows.items() if t <= 39} == {
+        t: p for t, p in counted.items() if t <= 39
+    }
+    assert 0 < found.distribution.residue < PRECISION
+    assert sum(rows.values()) + found.distribution.residue == 1
+    bound = re.search(r"a total above (\d+) ", found.notes[0])
+    assert bound is not None
+    assert 0 <= int(bound[1]) - found.distribution.max < 10
+
+
+def test_a_single_die_reaches_a_high_tn_exactly() -> None:
+    # rule L1: one die reaches 125 or more when its first twelve faces are 10s, then a
+    # 5 or more; or its first 12 are 10s and the 13th a 10 too: (1/10)**12 * 6/10
+    chances = dict(dicecli.odds("l5r 1k1 vs 125").chances)
+    assert chances["success"] == Fraction(1, 10) ** 12 * Fraction(6, 10)
+
+
+def test_the_ten_dice_rule_bonus_shifts_the_odds() -> None:
+    # rule L3: 13k9 is 10k10 + 2: the same chances at a TN 2 higher
+    assert dict(dicecli.odds("l5r 13k9 vs 72").chances) == dict(
+        dicecli.odds("l5r 10k10 vs 70").chances
+    )
+
+
+def test_an_unreachable_tn_is_refused_for_odds() -> None:
+    with pytest.raises(RuleError, match="TN above 300"):
+        dicecli.odds("l5r 2k1 vs 301")
 
 
 @settings(max_examples=examples(50))

@@ -17,7 +17,7 @@ from property_counts import examples
 
 import dicecli
 from dicecli import DiceSyntaxError, RuleError
-from dicecli.game import plain_line
+from dicecli.game import PRECISION, plain_line
 from dicecli.hints import advise
 from dicecli.results import JSONValue, RollResult
 
@@ -164,6 +164,32 @@ def test_edge_success_odds_equal_the_count(pool: int, threshold: int) -> None:
     chances = dict(dicecli.odds(f"sr {pool} edge vs {threshold}").chances)
     assert chances["success"] == 1 - edge_by_count(pool, threshold, depth=threshold + 1)
     assert chances["glitch"] == by_count(pool, 0, None)["glitch"]  # rule S2
+
+
+@settings(max_examples=examples(30))
+@given(st.integers(1, 60))
+def test_one_edge_die_reaches_any_threshold_exactly(threshold: int) -> None:
+    # rule S4: one die makes `threshold` hits or more when its first threshold - 1
+    # dice show 6 and the next a 5 or 6, however far past the table's usual bound
+    chances = dict(dicecli.odds(f"sr 1 edge vs {threshold}").chances)
+    assert chances["success"] == Fraction(1, 6) ** (threshold - 1) * Fraction(2, 6)
+
+
+@settings(max_examples=examples(20))
+@given(st.integers(1, 3))
+def test_edge_rows_are_exact_and_the_rest_is_small(pool: int) -> None:
+    # rule S4: each count up to 8 hits against every chain 9 dice deep; the table leaves
+    # out exactly its complement, below the precision; the mean is 2/5 a die, exactly
+    found = dicecli.odds(f"sr {pool} edge")
+    assert found.distribution is not None
+    rows = found.distribution.as_dict()
+    for hits in range(9):
+        below = edge_by_count(pool, hits + 1, depth=9) - edge_by_count(pool, hits, depth=9)
+        assert rows.get(hits, Fraction(0)) == below
+    assert 0 < found.distribution.residue < PRECISION
+    assert sum(rows.values()) + found.distribution.residue == 1
+    assert f"more than {found.distribution.max} hits" in found.notes[-1]
+    assert dict(found.expectations)["mean_hits"] == Fraction(2, 5) * pool
 
 
 @settings(max_examples=examples(50))

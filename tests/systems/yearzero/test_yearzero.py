@@ -138,3 +138,17 @@ def test_common_mistakes_get_a_hint(line: str, suggestion: str) -> None:
     hint = advise(caught.value).hint
     assert hint is not None
     assert suggestion in hint
+
+
+@pytest.mark.parametrize(
+    ("line", "same_as"),
+    [("6yz", "yz 6"), ("6YZE push", "yz 6 push"), ("10yz", "yz 10")],
+)
+def test_dice_maidens_counted_spelling(line: str, same_as: str) -> None:
+    # rule Y1: Dice Maiden's 6yz, a count of 6s, is six base dice (an assumption)
+    assert dicecli.parse(line).body == dicecli.parse(same_as).body
+
+
+def test_a_counted_line_rolls_as_base_dice() -> None:
+    # rule Y1: two 6s of three dice
+    assert plain_line(roll("3yz", "6,2,6")) == "2\t3yz\tbase [6, 2, 6] => 2 successes"
