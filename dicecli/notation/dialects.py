@@ -1,0 +1,288 @@
+"""Other rollers' dialects: a line as Roll20, Foundry VTT, RPG Dice Roller, d20
+(Avrae), Dice Maiden or rolldice would read it, written in dicecli's notation.
+
+Some spellings mean different things in different rollers: ``3d6>3`` counts the dice
+over 3 here and the dice of 3 or more in Roll20; ``5d10x10`` multiplies here and
+explodes on 10s in Foundry. dicecli keeps its own documented reading unless a player
+names a dialect (``--dialect roll20``, the ``dialect`` setting, a character file's
+``dialect`` key, the REPL's ``dialect`` command). Under a dialect each line is first
+rewritten into dicecli's notation (:func:`translated`), then read by the grammar as
+any line: the dialect never changes the grammar, only what a roller's spelling is
+taken to mean. A form the dialect reads but dicecli cannot roll is refused with the
+roller's name, never rolled otherwise. docs/grammar.md has one table per dialect,
+each reading with its source.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import lru_cache
+
+from dicecli.errors import DiceError, DiceSyntaxError
+from dicecli.frozen import frozen
+from dicecli.notation.nodes import Roll
+from dicecli.notation.reader import parse
+
+
+@frozen
+class Dialect:
+    """A roller whose readings a player can ask for: its ``--dialect`` name, its name
+    in a note, and where its readings are documented."""
+
+    name: str
+    roller: str
+    source: str
+
+
+DIALECTS = {
+    dialect.name: dialect
+    for dialect in (
+        Dialect("roll20", "Roll20", "help.roll20.net Dice Reference"),
+        Dialect("foundry", "Foundry VTT", "foundryvtt.com/article/dice-modifiers/"),
+        Dialect("rdr", "RPG Dice Roller", "dice-roller.github.io/documentation"),
+        Dialect("d20", "d20 (Avrae)", "github.com/avrae/d20 README"),
+        Dialect("dicemaiden", "Dice Maiden", "github.com/Humblemonk/dicemaiden-rs"),
+        Dialect("rolldice", "rolldice", "github.com/sstrickl/rolldice README"),
+    )
+}
+"""The dialects by ``--dialect`` name, in the order the help lists them."""
+
+DIALECT_SETTING = "dialect"
+"""The setting (``--setting dialect=roll20``, a character file's key) naming one."""
+
+
+class DialectError(DiceError):
+    """A dialect name that names none (a usage error: exit status 2)."""
+
+
+def dialect_named(name: str) -> str:
+    """``name`` as a dialect's name (case-insensitive); a :class:`DialectError` listing
+    the dialects when it names none."""
+    key = name.strip().lower()
+    if key not in DIALECTS:
+        known = ", ".join(DIALECTS)
+        raise DialectError(f"no dialect '{name.strip()}' (dialects: {known})")
+    return key
+
+
+# A dice term's head, and the modifiers written right against it (or against a
+# group's closing brace): each a word and a condition, ``kh3``, ``r<2``, ``cs>=19``,
+# ``>4`` (a word left out: a success condition), ``!!``.
+_HEAD = r"(?<![A-Za-z_\d])\d*[dD](?:\d+|%|[fF](?:\.[12])?|\{[^{}]*\})"
+_COMPARE = r"(?:>=|<=|<>|!=|>|<|=)"
+_TOKEN = rf"(?P<word>[A-Za-z!]*)(?P<condition>{_COMPARE}-?\d+|\d+)?"
+_RUN = rf"(?:[A-Za-z!]+(?:{_COMPARE}-?\d+|\d+)?|{_COMPARE}-?\d+)*"
+_TERM = re.compile(rf"(?P<head>{_HEAD}|\}})(?P<run>{_RUN})")
+_TOKENS = re.compile(rf"[A-Za-z!]+(?:{_COMPARE}-?\d+|\d+)?|{_COMPARE}-?\d+")
+_SPLIT = re.compile(_TOKEN)
+
+Token = tuple[str, str]
+"""One modifier: its word (``kh``, ``!``, ``""`` for a success condition) and its
+condition as written (``3``, ``>=5``, ``""``)."""
+
+
+def modifier_runs(text: str) -> list[tuple[str, list[Token]]]:
+    """Each dice term's (or group's) head and its modifiers, as written in ``text``."""
+    runs = []
+    for found in _TERM.finditer(text):
+        tokens = [_token(piece) for piece in _TOKENS.findall(found["run"])]
+        runs.append((found["head"], tokens))
+    return runs
+
+
+def _token(piece: str) -> Token:
+    split = _SPLIT.fullmatch(piece)
+    assert split is not None  # every piece _TOKENS finds is one token
+    return split["word"], split["condition"] or ""
+
+
+def _rewrite_runs(text: str, change: Callable[[list[Token]], list[Token]]) -> str:
+    """``text`` with each dice term's modifiers replaced by ``change(modifiers)``."""
+
+    def one(found: re.Match[str]) -> str:
+        tokens = [_token(piece) for piece in _TOKENS.findall(found["run"])]
+        return found["head"] + "".join(word + condition for word, condition in change(tokens))
+
+    return _TERM.sub(one, text)
+
+
+def _at_least(condition: str) -> str:
+    """Roll20's ``>3`` (3 or more) and ``<3`` (3 or less) in dicecli's spelling."""
+    if condition.startswith((">=", "<=", "<>", "!=")):
+        return condition
+    if condition.startswith((">", "<")):
+        return condition[0] + "=" + condition[1:]
+    return condition
+
+
+# --- Roll20 ---------------------------------------------------------------------------
+
+_LONE_POOL = re.compile(rf"\{{\s*(?P<term>{_HEAD}{_RUN})\s*\}}(?=(?:{_COMPARE})-?\d)")
+"""A group of one dice term with a success condition after it: ``{5d6!!}>8``."""
+
+
+def _roll20(text: str) -> str:
+    def lone_pool(found: re.Match[str]) -> str:
+        term = found["term"]
+        words = [word for word, _ in modifier_runs(term)[0][1]] if modifier_runs(term) else []
+        if "" in words:  # the term counts successes itself: the group counts its values
+            return found[0]
+        return term  # Roll20 compares each die of a one-term group with the target
+
+    text = _LONE_POOL.sub(lone_pool, text)
+    return _rewrite_runs(text, lambda tokens: [(w, _at_least(c)) for w, c in tokens])
+
+
+# --- Foundry VTT ----------------------------------------------------------------------
+
+
+def _foundry_tokens(tokens: list[Token]) -> list[Token]:
+    words = {word.lower() for word, _ in tokens}
+    changed: list[Token] = []
+    for word, condition in tokens:
+        low = word.lower()
+        if low == "x":
+            changed.append(("!", condition))  # explode; x10 is !10 (= 10)
+        elif low == "xo":
+            raise DiceError("Foundry's xo (explode once) has no dicecli reading yet")
+        elif low == "r":
+            changed.append(("ro", condition))  # Foundry re-rolls once
+        elif low == "rr":
+            changed.append(("r", condition))  # recursive: dicecli's r
+        elif low == "cs":
+            changed.append(("", _equal(condition)))  # count successes
+        elif low == "cf" and "cs" not in words:
+            changed.append(("", _equal(condition)))  # count failures: the dice meeting it
+        elif low == "df":
+            changed.append(("f", condition))  # deduct failures: -1 each
+        else:
+            changed.append((word, condition))
+    return changed
+
+
+def _equal(condition: str) -> str:
+    """A bare number as a success condition: ``6`` is ``=6``."""
+    return "=" + condition if condition[:1].isdigit() else condition
+
+
+def _foundry(text: str) -> str:
+    return _rewrite_runs(text, _foundry_tokens)
+
+
+# --- d20 (Avrae) ----------------------------------------------------------------------
+
+
+def _d20_tokens(tokens: list[Token]) -> list[Token]:
+    for word, condition in tokens:
+        if word.lower() in ("k", "p") and condition[:1].isdigit():
+            what = "keeps" if word.lower() == "k" else "drops"
+            raise DiceError(
+                f"d20 (Avrae)'s {word}{condition} {what} the dice showing {condition}, "
+                f"which dicecli cannot roll; {word}h{condition} {what} the highest"
+            )
+    return tokens
+
+
+def _d20(text: str) -> str:
+    return _rewrite_runs(text, _d20_tokens)
+
+
+# --- Dice Maiden ----------------------------------------------------------------------
+
+_MAIDEN_REROLL = re.compile(r"(?<=[\s\dA-Za-z])(?P<indefinitely>i?)r(?P<limit>\d+)(?![\d<>=])")
+_MAIDEN_COMMENT = re.compile(r"\s!(?:\s|$)")
+
+
+def _dicemaiden(text: str) -> str:
+    comment = _MAIDEN_COMMENT.search(text)
+    if comment is not None:  # ` ! text`: the rest of the line is a comment
+        text = text[: comment.start()] + " #" + text[comment.end() - 1 :].rstrip()
+        if text.endswith("#"):
+            text = text[:-1].rstrip()
+    code, hash_sign, rest = text.partition("#")
+
+    def reroll(found: re.Match[str]) -> str:
+        once = "" if found["indefinitely"] else "o"
+        return f"r{once}<={found['limit']}"
+
+    return _MAIDEN_REROLL.sub(reroll, code) + hash_sign + rest
+
+
+# --- rolldice -------------------------------------------------------------------------
+
+_ROLLDICE_REPEAT = re.compile(r"\s*(?P<times>\d+)[xX](?=\d*[dD])")
+_ROLLDICE_MULTIPLIER = re.compile(rf"(?P<dice>{_HEAD}{_RUN})(?P<add>[+-]\d+)\*(?P<times>\d+)")
+
+
+def _rolldice(text: str) -> str:
+    text = _ROLLDICE_MULTIPLIER.sub(lambda m: f"{m['dice']}*{m['times']}{m['add']}", text)
+    return _rewrite_runs(
+        text, lambda tokens: [("dl" if w.lower() == "s" and c else w, c) for w, c in tokens]
+    )
+
+
+def rolldice_repeats(text: str) -> tuple[str, int | None]:
+    """rolldice's ``6x4d6``: six rolls of ``4d6`` -> ``("4d6", 6)``; ``(text, None)``
+    for any other line."""
+    found = _ROLLDICE_REPEAT.match(text)
+    if found is None:
+        return text, None
+    return text[found.end() :], int(found["times"])
+
+
+_REWRITE: dict[str, Callable[[str], str]] = {
+    "roll20": _roll20,
+    "foundry": _foundry,
+    "rdr": lambda text: text,  # dicecli's own notation follows RPG Dice Roller's
+    "d20": _d20,
+    "dicemaiden": _dicemaiden,
+    "rolldice": _rolldice,
+}
+
+
+@lru_cache(maxsize=1024)
+def translated(text: str, dialect: str) -> str:
+    """``text`` as ``dialect``'s roller reads it, in dicecli's notation. A comment
+    (after ``#``) is left as written. Raises :class:`DiceError` for a form the roller
+    reads that dicecli cannot roll."""
+    code, hash_sign, comment = text.partition("#")
+    try:
+        return _REWRITE[dialect](code) + hash_sign + comment
+    except DiceSyntaxError:
+        raise
+    except DiceError as error:
+        raise error.at(text, 0) from None
+
+
+def parse_as(text: str, dialect: str | None) -> Roll:
+    """``text``'s tree: as written (no dialect), or as ``dialect``'s roller reads it."""
+    if dialect is None:
+        return parse(text)
+    return parse(translated(text, dialect))
+
+
+def dialect_note(text: str, dialect: str) -> str | None:
+    """The note on a line read in ``dialect``: ``read as Roll20 reads it: 3d6>=3``;
+    None when the dialect reads it as dicecli does."""
+    try:
+        rolled = translated(text, dialect)
+    except DiceError:
+        return None
+    if rolled == text:
+        return None
+    return f"read as {DIALECTS[dialect].roller} reads it: {rolled.strip()}"
+
+
+__all__ = [
+    "DIALECTS",
+    "DIALECT_SETTING",
+    "Dialect",
+    "DialectError",
+    "dialect_named",
+    "dialect_note",
+    "modifier_runs",
+    "parse_as",
+    "rolldice_repeats",
+    "translated",
+]
