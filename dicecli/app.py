@@ -19,8 +19,8 @@ from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
 from dicecli.frozen import frozen
 from dicecli.limits import MAX_LINE_LENGTH
+from dicecli.notation.dialects import parse_as, with_repeats
 from dicecli.notation.lines import parse_rolls
-from dicecli.notation.reader import parse
 from dicecli.render import Colour, Mode, Renderer, colour_choice, make_renderer
 from dicecli.rolling.evaluate import roll
 from dicecli.rolling.sources import DiceSource, GivenSource, RandomSource, Roller
@@ -173,6 +173,9 @@ class Session:
 
     def roll_text(self, text: str) -> None:
         """Roll one line ``times`` times and write each result; raises DiceError."""
+        dialect = self.environment.dialect
+        if dialect is not None:
+            text = with_repeats(text, dialect)  # rolldice's 6x4d6 is 4d6 -n 6
         if ";" in text:  # several rolls on the line: each is its own result
             self._roll_several(text)
             return
@@ -181,13 +184,14 @@ class Session:
         if many or checks or _SHORT_REPEAT in text or _LONG_REPEAT in text:
             self._roll_times(text)  # the slower path: --times, saved checks, `2d6 -n 3`
             return
-        result = roll(parse(text), self.roller, self.environment, text)  # lean: piped lines
+        parsed = parse_as(text, dialect)
+        result = roll(parsed, self.roller, self.environment, text)  # lean: piped lines
         self.write_result(result)
         if result.outcome is not None and result.failed:  # plain rolls never fail
             self.failed_checks += 1
 
     def _roll_several(self, line: str) -> None:
-        for text, parsed in parse_rolls(line):
+        for text, parsed in parse_rolls(line, self.environment.dialect):
             if self.options.times != 1:
                 self._roll_times(text)
                 continue
@@ -203,7 +207,7 @@ class Session:
 
         text, count = repeat_count(text)
         times = self.options.times if count is None else count
-        parsed = parse(saved_line(text, self.environment) or text)
+        parsed = parse_as(saved_line(text, self.environment) or text, self.environment.dialect)
         only_summary = self.options.summary
         summed = only_summary or (self.mode == "terminal" and times > 1)
         if summed:  # only a terminal shows the summary: piped rolls skip the tally

@@ -122,15 +122,30 @@ _LONE_POOL = re.compile(rf"\{{\s*(?P<term>{_HEAD}{_RUN})\s*\}}(?=(?:{_COMPARE})-
 """A group of one dice term with a success condition after it: ``{5d6!!}>8``."""
 
 
-def _roll20(text: str) -> str:
-    def lone_pool(found: re.Match[str]) -> str:
-        term = found["term"]
-        words = [word for word, _ in modifier_runs(term)[0][1]] if modifier_runs(term) else []
-        if "" in words:  # the term counts successes itself: the group counts its values
-            return found[0]
-        return term  # Roll20 compares each die of a one-term group with the target
+_SIDES = re.compile(r"\d*[dD](?P<sides>\d+|%)")
 
-    text = _LONE_POOL.sub(lone_pool, text)
+
+def _lone_pool(found: re.Match[str]) -> str:
+    """A group of one dice term as Roll20 reads it: each die compared with the target
+    (``{5d6!!}>8`` is ``5d6!!6>=8`` once ``>`` is read). An explosion left without a
+    condition is given its highest face, so that the target that follows counts
+    successes rather than becoming the explosion's condition."""
+    term = found["term"]
+    runs = modifier_runs(term)
+    tokens = runs[0][1] if runs else []
+    if any(word == "" for word, _ in tokens):  # it counts successes itself: one value
+        return found[0]
+    if tokens and tokens[-1][0] in ("!", "!!", "!p", "!!p") and not tokens[-1][1]:
+        sides = _SIDES.match(term)
+        if sides is None:  # Fudge dice or a face list: left to dicecli's reading
+            return found[0]
+        highest = "100" if sides["sides"] == "%" else sides["sides"]
+        return term + highest
+    return term
+
+
+def _roll20(text: str) -> str:
+    text = _LONE_POOL.sub(_lone_pool, text)
     return _rewrite_runs(text, lambda tokens: [(w, _at_least(c)) for w, c in tokens])
 
 
@@ -231,6 +246,18 @@ def rolldice_repeats(text: str) -> tuple[str, int | None]:
     return text[found.end() :], int(found["times"])
 
 
+def with_repeats(text: str, dialect: str | None) -> str:
+    """``text`` with a repeat its dialect writes in the line spelt as dicecli's ``-n``
+    option: rolldice's ``6x4d6kh3`` is ``4d6kh3 -n 6``; any other line as it is."""
+    if dialect != "rolldice":
+        return text
+    code, hash_sign, comment = text.partition("#")
+    rest, times = rolldice_repeats(code)
+    if times is None:
+        return text
+    return f"{rest.strip()} -n {times}" + (f" {hash_sign}{comment}" if hash_sign else "")
+
+
 _REWRITE: dict[str, Callable[[str], str]] = {
     "roll20": _roll20,
     "foundry": _foundry,
@@ -271,7 +298,8 @@ def dialect_note(text: str, dialect: str) -> str | None:
         return None
     if rolled == text:
         return None
-    return f"read as {DIALECTS[dialect].roller} reads it: {rolled.strip()}"
+    shown = rolled.partition("#")[0].strip()
+    return f"read as {DIALECTS[dialect].roller} reads it: {shown}"
 
 
 __all__ = [
@@ -285,4 +313,5 @@ __all__ = [
     "parse_as",
     "rolldice_repeats",
     "translated",
+    "with_repeats",
 ]
