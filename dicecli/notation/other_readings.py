@@ -27,6 +27,7 @@ _TIMES_DICE = re.compile(r"^\s*(?P<times>\d+)\s*[xX×]\s*(?P<roll>\d*[dD]\S*)")
 _SPACED_BANG = re.compile(r"\s!(?:\s|$)")
 _LONE_POOL = re.compile(r"\{\s*\d*[dD]\d+[A-Za-z!<>=\d]*\s*\}(?:>=|<=|>|<|=)-?\d")
 _ADD_THEN_TIMES = re.compile(r"(?P<dice>\d*[dD]\d+)(?P<add>[+-]\d+)\*(?P<times>\d+)")
+_SPACED_REROLL = re.compile(r"[dD]\d+\S*\s+[rR](?:\d|[<>=])")
 _SPACED_KEEP = re.compile(r"[dD]\d+\s+[kK](?P<n>\d+)")
 
 _KEEPS = frozenset(("k", "kh", "kl", "d", "dh", "dl"))
@@ -99,10 +100,11 @@ def other_readings(text: str) -> tuple[str, ...]:
             "cs marks critical successes here and the total is the sum; Foundry VTT "
             f"counts successes with cs: write {counted}, or --dialect foundry"
         )
-    if once:
+    if once or _SPACED_REROLL.search(code):
         notes.append(
-            "r re-rolls until the face is gone here; Foundry VTT and Dice Maiden re-roll "
-            "once: write ro, or --dialect foundry"
+            "r re-rolls until the face is gone here; Foundry VTT re-rolls once: write ro, "
+            "or --dialect foundry; Dice Maiden's r2 re-rolls 2 or less once: "
+            "--dialect dicemaiden"
         )
     if bare_keep or _SPACED_KEEP.search(code):
         notes.append(
