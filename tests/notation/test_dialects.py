@@ -26,6 +26,7 @@ from dicecli.notation.dialects import (
     translated,
     with_repeats,
 )
+from dicecli.render.text import result_line
 from dicecli.repl.commands import handle_line
 from dicecli.repl.state import Message, Problem, ReplState, Rolled, start_state
 from dicecli.rolling.sources import GivenSource, Roller
@@ -316,3 +317,11 @@ def test_repl_command() -> None:
     state, output = handle_line(state, "dialect roll21")
     assert isinstance(output[0], Problem)
     assert "dialects: roll20" in output[0].error.message
+
+
+def test_a_compounded_die_is_one_success_in_the_tally() -> None:
+    """5d6!!6>=8 given 6+5 (11), 1, 2, 3, 3: one die of 8 or more, one success, no
+    failure (the die compounded into the 6 is part of its score)."""
+    result = dicecli.roll("5d6!!6>=8", given="6,5,1,2,3,3")
+    assert result.total == 1
+    assert result_line(result).split("\t")[2] == "[6!, +5, 1, 2, 3, 3] (1 success)"
