@@ -7,10 +7,11 @@ successes in Foundry VTT. :func:`other_readings` gives, for a line, one short no
 such spelling: what the other roller reads and how to get that here (a spelling, or
 ``--dialect``). The results carry the notes (``notes`` in JSON, in parentheses in plain
 output, dim under the line at a terminal). Under a dialect the line is read as its
-roller reads it, and :func:`line_notes` says what was rolled instead.
+roller reads it, and :func:`dicecli.notation.dialects.dialect_note` says what was rolled
+instead.
 
-A line with none of the characters these spellings need is passed over at the cost of
-one regular-expression search: ``2D6+5`` pays nothing more.
+A line with none of the characters these spellings need never loads this module
+(:func:`dicecli.notation.dialects.line_notes`, docs/startup.md).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from dicecli.notation.dialects import dialect_note, modifier_runs
+from dicecli.notation.translations import modifier_runs
 
 _MAYBE = re.compile(r"[xX{!<>*]|[cC][sSfF]|[rRkK]\d|[rR](?![a-zA-Z])|[kK]\s*\d")
 """A character that one of the spellings below needs: most lines have none."""
@@ -125,13 +126,4 @@ def other_readings(text: str) -> tuple[str, ...]:
     return tuple(notes)
 
 
-def line_notes(text: str, dialect: str | None) -> tuple[str, ...]:
-    """The notes a result of ``text`` carries: other rollers' readings, or under
-    ``dialect`` what that roller's reading rolled."""
-    if dialect is None:
-        return other_readings(text)
-    note = dialect_note(text, dialect)
-    return () if note is None else (note,)
-
-
-__all__ = ["line_notes", "other_readings"]
+__all__ = ["other_readings"]

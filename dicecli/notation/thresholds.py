@@ -11,18 +11,24 @@ line with its answer.
 from __future__ import annotations
 
 import re
+from functools import cache
 
-_MODIFIER_BEFORE = re.compile(
-    r"\d*[dD](?:\d+|%|[fF](?:\.[12])?|\{[^{}]*\})[A-Za-z!<>=\d]*?"
-    r"(?P<modifier>!!p|!!|!p|!|[rR][oO]?|[uU][oO]?)$"
-)
+
+@cache
+def _modifier_before() -> re.Pattern[str]:
+    """Dice and a modifier that takes a condition, at the end of the text searched
+    (compiled when a comparison is first read, as the grammar's expressions are)."""
+    return re.compile(
+        r"\d*[dD](?:\d+|%|[fF](?:\.[12])?|\{[^{}]*\})[A-Za-z!<>=\d]*?"
+        r"(?P<modifier>!!p|!!|!p|!|[rR][oO]?|[uU][oO]?)$"
+    )
 
 
 def computed_threshold(text: str, at: int) -> str | None:
     """Why the comparison at ``at`` in ``text`` is refused: written right after an
     explosion, a re-roll or a unique modifier of dice (no space between) with
     something other than a number after it; None when it is not such a comparison."""
-    found = _MODIFIER_BEFORE.search(text, 0, at)
+    found = _modifier_before().search(text, 0, at)
     if found is None:
         return None
     rest = text[at:].lstrip("<>=!≥≤≠")

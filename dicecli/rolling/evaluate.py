@@ -34,6 +34,7 @@ from dicecli.environment import Environment
 from dicecli.errors import DiceError, RollLimitError
 from dicecli.frozen import replace
 from dicecli.identity_cache import IdentityCache
+from dicecli.notation.dialects import line_notes
 from dicecli.notation.nodes import (
     ROUNDING_FUNCTIONS,
     BinaryOp,
@@ -54,7 +55,6 @@ from dicecli.notation.nodes import (
     binding,
     children,
 )
-from dicecli.notation.other_readings import line_notes
 from dicecli.notation.semantics import (
     applied,
     ceil_div,
