@@ -164,6 +164,8 @@ HEAVY_FOR_A_PLAIN_ROLL = (
     "dicecli.systems.declaration",
     "dicecli.probability",
     "dicecli.rolling.rerolls_and_explosions",
+    "dicecli.notation.translations",  # the dialects' rewriting (issue 26)
+    "dicecli.notation.other_readings",  # notes on another roller's reading
     *registry.BUILT_IN,
 )
 
