@@ -21,6 +21,7 @@ from dicecli.frozen import frozen
 from dicecli.limits import MAX_LINE_LENGTH
 from dicecli.notation.dialects import parse_as, with_repeats
 from dicecli.notation.lines import parse_rolls
+from dicecli.notation.reader import parse
 from dicecli.render import Colour, Mode, Renderer, colour_choice, make_renderer
 from dicecli.rolling.evaluate import roll
 from dicecli.rolling.sources import DiceSource, GivenSource, RandomSource, Roller
@@ -169,11 +170,13 @@ class Session:
                 self.renderer.odds_environment = options.environment
         self.write_result = self.renderer.result
         self.environment = options.environment
+        self.dialect = options.environment.dialect
+        """The dialect lines are read in (``--dialect``), None: dicecli's own."""
         self.failed_checks = 0
 
     def roll_text(self, text: str) -> None:
         """Roll one line ``times`` times and write each result; raises DiceError."""
-        dialect = self.environment.dialect
+        dialect = self.dialect
         if dialect is not None:
             text = with_repeats(text, dialect)  # rolldice's 6x4d6 is 4d6 -n 6
         if ";" in text:  # several rolls on the line: each is its own result
@@ -184,7 +187,7 @@ class Session:
         if many or checks or _SHORT_REPEAT in text or _LONG_REPEAT in text:
             self._roll_times(text)  # the slower path: --times, saved checks, `2d6 -n 3`
             return
-        parsed = parse_as(text, dialect)
+        parsed = parse(text) if dialect is None else parse_as(text, dialect)
         result = roll(parsed, self.roller, self.environment, text)  # lean: piped lines
         self.write_result(result)
         if result.outcome is not None and result.failed:  # plain rolls never fail

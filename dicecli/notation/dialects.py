@@ -17,6 +17,8 @@ rewriting and the notes only for a line that may need them (docs/startup.md).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from dicecli.errors import DiceError
 from dicecli.frozen import frozen
 from dicecli.notation.nodes import Roll
@@ -87,10 +89,11 @@ def with_repeats(text: str, dialect: str | None) -> str:
     return rewritten(text)
 
 
+@lru_cache(maxsize=1024)
 def line_notes(text: str, dialect: str | None) -> tuple[str, ...]:
     """The notes a result of ``text`` carries: other rollers' readings of it, or under
     ``dialect`` what that roller's reading rolled; ``()`` for most lines, at the cost
-    of one look at their characters."""
+    of one look at their characters the first time a line is seen."""
     if dialect is None and NOTE_CHARACTERS.isdisjoint(text):
         return ()
     if dialect is not None:

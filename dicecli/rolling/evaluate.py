@@ -111,7 +111,7 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
             return result
         if isinstance(body, Comparison):
             compared = roll_comparison(body, roller, env, text, roll.comment)
-            notes = line_notes(text, env.dialect)
+            notes = line_notes(text, env.dialect if env.settings else None)
             return replace(compared, notes=notes) if notes else compared
         step, canonical = prepared(body)
         evaluation = Evaluation(roller, env)
@@ -134,7 +134,7 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
         outcome = symbol_outcome(dice, book)
         if not any(book.numbered(rolled.die) for rolled in dice):
             total = None  # dice of symbols alone: no total, the counts say it all
-    notes = line_notes(text, env.dialect)
+    notes = line_notes(text, env.dialect if env.settings else None)  # cached by line
     return RollResult(
         text, canonical, total, dice, breakdown(tree), outcome, roll.comment, notes=notes
     )
