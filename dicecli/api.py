@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
 from dicecli.frozen import replace
+from dicecli.notation.dialects import parse_as
 from dicecli.notation.reader import parse
 from dicecli.results import RollResult
 from dicecli.rolling.evaluate import roll as _roll_parsed
@@ -52,7 +53,7 @@ def roll(
     new_run()  # each call is a run: files looked for once per run are looked for again
     given_source = GivenSource.from_text(given) if given is not None else None
     dice_source: DiceSource = source or given_source or RandomSource(seed)
-    result = _roll_parsed(parse(text), Roller(dice_source, budget), env, text)
+    result = _roll_parsed(parse_as(text, env.dialect), Roller(dice_source, budget), env, text)
     if given_source is not None and source is None:
         try:
             given_source.check_all_used()

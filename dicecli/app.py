@@ -19,6 +19,7 @@ from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
 from dicecli.frozen import frozen
 from dicecli.limits import MAX_LINE_LENGTH
+from dicecli.notation.dialects import parse_as, with_repeats
 from dicecli.notation.lines import parse_rolls
 from dicecli.notation.reader import parse
 from dicecli.render import Colour, Mode, Renderer, colour_choice, make_renderer
@@ -175,10 +176,15 @@ class Session:
                 self.renderer.odds_environment = options.environment
         self.write_result = self.renderer.result
         self.environment = options.environment
+        self.dialect = options.environment.dialect
+        """The dialect lines are read in (``--dialect``), None: dicecli's own."""
         self.failed_checks = 0
 
     def roll_text(self, text: str) -> None:
         """Roll one line ``times`` times and write each result; raises DiceError."""
+        dialect = self.dialect
+        if dialect is not None:
+            text = with_repeats(text, dialect)  # rolldice's 6x4d6 is 4d6 -n 6
         if ";" in text:  # several rolls on the line: each is its own result
             self._roll_several(text)
             return
@@ -187,13 +193,14 @@ class Session:
         if many or checks or _SHORT_REPEAT in text or _LONG_REPEAT in text:
             self._roll_times(text)  # the slower path: --times, saved checks, `2d6 -n 3`
             return
-        result = roll(parse(text), self.roller, self.environment, text)  # lean: piped lines
+        parsed = parse(text) if dialect is None else parse_as(text, dialect)
+        result = roll(parsed, self.roller, self.environment, text)  # lean: piped lines
         self.write_result(result)
         if result.outcome is not None and result.failed:  # plain rolls never fail
             self.failed_checks += 1
 
     def _roll_several(self, line: str) -> None:
-        for text, parsed in parse_rolls(line):
+        for text, parsed in parse_rolls(line, self.environment.dialect):
             if self.options.times != 1:
                 self._roll_times(text)
                 continue
@@ -209,7 +216,7 @@ class Session:
 
         text, count = repeat_count(text)
         times = self.options.times if count is None else count
-        parsed = parse(saved_line(text, self.environment) or text)
+        parsed = parse_as(saved_line(text, self.environment) or text, self.environment.dialect)
         only_summary = self.options.summary
         summed = only_summary or (self.mode == "terminal" and times > 1)
         if summed:  # only a terminal shows the summary: piped rolls skip the tally

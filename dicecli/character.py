@@ -13,6 +13,9 @@ A character file has two tables, both optional, and an optional ``name``::
     damage = "2d6+STR"
     check = "KEYWORD ..."  # a game's line: a saved check, rolled when `check` is a line
 
+``dialect = "roll20"`` at the top reads every line in that roller's dialect, the file's
+saved rolls included (``docs/grammar.md``, "Dialects"); ``--dialect`` wins over it.
+
 ``dice = "genesys.toml"`` at the top names a dice file (``docs/dice.md``; a path relative
 to the character file's folder): its dice join those in force (``3dBoost``).
 
@@ -35,13 +38,13 @@ from dicecli.errors import DiceError
 from dicecli.frozen import field, frozen, replace
 from dicecli.limits import MAX_DIGITS, MAX_VALUE
 from dicecli.naming import name_problem
+from dicecli.notation.dialects import DIALECT_SETTING, DialectError, dialect_named, parse_as
 from dicecli.notation.nodes import Expr
-from dicecli.notation.reader import parse
 
 if TYPE_CHECKING:
     from dicecli.dicefiles.model import DiceBook
 
-TOP_LEVEL_KEYS = ("name", "description", "dice", "stats", "rolls")
+TOP_LEVEL_KEYS = ("name", "description", "dice", "dialect", "stats", "rolls")
 
 
 class CharacterFileError(DiceError):
@@ -58,6 +61,8 @@ class Character:
     """Saved rolls (notation) and saved checks (a game line's text)."""
     dice: DiceBook | None = None
     """The dice of the dice file the character file names (``dice = "PATH"``)."""
+    dialect: str | None = None
+    """The dialect its lines are read in (``dialect = "roll20"``); None: dicecli's."""
 
     def names(self) -> tuple[str, ...]:
         return (*self.stats, *self.rolls)
@@ -72,6 +77,8 @@ class Character:
             from dicecli.dicefiles.load import with_book  # docs/startup.md
 
             env = replace(env, dice=with_book(env.dice, self.dice))
+        if self.dialect is not None:
+            env = replace(env, settings={**env.settings, DIALECT_SETTING: self.dialect})
         return env.with_names(self.stats, rolls, checks)
 
 
@@ -88,10 +95,14 @@ def read_character(path: Path) -> Character:
     name = data.get("name")
     if name is not None and not isinstance(name, str):
         raise checker.error("'name' must be text in quotes")
+    dialect = checker.dialect(data.get("dialect"))
     stats = {key: checker.stat(key, value) for key, value in checker.table(data, "stats").items()}
-    rolls = {key: checker.roll(key, value) for key, value in checker.table(data, "rolls").items()}
+    rolls = {
+        key: checker.roll(key, value, dialect)
+        for key, value in checker.table(data, "rolls").items()
+    }
     checker.no_repeats([*stats, *rolls])
-    return Character(name, stats, rolls, checker.dice(data.get("dice")))
+    return Character(name, stats, rolls, checker.dice(data.get("dice")), dialect)
 
 
 def _read_toml(path: Path) -> dict[str, object]:
@@ -137,13 +148,25 @@ class _Checker:
             raise self.error(f"[stats] {name} has more than {MAX_DIGITS} digits, the limit")
         return value
 
-    def roll(self, name: str, value: object) -> Expr | str:
-        """A saved roll's expression, or a saved check's game line (its text)."""
+    def dialect(self, value: object) -> str | None:
+        """The dialect ``dialect = "NAME"`` names, or None when the file names none."""
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            raise self.error("'dialect' must be a dialect's name in quotes, e.g. \"roll20\"")
+        try:
+            return dialect_named(value)
+        except DialectError as error:
+            raise self.error(error.message) from None
+
+    def roll(self, name: str, value: object, dialect: str | None = None) -> Expr | str:
+        """A saved roll's expression (read in ``dialect``), or a saved check's game line
+        (its text)."""
         self.name(name, "rolls")
         if not isinstance(value, str):
             raise self.error(f'[rolls] {name} must be dice notation in quotes, e.g. "1d20+5"')
         try:
-            body = parse(value).body
+            body = parse_as(value, dialect).body
         except DiceError as error:
             where = f" at column {error.position + 1}" if error.position is not None else ""
             raise self.error(f"[rolls] {name} = {value!r}: {error.message}{where}") from None

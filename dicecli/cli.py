@@ -40,6 +40,7 @@ from dicecli.errors import DiceError, escaped
 from dicecli.escape import escaped_lines
 from dicecli.frozen import replace
 from dicecli.naming import with_named
+from dicecli.notation.dialects import DIALECT_SETTING, DIALECTS, dialect_named
 from dicecli.render import make_renderer
 from dicecli.rolling.sources import RandomSource, Roller
 from dicecli.status import ExitStatus
@@ -197,6 +198,15 @@ Character = Annotated[
     ),
 ]
 Debug = Annotated[bool, _option("debug", help="Show tracebacks of internal errors.")]
+DialectName = Annotated[
+    Optional[str],  # noqa: UP045
+    _option(
+        "dialect",
+        help=f"Read lines as another roller does: {', '.join(DIALECTS)} (dicecli help "
+        "grammar, Dialects); also the setting dialect.",
+        show_default=False,
+    ),
+]
 
 
 class ColorWhen(str, enum.Enum):
@@ -245,6 +255,7 @@ SHARED_OPTIONS: dict[str, tuple[Any, Any]] = {
     "character": (Character, None),
     "dice_file": (DiceFile, None),
     "settings": (Settings, None),
+    "dialect": (DialectName, None),
     "debug": (Debug, False),
     "color": (Color, ColorWhen.AUTO),
     "summary": (Summary, False),
@@ -336,6 +347,9 @@ def settings_from(items: list[str] | None, options: Mapping[str, Any]) -> dict[s
         key, equals, value = item.partition("=")
         if not equals or not key.strip():
             raise DiceError(f"--setting takes KEY=VALUE, e.g. {_setting_example()} (got '{item}')")
+        if key.strip() == DIALECT_SETTING:  # not a game's: how every line is read
+            settings[DIALECT_SETTING] = dialect_named(value)
+            continue
         if key.strip() not in known_settings:
             known = ", ".join(known_settings)
             raise DiceError(f"--setting {key.strip()}: no such setting (settings: {known})")
@@ -353,9 +367,11 @@ def environment_from(
     settings: list[str] | None = None,
     options: Mapping[str, Any] | None = None,
     dice_files: list[Path] | None = None,
+    dialect: str | None = None,
 ) -> Environment:
     """``--dice-file``, ``--character``, then ``--set`` (which wins), ``--setting`` and
-    the games' options as an :class:`Environment`."""
+    the games' options as an :class:`Environment`; ``--dialect`` wins over a dialect a
+    setting or the character file names."""
     env = Environment(settings=settings_from(settings, options or {}))
     # docs/startup.md
     from dicecli.bundled import example_or_path  # `--dice-file genesys-dice` (an example)
@@ -379,6 +395,8 @@ def environment_from(
             env = with_named(env, name.strip(), value)
         except DiceError as error:
             raise DiceError(f"--set {item}: {error.message}") from None
+    if dialect is not None:
+        env = replace(env, settings={**env.settings, DIALECT_SETTING: dialect_named(dialect)})
     return env
 
 
@@ -400,10 +418,11 @@ def _options(
     debug: bool = False,
     color: Any = "auto",
     summary: bool = False,
+    dialect: str | None = None,
     **game_options: Any,
 ) -> RunOptions:
     try:
-        env = environment_from(sets, character, settings, game_options, dice_file)
+        env = environment_from(sets, character, settings, game_options, dice_file, dialect)
     except DiceError as error:
         sys.stderr.write(error.reported(json))
         raise typer.Exit(int(ExitStatus.BAD_INPUT)) from None
@@ -436,6 +455,7 @@ def _options(
     "character",
     "dice_file",
     "settings",
+    "dialect",
     "color",
     "summary",
     "debug",
@@ -484,7 +504,9 @@ def _isatty(stream: Any) -> bool:
     help="Exact chances of a roll or check, computed, not sampled: "
     f'`dicecli odds 2d6+3 --at-least 10`, `dicecli odds "{registry.games()[0].example}"`.',
 )
-@with_options("plain", "json", "sets", "character", "dice_file", "settings", "color", "debug")
+@with_options(
+    "plain", "json", "sets", "character", "dice_file", "settings", "dialect", "color", "debug"
+)
 def odds_command(
     words: Words = None,
     at_least: Annotated[
@@ -679,6 +701,7 @@ def examples_command(
     "character",
     "dice_file",
     "settings",
+    "dialect",
     "color",
     "summary",
     "debug",
@@ -708,7 +731,17 @@ def table_command(
     "completion, let/vars, again, reroll, odds, help. See `dicecli help repl`.",
 )
 @with_options(
-    "seed", "given", "plain", "json", "sets", "character", "dice_file", "settings", "color", "debug"
+    "seed",
+    "given",
+    "plain",
+    "json",
+    "sets",
+    "character",
+    "dice_file",
+    "settings",
+    "dialect",
+    "color",
+    "debug",
 )
 def repl_command(
     times: Annotated[int, _option("times", help="Roll each line typed this many times.")] = 1,

@@ -23,6 +23,7 @@ REPL_COMMANDS = (
     "!!",
     "?",
     "again",
+    "dialect",
     "exit",
     "help",
     "history",
@@ -58,7 +59,7 @@ class Option:
     commands: tuple[str, ...]
     fast: bool = False
     """A plain roll may carry it and still be rolled without typer (it only chooses the
-    output)."""
+    output, or the dialect the line is read in)."""
 
 
 OPTIONS = (
@@ -71,6 +72,7 @@ OPTIONS = (
     Option("character", ("--character",), True, ALL),
     Option("dice_file", ("--dice-file",), True, ALL),
     Option("settings", ("--setting",), True, ALL),
+    Option("dialect", ("--dialect",), True, ALL, fast=True),
     Option("odds", ("--odds",), False, ("roll", "table")),
     Option("at_least", ("--at-least",), True, ("odds",)),
     Option("at_most", ("--at-most",), True, ("odds",)),
@@ -133,13 +135,21 @@ class Route:
         return [command, *self.options, *(["--", *self.words] if self.words else [])]
 
     def fast_flags(self) -> list[str] | None:
-        """The options of a plain roll (``--json``, ``--plain``), or None when another
-        option or another command than ``roll`` needs the typer app."""
+        """The options of a plain roll (``--json``, ``--plain``, ``--dialect NAME``), or
+        None when another option or another command than ``roll`` needs the typer app."""
         if self.command not in (None, "roll"):
             return None
-        if all(option in FAST_FLAGS for option in self.options):
-            return self.options
-        return None
+        index = 0
+        while index < len(self.options):
+            option = self.options[index]
+            if option not in FAST_FLAGS:
+                return None
+            if option in WITH_VALUE:
+                if index + 1 >= len(self.options):
+                    return None  # no value: the typer app says so
+                index += 1
+            index += 1
+        return self.options
 
 
 def route(args: list[str], with_value: frozenset[str] = frozenset()) -> Route:

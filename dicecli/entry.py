@@ -24,10 +24,13 @@ import os
 import signal
 import sys
 from importlib import import_module
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from dicecli.command_line import route
 from dicecli.status import ExitStatus, Interrupted, Terminated
+
+if TYPE_CHECKING:
+    from dicecli.environment import Environment
 
 # --- the entry point ------------------------------------------------------------------
 
@@ -76,8 +79,16 @@ def _dispatch(args: list[str], paused: bool) -> int:
     if flags is not None and (line.words or piped):
         # Imported here, not at the top: after the collector was paused (see main).
         from dicecli.app import RunOptions, Streams, run_lines, run_once  # docs/startup.md
+        from dicecli.errors import DiceError  # docs/startup.md
 
-        options = RunOptions(plain="--plain" in flags, json="--json" in flags)
+        try:
+            environment = _dialect_environment(flags)
+        except DiceError as error:
+            sys.stderr.write(error.reported("--json" in flags))
+            return int(ExitStatus.BAD_INPUT)
+        options = RunOptions(
+            plain="--plain" in flags, json="--json" in flags, environment=environment
+        )
         if line.words:
             text = " ".join(line.words)
             _read_ahead(text)  # start-up lasts until its grammar is loaded
@@ -90,6 +101,19 @@ def _dispatch(args: list[str], paused: bool) -> int:
 
     _start_up_over(paused)
     return run(args)
+
+
+def _dialect_environment(flags: list[str]) -> Environment:
+    """The names a plain roll's line may use: none, or the dialect ``--dialect NAME``
+    asks for (the last one given); a :class:`DiceError` for a name of none."""
+    from dicecli.environment import EMPTY_ENVIRONMENT, Environment  # docs/startup.md
+
+    if "--dialect" not in flags:
+        return EMPTY_ENVIRONMENT
+    from dicecli.notation.dialects import DIALECT_SETTING, dialect_named  # docs/startup.md
+
+    given = flags[len(flags) - 1 - flags[::-1].index("--dialect") + 1]
+    return Environment(settings={DIALECT_SETTING: dialect_named(given)})
 
 
 def _tell_of_a_redirect(args: list[str]) -> None:

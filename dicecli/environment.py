@@ -47,6 +47,12 @@ class Environment:
         for name in ("values", "rolls", "settings", "checks"):
             object.__setattr__(self, name, MappingProxyType(_folded(getattr(self, name))))
 
+    @property
+    def dialect(self) -> str | None:
+        """The roller whose readings apply (the ``dialect`` setting: ``--dialect
+        roll20``); None: dicecli's own (docs/grammar.md, "Dialects")."""
+        return self.settings.get("dialect")
+
     def value(self, name: str) -> int | None:
         return self.values.get(name.casefold())
 

@@ -153,6 +153,9 @@ class RollResult:
     outcome: Outcome | None = None
     comment: str | None = None
     reroll: bool = False  # this roll re-rolls an earlier one (rule W5)
+    notes: tuple[str, ...] = ()
+    """Other rollers' readings of the line (``10d20cs>10`` counts successes in Foundry
+    VTT), or what a dialect read (:mod:`dicecli.notation.other_readings`)."""
 
     @property
     def failed(self) -> bool:
@@ -161,7 +164,7 @@ class RollResult:
 
     def as_dict(self) -> dict[str, JSONValue]:
         """The JSON object of ``--json`` (schema in ``docs/json.md``)."""
-        return {
+        data: dict[str, JSONValue] = {
             "input": self.input,
             "expression": self.expression,
             "total": self.total,
@@ -170,3 +173,6 @@ class RollResult:
             "comment": self.comment,
             "reroll": self.reroll,
         }
+        if self.notes:  # only when another reading is worth a word (docs/json.md)
+            data["notes"] = list(self.notes)
+        return data

@@ -167,6 +167,10 @@ HEAVY_FOR_A_PLAIN_ROLL = (
     *registry.BUILT_IN,
 )
 
+NOTES_AND_DIALECTS = ("dicecli.notation.translations", "dicecli.notation.other_readings")
+"""Loaded for a line in a dialect, or holding a character a noted spelling needs
+(issue 26): never for a plain roll such as 2D6+5."""
+
 
 def test_a_plain_roll_imports_nothing_it_does_not_use() -> None:
     """A common line is read without the grammar (dicecli/notation/common_lines.py)."""
@@ -174,7 +178,9 @@ def test_a_plain_roll_imports_nothing_it_does_not_use() -> None:
     grammar = {"pyparsing", "dicecli.notation.grammar"}
     # dataclasses (with inspect, ast, dis) is not for dicecli's values (dicecli/frozen.py);
     # pyparsing imports inspect itself
-    assert loaded.isdisjoint({*HEAVY_FOR_A_PLAIN_ROLL, *grammar, "dataclasses", "inspect"})
+    assert loaded.isdisjoint(
+        {*HEAVY_FOR_A_PLAIN_ROLL, *NOTES_AND_DIALECTS, *grammar, "dataclasses", "inspect"}
+    )
 
 
 def test_other_lines_load_the_grammar_of_record() -> None:

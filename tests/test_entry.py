@@ -121,6 +121,10 @@ def test_a_mistyped_option_is_still_a_usage_error() -> None:
         (["--json", "2d6"], True),
         (["roll", "--plain", "2d6"], True),
         (["-7/2"], True),
+        (["--dialect", "roll20", "2d6"], True),
+        (["2d6", "--json", "--dialect", "foundry"], True),
+        (["2d6", "--dialect"], False),  # no value: the typer app says so
+        (["--dialect", "roll20", "--seed", "1", "2d6"], False),
         (["--seed", "1", "2d6"], False),
         (["odds", "2d6"], False),
         (["2d6", "-n", "3"], False),

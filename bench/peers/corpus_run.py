@@ -16,7 +16,12 @@ Rows the source itself refuses (``refused-by-source``) are counted apart: the ai
 issue 26 is about what the sources accept. Each row runs in a worker process with a
 time limit, so no notation can hang the run.
 
-Usage: ``python bench/peers/corpus_run.py [--timeout S] [--details FILE]``
+With ``--dialect own`` each row of a roller that dicecli has a dialect for (Roll20,
+Foundry VTT, RPG Dice Roller, d20, Dice Maiden, rolldice) is read in that dialect
+(``--dialect roll20``): the figures then show whether the dialect reads the roller's
+notation as the roller does. ``--dialect NAME`` reads every row in one dialect.
+
+Usage: ``python bench/peers/corpus_run.py [--timeout S] [--details FILE] [--dialect own]``
 """
 
 from __future__ import annotations
@@ -39,6 +44,16 @@ OTHER_READING = re.compile(
     re.IGNORECASE,
 )
 """What a note must mention to count as naming another reading of the line."""
+
+OWN_DIALECT = {
+    "Roll20": "roll20",
+    "Foundry VTT": "foundry",
+    "RPG Dice Roller": "rdr",
+    "d20 (Avrae)": "d20",
+    "Dice Maiden": "dicemaiden",
+    "rolldice": "rolldice",
+}
+"""Each source's own dicecli dialect, where dicecli has one (``--dialect own``)."""
 
 
 @dataclass(frozen=True)
@@ -106,18 +121,21 @@ def _fingerprint(odds: object) -> tuple[object, ...]:
     )
 
 
-def classify(notation: str, equivalent: str | None) -> Verdict:
-    """dicecli's reading of ``notation`` against ``equivalent`` (runs in a worker)."""
+def classify(notation: str, equivalent: str | None, dialect: str | None = None) -> Verdict:
+    """dicecli's reading of ``notation`` (in ``dialect``, when given) against
+    ``equivalent`` (runs in a worker)."""
     import dicecli
+    from dicecli.environment import Environment
     from dicecli.errors import DiceError, UnknownNameError
 
+    env = Environment(settings={"dialect": dialect} if dialect else {})
     try:
-        tree = dicecli.parse(notation)
+        tree = _parse(notation, dialect)
     except DiceError as error:
         return Verdict("refused", detail=str(error).splitlines()[0] if str(error) else "")
     results: list[object] = [tree]
     try:
-        results.append(dicecli.roll(notation, seed=1) if _takes_seed() else dicecli.roll(notation))
+        results.append(dicecli.roll(notation, seed=1, environment=env))
     except UnknownNameError as error:  # read as a name that means nothing: not accepted
         return Verdict("refused", detail="roll: " + str(error).splitlines()[0])
     except DiceError:  # a roll that fails otherwise (a division by zero) is judged by odds
@@ -126,7 +144,7 @@ def classify(notation: str, equivalent: str | None) -> Verdict:
     if equivalent is None:
         return Verdict("unknown", noted=noted)
     try:
-        mine = dicecli.odds(notation)
+        mine = dicecli.odds(notation, environment=env)
         theirs = dicecli.odds(equivalent)
     except DiceError as error:
         if _too_big(error):
@@ -139,20 +157,23 @@ def classify(notation: str, equivalent: str | None) -> Verdict:
     return Verdict("different", noted=noted, detail=_mean_pair(mine, theirs))
 
 
+def _parse(notation: str, dialect: str | None) -> object:
+    """The tree of ``notation`` as read in ``dialect`` (dicecli's own when None)."""
+    try:
+        from dicecli.notation.dialects import parse_as
+    except ImportError:  # a dicecli before dialects
+        import dicecli
+
+        return dicecli.parse(notation)
+    return parse_as(notation, dialect)
+
+
 def _too_big(error: Exception) -> bool:
     """Whether the odds were refused only for the work they would take."""
     from dicecli.errors import RollLimitError
     from dicecli.probability.weights import OddsTooBigError
 
     return isinstance(error, (OddsTooBigError, RollLimitError)) or "steps of exact" in str(error)
-
-
-def _takes_seed() -> bool:
-    import inspect
-
-    import dicecli
-
-    return "seed" in inspect.signature(dicecli.roll).parameters
 
 
 def _mean_pair(mine: object, theirs: object) -> str:
@@ -168,18 +189,19 @@ def _mean_pair(mine: object, theirs: object) -> str:
     return f"dicecli mean {mean(mine)}, the source's meaning {mean(theirs)}"
 
 
-def _worker(task: tuple[str, str | None]) -> Verdict:
+def _worker(task: tuple[str, str | None, str | None]) -> Verdict:
     return classify(*task)
 
 
-def run(rows: list[Row], timeout: float) -> list[Verdict]:
+def run(rows: list[Row], timeout: float, dialect: str | None = None) -> list[Verdict]:
     """Classify every row in a pool of one worker at a time per row, each with a limit."""
     verdicts: list[Verdict] = []
     ctx = mp.get_context("spawn")
     pool = ctx.Pool(1, maxtasksperchild=200)
     try:
         for row in rows:
-            pending = pool.apply_async(_worker, ((row.notation, row.equivalent),))
+            chosen = OWN_DIALECT.get(row.source) if dialect == "own" else dialect
+            pending = pool.apply_async(_worker, ((row.notation, row.equivalent, chosen),))
             try:
                 verdicts.append(pending.get(timeout))
             except mp.TimeoutError:
@@ -335,11 +357,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=20.0, help="seconds a row may take")
     parser.add_argument("--details", type=Path, help="write one verdict per row here (TSV)")
     parser.add_argument("--source", help="only the rows of this source")
+    parser.add_argument(
+        "--dialect",
+        help="read the rows in this dialect, or 'own': each source's own dialect, where "
+        "dicecli has one",
+    )
     args = parser.parse_args(argv)
     rows = load()
     if args.source:
         rows = [row for row in rows if row.source == args.source]
-    verdicts = run(rows, args.timeout)
+    verdicts = run(rows, args.timeout, args.dialect)
     report(rows, verdicts)
     work_lists(rows, verdicts)
     if args.details:

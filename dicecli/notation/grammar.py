@@ -66,6 +66,7 @@ from dicecli.notation.semantics import (
     endless_roll,
 )
 from dicecli.notation.sides import DieName, FaceList
+from dicecli.notation.thresholds import computed_threshold
 
 _COMPARE = r"(?:>=|<=|<>|>|<|=)"
 # After a modifier's letter (r, ro, u, uo, f, ds, cs, cf), ``!=`` is "not equal" too, and
@@ -561,6 +562,15 @@ _CHECK_OPS: dict[str, CheckOp] = {
     "=": "=",
     "vs": ">=",
 }
+
+
+def _check_op_action(text: str, loc: int, tokens: pp.ParseResults) -> CheckOp:
+    refused = computed_threshold(text, loc)  # `1d6!>(1d2+3)` is no check (issue 26)
+    if refused is not None:
+        raise _fail(text, loc, refused)
+    return _CHECK_OPS[tokens[0].lower()]
+
+
 # The Unicode signs as literals, not in a regex class (see the minus sign above).
 _check_op = (
     lazy_regex(">=|<=|!=|[><=]")
@@ -569,7 +579,7 @@ _check_op = (
     | pp.Literal("\N{NOT EQUAL TO}")
     | keyword("vs")
 ).set_name("a comparison (>=, vs, <= ...)")
-_check_op.set_parse_action(lambda s, loc, t: _CHECK_OPS[t[0].lower()])
+_check_op.set_parse_action(_check_op_action)
 check = (expression + pp.Optional(_check_op - expression)).set_name(expression.name)
 
 

@@ -8,8 +8,8 @@ whole line. Used by one-shot mode, piped lines and the REPL alike.
 from __future__ import annotations
 
 from dicecli.errors import DiceError, DiceSyntaxError
+from dicecli.notation.dialects import parse_as
 from dicecli.notation.nodes import Roll
-from dicecli.notation.reader import parse
 
 
 def split_rolls(line: str) -> list[tuple[int, str]]:
@@ -33,16 +33,17 @@ def split_rolls(line: str) -> list[tuple[int, str]]:
     return [(where, piece) for where, piece in pieces if piece.strip()]
 
 
-def parse_rolls(line: str) -> list[tuple[str, Roll]]:
-    """Each roll of ``line`` (its text, stripped, and its tree), all parsed before any
-    is rolled: a line with a syntax error in any roll rolls nothing."""
+def parse_rolls(line: str, dialect: str | None = None) -> list[tuple[str, Roll]]:
+    """Each roll of ``line`` (its text, stripped, and its tree, read in ``dialect``),
+    all parsed before any is rolled: a line with a syntax error in any roll rolls
+    nothing."""
     pieces = split_rolls(line)
     if not pieces:
         raise DiceSyntaxError("nothing to roll", line, len(line))
     parsed = []
     for where, piece in pieces:
         try:
-            parsed.append((piece.strip(), parse(piece)))
+            parsed.append((piece.strip(), parse_as(piece, dialect)))
         except DiceError as error:
             position = None if error.position is None else where + error.position
             raise type(error)(error.message, line, position) from None

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
 from dicecli.frozen import replace
+from dicecli.notation.dialects import line_notes, parse_as
 from dicecli.notation.dice import Die
 from dicecli.notation.nodes import NO_MODIFIERS, BinaryOp, Check, Comparison, Dice, Expr
-from dicecli.notation.reader import parse
 from dicecli.probability.distribution import Distribution, Odds, exact_text
 from dicecli.probability.engine import PRECISION, analyse, check_names
 from dicecli.probability.weights import Weights, question
@@ -42,9 +42,11 @@ def odds(
     """The exact odds of one line; ``at_least``/``at_most`` add the chance that the
     total is at least/at most that number."""
     env = env or EMPTY_ENVIRONMENT
-    body = parse(text).body
+    body = parse_as(text, env.dialect).body
     with question():
-        return _odds(body, env, text, at_least, at_most)
+        found = _odds(body, env, text, at_least, at_most)
+    notes = line_notes(text, env.dialect)  # another roller's reading of the line
+    return replace(found, notes=(*found.notes, *notes)) if notes else found
 
 
 def _odds(

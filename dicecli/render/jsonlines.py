@@ -42,8 +42,14 @@ def result_json(result: RollResult) -> str:
         f'"dice": [{", ".join(die_json.many(result.dice))}], '
         f'"outcome": {"null" if outcome is None else _encode(outcome.as_dict())}, '
         f'"comment": {"null" if comment is None else encode_basestring(comment)}, '
-        f'"reroll": {"true" if result.reroll else "false"}}}'
+        f'"reroll": {"true" if result.reroll else "false"}'
+        f"{_notes_json(result.notes) if result.notes else ''}}}"
     )
+
+
+def _notes_json(notes: tuple[str, ...]) -> str:
+    """``, "notes": [...]``: a result's notes, when it has any."""
+    return f', "notes": {_encode(list(notes))}'
 
 
 class JsonRenderer:

@@ -254,6 +254,8 @@ class TerminalRenderer:
             self._one_line(result, head, segments)
         if result.outcome is not None:
             self._notes(result.input, result.outcome.notes)
+        if result.notes:  # another roller's reading of the line
+            self._notes(result.input, result.notes)
         reading = reading_note(typed)
         if reading is not None:
             self._warn(reading)

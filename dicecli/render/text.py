@@ -133,6 +133,8 @@ def result_line(result: RollResult) -> str:
         detail += f" => {outcome.verdict}"
         if outcome.notes:
             detail += " (" + "; ".join(outcome.notes) + ")"
+    if result.notes:  # another roller's reading of the line (docs/output.md)
+        detail += " (" + "; ".join(result.notes) + ")"
     if result.comment:
         detail += f" # {result.comment}"
     # Control characters (a tab in a comment) escaped: always exactly three fields.

@@ -202,6 +202,36 @@ def _load(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     return state, (Message(f"loaded {who}{listed}"),)
 
 
+@command(
+    "dialect",
+    "dialect [NAME|off]",
+    "read lines as another roller does (roll20, foundry, rdr, d20, dicemaiden, rolldice)",
+)
+def _dialect(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
+    from dicecli.notation.dialects import (  # docs/startup.md
+        DIALECT_SETTING,
+        DIALECTS,
+        DialectError,
+        dialect_named,
+    )
+
+    word = invocation.argument.strip()
+    current = state.env.dialect
+    if not word:
+        said = DIALECTS[current].roller if current is not None else "dicecli's own"
+        return state, (Message(f"dialect: {said} (dialects: {', '.join(DIALECTS)}, off)"),)
+    settings = {k: v for k, v in state.env.settings.items() if k != DIALECT_SETTING}
+    if word.casefold() == "off":
+        env = replace(state.env, settings=settings)
+        return replace(state, env=env), (Message("dialect: dicecli's own"),)
+    try:
+        name = dialect_named(word)
+    except DialectError as error:
+        raise invocation.syntax(error.message, 0) from None
+    env = replace(state.env, settings={**settings, DIALECT_SETTING: name})
+    return replace(state, env=env), (Message(f"dialect: {DIALECTS[name].roller}"),)
+
+
 # Roll tables (docs/tables.md).
 
 

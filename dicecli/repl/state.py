@@ -30,7 +30,7 @@ from dicecli.errors import DiceError
 from dicecli.escape import escaped_lines
 from dicecli.frozen import field, frozen, replace
 from dicecli.naming import saved_line
-from dicecli.notation.reader import parse
+from dicecli.notation.dialects import parse_as, with_repeats
 from dicecli.results import RollResult
 from dicecli.rolling.evaluate import roll
 from dicecli.rolling.sources import Roller
@@ -162,16 +162,16 @@ def roll_line(state: ReplState, line: str) -> tuple[ReplState, Output]:
     """Roll ``line`` as one-shot mode would: ``times`` times, or as many as the line's
     own ``-n N`` says, each of its rolls when ``;`` separates several (``1d20+5;
     2d6+3``); with ``--odds`` on the line, the chance beside each result."""
-    line, count = repeat_count(line)
+    line, count = repeat_count(with_repeats(line, state.env.dialect))
     line, with_odds = _odds_flag(line)
     times = state.times if count is None else count
     if ";" in line:
         from dicecli.notation.lines import parse_rolls  # docs/startup.md
 
-        rolls = [(text, text, parsed) for text, parsed in parse_rolls(line)]
+        rolls = [(text, text, parsed) for text, parsed in parse_rolls(line, state.env.dialect)]
     else:
         text = saved_line(line, state.env) or line
-        rolls = [(line, text, parse(text))]
+        rolls = [(line, text, parse_as(text, state.env.dialect))]
     every: list[RollResult] = []
     output: list[OutputItem] = []
     for shown, text, parsed in rolls:

@@ -34,6 +34,7 @@ from dicecli.environment import Environment
 from dicecli.errors import DiceError, RollLimitError
 from dicecli.frozen import replace
 from dicecli.identity_cache import IdentityCache
+from dicecli.notation.dialects import line_notes
 from dicecli.notation.nodes import (
     ROUNDING_FUNCTIONS,
     BinaryOp,
@@ -109,7 +110,9 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
                 result = replace(result, comment=roll.comment)
             return result
         if isinstance(body, Comparison):
-            return roll_comparison(body, roller, env, text, roll.comment)
+            compared = roll_comparison(body, roller, env, text, roll.comment)
+            notes = line_notes(text, env.dialect if env.settings else None)
+            return replace(compared, notes=notes) if notes else compared
         step, canonical = prepared(body)
         evaluation = Evaluation(roller, env)
         tree = step(evaluation)
@@ -131,7 +134,10 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
         outcome = symbol_outcome(dice, book)
         if not any(book.numbered(rolled.die) for rolled in dice):
             total = None  # dice of symbols alone: no total, the counts say it all
-    return RollResult(text, canonical, total, dice, breakdown(tree), outcome, roll.comment)
+    notes = line_notes(text, env.dialect if env.settings else None)  # cached by line
+    return RollResult(
+        text, canonical, total, dice, breakdown(tree), outcome, roll.comment, notes=notes
+    )
 
 
 def roll_comparison(

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dicecli.notation.nodes import Condition, Modifiers
 from dicecli.notation.semantics import count_one, kept_positions
 from dicecli.results import (
+    COMPOUNDED,
     CRITICAL_FAILURE,
     CRITICAL_SUCCESS,
     DOUBLE_SUCCESS,
@@ -70,8 +71,13 @@ def apply_keep_and_count(
 
 
 def successes_among(rolled: list[DieRoll]) -> int:
-    """The successes the marked dice score (a ``ds`` double success counts 2)."""
-    return sum(1 + (DOUBLE_SUCCESS in roll.marks) for roll in rolled if SUCCESS in roll.marks)
+    """The successes the marked dice score (a ``ds`` double success counts 2); a die
+    compounded into the one before it (``!!``) is part of that die's one score."""
+    return sum(
+        1 + (DOUBLE_SUCCESS in roll.marks)
+        for roll in rolled
+        if SUCCESS in roll.marks and COMPOUNDED not in roll.marks
+    )
 
 
 def critical_marks(

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dicecli.environment import Environment, saved_line
 from dicecli.errors import RuleError
 from dicecli.frozen import replace
+from dicecli.notation.dialects import parse_as
 from dicecli.notation.nodes import (
     Check,
     Comparison,
@@ -22,7 +23,6 @@ from dicecli.notation.nodes import (
     Name,
     children,
 )
-from dicecli.notation.reader import parse
 from dicecli.results import REROLL, RollResult
 from dicecli.rolling.evaluate import roll
 from dicecli.rolling.sources import Roller
@@ -50,7 +50,7 @@ def reroll(previous: RollResult, roller: Roller, env: Environment) -> RollResult
     """Roll ``previous`` again, all its dice; the new result stands (rule W5)."""
     check_rerollable(previous)
     # A saved check typed by its name (``hit``) is the line it was saved as.
-    parsed = parse(saved_line(previous.input, env) or previous.input)
+    parsed = parse_as(saved_line(previous.input, env) or previous.input, env.dialect)
     modifier = own_reroll(parsed.body, env)
     if modifier is not None:
         raise RuleError(

@@ -90,6 +90,7 @@ CORE_FLAGS = frozenset(
         "--set",
         "--setting",
         "--character",
+        "--dialect",
         "--dice-file",
         "--debug",
         "--at-least",

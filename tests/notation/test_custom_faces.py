@@ -27,6 +27,12 @@ from dicecli.notation.sides import FaceList
 from dicecli.probability.weights import power
 from dicecli.render.text import result_line
 
+REROLL_NOTE = (
+    " (r re-rolls until the face is gone here; Foundry VTT re-rolls once: write ro, or "
+    "--dialect foundry; Dice Maiden's r2 re-rolls 2 or less once: --dialect dicemaiden)"
+)
+"""The note on a line whose r another roller reads as re-rolling once (issue 26)."""
+
 
 @pytest.mark.parametrize(
     ("text", "node", "canonical"),
@@ -164,9 +170,9 @@ def test_a_bad_face_list_exits_2_with_a_caret_and_no_traceback() -> None:
         ("4d{1..4,10}kh2", "10,2,4,3", "14\t4d{1..4,10}kh2\t[10, ~2~, 4, ~3~]"),
         ("4d{-1,0,1}dl1", "1,-1,0,1", "2\t4d{-1,0,1}dl1\t[1, ~-1~, 0, 1]"),
         # a bare r re-rolls the lowest face, -1 here, until it stands
-        ("2d{-1,0,1}r", "-1,-1,1,0", "1\t2d{-1,0,1}r\t[~-1~, ~-1~, 1, 0]"),
+        ("2d{-1,0,1}r", "-1,-1,1,0", "1\t2d{-1,0,1}r\t[~-1~, ~-1~, 1, 0]" + REROLL_NOTE),
         ("d{2,4,6}ro", "2,2", "2\td{2,4,6}ro\t[~2~, 2]"),
-        ("d{0,1,3}r>=3", "3,1", "1\td{0,1,3}r>=3\t[~3~, 1]"),
+        ("d{0,1,3}r>=3", "3,1", "1\td{0,1,3}r>=3\t[~3~, 1]" + REROLL_NOTE),
         # explode on the highest face (10), not on a 6
         ("d{1..4,10}!", "10,10,2", "22\td{1..4,10}!\t[10!, 10!, 2]"),
         ("d{1..4,10}!!", "10,3", "13\td{1..4,10}!!\t[10!, +3]"),

@@ -12,6 +12,12 @@ from dicecli import DiceSyntaxError, parse
 from dicecli.notation.nodes import Condition, Dice, Explode, Keep, Modifiers, Reroll
 from dicecli.render.text import result_line
 
+REROLL_NOTE = (
+    " (r re-rolls until the face is gone here; Foundry VTT re-rolls once: write ro, or "
+    "--dialect foundry; Dice Maiden's r2 re-rolls 2 or less once: --dialect dicemaiden)"
+)
+"""The note on a line whose r another roller reads as re-rolling once (issue 26)."""
+
 
 @pytest.mark.parametrize(
     ("text", "node", "canonical"),
@@ -59,7 +65,11 @@ def test_modifiers_refused(text: str, message: str) -> None:
 @pytest.mark.parametrize(
     ("text", "given", "line"),
     [
-        ("4d6r", "1,3,4,5,6", "18\t4d6r\t[~1~, 3, 4, 5, 6]"),  # the lowest face re-rolls
+        (
+            "4d6r",
+            "1,3,4,5,6",
+            "18\t4d6r\t[~1~, 3, 4, 5, 6]" + REROLL_NOTE,
+        ),  # the lowest face re-rolls
         ("d6!!p", "6,6,2", "12\td6!!p\t[6!, +6→5!, +2→1]"),  # added dice worth one less
         ("4dF.1", "-,0,+,0", "0\t4dF.1\t[-, 0, +, 0]"),
         # 10, 8 and 9 succeed; the 10 counts twice

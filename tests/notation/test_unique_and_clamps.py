@@ -26,6 +26,12 @@ from dicecli.probability.weights import OddsTooBigError
 from dicecli.render.jsonlines import result_json
 from dicecli.render.text import result_line
 
+REROLL_NOTE = (
+    " (r re-rolls until the face is gone here; Foundry VTT re-rolls once: write ro, or "
+    "--dialect foundry; Dice Maiden's r2 re-rolls 2 or less once: --dialect dicemaiden)"
+)
+"""The note on a line whose r another roller reads as re-rolling once (issue 26)."""
+
 
 @pytest.mark.parametrize(
     ("text", "node", "canonical"),
@@ -123,7 +129,7 @@ def test_unique_dice_may_outnumber_faces_when_duplicates_can_stand() -> None:
         # only duplicate sixes re-roll: the two 2s stand
         ("3d6u6", "6,6,6,2,2", "10\t3d6u6\t[6, ~6~, ~6~, 2, 2]"),
         # the re-roll of r1 comes first; the re-rolled die is judged unique anew
-        ("2d6r1u", "4,1,4,5", "9\t2d6r1u\t[4, ~1~, ~4~, 5]"),
+        ("2d6r1u", "4,1,4,5", "9\t2d6r1u\t[4, ~1~, ~4~, 5]" + REROLL_NOTE),
         ("4d6ukh2", "6,6,2,1,5", "11\t4d6ukh2\t[6, ~6~, ~2~, ~1~, 5]"),
         # a face below the bound counts as the bound, and shows both
         ("4d6min3", "1,2,5,6", "17\t4d6min3\t[1→3, 2→3, 5, 6]"),

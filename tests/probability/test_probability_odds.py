@@ -87,7 +87,7 @@ class _FakeSystem:
 
 
 def test_a_check_is_handed_to_its_game(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(odds_module, "parse", lambda text: Roll(_FakeCheck()))
+    monkeypatch.setattr(odds_module, "parse_as", lambda text, dialect: Roll(_FakeCheck()))
     monkeypatch.setattr(registry, "system", lambda name: _FakeSystem())
     found = odds("fake check", at_least=5)
     assert dict(found.chances) == {"success": Fraction(1, 2), "at_least_5": Fraction(1, 3)}

@@ -1,0 +1,133 @@
+"""Other rollers' dialects: a line as Roll20, Foundry VTT, RPG Dice Roller, d20
+(Avrae), Dice Maiden or rolldice would read it.
+
+Some spellings mean different things in different rollers: ``3d6>3`` counts the dice
+over 3 here and the dice of 3 or more in Roll20; ``5d10x10`` multiplies here and
+explodes on 10s in Foundry. dicecli keeps its own documented reading unless a player
+names a dialect (``--dialect roll20``, the ``dialect`` setting, a character file's
+``dialect`` key, the REPL's ``dialect`` command); then each line is rewritten into
+dicecli's notation as that roller reads it (:mod:`dicecli.notation.translations`) and
+read by the grammar as any line. Without a dialect, a line that another roller reads
+otherwise carries a note saying so (:mod:`dicecli.notation.other_readings`).
+docs/grammar.md, "Dialects", has one table per dialect, each reading with its source.
+
+This module is what every run loads: the names, and the ways in, which load the
+rewriting and the notes only for a line that may need them (docs/startup.md).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from dicecli.errors import DiceError
+from dicecli.frozen import frozen
+from dicecli.notation.nodes import Roll
+from dicecli.notation.reader import parse
+
+
+@frozen
+class Dialect:
+    """A roller whose readings a player can ask for: its ``--dialect`` name, its name
+    in a note, and where its readings are documented."""
+
+    name: str
+    roller: str
+    source: str
+
+
+DIALECTS = {
+    dialect.name: dialect
+    for dialect in (
+        Dialect("roll20", "Roll20", "help.roll20.net Dice Reference"),
+        Dialect("foundry", "Foundry VTT", "foundryvtt.com/article/dice-modifiers/"),
+        Dialect("rdr", "RPG Dice Roller", "dice-roller.github.io/documentation"),
+        Dialect("d20", "d20 (Avrae)", "github.com/avrae/d20 README"),
+        Dialect("dicemaiden", "Dice Maiden", "github.com/Humblemonk/dicemaiden-rs"),
+        Dialect("rolldice", "rolldice", "github.com/sstrickl/rolldice README"),
+    )
+}
+"""The dialects by ``--dialect`` name, in the order the help lists them."""
+
+DIALECT_SETTING = "dialect"
+"""The setting (``--setting dialect=roll20``, a character file's key) naming one."""
+
+NOTE_CHARACTERS = frozenset("xX\N{MULTIPLICATION SIGN}{!<>*cCrRkK")
+"""A character that a spelling another roller reads otherwise needs: a line with none
+(``2D6+5``) carries no note, and the notes' module is not even loaded for it."""
+
+
+class DialectError(DiceError):
+    """A dialect name that names none (a usage error: exit status 2)."""
+
+
+def dialect_named(name: str) -> str:
+    """``name`` as a dialect's name (case-insensitive); a :class:`DialectError` listing
+    the dialects when it names none."""
+    key = name.strip().lower()
+    if key not in DIALECTS:
+        known = ", ".join(DIALECTS)
+        raise DialectError(f"no dialect '{name.strip()}' (dialects: {known})")
+    return key
+
+
+def parse_as(text: str, dialect: str | None) -> Roll:
+    """``text``'s tree: as written (no dialect), or as ``dialect``'s roller reads it."""
+    if dialect is None:
+        return parse(text)
+    from dicecli.notation.translations import translated  # docs/startup.md
+
+    return parse(translated(text, dialect))
+
+
+def with_repeats(text: str, dialect: str | None) -> str:
+    """``text`` with a repeat its dialect writes in the line spelt as dicecli's ``-n``
+    option: rolldice's ``6x4d6kh3`` is ``4d6kh3 -n 6``; any other line as it is."""
+    if dialect != "rolldice":
+        return text
+    from dicecli.notation.translations import with_repeats as rewritten  # docs/startup.md
+
+    return rewritten(text)
+
+
+@lru_cache(maxsize=1024)
+def line_notes(text: str, dialect: str | None) -> tuple[str, ...]:
+    """The notes a result of ``text`` carries: other rollers' readings of it, or under
+    ``dialect`` what that roller's reading rolled; ``()`` for most lines, at the cost
+    of one look at their characters the first time a line is seen."""
+    if dialect is None and NOTE_CHARACTERS.isdisjoint(text):
+        return ()
+    if dialect is not None:
+        note = dialect_note(text, dialect)
+        return () if note is None else (note,)
+    from dicecli.notation.other_readings import other_readings  # docs/startup.md
+
+    return other_readings(text)
+
+
+def dialect_note(text: str, dialect: str) -> str | None:
+    """The note on a line read in ``dialect``: ``read as Roll20 reads it: 3d6>=3``;
+    None when the dialect reads it as dicecli does."""
+    from dicecli.notation.translations import translated  # docs/startup.md
+
+    try:
+        rolled = translated(text, dialect)
+    except DiceError:
+        return None
+    if rolled == text:
+        return None
+    shown = rolled.partition("#")[0].strip()
+    return f"read as {DIALECTS[dialect].roller} reads it: {shown}"
+
+
+__all__ = [
+    "DIALECTS",
+    "DIALECT_SETTING",
+    "NOTE_CHARACTERS",
+    "Dialect",
+    "DialectError",
+    "dialect_named",
+    "dialect_note",
+    "line_notes",
+    "parse_as",
+    "with_repeats",
+]

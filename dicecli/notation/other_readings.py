@@ -1,0 +1,129 @@
+"""Notes naming another roller's reading of a line, so that no difference is silent.
+
+dicecli reads its notation one documented way (``D6x5`` multiplies, ``>`` is strictly
+greater), and a player who learnt another roller may mean something else by the same
+spelling: ``6x4d6kh3`` is six ability scores in rolldice, ``10d20cs>10`` counts
+successes in Foundry VTT. :func:`other_readings` gives, for a line, one short note per
+such spelling: what the other roller reads and how to get that here (a spelling, or
+``--dialect``). The results carry the notes (``notes`` in JSON, in parentheses in plain
+output, dim under the line at a terminal). Under a dialect the line is read as its
+roller reads it, and :func:`dicecli.notation.dialects.dialect_note` says what was rolled
+instead.
+
+A line with none of the characters these spellings need never loads this module
+(:func:`dicecli.notation.dialects.line_notes`, docs/startup.md).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from dicecli.notation.translations import modifier_runs
+
+_MAYBE = re.compile(r"[xX{!<>*]|[cC][sSfF]|[rRkK]\d|[rR](?![a-zA-Z])|[kK]\s*\d")
+"""A character that one of the spellings below needs: most lines have none."""
+
+_TIMES_DICE = re.compile(r"^\s*(?P<times>\d+)\s*[xX×]\s*(?P<roll>\d*[dD]\S*)")
+_SPACED_BANG = re.compile(r"\s!(?:\s|$)")
+_LONE_POOL = re.compile(r"\{\s*\d*[dD]\d+[A-Za-z!<>=\d]*\s*\}(?:>=|<=|>|<|=)-?\d")
+_ADD_THEN_TIMES = re.compile(r"(?P<dice>\d*[dD]\d+)(?P<add>[+-]\d+)\*(?P<times>\d+)")
+_SPACED_REROLL = re.compile(r"[dD]\d+\S*\s+[rR](?:\d|[<>=])")
+_SPACED_KEEP = re.compile(r"[dD]\d+\s+[kK](?P<n>\d+)")
+
+_KEEPS = frozenset(("k", "kh", "kl", "d", "dh", "dl"))
+
+_NUMBER_WORDS = ("", "once", "twice", "three", "four", "five", "six", "seven", "eight")
+
+
+def _times(count: int) -> str:
+    if count < len(_NUMBER_WORDS) and count > 2:
+        return f"{_NUMBER_WORDS[count]} times"
+    return _NUMBER_WORDS[count] if 0 < count <= 2 else f"{count} times"
+
+
+def _strict(condition: str) -> bool:
+    return condition[:1] in ("<", ">") and condition[1:2] not in ("=", ">")
+
+
+@lru_cache(maxsize=1024)
+def other_readings(text: str) -> tuple[str, ...]:
+    """The notes on the spellings of ``text`` that another well-known roller reads
+    otherwise, each once, in the order found; ``()`` for most lines."""
+    code = text.partition("#")[0]
+    if not _MAYBE.search(code):
+        return ()
+    notes: list[str] = []
+    repeat = _TIMES_DICE.match(code)
+    if repeat is not None:
+        count = int(repeat["times"])
+        notes.append(
+            f"{code.strip()} multiplies; to roll {_times(count)}: -n {count}, "
+            f"as rolldice reads {count}x with --dialect rolldice"
+        )
+    if _LONE_POOL.search(code):
+        notes.append(
+            "a group of one dice term counts its sum as one value; Roll20 compares each "
+            "die with the target: write the dice without braces, or --dialect roll20"
+        )
+    strict: str | None = None
+    counted: str | None = None
+    once = bare_keep = False
+    multiplied: tuple[str, str] | None = None
+    for head, tokens in modifier_runs(code):
+        for index, (word, condition) in enumerate(tokens):
+            low = word.lower()
+            if strict is None and _strict(condition) and low not in _KEEPS:
+                strict = condition
+            if low == "cs" and condition and counted is None:
+                counted = head + condition if head != "}" else "{...}" + condition
+            if low == "r":
+                once = True
+            if low == "x" and condition.isdigit() and head != "}" and multiplied is None:
+                multiplied = (head + "".join(w + c for w, c in tokens[:index]), condition)
+            if low == "k" and condition[:1].isdigit():
+                bare_keep = True
+    if multiplied is not None:
+        dice, n = multiplied
+        notes.append(
+            f"x multiplies: {dice}x{n} is {dice}*{n}; Foundry VTT reads x{n} as exploding "
+            f"on {n}: write {dice}!{n}, or --dialect foundry"
+        )
+    if strict is not None:
+        op, number = strict[0], strict[1:]
+        notes.append(
+            f"{strict} is strict here, {'over' if op == '>' else 'under'} {number}; Roll20 "
+            f"reads {strict} as {number} or {'more' if op == '>' else 'less'}: write "
+            f"{op}={number}, or --dialect roll20"
+        )
+    if counted is not None:
+        notes.append(
+            "cs marks critical successes here and the total is the sum; Foundry VTT "
+            f"counts successes with cs: write {counted}, or --dialect foundry"
+        )
+    if once or _SPACED_REROLL.search(code):
+        notes.append(
+            "r re-rolls until the face is gone here; Foundry VTT re-rolls once: write ro, "
+            "or --dialect foundry; Dice Maiden's r2 re-rolls 2 or less once: "
+            "--dialect dicemaiden"
+        )
+    if bare_keep or _SPACED_KEEP.search(code):
+        notes.append(
+            "k3 keeps the 3 highest here; d20 (Avrae) keeps the dice showing 3 and caith "
+            "the 3 lowest: write kh3 or kl3 to say which"
+        )
+    if _SPACED_BANG.search(code):
+        notes.append(
+            "a lone ! explodes here; Dice Maiden reads ' !' as the start of a comment: "
+            "write # for a comment, or --dialect dicemaiden"
+        )
+    added = _ADD_THEN_TIMES.search(code)
+    if added is not None:
+        notes.append(
+            f"* comes before {added['add'][0]} here; rolldice multiplies the dice first: "
+            f"write {added['dice']}*{added['times']}{added['add']}, or --dialect rolldice"
+        )
+    return tuple(notes)
+
+
+__all__ = ["other_readings"]

@@ -1,0 +1,234 @@
+"""A line as another roller reads it, rewritten into dicecli's notation: the work
+behind the dialects of :mod:`dicecli.notation.dialects`, loaded with the first line
+read in a dialect or looked at for another reading (docs/startup.md).
+
+Each dialect is a rewrite of the modifiers written against a dice term (or a group's
+closing brace), token by token, plus a few forms of the whole line (a one-term group in
+Roll20, a repeat in rolldice). The rewritten line is read by the grammar as any other:
+a dialect never changes the grammar, only what a roller's spelling is taken to mean. A
+form the roller reads that dicecli cannot roll is refused with the roller's name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import lru_cache
+
+from dicecli.errors import DiceError, DiceSyntaxError
+
+# A dice term's head, and the modifiers written right against it (or against a
+# group's closing brace): each a word and a condition, ``kh3``, ``r<2``, ``cs>=19``,
+# ``>4`` (a word left out: a success condition), ``!!``.
+_HEAD = r"(?<![A-Za-z_\d])\d*[dD](?:\d+|%|[fF](?:\.[12])?|\{[^{}]*\})"
+_COMPARE = r"(?:>=|<=|<>|!=|>|<|=)"
+_TOKEN = rf"(?P<word>[A-Za-z!]*)(?P<condition>{_COMPARE}-?\d+|\d+)?"
+_RUN = rf"(?:[A-Za-z!]+(?:{_COMPARE}-?\d+|\d+)?|{_COMPARE}-?\d+)*"
+_TERM = re.compile(rf"(?P<head>{_HEAD}|\}})(?P<run>{_RUN})")
+_TOKENS = re.compile(rf"[A-Za-z!]+(?:{_COMPARE}-?\d+|\d+)?|{_COMPARE}-?\d+")
+_SPLIT = re.compile(_TOKEN)
+
+Token = tuple[str, str]
+"""One modifier: its word (``kh``, ``!``, ``""`` for a success condition) and its
+condition as written (``3``, ``>=5``, ``""``)."""
+
+
+def modifier_runs(text: str) -> list[tuple[str, list[Token]]]:
+    """Each dice term's (or group's) head and its modifiers, as written in ``text``."""
+    runs = []
+    for found in _TERM.finditer(text):
+        tokens = [_token(piece) for piece in _TOKENS.findall(found["run"])]
+        runs.append((found["head"], tokens))
+    return runs
+
+
+def _token(piece: str) -> Token:
+    split = _SPLIT.fullmatch(piece)
+    assert split is not None  # every piece _TOKENS finds is one token
+    return split["word"], split["condition"] or ""
+
+
+def _rewrite_runs(text: str, change: Callable[[list[Token]], list[Token]]) -> str:
+    """``text`` with each dice term's modifiers replaced by ``change(modifiers)``."""
+
+    def one(found: re.Match[str]) -> str:
+        tokens = [_token(piece) for piece in _TOKENS.findall(found["run"])]
+        return found["head"] + "".join(word + condition for word, condition in change(tokens))
+
+    return _TERM.sub(one, text)
+
+
+def _at_least(condition: str) -> str:
+    """Roll20's ``>3`` (3 or more) and ``<3`` (3 or less) in dicecli's spelling."""
+    if condition.startswith((">=", "<=", "<>", "!=")):
+        return condition
+    if condition.startswith((">", "<")):
+        return condition[0] + "=" + condition[1:]
+    return condition
+
+
+# --- Roll20 ---------------------------------------------------------------------------
+
+_LONE_POOL = re.compile(rf"\{{\s*(?P<term>{_HEAD}{_RUN})\s*\}}(?=(?:{_COMPARE})-?\d)")
+"""A group of one dice term with a success condition after it: ``{5d6!!}>8``."""
+
+
+_SIDES = re.compile(r"\d*[dD](?P<sides>\d+|%)")
+
+
+def _lone_pool(found: re.Match[str]) -> str:
+    """A group of one dice term as Roll20 reads it: each die compared with the target
+    (``{5d6!!}>8`` is ``5d6!!6>=8`` once ``>`` is read). An explosion left without a
+    condition is given its highest face, so that the target that follows counts
+    successes rather than becoming the explosion's condition."""
+    term = found["term"]
+    runs = modifier_runs(term)
+    tokens = runs[0][1] if runs else []
+    if any(word == "" for word, _ in tokens):  # it counts successes itself: one value
+        return found[0]
+    if tokens and tokens[-1][0] in ("!", "!!", "!p", "!!p") and not tokens[-1][1]:
+        sides = _SIDES.match(term)
+        if sides is None:  # Fudge dice or a face list: left to dicecli's reading
+            return found[0]
+        highest = "100" if sides["sides"] == "%" else sides["sides"]
+        return term + highest
+    return term
+
+
+def _roll20(text: str) -> str:
+    text = _LONE_POOL.sub(_lone_pool, text)
+    return _rewrite_runs(text, lambda tokens: [(w, _at_least(c)) for w, c in tokens])
+
+
+# --- Foundry VTT ----------------------------------------------------------------------
+
+
+def _foundry_tokens(tokens: list[Token]) -> list[Token]:
+    words = {word.lower() for word, _ in tokens}
+    changed: list[Token] = []
+    for word, condition in tokens:
+        low = word.lower()
+        if low == "x":
+            changed.append(("!", condition))  # explode; x10 is !10 (= 10)
+        elif low == "xo":
+            raise DiceError("Foundry's xo (explode once) has no dicecli reading yet")
+        elif low == "r":
+            changed.append(("ro", condition))  # Foundry re-rolls once
+        elif low == "rr":
+            changed.append(("r", condition))  # recursive: dicecli's r
+        elif low == "cs":
+            changed.append(("", _equal(condition)))  # count successes
+        elif low == "cf" and "cs" not in words:
+            changed.append(("", _equal(condition)))  # count failures: the dice meeting it
+        elif low == "df":
+            changed.append(("f", condition))  # deduct failures: -1 each
+        else:
+            changed.append((word, condition))
+    return changed
+
+
+def _equal(condition: str) -> str:
+    """A bare number as a success condition: ``6`` is ``=6``."""
+    return "=" + condition if condition[:1].isdigit() else condition
+
+
+def _foundry(text: str) -> str:
+    return _rewrite_runs(text, _foundry_tokens)
+
+
+# --- d20 (Avrae) ----------------------------------------------------------------------
+
+
+def _d20_tokens(tokens: list[Token]) -> list[Token]:
+    for word, condition in tokens:
+        if word.lower() in ("k", "p") and condition[:1].isdigit():
+            what = "keeps" if word.lower() == "k" else "drops"
+            raise DiceError(
+                f"d20 (Avrae)'s {word}{condition} {what} the dice showing {condition}, "
+                f"which dicecli cannot roll; {word}h{condition} {what} the highest"
+            )
+    return tokens
+
+
+def _d20(text: str) -> str:
+    return _rewrite_runs(text, _d20_tokens)
+
+
+# --- Dice Maiden ----------------------------------------------------------------------
+
+_MAIDEN_REROLL = re.compile(r"(?<=[\s\dA-Za-z])(?P<indefinitely>i?)r(?P<limit>\d+)(?![\d<>=])")
+_MAIDEN_COMMENT = re.compile(r"\s!(?:\s|$)")
+
+
+def _dicemaiden(text: str) -> str:
+    comment = _MAIDEN_COMMENT.search(text)
+    if comment is not None:  # ` ! text`: the rest of the line is a comment
+        text = text[: comment.start()] + " #" + text[comment.end() - 1 :].rstrip()
+        if text.endswith("#"):
+            text = text[:-1].rstrip()
+    code, hash_sign, rest = text.partition("#")
+
+    def reroll(found: re.Match[str]) -> str:
+        once = "" if found["indefinitely"] else "o"
+        return f"r{once}<={found['limit']}"
+
+    return _MAIDEN_REROLL.sub(reroll, code) + hash_sign + rest
+
+
+# --- rolldice -------------------------------------------------------------------------
+
+_ROLLDICE_REPEAT = re.compile(r"\s*(?P<times>\d+)[xX](?=\d*[dD])")
+_ROLLDICE_MULTIPLIER = re.compile(rf"(?P<dice>{_HEAD}{_RUN})(?P<add>[+-]\d+)\*(?P<times>\d+)")
+
+
+def _rolldice(text: str) -> str:
+    text = _ROLLDICE_MULTIPLIER.sub(lambda m: f"{m['dice']}*{m['times']}{m['add']}", text)
+    return _rewrite_runs(
+        text, lambda tokens: [("dl" if w.lower() == "s" and c else w, c) for w, c in tokens]
+    )
+
+
+def rolldice_repeats(text: str) -> tuple[str, int | None]:
+    """rolldice's ``6x4d6``: six rolls of ``4d6`` -> ``("4d6", 6)``; ``(text, None)``
+    for any other line."""
+    found = _ROLLDICE_REPEAT.match(text)
+    if found is None:
+        return text, None
+    return text[found.end() :], int(found["times"])
+
+
+def with_repeats(text: str) -> str:
+    """rolldice's repeat spelt as dicecli's ``-n`` option: ``6x4d6kh3`` is ``4d6kh3 -n
+    6`` (before any comment); any other line as it is."""
+    code, hash_sign, comment = text.partition("#")
+    rest, times = rolldice_repeats(code)
+    if times is None:
+        return text
+    return f"{rest.strip()} -n {times}" + (f" {hash_sign}{comment}" if hash_sign else "")
+
+
+_REWRITE: dict[str, Callable[[str], str]] = {
+    "roll20": _roll20,
+    "foundry": _foundry,
+    "rdr": lambda text: text,  # dicecli's own notation follows RPG Dice Roller's
+    "d20": _d20,
+    "dicemaiden": _dicemaiden,
+    "rolldice": _rolldice,
+}
+
+
+@lru_cache(maxsize=1024)
+def translated(text: str, dialect: str) -> str:
+    """``text`` as ``dialect``'s roller reads it, in dicecli's notation. A comment
+    (after ``#``) is left as written. Raises :class:`DiceError` for a form the roller
+    reads that dicecli cannot roll."""
+    code, hash_sign, comment = text.partition("#")
+    try:
+        return _REWRITE[dialect](code) + hash_sign + comment
+    except DiceSyntaxError:
+        raise
+    except DiceError as error:
+        raise error.at(text, 0) from None
+
+
+__all__ = ["modifier_runs", "rolldice_repeats", "translated", "with_repeats"]
