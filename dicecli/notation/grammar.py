@@ -584,16 +584,34 @@ check.set_parse_action(_check_action)
 _generic_line = whole_line(check)
 
 
-def _expected(error: pp.ParseBaseException, text: str) -> str:
-    """One short sentence for what pyparsing expected at the error."""
+def _reported(error: pp.ParseBaseException, text: str) -> tuple[str, int]:
+    """The message and position a syntax error is reported with: one short sentence
+    for what pyparsing expected, at the start of the word it stopped in (``keep``, not
+    ``eep``: a letter matched as a modifier does not split the word it begins)."""
     message = str(error.msg)
     fatal = isinstance(error, pp.ParseFatalException)
     if (fatal and not isinstance(error, pp.ParseSyntaxException)) or not message.startswith(
         "Expected"
     ):
-        return message
-    found = text[error.loc :].strip()
-    refused = _refused_feature(text, error.loc)
+        return message, error.loc
+    loc = _word_start(text, error.loc)
+    return _expected(message, text, loc), loc
+
+
+def _word_start(text: str, loc: int) -> int:
+    """Where the word of letters that ``loc`` stands in starts (``loc`` itself when the
+    character there is not a letter)."""
+    if not text[loc : loc + 1].isalpha():
+        return loc
+    while loc > 0 and text[loc - 1].isalpha():
+        loc -= 1
+    return loc
+
+
+def _expected(message: str, text: str, loc: int) -> str:
+    """One short sentence for what pyparsing expected (``message``) at ``loc``."""
+    found = text[loc:].strip()
+    refused = _refused_feature(text, loc)
     if refused is not None:
         return refused
     wanted = message.removeprefix("Expected ").strip()
@@ -649,6 +667,7 @@ def parse(text: str) -> Roll:
     try:
         return cast(Roll, grammar.parse_string(text, parse_all=True)[0])
     except pp.ParseBaseException as error:
-        raise DiceSyntaxError(_expected(error, text), text, error.loc) from None
+        message, loc = _reported(error, text)
+        raise DiceSyntaxError(message, text, loc) from None
     except RecursionError:
         raise DiceSyntaxError("too deeply nested", text, 0) from None
