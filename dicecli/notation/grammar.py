@@ -36,6 +36,7 @@ from dicecli.notation.nodes import (
     Call,
     Check,
     CheckOp,
+    CompareOp,
     Comparison,
     ComputedDice,
     Condition,
@@ -103,8 +104,8 @@ integer.set_parse_action(lambda s, loc, t: int(t[0]))
 
 _FACES = r"\{[^{}()\[\]#]*\}?"  # d{1,1,2}: read by notation.faces, which finds the faults
 _DICE = rf"(?P<count>\d*)[dD](?P<sides>\d+|%|[fF](?:\.[12](?!\d))?|{_FACES})"
-_MODIFIER = (
-    r"(?i)(?P<keep>kh|kl|dh|dl|k)(?P<keep_n>\d*)"
+_OWN_MODIFIER = (
+    r"(?P<keep>kh|kl|dh|dl|k)(?P<keep_n>\d*)"
     rf"|(?P<reroll>ro|r)(?P<reroll_if>{_CONDITION})?"
     rf"|(?P<unique>uo|u)(?P<unique_if>{_CONDITION})?"
     r"|(?P<clamp>min|max)(?P<bound>-?\d+)"
@@ -115,6 +116,25 @@ _MODIFIER = (
     rf"|f(?P<failure>{_CONDITION})"
     rf"|c(?P<critical>[sf])(?P<critical_if>{_CONDITION})"
 )
+"""dicecli's own modifiers."""
+_SPELT_BEFORE = (
+    rf"rr(?P<repeated_if>{_CONDITION})?|(?P<respelt_reroll>rg|irg|ir)(?P<respelt_reroll_n>\d+)"
+)
+"""Other rollers' spellings that must be tried before dicecli's own (``rr`` before ``r``):
+``rr`` re-roll repeatedly (d20, Foundry), ``irN``/``irgN`` re-roll repeatedly at most or
+at least N, ``rgN`` once at least N (Dice Maiden). See docs/grammar.md, "Other rollers'
+spellings"."""
+_SPELT_AFTER = (
+    r"(?P<respelt_keep>[hld])(?P<respelt_keep_n>\d+)"
+    r"|(?P<respelt_clamp>mi|ma)(?P<respelt_bound>-?\d+)"
+    r"|ie(?P<respelt_explode>\d*)"
+    r"|t(?P<respelt_target>\d+)"
+    rf"|c(?P<respelt_count>{_COMPARISON})"
+)
+"""Other rollers' spellings tried after dicecli's own: ``h3``/``l1`` keep highest or
+lowest, ``d1`` drop lowest, ``mi2``/``ma5`` clamps, ``ie``/``ie6`` explode (at least
+N), ``t7`` and ``c>3`` count successes."""
+_MODIFIER = rf"(?i){_SPELT_BEFORE}|{_OWN_MODIFIER}|{_SPELT_AFTER}"
 # The patterns are compiled when first used; re.compile keeps them after that.
 _dice_token = lazy_regex(_DICE).set_name("dice such as 2d6")
 _modifier_token = lazy_regex(_MODIFIER).set_name("a dice modifier (kh3, r1, !, >=5, u, min3 ...)")
@@ -130,11 +150,18 @@ def _modifiers(
         return NO_MODIFIERS
     values: dict[str, Any] = {}
     value: Keep | Reroll | Explode | Condition | Unique | str | int
+    after, end = "", -1  # the token before, and where it ends
     for loc, token in found:
         match = re.fullmatch(_MODIFIER, token)
         assert match is not None
-        groups = match.groupdict()
-        if groups["keep"]:
+        groups = _as_own(match)
+        respelt = _respelt(groups)
+        if respelt is not None:
+            selects = end == loc and token[:1].lower() in "hl"
+            if selects and after.lower() in ("r", "ro", "rr"):
+                raise _fail(text, loc - len(after), _SELECTED_REROLL.format(after + token))
+            slot, value = respelt
+        elif groups["keep"]:
             kind = groups["keep"].lower()
             kind = "kh" if kind == "k" else kind
             count = int(groups["keep_n"] or 1)
@@ -176,6 +203,7 @@ def _modifiers(
                 text, loc, f"a group cannot {_PER_DIE[slot]}: put it on the dice inside the group"
             )
         values[slot] = value
+        after, end = token, loc + len(token)
     if "double" in values and "success" not in values:
         loc = found[-1][0]
         raise _fail(text, loc, "ds counts a success twice: add a success such as >=8")
@@ -191,6 +219,43 @@ def _modifiers(
 
 
 _CLAMP_SLOTS = {"min": "low", "max": "high"}
+_SELECTED_REROLL = (
+    "{} re-rolls the lowest or highest dice in d20 (Avrae), which dicecli does not do: "
+    "give the re-roll a condition (ro1), and keep with kh or kl"
+)
+
+
+def _as_own(match: re.Match[str]) -> dict[str, Any]:
+    """The groups of a modifier match, with ``rr`` (re-roll repeatedly, as d20 and
+    Foundry spell it) as the ``r`` it is: a bare ``rr`` re-rolls the lowest face too."""
+    groups = match.groupdict()
+    if match[0][:2].lower() != "rr":
+        return groups
+    return {**groups, "reroll": "r", "reroll_if": groups["repeated_if"]}
+
+
+def _respelt(groups: dict[str, Any]) -> tuple[str, Any] | None:
+    """The slot and value of a modifier spelt as another roller spells it (one of
+    :data:`_SPELT_BEFORE` and :data:`_SPELT_AFTER`), as dicecli's own spelling has them;
+    None for dicecli's own spelling."""
+    if groups["respelt_reroll"]:
+        spelling, number = groups["respelt_reroll"].lower(), groups["respelt_reroll_n"]
+        op: CompareOp = ">=" if spelling.endswith("g") else "<="
+        return "reroll", Reroll(Condition(op, int(number or 1)), spelling == "rg")
+    if groups["respelt_keep"]:
+        kind = {"h": "kh", "l": "kl", "d": "dl"}[groups["respelt_keep"].lower()]
+        return "keep", Keep(cast("KeepKind", kind), int(groups["respelt_keep_n"] or 1))
+    if groups["respelt_clamp"]:
+        slot = "clamp_low" if groups["respelt_clamp"].lower() == "mi" else "clamp_high"
+        return slot, int(groups["respelt_bound"] or 0)
+    if groups["respelt_explode"] is not None:
+        number = groups["respelt_explode"]
+        return "explode", Explode("!", Condition(">=", int(number)) if number else None)
+    if groups["respelt_target"]:
+        return "success", Condition(">=", int(groups["respelt_target"]))
+    if groups["respelt_count"]:
+        return "success", condition_of(groups["respelt_count"])
+    return None
 
 
 def _check_unique_and_clamps(text: str, loc: int, values: dict[str, Any]) -> None:
@@ -285,7 +350,7 @@ _COUNTED_NAMED_DIE = r"(?P<count>\d+)d(?P<name>[a-z][A-Za-z0-9_]*)"
 """With a count, a name after the d may start lower-case too (2dability): nothing else
 is written so, and dice names match regardless of case."""
 _FUDGE_FORM = (
-    rf"[Ff](?:\.[12])?(?i:{_MODIFIER.removeprefix('(?i)')})*"
+    rf"[Ff](?:\.[12])?(?i:{_OWN_MODIFIER})*"
     r"(?:(?![A-Za-z0-9_])|[xX](?![A-Za-z_])|[xX](?=[dD][\d%fF]))"
 )
 
@@ -346,7 +411,10 @@ def _named_dice_action(text: str, loc: int, tokens: pp.ParseResults) -> Dice:
 def _bare_reroll(token: str) -> bool:
     """Whether the modifier ``token`` is a bare ``r``/``ro`` (no condition)."""
     match = re.fullmatch(_MODIFIER, token)
-    return match is not None and bool(match["reroll"]) and match["reroll_if"] is None
+    if match is None:
+        return False
+    groups = _as_own(match)
+    return bool(groups["reroll"]) and groups["reroll_if"] is None
 
 
 named_dice_term = (_named_die_token + pp.ZeroOrMore(_modifier_token)).set_name(

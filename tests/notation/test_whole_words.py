@@ -16,7 +16,7 @@ from dicecli.errors import DiceError
     [
         ("2d20 keep -1", "unexpected 'keep'", 5),  # k reads as keep; the word is keep
         ("4d6kh3 STR", "unexpected 'STR'", 7),  # S reads as sort; the word is STR
-        ("1d6rol1", "unexpected 'rol1'", 3),
+        ("1d6 rolling", "unexpected 'rolling'", 4),
         ("2d6 foo", "unexpected 'foo'", 4),
     ],
 )
