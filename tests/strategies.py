@@ -773,6 +773,11 @@ def junk_text() -> st.SearchStrategy[str]:
     return st.text() | dice_like
 
 
+_OTHER_ROLLERS = ["/r ", "!roll ", " // to hit", " /* x */", " ! with sword", "(Attack) "]
+_OTHER_ROLLERS += [" to hit", "t7", "d1", "h2", "L1", "ie", "ie6", "mi2", "ma5", "rr", "ir1"]
+_OTHER_ROLLERS += ["irg5", "rg2", "c>3", "*/", "/*", "//", " ! "]
+
+
 @st.composite
 def near_miss_text(draw: st.DrawFn) -> str:
     """A valid line with a few characters inserted, deleted, swapped or repeated."""
@@ -780,9 +785,11 @@ def near_miss_text(draw: st.DrawFn) -> str:
     alphabet = "0123456789dDfFkKhlrRop!<>=%{}()[],.+-*/xX×−# \tof"
     for _ in range(draw(st.integers(1, 3))):
         where = draw(st.integers(0, len(text)))
-        action = draw(st.sampled_from(["insert", "delete", "swap", "repeat"]))
+        action = draw(st.sampled_from(["insert", "delete", "swap", "repeat", "other roller"]))
         if action == "insert":
             text = text[:where] + draw(st.sampled_from(alphabet)) + text[where:]
+        elif action == "other roller":  # text and spellings other rollers take (issue 26)
+            text = text[:where] + draw(st.sampled_from(_OTHER_ROLLERS)) + text[where:]
         elif action == "delete" and text:
             where = min(where, len(text) - 1)
             text = text[:where] + text[where + 1 :]

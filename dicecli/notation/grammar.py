@@ -731,11 +731,37 @@ def parse(text: str) -> Roll:
     if not stripped:
         raise DiceSyntaxError("nothing to roll", text, len(text))
     check_line(text)
-    grammar = line_grammar_for(stripped)
     try:
-        return cast(Roll, grammar.parse_string(text, parse_all=True)[0])
+        return _read(text)
     except pp.ParseBaseException as error:
         message, loc = _reported(error, text)
+        added = _without_added_text(text)
+        if added is not None:
+            return added
         raise DiceSyntaxError(message, text, loc) from None
     except RecursionError:
         raise DiceSyntaxError("too deeply nested", text, 0) from None
+
+
+def _read(text: str) -> Roll:
+    """``text`` read by its line's grammar, as written (pyparsing's errors escape)."""
+    grammar = line_grammar_for(text.strip())
+    return cast(Roll, grammar.parse_string(text, parse_all=True)[0])
+
+
+def _without_added_text(text: str) -> Roll | None:
+    """The refused line ``text`` read without a chat prefix, comment, label or free
+    words a player added (:mod:`dicecli.notation.chat_text`), or None. Free words and
+    labels are kept as the roll's comment."""
+    from dicecli.notation.chat_text import readings  # docs/startup.md
+
+    for reading, note in readings(text):
+        if not reading.strip():
+            continue
+        try:
+            roll = _read(reading)
+        except (pp.ParseBaseException, DiceSyntaxError):
+            continue
+        comment = ": ".join(part for part in (note, roll.comment) if part) or None
+        return Roll(roll.body, comment)
+    return None
