@@ -532,10 +532,49 @@ def _bracketed_action(text: str, loc: int, tokens: pp.ParseResults) -> Expr:
 
 bracketed.set_parse_action(_bracketed_action)
 
+class _SetOpenToken(pp.Token):
+    """The ``(`` of a set of values as d20 (Avrae) writes them: ``(1d4, 2+2, 3d6kl1)kh1``,
+    ``(3d6,)``. It matches only a bracket holding a comma outside any inner bracket, so
+    every other ``(`` is read once, by :data:`bracketed`."""
+
+    def parseImpl(  # noqa: N802 - pyparsing's name
+        self, instring: str, loc: int, do_actions: bool = True
+    ) -> tuple[int, str]:
+        if instring.startswith("(", loc) and _holds_a_comma(instring, loc):
+            return loc + 1, "("
+        raise pp.ParseException(instring, loc, self.errmsg, self)
+
+
+def _holds_a_comma(text: str, loc: int) -> bool:
+    """Whether the bracket opened at ``loc`` holds a comma outside inner brackets."""
+    depth = 0
+    for char in text[loc:]:
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+            if depth == 0:
+                return False
+        elif char == "," and depth == 1:
+            return True
+    return False
+
+
+set_term = (
+    pp.Suppress(_SetOpenToken().set_name("'('"))
+    + pp.Group(pp.DelimitedList(expression, allow_trailing_delim=True))
+    + pp.Suppress(")").set_name("',' or ')'")
+    + pp.ZeroOrMore(_modifier_token)
+).set_name("a set such as (2d6, 1d8)")
+set_term.set_parse_action(
+    lambda s, loc, t: Group(tuple(t[0]), _modifiers(s, list(t[1:]), allow_per_die=False))
+)
+
 _operand = (
     named_dice_term
     | dice_term
     | group_term
+    | set_term
     | bracketed
     | computed_dice_term
     | number
