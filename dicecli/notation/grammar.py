@@ -532,6 +532,7 @@ def _bracketed_action(text: str, loc: int, tokens: pp.ParseResults) -> Expr:
 
 bracketed.set_parse_action(_bracketed_action)
 
+
 class _SetOpenToken(pp.Token):
     """The ``(`` of a set of values as d20 (Avrae) writes them: ``(1d4, 2+2, 3d6kl1)kh1``,
     ``(3d6,)``. It matches only a bracket holding a comma outside any inner bracket, so
