@@ -647,7 +647,7 @@ def unary_pieces(draw: st.DrawFn, options: TextOptions, depth: int) -> str:
 
 _OPS = {
     ops: st.sampled_from(ops)
-    for ops in ("*xX\N{MULTIPLICATION SIGN}/", "*xX\N{MULTIPLICATION SIGN}", "+-\N{MINUS SIGN}")
+    for ops in ("*xX\N{MULTIPLICATION SIGN}/%", "*xX\N{MULTIPLICATION SIGN}", "+-\N{MINUS SIGN}")
 }
 
 
@@ -665,8 +665,8 @@ def _chain(draw: st.DrawFn, options: TextOptions, items: st.SearchStrategy[str],
 
 @cache
 def term_pieces(options: TextOptions, depth: int) -> st.SearchStrategy[str]:
-    """Unary items joined by ``* / x X ×``."""
-    ops = "*xX\N{MULTIPLICATION SIGN}" + ("/" if options.division else "")
+    """Unary items joined by ``* / % x X ×``."""
+    ops = "*xX\N{MULTIPLICATION SIGN}" + ("/%" if options.division else "")
     return _chain(options, unary_pieces(options, depth), ops)
 
 

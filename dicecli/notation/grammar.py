@@ -609,7 +609,11 @@ def _unary_action(text: str, loc: int, tokens: pp.ParseResults) -> Expr:
 
 unary.set_parse_action(_unary_action)
 
-_mul_op = lazy_regex(r"[*×/]|[xX](?![A-Za-z_])|[xX](?=[dD][\d%fF{])").set_name("'*' or '/'")
+_mul_op = lazy_regex(r"[*×/]|%(?![ \t]*(?i:of)\b)|[xX](?![A-Za-z_])|[xX](?=[dD][\d%fF{])").set_name(
+    "'*' or '/'"
+)
+"""``%`` between two values is the remainder (``1d100 % 10``, as Roll20 and d20 write
+it); ``N% of`` is read before, by :data:`unary`, and ``d%`` is a die."""
 _add_op = (pp.Literal("+") | _minus).set_name("'+' or '-'")
 _SYMBOLS: dict[str, BinaryOpSymbol] = {
     "*": "*",
@@ -617,6 +621,7 @@ _SYMBOLS: dict[str, BinaryOpSymbol] = {
     "X": "*",
     "×": "*",
     "/": "/",
+    "%": "%",
     "+": "+",
     "-": "-",
     "\N{MINUS SIGN}": "-",
@@ -737,7 +742,7 @@ def _refused_feature(text: str, loc: int) -> str | None:
     if rest.startswith(".") and rest[1:2].isdigit() and before[-1:].isdigit():
         return "decimals are not supported: dice and values are whole numbers"
     if rest.startswith("%"):
-        return "'%' is percent of here (10% of 51); there is no modulo"
+        return "'%' is percent of (10% of 51) or the remainder (1d100 % 10)"
     if rest.startswith("^"):
         return "there is no power operator: multiply (d6*d6)"
     return None

@@ -96,3 +96,34 @@ def test_repeating_spellings_are_dicecli_own(count: int, sides: int, modifier: s
     spelling = f"{count}d{sides}{modifier.format(n=number)}"
     mine = dicecli.odds(spelling)
     assert mine.distribution == dicecli.odds(f"{count}d{sides}{own.format(n=number)}").distribution
+
+
+@pytest.mark.parametrize(
+    ("line", "total"),
+    [
+        ("7 % 3", 1),  # Roll20's example
+        ("-7 % 3", 2),  # the remainder of the division rounded down, as d20 has it
+        ("7 % -3", -2),
+        ("10% of 51", 6),  # percent of (rule N3) keeps its meaning
+        ("2 * 10% of 51", 12),
+        ("5 % of 3", 1),
+    ],
+)
+def test_percent_between_two_values_is_the_remainder(line: str, total: int) -> None:
+    assert dicecli.roll(line).total == total
+
+
+def test_a_remainder_reads_back_and_keeps_d_percent() -> None:
+    assert str(parse("d%%(45*2)")) == "d% % (45*2)"
+    assert parse("d% % (45*2)") == parse("d%%(45*2)")
+    with pytest.raises(dicecli.DiceError, match="division by zero"):
+        dicecli.roll("d6 % 0")
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(st.integers(1, 2), st.integers(2, 6), st.integers(-4, 4).filter(bool))
+def test_a_remainders_odds_equal_brute_force(count: int, sides: int, divisor: int) -> None:
+    line = f"{count}d{sides} % {divisor} + d{sides} % d3"
+    found = dicecli.odds(line).distribution
+    assert found is not None
+    assert found.as_dict() == brute_distribution(line)
