@@ -23,6 +23,9 @@ _LINE_COMMENT = re.compile(r"\s//[ \t]*(?P<words>[A-Za-z].*)$", re.DOTALL)
 """``// words``: a letter must follow, so that ``60 // 1d6`` (floor division in d20)
 is never read as 60 and a comment."""
 _BANG_COMMENT = re.compile(r"\s!\s+(?P<words>\S.*)$", re.DOTALL)
+_EMPTY_BANG_COMMENT = re.compile(r"\s!\s*$")
+"""A ``!`` alone at the end, after a Dice Maiden label: its empty comment, not an
+explosion (without a label, ``2d6 !`` explodes, as it always has)."""
 _LEADING_LABEL = re.compile(r"\s*\((?P<words>[ \t]*|[ \tA-Za-z'-]*[a-z][ \tA-Za-z'-]*)\)\s+(?=\S)")
 """Words in brackets, with a lower-case letter (or none at all): ``(1+2) d6`` and
 ``(STR) d6`` stay errors (a dice term is written without spaces)."""
@@ -68,6 +71,9 @@ def readings(text: str) -> Iterator[tuple[str, str | None]]:
     if label is not None:
         text = _blanked(text, 0, label.end())
         note = _joined(label["words"])
+        ending = _EMPTY_BANG_COMMENT.search(text)
+        if ending is not None:  # Dice Maiden's (Save) 1d20 !: an empty comment
+            yield _blanked(text, ending.start(), ending.end()), note
         yield text, note
     for pattern in (_BLOCK_COMMENT, _LINE_COMMENT, _BANG_COMMENT):
         found = pattern.search(text)

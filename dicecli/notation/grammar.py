@@ -151,6 +151,7 @@ def _modifiers(
     values: dict[str, Any] = {}
     value: Keep | Reroll | Explode | Condition | Unique | str | int
     after, end = "", -1  # the token before, and where it ends
+    target_spelt = False  # a success spelt t7, as Dice Maiden does
     for loc, token in found:
         match = re.fullmatch(_MODIFIER, token)
         assert match is not None
@@ -161,6 +162,7 @@ def _modifiers(
             if selects and after.lower() in ("r", "ro", "rr"):
                 raise _fail(text, loc - len(after), _SELECTED_REROLL.format(after + token))
             slot, value = respelt
+            target_spelt = target_spelt or token[:1] in "tT"
         elif groups["keep"]:
             kind = groups["keep"].lower()
             kind = "kh" if kind == "k" else kind
@@ -204,6 +206,8 @@ def _modifiers(
             )
         values[slot] = value
         after, end = token, loc + len(token)
+    if target_spelt and any(_BARE_NUMBER_AFTER_TARGET.fullmatch(token) for _, token in found):
+        raise _fail(text, found[-1][0], _TARGET_AND_BARE_NUMBER)
     if "double" in values and "success" not in values:
         loc = found[-1][0]
         raise _fail(text, loc, "ds counts a success twice: add a success such as >=8")
@@ -219,6 +223,11 @@ def _modifiers(
 
 
 _CLAMP_SLOTS = {"min": "low", "max": "high"}
+_BARE_NUMBER_AFTER_TARGET = re.compile(r"(?i)ds\d+|f(?!0*1$)\d+")
+_TARGET_AND_BARE_NUMBER = (
+    "beside t, write ds and f with a comparison (ds>=6, f<=2): Dice Maiden reads ds6 as "
+    "6 or more and f2 as 2 or less, dicecli as exactly 6 and exactly 2"
+)
 _SELECTED_REROLL = (
     "{} re-rolls the lowest or highest dice in d20 (Avrae), which dicecli does not do: "
     "give the re-roll a condition (ro1), and keep with kh or kl"

@@ -28,6 +28,7 @@ from dicecli import DiceSyntaxError, parse
         ("(Attack) 1d20 + 5 ! With sword", "d20 + 5 # Attack: With sword"),
         ("(Stealth Check) 1d20 - 2", "d20 - 2 # Stealth Check"),
         ("( ) 1d20", "d20"),
+        ("(Save) 1d20 !", "d20 # Save"),  # after a label, a lone ! is an empty comment
         ("/r wfb ld 8", "wfb ld 8"),  # a game's line takes a chat prefix too
     ],
 )

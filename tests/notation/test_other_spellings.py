@@ -51,6 +51,15 @@ def test_a_named_die_keeps_a_name_that_looks_like_a_modifier() -> None:
     assert parse("4dF h1") == parse("4dFkh1")
 
 
+@pytest.mark.parametrize("line", ["4d10 t6ds6", "6d10 d2 t4ds6", "5d10 t8 f2"])
+def test_a_bare_number_beside_t_is_refused_not_misread(line: str) -> None:
+    # Dice Maiden reads ds6 as "6 or more" and f2 as "2 or less"; dicecli's own are "="
+    with pytest.raises(DiceSyntaxError, match="beside t, write ds and f with a comparison"):
+        parse(line)
+    assert parse("4d10 t6ds>=6") == parse("4d10>=6ds>=6")
+    assert parse("4d10>=6ds6") == parse("4d10>=6ds=6")  # dicecli's own spelling: as before
+
+
 def test_rol1_is_refused_rather_than_read_as_a_condition_and_a_keep() -> None:
     # d20 (Avrae) reads ro + l1 as "re-roll the lowest die once"
     with pytest.raises(DiceSyntaxError, match="rol1 re-rolls the lowest or highest dice"):
