@@ -29,10 +29,14 @@ explosion (without a label, ``2d6 !`` explodes, as it always has)."""
 _LEADING_LABEL = re.compile(r"\s*\((?P<words>[ \t]*|[ \tA-Za-z'-]*[a-z][ \tA-Za-z'-]*)\)\s+(?=\S)")
 """Words in brackets, with a lower-case letter (or none at all): ``(1+2) d6`` and
 ``(STR) d6`` stay errors (a dice term is written without spaces)."""
-_FREE_WORDS = re.compile(r"(?<=\s)(?P<first>[A-Za-z]+)\s+[A-Za-z]")
-"""Where free words may start: a word of letters after a space, then another word that
-starts with a letter. One word alone (``4d6kh3 STR``) stays an error: it is more often
-a name the player forgot a ``+`` before than a comment."""
+_FREE_WORDS = re.compile(r"(?<=\s)(?P<first>[A-Za-z]+)\s+[A-Za-z]+(?=\s|$)")
+"""Where free words may start: two words of letters only, after a space. One word alone
+(``4d6kh3 STR``) stays an error: it is more often a name the player forgot a ``+``
+before than a comment; so does a word with a number (``4d10 c f1 t8``: Dice Maiden's
+flags and modifiers, not words)."""
+_SOME_ROLL = re.compile(r"[0-9%]")
+"""What the roll before free words must hold: a number or ``d%``, so that ``p s 2d6``
+is not read as the name ``p`` and a comment."""
 NOTATION_WORDS = frozenset(
     ("vs", "of", "adv", "advantage", "dis", "disadv", "disadvantage", "keep", "drop")
 )
@@ -81,5 +85,6 @@ def readings(text: str) -> Iterator[tuple[str, str | None]]:
             without = _blanked(text, found.start(), found.end())
             yield without, _joined(note, found["words"])
     for start in _FREE_WORDS.finditer(text):
-        if start["first"].lower() not in NOTATION_WORDS:
-            yield text[: start.start()], _joined(note, text[start.start() :])
+        roll = text[: start.start()]
+        if start["first"].lower() not in NOTATION_WORDS and _SOME_ROLL.search(roll):
+            yield roll, _joined(note, text[start.start() :])
