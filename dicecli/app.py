@@ -193,7 +193,14 @@ class Session:
         if many or checks or _SHORT_REPEAT in text or _LONG_REPEAT in text:
             self._roll_times(text)  # the slower path: --times, saved checks, `2d6 -n 3`
             return
-        parsed = parse(text) if dialect is None else parse_as(text, dialect)
+        try:
+            parsed = parse(text) if dialect is None else parse_as(text, dialect)
+        except DiceError:
+            repeated = other_repeat(text)  # 6 4d6, repeat(4d6, 6): refused as a roll
+            if repeated is None:
+                raise
+            self._roll_times(repeated)
+            return
         result = roll(parsed, self.roller, self.environment, text)  # lean: piped lines
         self.write_result(result)
         if result.outcome is not None and result.failed:  # plain rolls never fail
@@ -376,6 +383,28 @@ def repeat_count(line: str) -> tuple[str, int | None]:
         raise DiceError(error.message, line, match.start()) from None
     rest = (code[: match.start()] + code[match.end() :]).strip()
     return rest + (f" {hash_sign}{comment}" if hash_sign else ""), count
+
+
+def other_repeat(line: str) -> str | None:
+    """``line`` with dicecli's own ``-n N`` when it is a repeat as another roller spells
+    it (``6 4d6``, ``repeat(4d6kh3, 6)``: :mod:`dicecli.notation.repeats`), else None.
+    Asked only of a line refused as a roll."""
+    from dicecli.notation.repeats import repeat_spelt_otherwise  # docs/startup.md
+
+    found = repeat_spelt_otherwise(line)
+    if found is None:
+        return None
+    text, count, where = found
+    try:
+        parse(text)
+    except DiceError:
+        return None  # the line's own error says more than one about the repeated roll
+    try:
+        check_times(count)
+    except DiceError as error:
+        raise DiceError(error.message, line, where) from None
+    code, hash_sign, comment = text.partition("#")
+    return f"{code.rstrip()} -n {count}" + (f" {hash_sign}{comment}" if hash_sign else "")
 
 
 PROGRESS_EVERY = 1024

@@ -334,6 +334,10 @@ def group_modifiers(draw: st.DrawFn, items: int) -> Modifiers:
     return Modifiers(keep=keep, success=success, failure=failure)
 
 
+def _fudge(sides: Sides) -> bool:
+    return isinstance(sides, str) and sides.startswith("F")
+
+
 @lru_cache(maxsize=4096)
 @st.composite
 def modifiers_text(
@@ -341,14 +345,17 @@ def modifiers_text(
     modifiers: Modifiers,
     allow_spaces: bool = True,
     lowest: Condition | None = None,
+    respell: bool = True,
 ) -> str:
-    """``modifiers`` typed in a random order and spelling; a re-roll of ``lowest`` (the
+    """``modifiers`` typed in a random order and spelling (other rollers' spellings too,
+    when ``respell``: not right after ``dF``, where they would run into a die name); a
+    re-roll of ``lowest`` (the
     die's lowest face) may be typed bare (``r``), and then goes last, before a bare
     ``!`` (``r>=5`` would read as "re-roll on >=5")."""
     tokens: list[tuple[str, str]] = []
     bare_reroll = ""
     if modifiers.reroll is not None:
-        word = draw(_cased("ro" if modifiers.reroll.once else "r"))
+        word = draw(_cased("ro" if modifiers.reroll.once else draw(st.sampled_from(["r", "rr"]))))
         if modifiers.reroll.condition == lowest and draw(st.booleans()):
             bare_reroll = word
         else:
@@ -360,6 +367,11 @@ def modifiers_text(
         condition = ""
         if explode.condition:
             condition = draw(condition_text(explode.condition, True, not_equal_spelling=False))
+        at_least = explode.condition is None or explode.condition.op == ">="
+        if (
+            respell and explode.kind == "!" and at_least and draw(st.booleans())
+        ):  # Dice Maiden's ie6
+            word, condition = "ie", str(explode.condition.value) if explode.condition else ""
         tokens.append(("explode", word + condition))
     bare_unique = ""
     if modifiers.unique is not None:
@@ -370,15 +382,28 @@ def modifiers_text(
             tokens.append(("unique", word + draw(condition_text(modifiers.unique.condition, True))))
     for word, bound in (("min", modifiers.clamp_low), ("max", modifiers.clamp_high)):
         if bound is not None:
-            tokens.append((word, draw(_cased(word)) + str(bound)))
+            tokens.append(
+                (
+                    word,
+                    draw(_cased(draw(st.sampled_from([word, word[: 2 if respell else 3]]))))
+                    + str(bound),
+                )
+            )
     if modifiers.keep is not None:
         keep = modifiers.keep
         spellings = [keep.kind] + (["k"] if keep.kind == "kh" else [])
         word = draw(_cased(draw(st.sampled_from(spellings))))
         number = draw(st.sampled_from(["", "1"])) if keep.amount == 1 else str(keep.amount)
+        other = {"kh": "h", "kl": "l", "dl": "d"}.get(keep.kind)
+        if respell and other and modifiers.sort is None and draw(st.booleans()):  # 4d6h3, 4d6d1
+            word, number = draw(_cased(other)), str(keep.amount)
         tokens.append(("keep", word + number))
     if modifiers.success is not None:
-        tokens.append(("success", str(modifiers.success)))
+        success = modifiers.success
+        spellings = [str(success)] + ([f"c{success}"] if respell else [])  # DiceParser's c>3
+        if respell and success.op == ">=" and success.value >= 0:
+            spellings.append(f"t{success.value}")  # Dice Maiden's t7
+        tokens.append(("success", draw(_cased(draw(st.sampled_from(spellings))))))
     if modifiers.failure is not None:
         condition = draw(condition_text(modifiers.failure, True))
         tokens.append(("failure", draw(_cased("f")) + condition))
@@ -456,7 +481,12 @@ def dice_text(draw: st.DrawFn, explosions: bool = True, modifiers: bool = True) 
         )
     letter = draw(st.sampled_from("dD"))
     lowest = lowest_condition(sides)
-    return count_text + letter + draw(sides_text(sides)) + draw(modifiers_text(mods, True, lowest))
+    return (
+        count_text
+        + letter
+        + draw(sides_text(sides))
+        + draw(modifiers_text(mods, True, lowest, not _fudge(sides)))
+    )
 
 
 def number_text() -> st.SearchStrategy[str]:
@@ -551,7 +581,8 @@ def computed_dice_text(draw: st.DrawFn, options: TextOptions) -> str:
         sides = f"({draw(st.sampled_from(sizes))})"
     # no u: a count may come out above the faces (a roll error, test_unique_and_clamps)
     counted = replace(draw(dice_modifiers(6, 3)), reroll=None, explode=None, unique=None)
-    return f"{count}{draw(st.sampled_from('dD'))}{sides}{draw(modifiers_text(counted))}"
+    typed = draw(modifiers_text(counted, respell=sides != "F"))
+    return f"{count}{draw(st.sampled_from('dD'))}{sides}{typed}"
 
 
 @cache
@@ -616,7 +647,7 @@ def unary_pieces(draw: st.DrawFn, options: TextOptions, depth: int) -> str:
 
 _OPS = {
     ops: st.sampled_from(ops)
-    for ops in ("*xX\N{MULTIPLICATION SIGN}/", "*xX\N{MULTIPLICATION SIGN}", "+-\N{MINUS SIGN}")
+    for ops in ("*xX\N{MULTIPLICATION SIGN}/%", "*xX\N{MULTIPLICATION SIGN}", "+-\N{MINUS SIGN}")
 }
 
 
@@ -634,8 +665,8 @@ def _chain(draw: st.DrawFn, options: TextOptions, items: st.SearchStrategy[str],
 
 @cache
 def term_pieces(options: TextOptions, depth: int) -> st.SearchStrategy[str]:
-    """Unary items joined by ``* / x X ×``."""
-    ops = "*xX\N{MULTIPLICATION SIGN}" + ("/" if options.division else "")
+    """Unary items joined by ``* / % x X ×``."""
+    ops = "*xX\N{MULTIPLICATION SIGN}" + ("/%" if options.division else "")
     return _chain(options, unary_pieces(options, depth), ops)
 
 
@@ -713,7 +744,8 @@ def endless_dice_text(draw: st.DrawFn) -> str:
         mods = Modifiers(unique=Unique(None, once=False))
         count = len(values) + draw(st.integers(1, 2))
         assert too_few_values(sides, count, mods)
-        return f"{count}d{draw(sides_text(sides))}{draw(modifiers_text(mods, allow_spaces=False))}"
+        typed = draw(modifiers_text(mods, False, respell=not _fudge(sides)))
+        return f"{count}d{draw(sides_text(sides))}{typed}"
     if kind == "reroll":
         condition = draw(st.sampled_from([Condition("<", high + 1), Condition("<=", high)]))
         mods = Modifiers(reroll=Reroll(condition, once=False))
@@ -731,13 +763,19 @@ def endless_dice_text(draw: st.DrawFn) -> str:
                 reroll=reroll, explode=Explode(draw(st.sampled_from(EXPLODE_KINDS)), None)
             )
     assert is_endless(sides, mods)
-    return f"{count}d{draw(sides_text(sides))}{draw(modifiers_text(mods, allow_spaces=False))}"
+    typed = draw(modifiers_text(mods, False, respell=not _fudge(sides)))
+    return f"{count}d{draw(sides_text(sides))}{typed}"
 
 
 def junk_text() -> st.SearchStrategy[str]:
     """Any text at all, often dice-like."""
     dice_like = st.text(st.sampled_from("0123456789dDfFkhlropx!<>=%{}()[],.+-*/×− #ab\t"))
     return st.text() | dice_like
+
+
+_OTHER_ROLLERS = ["/r ", "!roll ", " // to hit", " /* x */", " ! with sword", "(Attack) "]
+_OTHER_ROLLERS += [" to hit", "t7", "d1", "h2", "L1", "ie", "ie6", "mi2", "ma5", "rr", "ir1"]
+_OTHER_ROLLERS += ["irg5", "rg2", "c>3", "*/", "/*", "//", " ! "]
 
 
 @st.composite
@@ -747,9 +785,11 @@ def near_miss_text(draw: st.DrawFn) -> str:
     alphabet = "0123456789dDfFkKhlrRop!<>=%{}()[],.+-*/xX×−# \tof"
     for _ in range(draw(st.integers(1, 3))):
         where = draw(st.integers(0, len(text)))
-        action = draw(st.sampled_from(["insert", "delete", "swap", "repeat"]))
+        action = draw(st.sampled_from(["insert", "delete", "swap", "repeat", "other roller"]))
         if action == "insert":
             text = text[:where] + draw(st.sampled_from(alphabet)) + text[where:]
+        elif action == "other roller":  # text and spellings other rollers take (issue 26)
+            text = text[:where] + draw(st.sampled_from(_OTHER_ROLLERS)) + text[where:]
         elif action == "delete" and text:
             where = min(where, len(text) - 1)
             text = text[:where] + text[where + 1 :]

@@ -384,6 +384,9 @@ def _binary_bounds(node: BinaryOp, divides: list[Span]) -> Span:
         return _spread(
             [_times(a, b) for a in (left.low, left.high) for b in (right.low, right.high)]
         )
+    if node.op == "%":  # a remainder lies between 0 and the divisor, which it never reaches
+        divides.append(right)
+        return Span(min(0, right.low + 1), max(0, right.high - 1))
     divides.append(right)
     divisors = {right.low, right.high, -1, 1} - {0}
     divisors = {d for d in divisors if d in right}
@@ -792,6 +795,10 @@ def reference_total(node: Expr, dice: Iterator[int]) -> int:
         if right == 0:
             raise ZeroDivisionError
         return math.ceil(Fraction(left, right))  # rule N3
+    if node.op == "%":  # the remainder of the division rounded down
+        if right == 0:
+            raise ZeroDivisionError
+        return left - right * math.floor(Fraction(left, right))
     return {"+": left + right, "-": left - right, "*": left * right}[node.op]
 
 

@@ -36,6 +36,7 @@ from dicecli.notation.nodes import (
     Call,
     Check,
     CheckOp,
+    CompareOp,
     Comparison,
     ComputedDice,
     Condition,
@@ -104,8 +105,8 @@ integer.set_parse_action(lambda s, loc, t: int(t[0]))
 
 _FACES = r"\{[^{}()\[\]#]*\}?"  # d{1,1,2}: read by notation.faces, which finds the faults
 _DICE = rf"(?P<count>\d*)[dD](?P<sides>\d+|%|[fF](?:\.[12](?!\d))?|{_FACES})"
-_MODIFIER = (
-    r"(?i)(?P<keep>kh|kl|dh|dl|k)(?P<keep_n>\d*)"
+_OWN_MODIFIER = (
+    r"(?P<keep>kh|kl|dh|dl|k)(?P<keep_n>\d*)"
     rf"|(?P<reroll>ro|r)(?P<reroll_if>{_CONDITION})?"
     rf"|(?P<unique>uo|u)(?P<unique_if>{_CONDITION})?"
     r"|(?P<clamp>min|max)(?P<bound>-?\d+)"
@@ -116,6 +117,25 @@ _MODIFIER = (
     rf"|f(?P<failure>{_CONDITION})"
     rf"|c(?P<critical>[sf])(?P<critical_if>{_CONDITION})"
 )
+"""dicecli's own modifiers."""
+_SPELT_BEFORE = (
+    rf"rr(?P<repeated_if>{_CONDITION})?|(?P<respelt_reroll>rg|irg|ir)(?P<respelt_reroll_n>\d+)"
+)
+"""Other rollers' spellings that must be tried before dicecli's own (``rr`` before ``r``):
+``rr`` re-roll repeatedly (d20, Foundry), ``irN``/``irgN`` re-roll repeatedly at most or
+at least N, ``rgN`` once at least N (Dice Maiden). See docs/grammar.md, "Other rollers'
+spellings"."""
+_SPELT_AFTER = (
+    r"(?P<respelt_keep>[hld])(?P<respelt_keep_n>\d+)"
+    r"|(?P<respelt_clamp>mi|ma)(?P<respelt_bound>-?\d+)"
+    r"|ie(?P<respelt_explode>\d*)"
+    r"|t(?P<respelt_target>\d+)"
+    rf"|c(?P<respelt_count>{_COMPARISON})"
+)
+"""Other rollers' spellings tried after dicecli's own: ``h3``/``l1`` keep highest or
+lowest, ``d1`` drop lowest, ``mi2``/``ma5`` clamps, ``ie``/``ie6`` explode (at least
+N), ``t7`` and ``c>3`` count successes."""
+_MODIFIER = rf"(?i){_SPELT_BEFORE}|{_OWN_MODIFIER}|{_SPELT_AFTER}"
 # The patterns are compiled when first used; re.compile keeps them after that.
 _dice_token = lazy_regex(_DICE).set_name("dice such as 2d6")
 _modifier_token = lazy_regex(_MODIFIER).set_name("a dice modifier (kh3, r1, !, >=5, u, min3 ...)")
@@ -131,11 +151,20 @@ def _modifiers(
         return NO_MODIFIERS
     values: dict[str, Any] = {}
     value: Keep | Reroll | Explode | Condition | Unique | str | int
+    after, end = "", -1  # the token before, and where it ends
+    target_spelt = False  # a success spelt t7, as Dice Maiden does
     for loc, token in found:
         match = re.fullmatch(_MODIFIER, token)
         assert match is not None
-        groups = match.groupdict()
-        if groups["keep"]:
+        groups = _as_own(match)
+        respelt = _respelt(groups)
+        if respelt is not None:
+            selects = end == loc and token[:1].lower() in "hl"
+            if selects and after.lower() in ("r", "ro", "rr"):
+                raise _fail(text, loc - len(after), _SELECTED_REROLL.format(after + token))
+            slot, value = respelt
+            target_spelt = target_spelt or token[:1] in "tT"
+        elif groups["keep"]:
             kind = groups["keep"].lower()
             kind = "kh" if kind == "k" else kind
             count = int(groups["keep_n"] or 1)
@@ -177,6 +206,9 @@ def _modifiers(
                 text, loc, f"a group cannot {_PER_DIE[slot]}: put it on the dice inside the group"
             )
         values[slot] = value
+        after, end = token, loc + len(token)
+    if target_spelt and any(_BARE_NUMBER_AFTER_TARGET.fullmatch(token) for _, token in found):
+        raise _fail(text, found[-1][0], _TARGET_AND_BARE_NUMBER)
     if "double" in values and "success" not in values:
         loc = found[-1][0]
         raise _fail(text, loc, "ds counts a success twice: add a success such as >=8")
@@ -192,6 +224,48 @@ def _modifiers(
 
 
 _CLAMP_SLOTS = {"min": "low", "max": "high"}
+_BARE_NUMBER_AFTER_TARGET = re.compile(r"(?i)ds\d+|f(?!0*1$)\d+")
+_TARGET_AND_BARE_NUMBER = (
+    "beside t, write ds and f with a comparison (ds>=6, f<=2): Dice Maiden reads ds6 as "
+    "6 or more and f2 as 2 or less, dicecli as exactly 6 and exactly 2"
+)
+_SELECTED_REROLL = (
+    "{} re-rolls the lowest or highest dice in d20 (Avrae), which dicecli does not do: "
+    "give the re-roll a condition (ro1), and keep with kh or kl"
+)
+
+
+def _as_own(match: re.Match[str]) -> dict[str, Any]:
+    """The groups of a modifier match, with ``rr`` (re-roll repeatedly, as d20 and
+    Foundry spell it) as the ``r`` it is: a bare ``rr`` re-rolls the lowest face too."""
+    groups = match.groupdict()
+    if match[0][:2].lower() != "rr":
+        return groups
+    return {**groups, "reroll": "r", "reroll_if": groups["repeated_if"]}
+
+
+def _respelt(groups: dict[str, Any]) -> tuple[str, Any] | None:
+    """The slot and value of a modifier spelt as another roller spells it (one of
+    :data:`_SPELT_BEFORE` and :data:`_SPELT_AFTER`), as dicecli's own spelling has them;
+    None for dicecli's own spelling."""
+    if groups["respelt_reroll"]:
+        spelling, number = groups["respelt_reroll"].lower(), groups["respelt_reroll_n"]
+        op: CompareOp = ">=" if spelling.endswith("g") else "<="
+        return "reroll", Reroll(Condition(op, int(number or 1)), spelling == "rg")
+    if groups["respelt_keep"]:
+        kind = {"h": "kh", "l": "kl", "d": "dl"}[groups["respelt_keep"].lower()]
+        return "keep", Keep(cast("KeepKind", kind), int(groups["respelt_keep_n"] or 1))
+    if groups["respelt_clamp"]:
+        slot = "clamp_low" if groups["respelt_clamp"].lower() == "mi" else "clamp_high"
+        return slot, int(groups["respelt_bound"] or 0)
+    if groups["respelt_explode"] is not None:
+        number = groups["respelt_explode"]
+        return "explode", Explode("!", Condition(">=", int(number)) if number else None)
+    if groups["respelt_target"]:
+        return "success", Condition(">=", int(groups["respelt_target"]))
+    if groups["respelt_count"]:
+        return "success", condition_of(groups["respelt_count"])
+    return None
 
 
 def _check_unique_and_clamps(text: str, loc: int, values: dict[str, Any]) -> None:
@@ -286,7 +360,7 @@ _COUNTED_NAMED_DIE = r"(?P<count>\d+)d(?P<name>[a-z][A-Za-z0-9_]*)"
 """With a count, a name after the d may start lower-case too (2dability): nothing else
 is written so, and dice names match regardless of case."""
 _FUDGE_FORM = (
-    rf"[Ff](?:\.[12])?(?i:{_MODIFIER.removeprefix('(?i)')})*"
+    rf"[Ff](?:\.[12])?(?i:{_OWN_MODIFIER})*"
     r"(?:(?![A-Za-z0-9_])|[xX](?![A-Za-z_])|[xX](?=[dD][\d%fF]))"
 )
 
@@ -347,7 +421,10 @@ def _named_dice_action(text: str, loc: int, tokens: pp.ParseResults) -> Dice:
 def _bare_reroll(token: str) -> bool:
     """Whether the modifier ``token`` is a bare ``r``/``ro`` (no condition)."""
     match = re.fullmatch(_MODIFIER, token)
-    return match is not None and bool(match["reroll"]) and match["reroll_if"] is None
+    if match is None:
+        return False
+    groups = _as_own(match)
+    return bool(groups["reroll"]) and groups["reroll_if"] is None
 
 
 named_dice_term = (_named_die_token + pp.ZeroOrMore(_modifier_token)).set_name(
@@ -465,10 +542,50 @@ def _bracketed_action(text: str, loc: int, tokens: pp.ParseResults) -> Expr:
 
 bracketed.set_parse_action(_bracketed_action)
 
+
+class _SetOpenToken(pp.Token):
+    """The ``(`` of a set of values as d20 (Avrae) writes them: ``(1d4, 2+2, 3d6kl1)kh1``,
+    ``(3d6,)``. It matches only a bracket holding a comma outside any inner bracket, so
+    every other ``(`` is read once, by :data:`bracketed`."""
+
+    def parseImpl(  # noqa: N802 - pyparsing's name
+        self, instring: str, loc: int, do_actions: bool = True
+    ) -> tuple[int, str]:
+        if instring.startswith("(", loc) and _holds_a_comma(instring, loc):
+            return loc + 1, "("
+        raise pp.ParseException(instring, loc, self.errmsg, self)
+
+
+def _holds_a_comma(text: str, loc: int) -> bool:
+    """Whether the bracket opened at ``loc`` holds a comma outside inner brackets."""
+    depth = 0
+    for char in text[loc:]:
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+            if depth == 0:
+                return False
+        elif char == "," and depth == 1:
+            return True
+    return False
+
+
+set_term = (
+    pp.Suppress(_SetOpenToken().set_name("'('"))
+    + pp.Group(pp.DelimitedList(expression, allow_trailing_delim=True))
+    + pp.Suppress(")").set_name("',' or ')'")
+    + pp.ZeroOrMore(_modifier_token)
+).set_name("a set such as (2d6, 1d8)")
+set_term.set_parse_action(
+    lambda s, loc, t: Group(tuple(t[0]), _modifiers(s, list(t[1:]), allow_per_die=False))
+)
+
 _operand = (
     named_dice_term
     | dice_term
     | group_term
+    | set_term
     | bracketed
     | computed_dice_term
     | number
@@ -502,7 +619,11 @@ def _unary_action(text: str, loc: int, tokens: pp.ParseResults) -> Expr:
 
 unary.set_parse_action(_unary_action)
 
-_mul_op = lazy_regex(r"[*×/]|[xX](?![A-Za-z_])|[xX](?=[dD][\d%fF{])").set_name("'*' or '/'")
+_mul_op = lazy_regex(r"[*×/]|%(?![ \t]*(?i:of)\b)|[xX](?![A-Za-z_])|[xX](?=[dD][\d%fF{])").set_name(
+    "'*' or '/'"
+)
+"""``%`` between two values is the remainder (``1d100 % 10``, as Roll20 and d20 write
+it); ``N% of`` is read before, by :data:`unary`, and ``d%`` is a die."""
 _add_op = (pp.Literal("+") | _minus).set_name("'+' or '-'")
 _SYMBOLS: dict[str, BinaryOpSymbol] = {
     "*": "*",
@@ -510,6 +631,7 @@ _SYMBOLS: dict[str, BinaryOpSymbol] = {
     "X": "*",
     "×": "*",
     "/": "/",
+    "%": "%",
     "+": "+",
     "-": "-",
     "\N{MINUS SIGN}": "-",
@@ -594,16 +716,34 @@ check.set_parse_action(_check_action)
 _generic_line = whole_line(check)
 
 
-def _expected(error: pp.ParseBaseException, text: str) -> str:
-    """One short sentence for what pyparsing expected at the error."""
+def _reported(error: pp.ParseBaseException, text: str) -> tuple[str, int]:
+    """The message and position a syntax error is reported with: one short sentence
+    for what pyparsing expected, at the start of the word it stopped in (``keep``, not
+    ``eep``: a letter matched as a modifier does not split the word it begins)."""
     message = str(error.msg)
     fatal = isinstance(error, pp.ParseFatalException)
     if (fatal and not isinstance(error, pp.ParseSyntaxException)) or not message.startswith(
         "Expected"
     ):
-        return message
-    found = text[error.loc :].strip()
-    refused = _refused_feature(text, error.loc)
+        return message, error.loc
+    loc = _word_start(text, error.loc)
+    return _expected(message, text, loc), loc
+
+
+def _word_start(text: str, loc: int) -> int:
+    """Where the word of letters that ``loc`` stands in starts (``loc`` itself when the
+    character there is not a letter)."""
+    if not text[loc : loc + 1].isalpha():
+        return loc
+    while loc > 0 and text[loc - 1].isalpha():
+        loc -= 1
+    return loc
+
+
+def _expected(message: str, text: str, loc: int) -> str:
+    """One short sentence for what pyparsing expected (``message``) at ``loc``."""
+    found = text[loc:].strip()
+    refused = _refused_feature(text, loc)
     if refused is not None:
         return refused
     wanted = message.removeprefix("Expected ").strip()
@@ -621,7 +761,7 @@ def _refused_feature(text: str, loc: int) -> str | None:
     if rest.startswith(".") and rest[1:2].isdigit() and before[-1:].isdigit():
         return "decimals are not supported: dice and values are whole numbers"
     if rest.startswith("%"):
-        return "'%' is percent of here (10% of 51); there is no modulo"
+        return "'%' is percent of (10% of 51) or the remainder (1d100 % 10)"
     if rest.startswith("^"):
         return "there is no power operator: multiply (d6*d6)"
     return None
@@ -664,10 +804,37 @@ def parse(text: str) -> Roll:
     if not stripped:
         raise DiceSyntaxError("nothing to roll", text, len(text))
     check_line(text)
-    grammar = line_grammar_for(stripped)
     try:
-        return cast(Roll, grammar.parse_string(text, parse_all=True)[0])
+        return _read(text)
     except pp.ParseBaseException as error:
-        raise DiceSyntaxError(_expected(error, text), text, error.loc) from None
+        message, loc = _reported(error, text)
+        added = _without_added_text(text)
+        if added is not None:
+            return added
+        raise DiceSyntaxError(message, text, loc) from None
     except RecursionError:
         raise DiceSyntaxError("too deeply nested", text, 0) from None
+
+
+def _read(text: str) -> Roll:
+    """``text`` read by its line's grammar, as written (pyparsing's errors escape)."""
+    grammar = line_grammar_for(text.strip())
+    return cast(Roll, grammar.parse_string(text, parse_all=True)[0])
+
+
+def _without_added_text(text: str) -> Roll | None:
+    """The refused line ``text`` read without a chat prefix, comment, label or free
+    words a player added (:mod:`dicecli.notation.chat_text`), or None. Free words and
+    labels are kept as the roll's comment."""
+    from dicecli.notation.chat_text import readings  # docs/startup.md
+
+    for reading, note in readings(text):
+        if not reading.strip():
+            continue
+        try:
+            roll = _read(reading)
+        except (pp.ParseBaseException, DiceSyntaxError):
+            continue
+        comment = ": ".join(part for part in (note, roll.comment) if part) or None
+        return Roll(roll.body, comment)
+    return None

@@ -41,7 +41,7 @@ else:  # pragma: no cover - Python 3.10
 CompareOp = Literal["=", "<", "<=", ">", ">=", "<>"]
 KeepKind = Literal["kh", "kl", "dh", "dl"]
 ExplodeKind = Literal["!", "!!", "!p", "!!p"]
-BinaryOpSymbol = Literal["+", "-", "*", "/"]
+BinaryOpSymbol = Literal["+", "-", "*", "/", "%"]
 CheckOp = Literal[">=", "<=", ">", "<", "=", "!="]
 FunctionName = Literal["floor", "ceil", "round", "abs", "min", "max"]
 ROUNDING_FUNCTIONS: tuple[FunctionName, ...] = ("floor", "ceil", "round")
@@ -358,12 +358,13 @@ class Call(ExprNode):
         return f"{self.function}({', '.join(str(arg) for arg in self.args)})"
 
 
-_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
+_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "%": 2}
 
 
 @frozen
 class BinaryOp(ExprNode):
-    """Left-associative arithmetic. ``/`` rounds up (rule N3)."""
+    """Left-associative arithmetic. ``/`` rounds up (rule N3); ``%`` is the remainder
+    of the division rounded down (Python's and d20's: ``-7 % 3`` is 2)."""
 
     op: BinaryOpSymbol
     left: Expr
@@ -400,7 +401,7 @@ class BinaryOp(ExprNode):
 
     def __str__(self) -> str:
         level = self.level
-        spaced = level == 1
+        spaced = level == 1 or self.op == "%"  # 7 % 3: 7%3 looks like a percentage
         symbol = f" {self.op} " if spaced else self.op
         return f"{_wrap(self.left, level)}{symbol}{_wrap(self.right, level + 1)}"
 

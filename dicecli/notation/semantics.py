@@ -101,6 +101,12 @@ def percent_of(percent: int, whole: int) -> int:
     return ceil_div(multiply(percent, whole), 100)
 
 
+def modulo(left: int, right: int) -> int:
+    """``left % right``: the remainder of the division rounded down, with the sign of
+    ``right`` (as Python and d20 (Avrae) have it); the caller refuses a zero ``right``."""
+    return left % right
+
+
 def multiply(left: int, right: int) -> int:
     """``left * right``, refused when it has more digits than any value may
     (:data:`dicecli.limits.MAX_DIGITS`): repeated products grow without bound."""

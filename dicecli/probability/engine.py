@@ -62,6 +62,7 @@ from dicecli.notation.semantics import (
     computed_dice,
     count_one,
     kept_slice,
+    modulo,
     multiply,
     name_meaning,
     percent_of,
@@ -271,7 +272,7 @@ class _Weigher:
         if node.op == "*":
             return combine(left, right, multiply, what)
         _refuse_zero_divisor(node, right)
-        return combine(left, right, ceil_div, what)
+        return combine(left, right, ceil_div if node.op == "/" else modulo, what)
 
     def _sum(self, node: BinaryOp) -> Weights:
         """A chain of ``+`` and ``-`` as one sum of its terms: each term weighed once, a

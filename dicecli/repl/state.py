@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, TextIO
 
-from dicecli.app import repeat_count
+from dicecli.app import other_repeat, repeat_count
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
 from dicecli.escape import escaped_lines
@@ -158,12 +158,26 @@ def failed(state: ReplState, error: DiceError) -> tuple[ReplState, Output]:
     return state, (Problem(error),)
 
 
+def _repeated(line: str, state: ReplState) -> tuple[str, int | None]:
+    """``line`` and its count when it is a repeat as another roller spells it (``6 4d6``)
+    and refused as a roll; else ``(line, None)``."""
+    try:
+        parse_as(saved_line(line, state.env) or line, state.env.dialect)
+    except DiceError:
+        repeated = other_repeat(line)
+        if repeated is not None:
+            return repeat_count(repeated)
+    return line, None
+
+
 def roll_line(state: ReplState, line: str) -> tuple[ReplState, Output]:
     """Roll ``line`` as one-shot mode would: ``times`` times, or as many as the line's
     own ``-n N`` says, each of its rolls when ``;`` separates several (``1d20+5;
     2d6+3``); with ``--odds`` on the line, the chance beside each result."""
     line, count = repeat_count(with_repeats(line, state.env.dialect))
     line, with_odds = _odds_flag(line)
+    if count is None and ";" not in line:
+        line, count = _repeated(line, state)
     times = state.times if count is None else count
     if ";" in line:
         from dicecli.notation.lines import parse_rolls  # docs/startup.md

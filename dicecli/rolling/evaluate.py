@@ -63,6 +63,7 @@ from dicecli.notation.semantics import (
     computed_dice,
     count_one,
     kept_positions,
+    modulo,
     multiply,
     name_meaning,
     percent_of,
@@ -347,10 +348,11 @@ _ARITHMETIC: dict[str, Callable[[int, int], int]] = {
 def _compile_binary(node: BinaryOp) -> Step:
     left = _wrapped_step(node.left, node.level)
     op = node.op
-    if op != "/" and type(node.right) is Number:  # the common ``2d6+5``
+    if op != "/" and op != "%" and type(node.right) is Number:  # the common ``2d6+5``
         return _with_constant_step(node, left, node.right.value)
     right = _wrapped_step(node.right, node.level + 1)
-    if op == "/":
+    if op == "/" or op == "%":
+        quotient = ceil_div if op == "/" else modulo
 
         def divide(ev: InProgress) -> Rolled:
             numerator = left(ev)
@@ -358,7 +360,7 @@ def _compile_binary(node: BinaryOp) -> Step:
             if denominator.value == 0:
                 raise DiceError(f"division by zero in {node}")
             return Arithmetic(
-                numerator, op, denominator, ceil_div(numerator.value, denominator.value)
+                numerator, op, denominator, quotient(numerator.value, denominator.value)
             )
 
         return divide

@@ -90,8 +90,7 @@ def test_odds_follow_the_exact_quotient() -> None:
     [
         ("1.5d6", "decimals are not supported: dice and values are whole numbers", 1),
         ("2d6*1.5", "decimals are not supported: dice and values are whole numbers", 5),
-        ("2d6 % 3", "'%' is percent of here (10% of 51); there is no modulo", 4),
-        ("d20%2", "'%' is percent of here (10% of 51); there is no modulo", 3),
+        ("2d6 %% 3", "'%' is percent of (10% of 51) or the remainder (1d100 % 10)", 5),
         ("2d6^2", "there is no power operator: multiply (d6*d6)", 3),
     ],
 )

@@ -547,7 +547,7 @@ def expressions() -> st.SearchStrategy[Expr]:
     leaves |= st.sampled_from(SMALL_COMPUTED_DICE)
 
     def extend(inner: st.SearchStrategy[Expr]) -> st.SearchStrategy[Expr]:
-        ops: list[BinaryOpSymbol] = ["+", "-", "*", "/"]
+        ops: list[BinaryOpSymbol] = ["+", "-", "*", "/", "%"]
         return st.one_of(
             *(st.builds(_binary(op), inner, inner) for op in ops),
             st.builds(Negate, inner),

@@ -43,7 +43,13 @@ from dicecli.notation.nodes import (
     assert_never,
     children,
 )
-from dicecli.notation.semantics import MAX_NAME_DEPTH, ceil_div, name_meaning, percent_of
+from dicecli.notation.semantics import (
+    MAX_NAME_DEPTH,
+    ceil_div,
+    modulo,
+    name_meaning,
+    percent_of,
+)
 from dicecli.probability import engine as probability
 from dicecli.probability.distribution import Distribution, Odds
 from dicecli.systems.warhammer.dice import ARTILLERY, SCATTER, scatter_bearing, scatter_is_hit
@@ -105,11 +111,18 @@ def _divide(a: int, b: int) -> int:
     return ceil_div(a, b)
 
 
+def _remainder(a: int, b: int) -> int:
+    if b == 0:
+        raise DiceError("division by zero is possible: no exact odds")
+    return modulo(a, b)
+
+
 _OPERATIONS: dict[str, Callable[[int, int], int]] = {
     "+": int.__add__,
     "-": int.__sub__,
     "*": int.__mul__,
     "/": _divide,
+    "%": _remainder,
 }
 
 

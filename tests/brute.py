@@ -1,0 +1,54 @@
+"""Brute force for a line's distribution: every sequence of faces its roll can draw,
+rolled by the evaluator (not the odds engine) with each sequence's chance. The oracle
+the tests of other rollers' spellings (issue 26) hold :func:`dicecli.odds` to."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from dicecli.environment import EMPTY_ENVIRONMENT
+from dicecli.notation.dice import Die
+from dicecli.notation.nodes import Expr
+from dicecli.notation.reader import parse
+from dicecli.rolling.evaluate import Evaluation
+from dicecli.rolling.sources import Roller
+
+
+class _NeedFaceError(Exception):
+    def __init__(self, die: Die) -> None:
+        super().__init__(die.name)
+        self.die = die
+
+
+class _Replay:
+    """A dice source handing out a fixed sequence of face indexes, then asking for more."""
+
+    def __init__(self, faces: tuple[int, ...]) -> None:
+        self.faces = faces
+        self.used = 0
+
+    def draw(self, die: Die) -> int:
+        if self.used == len(self.faces):
+            raise _NeedFaceError(die)
+        self.used += 1
+        return self.faces[self.used - 1]
+
+
+def brute_distribution(text: str, max_dice: int = 8) -> dict[int, Fraction]:
+    """The total's chances for the expression ``text``, following at most ``max_dice``
+    dice; raises AssertionError if some sequence needs more (pick lines that end)."""
+    expr = parse(text).body
+    assert isinstance(expr, Expr)
+    outcomes: dict[int, Fraction] = {}
+    pending: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
+    while pending:
+        faces, chance = pending.pop()
+        try:
+            total = Evaluation(Roller(_Replay(faces)), EMPTY_ENVIRONMENT).value(expr)
+        except _NeedFaceError as need:
+            assert len(faces) < max_dice, f"{text} needs more than {max_dice} dice"
+            sides = len(need.die.faces)
+            pending.extend(((*faces, index), chance / sides) for index in range(sides))
+            continue
+        outcomes[total] = outcomes.get(total, Fraction(0)) + chance
+    return outcomes
