@@ -186,6 +186,18 @@ RULES: tuple[Rule, ...] = (
         keys=("stderr",),
     ),
     Rule(
+        "the chance of a zero divisor written as odds tables write it (#24)",
+        "issue 24 (`odds 1/9999d6kl<5` was exit 70), commit e27a17f: the chance is "
+        "written by fraction_text (≈ a decimal when the fraction is long)",
+        _sub(r"divides by zero with chance [^,]+, so", "divides by zero with chance C, so"),
+    ),
+    Rule(
+        "rule W5's refusal names u and uo too (#24)",
+        "issue 24 (rules and docs that disagree): rule W5 covers every re-roll (r, ro, "
+        "u, uo), computed dice included",
+        _sub(r"already re-rolled a die \((r/ro|r, ro, u, uo)\)", "already re-rolled a die"),
+    ),
+    Rule(
         "hints that point the way meant (#28)",
         "issue 28 item 6, commit 41015fc: reroll, scatter, stunt and max hints; "
         "commit 0a8b64f: a prefix of a die name hinted",
@@ -323,7 +335,7 @@ def _odds_of_several(case: dict[str, Any], old: dict[str, Any], new: dict[str, A
         lines = [line for line in case["stdin"].split("\n") if line.startswith("odds")]
     if case["kind"] == "api" and case["op"] == "odds":
         lines = [case["text"]]
-    return any(";" in line for line in lines) and "unexpected ';'" in (old.get("stderr") or "") + (
+    return any(";" in line for line in lines) and "unexpected ';" in (old.get("stderr") or "") + (
         old.get("message") or ""
     )
 
@@ -427,7 +439,9 @@ def _work_budget(case: dict[str, Any], old: dict[str, Any], new: dict[str, Any])
     """One side refuses odds for the work they would take, the other answers."""
     said = [(side.get("stderr") or "") + (side.get("message") or "") for side in (old, new)]
     return any(
-        re.search(r"one question may take|steps of exact arithmetic|more than the [\d,]+", text)
+        re.search(
+            r"one question may take|steps of exact arithmetic|more than the [\d,]+ million", text
+        )
         for text in said
     )
 
