@@ -116,13 +116,20 @@ def main() -> int:
     parser.add_argument("--count", type=int, default=50_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--batch", type=int, default=200)
+    parser.add_argument(
+        "--start",
+        type=int,
+        default=0,
+        help="the first case to run: a second run.py on the same store may take the "
+        "upper half (results are stored per case; a case run twice is stored once)",
+    )
     args = parser.parse_args()
     store = open_store(args.store)
     check_meta(store, args.seed)
     pythons = {"old": args.old, "new": args.new}
     started = time.monotonic()
     finished_at_start = len(done_ids(store, "old") & done_ids(store, "new"))
-    for start in range(0, args.count, args.batch):
+    for start in range(args.start, args.count, args.batch):
         ids = range(start, min(start + args.batch, args.count))
         missing = {side: set(ids) - done_ids(store, side) for side in SIDES}
         if not any(missing.values()):
