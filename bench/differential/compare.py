@@ -719,6 +719,8 @@ def classify(row: dict[str, Any]) -> Verdict:
     old, new = row["old"], row["new"]
     if old == new:
         return Verdict("identical", True)
+    if any(key in side for side in (old, new) for key in ("worker_died", "harness_error")):
+        return Verdict("harness: a worker died or failed on the case", False)
     if old.get("timeout") or new.get("timeout"):
         return Verdict("a side timed out", False, "timing under load, or a runaway")
     old2, new2, credited = apply_rules(old, new)
@@ -869,7 +871,25 @@ def write_report(
             f"| {count:,} | {name} | {WHY.get(name, '').replace('|', '/')} | case {example}: "
             f"{describe(make_case(seed, example)).replace('|', '/')} |"
         )
-    out += ["", "## Findings", ""]
+    out += [
+        "",
+        "## What the comparison cannot see",
+        "",
+        "- After the first line that a deliberate change reads otherwise (a new game's "
+        "line rolled where c457784 refused it, a d100 table ...), the later lines of a "
+        "pipe or REPL script roll other dice from the seeded stream: their results are "
+        "not compared, only their errors (an error that differs there is reported, unless "
+        "it depends on the dice or on what earlier lines did).",
+        "- Help asked for (`-h`, `--help`, `help TOPIC` on the command line) is counted "
+        "as changed by the issues that added games, options and guides, as a whole.",
+        "- A rewrite applies to the whole of a case's text: a second, undeliberate change "
+        "of the same wording in the same case would go with it.",
+        "- No terminal: every run is piped (the REPL reads its script from a pipe); "
+        "colour, widths and the prompt_toolkit session are not compared.",
+        "",
+        "## Findings",
+        "",
+    ]
     for category, text in FINDINGS.items():
         count = sum(n for (name, _), n in categories.items() if name == category)
         out.append(
