@@ -102,7 +102,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "the AGE Dragon die named in words (#28)",
         "issue 28 item 4, commit 12aff10: the Dragon die is said in words, not only in red",
-        _sub(r"\bdragon (\d)", r"\1"),
+        _sub(r"\bdragon (~?\d)", r"\1"),
     ),
     Rule(
         "--json errors as JSON objects (#28)",
@@ -335,9 +335,8 @@ def _odds_of_several(case: dict[str, Any], old: dict[str, Any], new: dict[str, A
         lines = [line for line in case["stdin"].split("\n") if line.startswith("odds")]
     if case["kind"] == "api" and case["op"] == "odds":
         lines = [case["text"]]
-    return any(";" in line for line in lines) and "unexpected ';" in (old.get("stderr") or "") + (
-        old.get("message") or ""
-    )
+    refused = (old.get("stderr") or "") + (old.get("message") or "")
+    return any(";" in line for line in lines) and re.search(r"'[^'\n]*;", refused) is not None
 
 
 NEW_KEYWORDS = frozenset(
@@ -446,6 +445,15 @@ def _work_budget(case: dict[str, Any], old: dict[str, Any], new: dict[str, Any])
     )
 
 
+def _names_first(case: dict[str, Any], old: dict[str, Any], new: dict[str, Any]) -> bool:
+    """Odds name an unknown name before refusing for anything else."""
+    asked = case["kind"] == "odds" or (case["kind"] == "api" and case["op"] == "odds")
+    said_old = (old.get("stderr") or "") + (old.get("message") or "")
+    said_new = (new.get("stderr") or "") + (new.get("message") or "")
+    name = re.search(r"unknown name '(\w+)'", said_new)
+    return asked and name is not None and "unknown name" not in said_old and bool(said_old)
+
+
 def _minus_first(case: dict[str, Any], old: dict[str, Any], new: dict[str, Any]) -> bool:
     argv = case.get("argv") or []
     return (
@@ -478,6 +486,12 @@ CASE_RULES: tuple[CaseRule, ...] = (
         "first against one budget, so some answers c457784 gave slowly are refused and "
         "some refusals are answers",
         _work_budget,
+    ),
+    (
+        "odds: unknown names told before any other refusal (#24)",
+        "issue 24 (work that runs away): `(20d%)d5-attack` worked 28 s before saying "
+        "`attack` is unknown; every question's names are checked first",
+        _names_first,
     ),
     (
         "a roll that starts with a minus (#24)",
@@ -644,8 +658,8 @@ def _errors_by_line(text: str) -> dict[int, str]:
         if found:
             number = int(found.group(1))
             errors[number] = line
-        elif number is not None and line.startswith("  "):
-            errors[number] += "\n" + line
+        elif number is not None and line.startswith("  ") and errors[number].count("\n") < 2:
+            errors[number] += "\n" + line  # the line echoed, and the caret
     return errors
 
 
@@ -778,6 +792,10 @@ FINDINGS = {
 }
 
 
+RAW_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+"""A control character a terminal would act on (a newline and a tab excepted)."""
+
+
 def describe(case: dict[str, Any]) -> str:
     """A case in one line for the report."""
     if case["kind"] == "api":
@@ -802,6 +820,7 @@ def write_report(
     anywhere: int,
     rewrites: collections.Counter[str],
     rewrite_examples: dict[str, int],
+    raw_controls: collections.Counter[str],
 ) -> None:
     total = sum(sum(counter.values()) for counter in by_kind.values())
     out = [
@@ -829,6 +848,10 @@ def write_report(
         f"**{sums['explained']:,}** | **{sums['unexplained']:,}** |"
     )
     out += [
+        "",
+        f"Cases whose stdout or stderr holds a raw control character (other than a "
+        f"newline or a tab; issue 24): c457784 {raw_controls['old']:,}, main "
+        f"{raw_controls['new']:,}.",
         "",
         "`proc` cases are cli, pipe and odds cases run as real processes "
         "(`python -m dicecli`); the others run in a worker process per batch, through "
@@ -913,6 +936,7 @@ def main() -> int:
     seed = 0
     rewrites: collections.Counter[str] = collections.Counter()
     rewrite_examples: dict[str, int] = {}
+    raw_controls: collections.Counter[str] = collections.Counter()
     for index in sorted(rows):
         row = rows[index]
         seed = row["seed"]
@@ -929,6 +953,10 @@ def main() -> int:
         for name in verdict.rewrites:
             rewrites[name] += 1
             rewrite_examples.setdefault(name, index)
+        for side in ("old", "new"):
+            shown = (row[side].get("stdout") or "") + (row[side].get("stderr") or "")
+            if RAW_CONTROL.search(shown):
+                raw_controls[side] += 1
         new_text = json.dumps(row["new"])
         if re.search(r"unknown word '[A-Z]+': did you mean '(sr|ex)'", new_text):
             anywhere += 1
@@ -947,6 +975,7 @@ def main() -> int:
             anywhere,
             rewrites,
             rewrite_examples,
+            raw_controls,
         )
     return 0
 
