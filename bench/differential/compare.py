@@ -80,7 +80,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "worker folder in a message",
         "harness: each worker runs in a temporary folder of its own",
-        _sub(r"/tmp/dicecli-differential-[A-Za-z0-9_]+/work", "<work>"),
+        _sub(r"[^\s'\"]*dicecli-differential-[A-Za-z0-9_]+/work", "<work>"),
     ),
     Rule(
         "odds --plain: the at-least field a percentage (#28)",
@@ -821,6 +821,7 @@ def write_report(
     rewrites: collections.Counter[str],
     rewrite_examples: dict[str, int],
     raw_controls: collections.Counter[str],
+    how: str = "",
 ) -> None:
     total = sum(sum(counter.values()) for counter in by_kind.values())
     out = [
@@ -830,6 +831,7 @@ def write_report(
         "`bench/differential/run.py` stored (README.md there says how to run both). "
         f"Seed {seed}; {total:,} cases run on both versions.",
         "",
+        *([how, ""] if how else []),
         "## Cases per kind",
         "",
         "| kind | cases | identical | different, explained | different, unexplained |",
@@ -927,6 +929,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--store", required=True, type=Path)
     parser.add_argument("--report", type=Path, help="write the report here (Markdown)")
+    parser.add_argument("--how", default="", help="how the run was made, for the report")
     args = parser.parse_args()
     rows = load(args.store)
     by_kind: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
@@ -976,6 +979,7 @@ def main() -> int:
             rewrites,
             rewrite_examples,
             raw_controls,
+            args.how,
         )
     return 0
 
