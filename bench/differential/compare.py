@@ -201,7 +201,7 @@ RULES: tuple[Rule, ...] = (
         "hints that point the way meant (#28)",
         "issue 28 item 6, commit 41015fc: reroll, scatter, stunt and max hints; "
         "commit 0a8b64f: a prefix of a die name hinted",
-        _sub(r"\n  did you mean[^\n]*", ""),
+        _sub(r"\n  (did you mean|expected one of:)[^\n]*", ""),
     ),
     Rule(
         "REPL banner and help name the new games, wrap at 80 columns (#27, #28)",
@@ -367,11 +367,23 @@ _WORD_HINT = re.compile(r"unknown word '([^']*)': did you mean '([^']*)'\?")
 FINDING_HINT = "FINDING: an unset STR or DEX hinted as the keyword 'sr' or 'ex'"
 
 
-def pair_category(old_line: str, new_line: str) -> str | None:
+W5_EVERY_REROLL = "rule W5 covers u and uo, computed dice too (#24)"
+NAMES_FIRST = "odds: unknown names told before any other refusal (#24)"
+
+
+def pair_category(old_line: str, new_line: str, text: str = "") -> str | None:
     """The deliberate change (or the finding) that explains one pair of differing
-    error lines about the same input line, else None."""
+    error lines about the same input line (``text``, when known), else None."""
     if not _same_line(old_line, new_line):
         return None
+    if "re-rolls its own dice" in new_line and "rule W5" in new_line:
+        return W5_EVERY_REROLL
+    if (
+        text.lstrip().startswith("odds")
+        and "unknown name '" in new_line
+        and "unknown name" not in old_line
+    ):
+        return NAMES_FIRST
     hint = _WORD_HINT.search(new_line)
     if hint and hint.group(2) in NEW_KEYWORDS:
         if hint.group(1).isupper():
@@ -396,6 +408,8 @@ def _ability_hinted_as_keyword(
 
 def _same_line(old_line: str, new_line: str) -> bool:
     """Two error lines about the same input line (``line N:``, or neither numbered)."""
+    if not old_line or not new_line:
+        return True  # one side has no error there
     number_old = _LINE_ERROR.match(old_line)
     number_new = _LINE_ERROR.match(new_line)
     return (number_old and number_old.group(1)) == (number_new and number_new.group(1))
@@ -454,6 +468,24 @@ def _names_first(case: dict[str, Any], old: dict[str, Any], new: dict[str, Any])
     return asked and name is not None and "unknown name" not in said_old and bool(said_old)
 
 
+def _pair_rule(
+    category: str,
+) -> Callable[[dict[str, Any], dict[str, Any], dict[str, Any]], bool]:
+    """A case rule: the first differing pair of error lines is explained as
+    ``category`` (:func:`pair_category`)."""
+
+    def applies(case: dict[str, Any], old: dict[str, Any], new: dict[str, Any]) -> bool:
+        lines = _input_lines(case)
+        for old_line, new_line in _error_pairs(old, new):
+            found = _LINE_ERROR.match(new_line) or _LINE_ERROR.match(old_line)
+            number = int(found.group(1)) if found else 1
+            text = lines[number - 1] if 0 < number <= len(lines) else ""
+            return pair_category(old_line, new_line, text) == category
+        return False
+
+    return applies
+
+
 def _minus_first(case: dict[str, Any], old: dict[str, Any], new: dict[str, Any]) -> bool:
     argv = case.get("argv") or []
     return (
@@ -488,10 +520,22 @@ CASE_RULES: tuple[CaseRule, ...] = (
         _work_budget,
     ),
     (
+        W5_EVERY_REROLL,
+        "issue 24 (rule W5 misses computed dice; u and uo undocumented), commit "
+        "19e72fb: a line that re-rolls its own dice (r, ro, u, uo) is not re-rolled "
+        "again",
+        _pair_rule(W5_EVERY_REROLL),
+    ),
+    (
         "odds: unknown names told before any other refusal (#24)",
         "issue 24 (work that runs away): `(20d%)d5-attack` worked 28 s before saying "
         "`attack` is unknown; every question's names are checked first",
         _names_first,
+    ),
+    (
+        NAMES_FIRST,
+        "issue 24 (work that runs away): names are checked before any work",
+        _pair_rule(NAMES_FIRST),
     ),
     (
         "a roll that starts with a minus (#24)",
@@ -683,7 +727,7 @@ def _later_error_differs(
             continue
         first_a = (a.get(number) or "").split("\n")[0]
         first_b = (b.get(number) or "").split("\n")[0]
-        category = pair_category(first_a, first_b)
+        category = pair_category(first_a, first_b, line)
         if category == FINDING_HINT:
             return category, ""
         if category is not None:
