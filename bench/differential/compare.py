@@ -115,7 +115,6 @@ RULES: tuple[Rule, ...] = (
         "critical signs kept in plain text (#28)",
         "issue 28 item 4, commit 12aff10: a critical die keeps its mark (20*) in plain output too",
         _sub(r"(\d)\*(?=[,\]~])", r"\1"),
-        keys=("stdout",),
     ),
     Rule(
         "a table draw says an entry's text once (#28)",
@@ -238,7 +237,7 @@ LINE_FEATURES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         "control characters in a line (#24)",
         "issue 24: control characters that reached the terminal or crashed (\\x1c-\\x1f "
         "in a number) are escaped or refused with a caret",
-        re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u0080-\u009f]"),
+        re.compile(r"[\x00-\x1f\x7f\u0080-\u009f]"),
     ),
     (
         "a bare r or ro on a dice-file die re-rolls its lowest face (#24)",
@@ -367,6 +366,7 @@ _WORD_HINT = re.compile(r"unknown word '([^']*)': did you mean '([^']*)'\?")
 FINDING_HINT = "FINDING: an unset STR or DEX hinted as the keyword 'sr' or 'ex'"
 
 
+DIE_NAME_REFUSAL = "both refuse letters after a die's d; main reads them as a die's name (#28)"
 W5_EVERY_REROLL = "rule W5 covers u and uo, computed dice too (#24)"
 NAMES_FIRST = "odds: unknown names told before any other refusal (#24)"
 
@@ -389,9 +389,28 @@ def pair_category(old_line: str, new_line: str, text: str = "") -> str | None:
         if hint.group(1).isupper():
             return FINDING_HINT
         return "a word close to a new game's keyword hinted (#27)"
-    if ("error:" in new_line or not new_line.startswith("line")) and _OLD_REFUSAL.search(old_line):
-        return "both refuse letters after a die's d; main reads them as a die's name (#28)"
+    refused_otherwise = "unknown die '" in new_line and re.search(r"\bexpected\b", old_line)
+    if ("error:" in new_line or not new_line.startswith("line")) and (
+        _OLD_REFUSAL.search(old_line) or refused_otherwise
+    ):
+        return DIE_NAME_REFUSAL
     return None
+
+
+_HINTED_NAME = re.compile(r"unknown word '([A-Z]+)': did you mean '(?:sr|ex)'\?")
+
+
+def _undo_finding_hint(result: dict[str, Any]) -> dict[str, Any]:
+    """``result`` with the finding's hint put back as c457784 said it."""
+    undone = dict(result)
+    for key in ("stderr", "message"):
+        text = result.get(key)
+        if isinstance(text, str):
+            undone[key] = _HINTED_NAME.sub(
+                lambda m: f"unknown name '{m.group(1)}': set it with --set {m.group(1)}=N or let",
+                text,
+            )
+    return undone
 
 
 def _ability_hinted_as_keyword(
@@ -425,8 +444,15 @@ def _keyword_misspelling(case: dict[str, Any], old: dict[str, Any], new: dict[st
 
 def _error_pairs(old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, str]]:
     """The first pair of differing error lines, as ``(old, new)``."""
-    a = (old.get("stderr") or old.get("message") or "").split("\n")
-    b = (new.get("stderr") or new.get("message") or "").split("\n")
+    text_a = old.get("stderr") or old.get("message") or ""
+    text_b = new.get("stderr") or new.get("message") or ""
+    by_line_a, by_line_b = _errors_by_line(text_a), _errors_by_line(text_b)
+    if by_line_a or by_line_b:  # a pipe or a REPL script: the first line whose error differs
+        for number in sorted(set(by_line_a) | set(by_line_b)):
+            x, y = by_line_a.get(number, ""), by_line_b.get(number, "")
+            if x != y:
+                return [(x.split("\n")[0], y.split("\n")[0])]
+    a, b = text_a.split("\n"), text_b.split("\n")
     for x, y in zip(a, b, strict=False):
         if x != y:
             return [(x, y)]
@@ -442,9 +468,7 @@ def _die_name_refusal(case: dict[str, Any], old: dict[str, Any], new: dict[str, 
     """Both refuse a line that has letters after a die's d, worded otherwise: main reads
     the letters as a die's name (0a8b64f) and refuses it for that."""
     for old_line, new_line in _error_pairs(old, new):
-        same_line = _same_line(old_line, new_line)
-        refused = "error:" in new_line or "message" in new
-        return bool(same_line and refused and _OLD_REFUSAL.search(old_line))
+        return pair_category(old_line, new_line) == DIE_NAME_REFUSAL
     return False
 
 
@@ -453,7 +477,9 @@ def _work_budget(case: dict[str, Any], old: dict[str, Any], new: dict[str, Any])
     said = [(side.get("stderr") or "") + (side.get("message") or "") for side in (old, new)]
     return any(
         re.search(
-            r"one question may take|steps of exact arithmetic|more than the [\d,]+ million", text
+            r"one question may take|steps of exact arithmetic|more than the [\d,]+ million"
+            r"|possible totals, more than the",
+            text,
         )
         for text in said
     )
@@ -484,6 +510,14 @@ def _pair_rule(
         return False
 
     return applies
+
+
+def _other_option_first(case: dict[str, Any], old: dict[str, Any], new: dict[str, Any]) -> bool:
+    """Two bad options: c457784 (typer) told the missing file first, main the other."""
+    said_old, said_new = old.get("stderr") or "", new.get("stderr") or ""
+    return said_old.startswith("error: <no file") and said_new.startswith(
+        ("error: <missing value>", "error: Invalid value")
+    )
 
 
 def _minus_first(case: dict[str, Any], old: dict[str, Any], new: dict[str, Any]) -> bool:
@@ -538,6 +572,12 @@ CASE_RULES: tuple[CaseRule, ...] = (
         _pair_rule(NAMES_FIRST),
     ),
     (
+        "two bad options: another told first (#29)",
+        "issue 29 item 3, commit b3902b9: --character and --dice-file are looked for "
+        "by dicecli after typer's checks of the other options",
+        _other_option_first,
+    ),
+    (
         "a roll that starts with a minus (#24)",
         "issue 24 (rules and docs that disagree): `dicecli --15` was refused as an "
         "option, though the README says such a roll works",
@@ -588,6 +628,17 @@ def load(store: Path) -> dict[int, dict[str, Any]]:
     return {index: row for index, row in rows.items() if "old" in row and "new" in row}
 
 
+WEIGHTS = "an odds table's weights, a cache outside equality, filled (#23)"
+
+
+def _drop_key(value: Any, key: str) -> Any:
+    if isinstance(value, dict):
+        return {k: _drop_key(v, key) for k, v in value.items() if k != key}
+    if isinstance(value, list):
+        return [_drop_key(item, key) for item in value]
+    return value
+
+
 def _drop_rerollable(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _drop_rerollable(v) for k, v in value.items() if k != "rerollable"}
@@ -603,6 +654,10 @@ def _texts(result: dict[str, Any]) -> dict[str, Any]:
 def apply_rules(old: dict[str, Any], new: dict[str, Any]) -> tuple[Any, Any, list[str]]:
     """Both results with every rule's rewrite applied; the rules credited."""
     credited: list[str] = []
+    dropped_old, dropped_new = _drop_key(old, "weights"), _drop_key(new, "weights")
+    if "tables" in new and (dropped_old != old or dropped_new != new):
+        old, new = dropped_old, dropped_new
+        credited.append(WEIGHTS)
     if "breakdown" in new and _drop_rerollable(new) != new:
         new = _drop_rerollable(new)
         credited.append("rerollable: rule W4 carried by each die in the API (#23)")
@@ -738,7 +793,7 @@ def _later_error_differs(
 
 _STATE_DEPENDENT = re.compile(
     r"roll limit|division by zero|never end|at most [\d,]+ dice|nothing rolled yet"
-    r"|no name '\w+' to forget|already re-rolled"
+    r"|no name '\w+' to forget|already re-rolled|not a draw from a table"
 )
 """Errors that depend on the dice rolled before them (a computed count, a divisor) or
 on what earlier lines did (a roll to repeat, a name to forget)."""
@@ -761,6 +816,16 @@ def first_difference(old: dict[str, Any], new: dict[str, Any]) -> tuple[str, str
     return "", "", ""
 
 
+BOTH_LATE = "both sides ran past the 30 s limit: not compared"
+OLD_LATE = "c457784 ran past the 30 s limit, main answered or refused in time (#24)"
+
+
+def _timed_out(result: dict[str, Any]) -> bool:
+    """The case ran past the worker's limit (main's entry function turns the worker's
+    alarm into an internal error, c457784's does not catch it)."""
+    return bool(result.get("timeout")) or "CaseTimeout" in (result.get("stderr") or "")
+
+
 @dataclass
 class Verdict:
     category: str
@@ -779,12 +844,37 @@ def classify(row: dict[str, Any]) -> Verdict:
         return Verdict("identical", True)
     if any(key in side for side in (old, new) for key in ("worker_died", "harness_error")):
         return Verdict("harness: a worker died or failed on the case", False)
-    if old.get("timeout") or new.get("timeout"):
-        return Verdict("a side timed out", False, "timing under load, or a runaway")
+    old_late, new_late = _timed_out(old), _timed_out(new)
+    if old_late and new_late:
+        return Verdict(BOTH_LATE, True)
+    if old_late:
+        return Verdict(OLD_LATE, True)
+    if new_late:
+        return Verdict("unexplained: main ran past the 30 s limit, c457784 did not", False)
     old2, new2, credited = apply_rules(old, new)
     if old2 == new2:
         category = credited[0] if len(credited) == 1 else SEVERAL
         return Verdict(category, True, rewrites=tuple(credited))
+    unhinted = _undo_finding_hint(new2)
+    had_finding = unhinted != new2
+    if had_finding:
+        if unhinted == old2:
+            return Verdict(FINDING_HINT, False)
+        new2 = unhinted  # the rest is classified; if nothing explains it, the finding
+    verdict = _classify_rest(case, old, new, old2, new2)
+    if had_finding and not verdict.explained:
+        return Verdict(FINDING_HINT, False)
+    return verdict
+
+
+def _classify_rest(
+    case: dict[str, Any],
+    old: dict[str, Any],
+    new: dict[str, Any],
+    old2: dict[str, Any],
+    new2: dict[str, Any],
+) -> Verdict:
+    """The verdict on a case that the rewrites left different."""
     case = {**case, "raw_old": old, "raw_new": new}
     for name, _why, applies in CASE_RULES:
         if applies(case, old2, new2):
@@ -814,8 +904,13 @@ WHY: dict[str, str] = {
         "issue 23 item 5, commit 9878d9e: whether a die may be re-rolled travels with "
         "the die (`DieRoll.rerollable`), a field the API's result now has"
     ),
-    "a side timed out": "a case ran past the worker's limit on one side",
+    BOTH_LATE: "both sides took longer than the worker allows a case (30 s, under load)",
+    OLD_LATE: "issue 24 (work and memory that run away): every question's work checked "
+    "first, names first",
     SEVERAL: "each rewrite below, all deliberate",
+    WEIGHTS: "`Distribution.weights` (integer counts kept beside the fractions, declared "
+    "compare=False) is filled where c457784 left it None: the refactor of issue 23; "
+    "the chances themselves are equal",
     **{rule.name: rule.why for rule in RULES},
     **{name: why for name, why, _ in CASE_RULES},
     **{name: why for name, why, _ in LINE_FEATURES},
