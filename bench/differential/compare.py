@@ -926,9 +926,21 @@ FINDINGS = {
         "Reproducer: `dicecli 'STR+2'` (or `dicecli odds 'DEX + 10'`, or `STR+2` "
         "piped). `hints._misspelt_first_word` offers any keyword within difflib's "
         "0.75 ratio; three-letter upper-case names are all within reach of the "
-        "two-letter keywords."
+        "two-letter keywords. Not fixed here: where to draw the line (upper case, "
+        "length) is the hints' owner's call."
     ),
 }
+
+NOTES = (
+    "Seen while investigating, not a difference between the versions: `dicecli odds "
+    "'10d100kl2!>=4'` takes about 20 s of CPU in both c457784 and main (issue 24 "
+    "promises an answer or a refusal within about a second), and `dicecli odds "
+    "'(3d3/22% of 11 - 6d2+10d100kl2!>=4)*6D%[hit] vs 23'` is refused by main (\"an "
+    'estimated 1,057 million steps ... about half a second") only after 20 s of CPU, '
+    "where c457784 answered after 22 s: the estimate that refuses it comes after the "
+    "work it was meant to spare (case 34148 above, past the 30 s limit on both "
+    "sides under load).",
+)
 
 
 RAW_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -1060,6 +1072,7 @@ def write_report(
             f"- **{category}** ({count:,} cases where it is the first difference, "
             f"{anywhere:,} where it shows anywhere). {text}"
         )
+    out += [f"- {note}" for note in NOTES]
     out.append("")
     path.write_text("\n".join(out), encoding="utf-8")
 
