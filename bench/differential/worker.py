@@ -256,7 +256,13 @@ def run_process(case: dict[str, Any], home: Path) -> dict[str, Any]:
     }
 
 
+ALARMS = {"rang": False}
+"""Whether the alarm of the case running rang: main's entry function turns any
+exception into an exit status, the alarm's too, so the worker looks here as well."""
+
+
 def on_alarm(signum: int, frame: Any) -> None:
+    ALARMS["rang"] = True
     raise CaseTimeout
 
 
@@ -277,6 +283,7 @@ def main() -> int:
             shutil.rmtree(home)
         home.mkdir()
         SEEDED.reset(case["id"])
+        ALARMS["rang"] = False
         signal.alarm(CASE_SECONDS)
         try:
             if case["kind"] == "api":
@@ -291,6 +298,8 @@ def main() -> int:
             result = {"harness_error": traceback.format_exc(limit=5)}
         finally:
             signal.alarm(0)
+        if ALARMS["rang"]:
+            result = {"timeout": True}
         out.write(json.dumps({"id": case["id"], "result": result}, ensure_ascii=True) + "\n")
         out.flush()
     out.close()
