@@ -217,7 +217,7 @@ LINE_FEATURES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         "issue 27: dnd, coc, blades, fate, cod, sr, yz, ex, l5r and their aliases are "
         "games; c457784 refused the words or read them as names",
         re.compile(
-            r"^\s*(odds\s+|let \w+ = |help\s+)?"
+            r"^[\s;]*(odds\s+|let \w+ = |help\s+)?"
             r"(dnd|dnd5e|coc|coc7|coc7e|blades|bitd|fate|cod|nwod|sr|sr5"
             r"|shadowrun|yz|yze|ex|exalted|l5r)\b|^\s*(odds\s+)?(sr|ex)\d|^\s*\d+cod\b",
             re.I,
@@ -1012,8 +1012,7 @@ def write_report(
         "",
         "## Categories",
         "",
-        "A case is counted once, under the first explanation that covers all of its "
-        "differences (several rewrites joined by +).",
+        "A case is counted once, under the first explanation that covers all of its differences.",
         "",
         "| cases | category | explained by | example |",
         "|---:|---|---|---|",
@@ -1069,7 +1068,7 @@ def write_report(
     for category, text in FINDINGS.items():
         count = sum(n for (name, _), n in categories.items() if name == category)
         out.append(
-            f"- **{category}** ({count:,} cases where it is the first difference, "
+            f"- **{category}** ({count:,} cases that nothing else explains, "
             f"{anywhere:,} where it shows anywhere). {text}"
         )
     out += [f"- {note}" for note in NOTES]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sqlite3
 import sys
 from pathlib import Path
@@ -21,6 +22,13 @@ sys.path.insert(0, str(HERE))
 
 from cases import case  # noqa: E402 - this folder is not a package
 from run import run_worker  # noqa: E402
+
+WORK_FOLDER = re.compile(r"[^\s'\"]*dicecli-differential-[A-Za-z0-9_]+/work")
+"""Each worker's temporary folder, which a message may name."""
+
+
+def _plain(result: Any) -> str:
+    return WORK_FOLDER.sub("<work>", json.dumps(result))
 
 
 def main() -> int:
@@ -48,7 +56,7 @@ def main() -> int:
     failed = False
     for side, python in (("old", args.old), ("new", args.new)):
         got = run_worker(python, [one for one in batch if (one["id"], side) in stored], 3600)
-        differ = [index for index in got if got[index] != stored[(index, side)]]
+        differ = [index for index in got if _plain(got[index]) != _plain(stored[(index, side)])]
         print(f"{side}: in-process equals the process for {len(got) - len(differ)} of {len(got)}")
         for index in differ[:5]:
             failed = True
