@@ -104,11 +104,16 @@ def advise(
 
 
 def _misspelt_first_word(word: str, env: Environment, commands: Sequence[str]) -> str | None:
-    """The game keyword or command ``word`` is a misspelling of."""
+    """The game keyword or command ``word`` is a misspelling of. Words of two letters
+    (``sr``, ``ex``) are left out, as they are from the commands: a word of three
+    (``STR``, ``DEX``) is close to them, and far likelier a name not set yet."""
     folded = word.casefold()
     if env.value(word) is not None or env.roll(word) is not None or env.check(word) is not None:
         return None
-    known = [*registry.keywords(), *(name for name in commands if len(name) > 2)]
+    known = [
+        *(keyword for keyword in registry.keywords() if len(keyword) > 2),
+        *(name for name in commands if len(name) > 2),
+    ]
     if folded in known:
         return None
     close = difflib.get_close_matches(folded, known, n=1, cutoff=0.75)

@@ -72,6 +72,14 @@ def test_a_misspelt_keyword_is_pointed_at_with_the_right_one() -> None:
     assert error.show().endswith("  alkmey 8 vs 15\n  ^")
 
 
+@pytest.mark.parametrize("line", ["STR+2", "DEX + 10", "ex+1"])
+def test_an_unset_name_is_not_taken_for_a_two_letter_keyword(line: str) -> None:
+    """The differential run of issue 23: ``STR`` was 'did you mean sr?' (Shadowrun)."""
+    error = advise(error_of(line))
+    assert "did you mean" not in error.show()
+    assert error.message.startswith(f"unknown name '{line.split()[0].split('+')[0]}'")
+
+
 def test_a_name_the_user_set_is_not_taken_for_a_misspelt_keyword() -> None:
     env = Environment(values={"alkmey": 3})
     with pytest.raises(DiceError) as caught:
