@@ -71,13 +71,13 @@ def _dispatch(args: list[str], paused: bool) -> int:
     garbage collector for start-up."""
     line = route(args)
     completing = "_DICECLI_COMPLETE" in os.environ  # the shell asks typer for completions
-    flags = None if completing else line.fast_flags()
+    fast = None if completing else line.fast_options()
     piped = line.command is None and not _isatty(sys.stdin)
-    if flags is not None and (line.words or piped):
+    if fast is not None and (line.words or piped):
         # Imported here, not at the top: after the collector was paused (see main).
         from dicecli.app import RunOptions, Streams, run_lines, run_once  # docs/startup.md
 
-        options = RunOptions(plain="--plain" in flags, json="--json" in flags)
+        options = RunOptions(**fast)
         if line.words:
             text = " ".join(line.words)
             _read_ahead(text)  # start-up lasts until its grammar is loaded
