@@ -53,12 +53,12 @@ ROLLS = [
     "d0",
 ]
 STEADY_ROLLS = [
-    roll for roll in ROLLS if not any(sign in roll for sign in ("!", "{", ">", "vs", "kh"))
+    roll for roll in ROLLS if not any(sign in roll for sign in ("!", "{", ">", "vs", "kh", "d20"))
 ]
 """Rolls whose output has the same shape, and status, whatever the dice: no check, no
-explosion, no dice kept (for unseeded runs)."""
+explosion, no dice kept, no d20 (a 20 is marked) (for unseeded runs)."""
 PIPED = [
-    "2d6\nd20+1\n",
+    "2d6\nd8+1\n",
     "wfb ld 8\n# a comment\n\nage 2 vs 13\n",
     "2d6+\nd4\n",
     "d6 -n 2\n3d6\n",

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, TextIO, cast
 
 from dicecli.command_line import REPEAT_SPELLINGS
-from dicecli.environment import EMPTY_ENVIRONMENT, Environment
+from dicecli.environment import EMPTY_ENVIRONMENT, Environment, saved_line
 from dicecli.errors import DiceError
 from dicecli.frozen import frozen
 from dicecli.limits import MAX_LINE_LENGTH
@@ -149,7 +149,9 @@ class Session:
     ``PYTHONUNBUFFERED`` says, and still answering a line-by-line conversation promptly.
     """
 
-    def __init__(self, options: RunOptions, streams: Streams, buffered: bool = True) -> None:
+    def __init__(
+        self, options: RunOptions, streams: Streams, buffered: bool = True, echo_input: bool = True
+    ) -> None:
         self.options = options
         self.streams = streams
         self.given = GivenSource.from_text(options.given) if options.given is not None else None
@@ -160,13 +162,13 @@ class Session:
         direct = self.mode == "terminal" or not buffered
         # the plain and JSON renderers, which write here, only call write
         output = streams.stdout if direct else cast(TextIO, self.buffer)
-        self.renderer: Renderer = make_renderer(self.mode, output, options.colour())
-        if options.odds and self.mode == "terminal":
-            # Imported here, as every use of rich (docs/startup.md, "Imports inside functions").
-            from dicecli.render.terminal import TerminalRenderer
-
-            if isinstance(self.renderer, TerminalRenderer):
-                self.renderer.odds_environment = options.environment
+        self.renderer: Renderer = make_renderer(
+            self.mode,
+            output,
+            options.colour(),
+            echo_input=echo_input,
+            odds_environment=options.environment if options.odds else None,
+        )
         self.write_result = self.renderer.result
         self.environment = options.environment
         self.failed_checks = 0
@@ -199,8 +201,6 @@ class Session:
     def _roll_times(self, text: str) -> None:
         """Roll ``text`` ``times`` times, or as many as its own ``-n N`` says (a saved
         check's name stands for its game line)."""
-        from dicecli.naming import saved_line  # it reads the game registry (docs/startup.md)
-
         text, count = repeat_count(text)
         times = self.options.times if count is None else count
         parsed = parse(saved_line(text, self.environment) or text)
@@ -411,15 +411,18 @@ def progress_bar(streams: Streams, total: int, label: str) -> ProgressBar | None
     return ProgressBar(streams.stderr, total, label)
 
 
-def open_session(options: RunOptions, streams: Streams, buffered: bool = True) -> Session | None:
+def open_session(
+    options: RunOptions, streams: Streams, buffered: bool = True, echo_input: bool = True
+) -> Session | None:
     """A session for ``options``; None, the error reported, when they cannot run.
     ``buffered=False`` writes each result at once (the REPL, which interleaves its own
-    messages with results)."""
+    messages with results); ``echo_input=False``: a terminal's results do not repeat
+    the line (the REPL's, typed on the screen above)."""
     try:
         check_times(options.times)
         if options.summary and options.json:
             raise DiceError("--summary is a line of text: with --json, each roll is written")
-        return Session(options, streams, buffered)
+        return Session(options, streams, buffered, echo_input)
     except DiceError as error:  # a bad --times or --given
         streams.stderr.write(error.reported(options.json))
         return None

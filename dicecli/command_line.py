@@ -156,8 +156,12 @@ class Route:
                 option = FAST_OPTIONS.get(spelling[:2])  # `-n3`: a short spelling, its value
                 if option is None or not option.takes_value or not is_option(spelling):
                     return None
+                if (self.command or "roll") not in option.commands:
+                    return None
                 value = spelling[2:]
                 index += 1
+            elif (self.command or "roll") not in option.commands:
+                return None
             elif not option.takes_value:
                 found[option.name] = True
                 index += 1

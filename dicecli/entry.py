@@ -26,7 +26,7 @@ import sys
 from importlib import import_module
 from typing import Any, TextIO
 
-from dicecli.command_line import route
+from dicecli.command_line import Route, route
 from dicecli.status import ExitStatus, Interrupted, Terminated
 
 # --- the entry point ------------------------------------------------------------------
@@ -85,11 +85,30 @@ def _dispatch(args: list[str], paused: bool) -> int:
             return int(run_once(text, options, Streams()))
         _start_up_over(paused)
         return int(run_lines(sys.stdin, options, Streams()))
+    session = None if completing else _repl_options(line)
+    if session is not None:  # the REPL, without typer (docs/startup.md)
+        from dicecli.app import RunOptions, Streams  # docs/startup.md
+        from dicecli.repl.prompt import run_repl
+
+        _start_up_over(paused)
+        return int(run_repl(RunOptions(**session), Streams()))
     # The typer app, only on this path: loading typer costs more than the grammar.
     from dicecli.cli import run  # docs/startup.md
 
     _start_up_over(paused)
     return run(args)
+
+
+def _repl_options(line: Route) -> dict[str, Any] | None:
+    """The options of a REPL the typer-free path opens: ``dicecli repl`` with fast
+    options only, or ``dicecli`` alone at a terminal; None for any other line."""
+    if line.words:
+        return None
+    if line.command == "repl":
+        return line.fast_options(commands=("repl",))
+    if line.command is None and not line.options:
+        return {} if _isatty(sys.stdin) and _isatty(sys.stdout) else None
+    return None
 
 
 def _tell_of_a_redirect(args: list[str]) -> None:
