@@ -24,7 +24,7 @@ from dicecli.notation.reader import parse
 from dicecli.render import Colour, Mode, Renderer, colour_choice, make_renderer
 from dicecli.rolling.evaluate import roll
 from dicecli.rolling.sources import DiceSource, GivenSource, RandomSource, Roller
-from dicecli.status import ExitStatus, Interrupted, Terminated
+from dicecli.status import SIGNAL_GUARD, ExitStatus, Terminated
 from dicecli.tally import Tally
 
 MAX_TIMES = 100_000
@@ -278,47 +278,6 @@ def write_all(stream: TextIO, text: str) -> None:
         data = data[os.write(descriptor, data) :]
 
 
-class SignalGuard:
-    """Holds back Ctrl-C and SIGTERM while output is written, raising them after.
-
-    The process's entry point installs :meth:`handle` for SIGINT and SIGTERM: outside
-    a ``with SIGNAL_GUARD`` block it raises at once (KeyboardInterrupt, as
-    :class:`~dicecli.status.Interrupted`, or
-    :class:`~dicecli.status.Terminated`), as Python would; inside, it waits for the
-    block's end, so no result is cut in the middle.
-    """
-
-    def __init__(self) -> None:
-        self.depth = 0
-        self.pending: int | None = None
-
-    def __enter__(self) -> None:
-        self.depth += 1
-
-    def __exit__(self, *exc: object) -> None:
-        self.depth -= 1
-        if self.depth == 0 and self.pending is not None:
-            signal_number, self.pending = self.pending, None
-            self.raise_for(signal_number)
-
-    def handle(self, signal_number: int, frame: object) -> None:
-        if self.depth:
-            self.pending = signal_number
-            return
-        self.raise_for(signal_number)
-
-    @staticmethod
-    def raise_for(signal_number: int) -> None:
-        if signal_number == SIGINT:
-            raise Interrupted
-        raise Terminated
-
-
-SIGINT = 2
-"""The signal number of Ctrl-C (the same on every platform Python runs on)."""
-SIGNAL_GUARD = SignalGuard()
-
-
 def check_times(times: int) -> None:
     if not 1 <= times <= MAX_TIMES:
         raise DiceError(f"--times takes 1 to {MAX_TIMES:,}")
@@ -494,18 +453,6 @@ def batches(lines: Iterable[str] | TextIO) -> Iterator[list[str]]:
             pending, skipping = "", True
         if batch:
             yield batch
-
-
-def readable(arg: str) -> str:
-    """An argument or a typed line with the bytes that were not UTF-8 (which Python
-    keeps as lone surrogates) written as ``\\xff`` escapes: text every output can
-    write."""
-    if arg.isascii():
-        return arg
-    try:
-        return arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-    except UnicodeEncodeError:  # a lone surrogate that was not a byte
-        return arg.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _split_lines(text: str) -> list[str]:

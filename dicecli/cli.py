@@ -17,13 +17,12 @@ import inspect
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Annotated, Any, Literal, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn, Optional
 
 import typer
 import typer.core
 from typer.core import TyperGroup
 
-from dicecli.app import RunOptions, Streams, run_lines, run_once
 from dicecli.command_line import (
     COMPLETION_OPTIONS,
     OPTION,
@@ -35,17 +34,17 @@ from dicecli.command_line import (
     is_option,
 )
 from dicecli.command_line import route as route_words
-from dicecli.environment import Environment
 from dicecli.errors import DiceError, escaped
 from dicecli.escape import escaped_lines
 from dicecli.frozen import replace
-from dicecli.naming import with_named
-from dicecli.render import make_renderer
-from dicecli.rolling.sources import RandomSource, Roller
 from dicecli.status import ExitStatus
 from dicecli.systems import registry
 from dicecli.systems.declaration import CORE_FLAGS as CORE_FLAGS
 from dicecli.systems.declaration import CliOption
+
+if TYPE_CHECKING:
+    from dicecli.app import RunOptions
+    from dicecli.environment import Environment
 
 
 def _examples() -> str:
@@ -116,6 +115,7 @@ def _complete_roll(ctx: typer.Context, incomplete: str) -> list[str]:
     # Imported here, as every use of the REPL's modules (docs/startup.md).
     from dicecli.repl.completion import completions
     from dicecli.repl.state import start_state
+    from dicecli.rolling.sources import RandomSource, Roller
 
     words = [str(word) for word in ctx.params.get("words") or ()]
     before = " ".join([*words, incomplete])
@@ -356,6 +356,10 @@ def environment_from(
 ) -> Environment:
     """``--dice-file``, ``--character``, then ``--set`` (which wins), ``--setting`` and
     the games' options as an :class:`Environment`."""
+    # The rolling stages, which the help does not need, come with a command that rolls.
+    from dicecli.environment import Environment  # docs/startup.md
+    from dicecli.naming import with_named
+
     env = Environment(settings=settings_from(settings, options or {}))
     # docs/startup.md
     from dicecli.bundled import example_or_path  # `--dice-file genesys-dice` (an example)
@@ -402,6 +406,8 @@ def _options(
     summary: bool = False,
     **game_options: Any,
 ) -> RunOptions:
+    from dicecli.app import RunOptions  # docs/startup.md
+
     try:
         env = environment_from(sets, character, settings, game_options, dice_file)
     except DiceError as error:
@@ -449,6 +455,8 @@ def roll_command(
     **shared: Any,
 ) -> None:
     options = replace(_options(**shared), odds=odds)
+    from dicecli.app import Streams, run_lines, run_once  # docs/startup.md
+
     streams = Streams()
     if words:
         _finish(run_once(" ".join(words), options, streams))
@@ -513,6 +521,9 @@ def odds_command(
     if not words:
         typer.echo("error: odds needs a roll, e.g. dicecli odds 2d6+3", err=True)
         _finish(ExitStatus.BAD_INPUT)
+    from dicecli.app import Streams  # docs/startup.md
+    from dicecli.render import make_renderer
+
     streams = Streams()
     if words and words[0].casefold() == "table":  # a roll table's entries (docs/tables.md)
         # Imported here, as the tables' and the odds engine's modules are (docs/startup.md).
@@ -699,6 +710,8 @@ def table_command(
     if not words:
         typer.echo(f"error: table: {USAGE}", err=True)
         _finish(ExitStatus.BAD_INPUT)
+    from dicecli.app import Streams  # docs/startup.md
+
     _finish(run_table(words or [], options, Streams(), odds))
 
 
@@ -715,7 +728,8 @@ def repl_command(
     **shared: Any,
 ) -> None:
     options = _options(times=times, **shared)
-    from dicecli.repl.prompt import run_repl  # docs/startup.md
+    from dicecli.app import Streams  # docs/startup.md
+    from dicecli.repl.prompt import run_repl
 
     _finish(run_repl(options, Streams()))
 
@@ -751,6 +765,8 @@ def main_callback(
 ) -> None:
     """Roll dice for tabletop games."""
     if context.invoked_subcommand is None:
+        from dicecli.app import RunOptions, Streams  # docs/startup.md
+
         streams = Streams()
         if streams.stdin_is_terminal and streams.stdout_is_terminal:
             from dicecli.repl.prompt import run_repl  # docs/startup.md

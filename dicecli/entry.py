@@ -27,7 +27,8 @@ from importlib import import_module
 from typing import Any, TextIO
 
 from dicecli.command_line import Route, route
-from dicecli.status import ExitStatus, Interrupted, Terminated
+from dicecli.escape import readable
+from dicecli.status import SIGNAL_GUARD, ExitStatus, Interrupted, Terminated
 
 # --- the entry point ------------------------------------------------------------------
 
@@ -44,10 +45,6 @@ def main(argv: list[str] | None = None) -> int:
     paused = own and gc.isenabled()
     if paused:
         gc.disable()  # until start-up is over
-    # Imported after the pause: it brings the notation and rolling stages, start-up's
-    # bulk (docs/startup.md, "Imports inside functions").
-    from dicecli.app import readable
-
     args = [readable(arg) for arg in (sys.argv[1:] if argv is None else argv)]
     try:
         if own:
@@ -185,9 +182,6 @@ def _own_process(json: bool) -> None:
     if sys.stdout is None:
         raise OSError(errno.EBADF, "stdout is closed")
     _carry_every_character(sys.stdout, json)
-    # Imported when first needed (docs/startup.md).
-    from dicecli.app import SIGNAL_GUARD  # after the collector's pause, as in main
-
     with contextlib.suppress(ValueError, OSError):  # not the main thread
         signal.signal(signal.SIGTERM, SIGNAL_GUARD.handle)
         signal.signal(signal.SIGINT, SIGNAL_GUARD.handle)

@@ -52,6 +52,18 @@ def escaped_lines(text: str) -> str:
     return "\n".join(escaped(line) for line in text.split("\n"))
 
 
+def readable(arg: str) -> str:
+    """An argument or a typed line with the bytes that were not UTF-8 (which Python
+    keeps as lone surrogates) written as ``\\xff`` escapes: text every output can
+    write."""
+    if arg.isascii():
+        return arg
+    try:
+        return arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # a lone surrogate that was not a byte
+        return arg.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def clipped(text: str, most: int = 300) -> str:
     """``text`` escaped, and cut in the middle (``…``) to ``most`` characters: a
     message that quotes what a plug-in or a file said, however long."""

@@ -224,14 +224,16 @@ def test_start_up_objects_are_frozen_out_of_the_garbage_collector(args: list[str
     [
         (["wfb ld 8"], "dicecli.app:run_once"),
         ([], "dicecli.app:run_lines"),
-        (["--seed", "1", "d6"], "dicecli.cli:run"),
+        (["--seed", "1", "d6"], "dicecli.app:run_once"),
+        (["repl", "--seed", "1"], "dicecli.repl.prompt:run_repl"),
+        (["--set", "STR=1", "d6"], "dicecli.cli:run"),
     ],
 )
 def test_the_collector_runs_again_before_rolling(
     args: list[str], runner: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """main() pauses the collector for start-up only: one-shot, piped and typer paths
-    roll with it running (a long line's garbage is collected), start-up frozen first."""
+    """main() pauses the collector for start-up only: one-shot, piped, REPL and typer
+    paths roll with it running (a long line's garbage is collected), start-up frozen first."""
     import gc
     import io
     from importlib import import_module

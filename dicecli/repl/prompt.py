@@ -25,10 +25,10 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion, Path
 from prompt_toolkit.document import Document
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 
-from dicecli.app import RunOptions, Session, Streams, batches, open_session, readable
+from dicecli.app import RunOptions, Session, Streams, batches, open_session
 from dicecli.command_line import VERSION
 from dicecli.errors import DiceError, PluginError
-from dicecli.escape import escaped
+from dicecli.escape import escaped, readable
 from dicecli.repl.commands import handle_line
 from dicecli.repl.completion import completions, current_word
 from dicecli.repl.state import Output, Problem, ReplState, render_output, start_state
