@@ -55,8 +55,8 @@ ROLLS = [
 STEADY_ROLLS = [
     roll for roll in ROLLS if not any(sign in roll for sign in ("!", "{", ">", "vs", "kh", "d20"))
 ]
-"""Rolls whose output has the same shape, and status, whatever the dice: no check, no
-explosion, no dice kept, no d20 (a 20 is marked) (for unseeded runs)."""
+"""For unseeded runs: rolls whose output has the same shape and status whatever the
+dice (no check, no explosion, no dice kept, no d20, whose 20 is marked)."""
 PIPED = [
     "2d6\nd8+1\n",
     "wfb ld 8\n# a comment\n\nage 2 vs 13\n",
