@@ -17,12 +17,14 @@ import argparse
 import os
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 import pexpect
+from bench_instructions import interpreter_and_script
 
 PYTHON = sys.executable
 DICECLI = shutil.which("dicecli", path=str(Path(PYTHON).parent)) or "dicecli"
@@ -85,6 +87,18 @@ def instructions(command: list[str], home: str) -> int:
     raise SystemExit(f"callgrind gave no total for {command}")
 
 
+def compile_package(dicecli: str) -> None:
+    """Byte-compile the dicecli that ``dicecli`` runs, as ``pip install`` does: with
+    PYTHONDONTWRITEBYTECODE, an editable install would compile every module on every
+    start."""
+    python = interpreter_and_script(dicecli)[0]
+    compile_it = (
+        "import compileall, os, dicecli;"
+        "compileall.compile_dir(os.path.dirname(dicecli.__file__), quiet=1)"
+    )
+    subprocess.run([python, "-c", compile_it], check=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
@@ -92,8 +106,10 @@ def main() -> None:
     parser.add_argument("--baseline", help="another dicecli executable to measure alike")
     arguments = parser.parse_args()
     commands = {"bare PromptSession": [PYTHON, "-c", BARE], **rows(DICECLI)}
+    compile_package(DICECLI)
     if arguments.baseline:
         commands.update(rows(arguments.baseline, "baseline: "))
+        compile_package(arguments.baseline)
     measured: dict[str, list[float]] = {name: [] for name in commands}
     runs = 1 if arguments.callgrind else arguments.runs
     with tempfile.TemporaryDirectory() as home:
