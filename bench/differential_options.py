@@ -52,11 +52,10 @@ ROLLS = [
     "1000000d6",
     "d0",
 ]
-STEADY_ROLLS = [
-    roll for roll in ROLLS if not any(sign in roll for sign in ("!", "{", ">", "vs", "kh", "d20"))
-]
+RANDOM_SHAPES = ("!", "{", ">", "vs", "ld", "kh", "d20", "dF")
+STEADY_ROLLS = [roll for roll in ROLLS if not any(s in roll for s in RANDOM_SHAPES)]
 """For unseeded runs: rolls whose output has the same shape and status whatever the
-dice (no check, no explosion, no dice kept, no d20, whose 20 is marked)."""
+dice (no check, no explosion, no dice kept, no d20, whose 20 is marked, no dF)."""
 PIPED = [
     "2d6\nd8+1\n",
     "wfb ld 8\n# a comment\n\nage 2 vs 13\n",
