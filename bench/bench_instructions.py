@@ -8,8 +8,9 @@ machine; this one does not: ``valgrind --tool=callgrind`` counts the instruction
 run executes, which vary by well under 1% between runs (the hash seed is fixed; rolls
 without ``--seed`` draw from the OS, which changes little). Rows:
 
-- each start-up command of ``bench_startup.py`` (a plain roll, the typer path, a line of
-  each seed game, ``--help``);
+- each start-up command of ``bench_startup.py`` (a plain roll, the common options, the
+  typer path, a line of each seed game, ``--help``), and the common options' rows as a
+  ratio to the plain roll of the same dicecli;
 - a piped line: the instructions of ``--lines`` corpus lines piped in, less those of one
   line, divided by ``--lines`` - 1; the corpus is ``bench/corpus.txt``, repeated;
 - the same for the corpus's lines made new (each line with a different constant), so
@@ -29,6 +30,12 @@ import tempfile
 from pathlib import Path
 
 from bench_startup import COMMANDS, DICECLI
+
+FAST_OPTION_ROWS = (
+    "dicecli --seed 1 2D6+5",
+    "dicecli --given 3,4 --json 2d6",
+    "dicecli 4d6kh3 -n 6",
+)
 
 CORPUS = Path(__file__).with_name("corpus.txt")
 
@@ -96,6 +103,10 @@ def main() -> None:
     print(f"{'row':44} {'this':>14} {'baseline':>14} {'ratio':>7}")
     for name, count in ours.items():
         print(f"{name:44} {count:14,.0f} {theirs[name]:14,.0f} {count / theirs[name]:7.3f}")
+    plain = "dicecli 2D6+5"
+    print(f"as a ratio to {plain} of the same dicecli (the fast options: at most 1.1)")
+    for name in FAST_OPTION_ROWS:
+        print(f"{name:44} {ours[name] / ours[plain]:14.3f} {theirs[name] / theirs[plain]:14.3f}")
 
 
 if __name__ == "__main__":

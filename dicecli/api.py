@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
 from dicecli.frozen import replace
-from dicecli.notation.dialects import parse_as
-from dicecli.notation.reader import parse
+from dicecli.notation.reader import parse, parse_as
 from dicecli.results import RollResult
 from dicecli.rolling.evaluate import roll as _roll_parsed
 from dicecli.rolling.reroll_result import reroll as _reroll

@@ -15,17 +15,16 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from dicecli.command_line import REPEAT_SPELLINGS
-from dicecli.environment import EMPTY_ENVIRONMENT, Environment
+from dicecli.environment import EMPTY_ENVIRONMENT, Environment, saved_line
 from dicecli.errors import DiceError
 from dicecli.frozen import frozen
 from dicecli.limits import MAX_LINE_LENGTH
-from dicecli.notation.dialects import parse_as, with_repeats
 from dicecli.notation.lines import parse_rolls
-from dicecli.notation.reader import parse
+from dicecli.notation.reader import parse, parse_as, with_repeats
 from dicecli.render import Colour, Mode, Renderer, colour_choice, make_renderer
 from dicecli.rolling.evaluate import roll
 from dicecli.rolling.sources import DiceSource, GivenSource, RandomSource, Roller
-from dicecli.status import ExitStatus, Interrupted, Terminated
+from dicecli.status import SIGNAL_GUARD, ExitStatus, Terminated
 from dicecli.tally import Tally
 
 if TYPE_CHECKING:
@@ -156,7 +155,9 @@ class Session:
     ``PYTHONUNBUFFERED`` says, and still answering a line-by-line conversation promptly.
     """
 
-    def __init__(self, options: RunOptions, streams: Streams, buffered: bool = True) -> None:
+    def __init__(
+        self, options: RunOptions, streams: Streams, buffered: bool = True, echo_input: bool = True
+    ) -> None:
         self.options = options
         self.streams = streams
         self.given = GivenSource.from_text(options.given) if options.given is not None else None
@@ -167,13 +168,13 @@ class Session:
         direct = self.mode == "terminal" or not buffered
         # the plain and JSON renderers, which write here, only call write
         output = streams.stdout if direct else cast(TextIO, self.buffer)
-        self.renderer: Renderer = make_renderer(self.mode, output, options.colour())
-        if options.odds and self.mode == "terminal":
-            # Imported here, as every use of rich (docs/startup.md, "Imports inside functions").
-            from dicecli.render.terminal import TerminalRenderer
-
-            if isinstance(self.renderer, TerminalRenderer):
-                self.renderer.odds_environment = options.environment
+        self.renderer: Renderer = make_renderer(
+            self.mode,
+            output,
+            options.colour(),
+            echo_input=echo_input,
+            odds_environment=options.environment if options.odds else None,
+        )
         self.write_result = self.renderer.result
         self.environment = options.environment
         self.dialect = options.environment.dialect
@@ -219,8 +220,6 @@ class Session:
     def _roll_times(self, text: str) -> None:
         """Roll ``text`` ``times`` times, or as many as its own ``-n N`` says (a saved
         check's name stands for its game line)."""
-        from dicecli.naming import saved_line  # it reads the game registry (docs/startup.md)
-
         text, count = repeat_count(text)
         times = self.options.times if count is None else count
         parsed = parse_as(saved_line(text, self.environment) or text, self.environment.dialect)
@@ -313,47 +312,6 @@ def write_all(stream: TextIO, text: str) -> None:
     data = memoryview(text.encode(stream.encoding or "utf-8", stream.errors or "strict"))
     while data:
         data = data[os.write(descriptor, data) :]
-
-
-class SignalGuard:
-    """Holds back Ctrl-C and SIGTERM while output is written, raising them after.
-
-    The process's entry point installs :meth:`handle` for SIGINT and SIGTERM: outside
-    a ``with SIGNAL_GUARD`` block it raises at once (KeyboardInterrupt, as
-    :class:`~dicecli.status.Interrupted`, or
-    :class:`~dicecli.status.Terminated`), as Python would; inside, it waits for the
-    block's end, so no result is cut in the middle.
-    """
-
-    def __init__(self) -> None:
-        self.depth = 0
-        self.pending: int | None = None
-
-    def __enter__(self) -> None:
-        self.depth += 1
-
-    def __exit__(self, *exc: object) -> None:
-        self.depth -= 1
-        if self.depth == 0 and self.pending is not None:
-            signal_number, self.pending = self.pending, None
-            self.raise_for(signal_number)
-
-    def handle(self, signal_number: int, frame: object) -> None:
-        if self.depth:
-            self.pending = signal_number
-            return
-        self.raise_for(signal_number)
-
-    @staticmethod
-    def raise_for(signal_number: int) -> None:
-        if signal_number == SIGINT:
-            raise Interrupted
-        raise Terminated
-
-
-SIGINT = 2
-"""The signal number of Ctrl-C (the same on every platform Python runs on)."""
-SIGNAL_GUARD = SignalGuard()
 
 
 def check_times(times: int) -> None:
@@ -470,15 +428,18 @@ def progress_bar(streams: Streams, total: int, label: str) -> ProgressBar | None
     return ProgressBar(streams.stderr, total, label)
 
 
-def open_session(options: RunOptions, streams: Streams, buffered: bool = True) -> Session | None:
+def open_session(
+    options: RunOptions, streams: Streams, buffered: bool = True, echo_input: bool = True
+) -> Session | None:
     """A session for ``options``; None, the error reported, when they cannot run.
     ``buffered=False`` writes each result at once (the REPL, which interleaves its own
-    messages with results)."""
+    messages with results); ``echo_input=False``: a terminal's results do not repeat
+    the line (the REPL's, typed on the screen above)."""
     try:
         check_times(options.times)
         if options.summary and options.json:
             raise DiceError("--summary is a line of text: with --json, each roll is written")
-        return Session(options, streams, buffered)
+        return Session(options, streams, buffered, echo_input)
     except DiceError as error:  # a bad --times or --given
         streams.stderr.write(error.reported(options.json))
         return None
@@ -550,18 +511,6 @@ def batches(lines: Iterable[str] | TextIO) -> Iterator[list[str]]:
             pending, skipping = "", True
         if batch:
             yield batch
-
-
-def readable(arg: str) -> str:
-    """An argument or a typed line with the bytes that were not UTF-8 (which Python
-    keeps as lone surrogates) written as ``\\xff`` escapes: text every output can
-    write."""
-    if arg.isascii():
-        return arg
-    try:
-        return arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-    except UnicodeEncodeError:  # a lone surrogate that was not a byte
-        return arg.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _split_lines(text: str) -> list[str]:

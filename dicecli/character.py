@@ -38,8 +38,9 @@ from dicecli.errors import DiceError
 from dicecli.frozen import field, frozen, replace
 from dicecli.limits import MAX_DIGITS, MAX_VALUE
 from dicecli.naming import name_problem
-from dicecli.notation.dialects import DIALECT_SETTING, DialectError, dialect_named, parse_as
+from dicecli.notation.dialects import DIALECT_SETTING, DialectError, dialect_named
 from dicecli.notation.nodes import Expr
+from dicecli.notation.reader import parse_as
 
 if TYPE_CHECKING:
     from dicecli.dicefiles.model import DiceBook

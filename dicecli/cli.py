@@ -17,13 +17,12 @@ import inspect
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Annotated, Any, Literal, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn, Optional
 
 import typer
 import typer.core
 from typer.core import TyperGroup
 
-from dicecli.app import RunOptions, Streams, run_lines, run_once
 from dicecli.command_line import (
     COMPLETION_OPTIONS,
     OPTION,
@@ -35,18 +34,18 @@ from dicecli.command_line import (
     is_option,
 )
 from dicecli.command_line import route as route_words
-from dicecli.environment import Environment
 from dicecli.errors import DiceError, escaped
 from dicecli.escape import escaped_lines
 from dicecli.frozen import replace
-from dicecli.naming import with_named
 from dicecli.notation.dialects import DIALECT_SETTING, DIALECTS, dialect_named
-from dicecli.render import make_renderer
-from dicecli.rolling.sources import RandomSource, Roller
 from dicecli.status import ExitStatus
 from dicecli.systems import registry
 from dicecli.systems.declaration import CORE_FLAGS as CORE_FLAGS
 from dicecli.systems.declaration import CliOption
+
+if TYPE_CHECKING:
+    from dicecli.app import RunOptions
+    from dicecli.environment import Environment
 
 
 def _examples() -> str:
@@ -117,6 +116,7 @@ def _complete_roll(ctx: typer.Context, incomplete: str) -> list[str]:
     # Imported here, as every use of the REPL's modules (docs/startup.md).
     from dicecli.repl.completion import completions
     from dicecli.repl.state import start_state
+    from dicecli.rolling.sources import RandomSource, Roller
 
     words = [str(word) for word in ctx.params.get("words") or ()]
     before = " ".join([*words, incomplete])
@@ -372,6 +372,10 @@ def environment_from(
     """``--dice-file``, ``--character``, then ``--set`` (which wins), ``--setting`` and
     the games' options as an :class:`Environment`; ``--dialect`` wins over a dialect a
     setting or the character file names."""
+    # The rolling stages, which the help does not need, come with a command that rolls.
+    from dicecli.environment import Environment  # docs/startup.md
+    from dicecli.naming import with_named
+
     env = Environment(settings=settings_from(settings, options or {}))
     # docs/startup.md
     from dicecli.bundled import example_or_path  # `--dice-file genesys-dice` (an example)
@@ -421,6 +425,8 @@ def _options(
     dialect: str | None = None,
     **game_options: Any,
 ) -> RunOptions:
+    from dicecli.app import RunOptions  # docs/startup.md
+
     try:
         env = environment_from(sets, character, settings, game_options, dice_file, dialect)
     except DiceError as error:
@@ -469,6 +475,8 @@ def roll_command(
     **shared: Any,
 ) -> None:
     options = replace(_options(**shared), odds=odds)
+    from dicecli.app import Streams, run_lines, run_once  # docs/startup.md
+
     streams = Streams()
     if words:
         _finish(run_once(" ".join(words), options, streams))
@@ -535,6 +543,9 @@ def odds_command(
     if not words:
         typer.echo("error: odds needs a roll, e.g. dicecli odds 2d6+3", err=True)
         _finish(ExitStatus.BAD_INPUT)
+    from dicecli.app import Streams  # docs/startup.md
+    from dicecli.render import make_renderer
+
     streams = Streams()
     if words and words[0].casefold() == "table":  # a roll table's entries (docs/tables.md)
         # Imported here, as the tables' and the odds engine's modules are (docs/startup.md).
@@ -722,6 +733,8 @@ def table_command(
     if not words:
         typer.echo(f"error: table: {USAGE}", err=True)
         _finish(ExitStatus.BAD_INPUT)
+    from dicecli.app import Streams  # docs/startup.md
+
     _finish(run_table(words or [], options, Streams(), odds))
 
 
@@ -748,7 +761,8 @@ def repl_command(
     **shared: Any,
 ) -> None:
     options = _options(times=times, **shared)
-    from dicecli.repl.prompt import run_repl  # docs/startup.md
+    from dicecli.app import Streams  # docs/startup.md
+    from dicecli.repl.prompt import run_repl
 
     _finish(run_repl(options, Streams()))
 
@@ -784,6 +798,8 @@ def main_callback(
 ) -> None:
     """Roll dice for tabletop games."""
     if context.invoked_subcommand is None:
+        from dicecli.app import RunOptions, Streams  # docs/startup.md
+
         streams = Streams()
         if streams.stdin_is_terminal and streams.stdout_is_terminal:
             from dicecli.repl.prompt import run_repl  # docs/startup.md

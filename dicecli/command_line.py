@@ -9,6 +9,8 @@ Nothing here imports typer or any other part of dicecli (see docs/startup.md).
 
 from __future__ import annotations
 
+from typing import Any
+
 from dicecli.frozen import frozen
 
 PROGRAM = "dicecli"
@@ -58,14 +60,18 @@ class Option:
     takes_value: bool
     commands: tuple[str, ...]
     fast: bool = False
-    """A plain roll may carry it and still be rolled without typer (it only chooses the
-    output, or the dialect the line is read in)."""
+    """A roll may carry it and still be rolled without typer: the typer-free path reads
+    it as the typer app does (:meth:`Route.fast_options`) and gives it to
+    :class:`dicecli.app.RunOptions` under ``name`` (``--dialect``: to the environment
+    the line is read in)."""
+    number: bool = False
+    """Its value is a whole number, read as the typer app reads it (``int(value)``)."""
 
 
 OPTIONS = (
-    Option("seed", ("--seed",), True, ROLLING),
-    Option("given", ("--given",), True, ROLLING),
-    Option("times", ("--times", "-n"), True, ROLLING),
+    Option("seed", ("--seed",), True, ROLLING, fast=True, number=True),
+    Option("given", ("--given",), True, ROLLING, fast=True),
+    Option("times", ("--times", "-n"), True, ROLLING, fast=True, number=True),
     Option("plain", ("--plain",), False, ALL, fast=True),
     Option("json", ("--json",), False, (*ALL, "games"), fast=True),
     Option("sets", ("--set",), True, ALL),
@@ -74,8 +80,8 @@ OPTIONS = (
     Option("settings", ("--setting",), True, ALL),
     Option("dialect", ("--dialect",), True, ALL, fast=True),
     Option("odds", ("--odds",), False, ("roll", "table")),
-    Option("at_least", ("--at-least",), True, ("odds",)),
-    Option("at_most", ("--at-most",), True, ("odds",)),
+    Option("at_least", ("--at-least",), True, ("odds",), number=True),
+    Option("at_most", ("--at-most",), True, ("odds",), number=True),
     Option("full", ("--full",), False, ("odds",)),
     Option("debug", ("--debug",), False, ALL),
     Option("color", ("--color",), True, (*ALL, "help")),
@@ -94,7 +100,8 @@ VERSION_OPTIONS = ("-V", "--version")
 APP_OPTIONS = (*HELP, *VERSION_OPTIONS, *COMPLETION_OPTIONS)
 """The options of the program itself, not of a command."""
 
-FAST_FLAGS = frozenset(s for option in OPTIONS if option.fast for s in option.spellings)
+FAST_OPTIONS = {s: option for option in OPTIONS if option.fast for s in option.spellings}
+"""The spellings a roll on the typer-free path may carry, and their options."""
 WITH_VALUE = frozenset(s for option in OPTIONS if option.takes_value for s in option.spellings)
 SPELLINGS = frozenset({*(s for option in OPTIONS for s in option.spellings), *APP_OPTIONS})
 
@@ -134,22 +141,58 @@ class Route:
         command = self.command or "roll"
         return [command, *self.options, *(["--", *self.words] if self.words else [])]
 
-    def fast_flags(self) -> list[str] | None:
-        """The options of a plain roll (``--json``, ``--plain``, ``--dialect NAME``), or
-        None when another option or another command than ``roll`` needs the typer app."""
-        if self.command not in (None, "roll"):
+    def fast_options(self, commands: tuple[str, ...] = ("roll",)) -> dict[str, Any] | None:
+        """The options as :class:`dicecli.app.RunOptions` takes them (``{"seed": 3,
+        "json": True}``) when each is marked ``fast`` and its value reads as the typer
+        app would read it; None when the typer app is needed: another option, another
+        command than ``commands`` (or none named), a value missing or odd (one that
+        starts with a minus, a number that is none), which the app reports."""
+        if self.command is not None and self.command not in commands:
             return None
+        found: dict[str, Any] = {}
+        options = self.options
         index = 0
-        while index < len(self.options):
-            option = self.options[index]
-            if option not in FAST_FLAGS:
-                return None
-            if option in WITH_VALUE:
-                if index + 1 >= len(self.options):
-                    return None  # no value: the typer app says so
+        while index < len(options):
+            spelling = options[index]
+            option = FAST_OPTIONS.get(spelling)
+            if option is None:
+                option = FAST_OPTIONS.get(spelling[:2])  # `-n3`: a short spelling, its value
+                if option is None or not option.takes_value or not is_option(spelling):
+                    return None
+                if (self.command or "roll") not in option.commands:
+                    return None
+                value = spelling[2:]
                 index += 1
-            index += 1
-        return self.options
+            elif (self.command or "roll") not in option.commands:
+                return None
+            elif not option.takes_value:
+                found[option.name] = True
+                index += 1
+                continue
+            elif index + 1 < len(options):
+                value = options[index + 1]
+                index += 2
+            else:
+                return None  # `dicecli 2d6 --seed`: the app says what is missing
+            read = _fast_value(option, value)
+            if read is None:
+                return None
+            found[option.name] = read  # given twice, the last one counts, as in the app
+        return found
+
+
+def _fast_value(option: Option, value: str) -> int | str | None:
+    """``value`` as the typer app reads it for ``option``; None when the app should
+    judge it: it starts with a minus (perhaps another option: a missing value) or is
+    no whole number where one is asked."""
+    if value.startswith("-"):
+        return None
+    if not option.number:
+        return value
+    try:
+        return int(value)
+    except ValueError:
+        return None
 
 
 def route(args: list[str], with_value: frozenset[str] = frozenset()) -> Route:

@@ -1,10 +1,10 @@
 """The way into dicecli: the program's entry point and every concern of the process as
 a whole, each explained in docs/startup.md.
 
-- Which way a command line goes (:func:`main`): a plain roll, or piped lines, with no
-  option but ``--json`` or ``--plain``, is rolled here without loading typer; anything
-  else goes to the typer app (:mod:`dicecli.cli`). Both read the one table of commands
-  and options, :mod:`dicecli.command_line`.
+- Which way a command line goes (:func:`main`): a roll, piped lines or the REPL, with
+  no option but the common ones the table marks ``fast``, is run here without loading
+  typer; anything else goes to the typer app (:mod:`dicecli.cli`). Both read the one
+  table of commands and options, :mod:`dicecli.command_line`.
 - The garbage collector: paused through start-up, what start-up built frozen out of its
   reach, and the youngest objects collected less often while rolling.
 - The standard streams: a closed stdout, stdin or stderr, an output encoding that
@@ -26,11 +26,12 @@ import sys
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, TextIO
 
-from dicecli.command_line import route
-from dicecli.status import ExitStatus, Interrupted, Terminated
+from dicecli.command_line import Route, route
+from dicecli.escape import readable
+from dicecli.status import SIGNAL_GUARD, ExitStatus, Interrupted, Terminated
 
 if TYPE_CHECKING:
-    from dicecli.environment import Environment
+    from dicecli.app import RunOptions
 
 # --- the entry point ------------------------------------------------------------------
 
@@ -47,10 +48,6 @@ def main(argv: list[str] | None = None) -> int:
     paused = own and gc.isenabled()
     if paused:
         gc.disable()  # until start-up is over
-    # Imported after the pause: it brings the notation and rolling stages, start-up's
-    # bulk (docs/startup.md, "Imports inside functions").
-    from dicecli.app import readable
-
     args = [readable(arg) for arg in (sys.argv[1:] if argv is None else argv)]
     try:
         if own:
@@ -74,21 +71,25 @@ def _dispatch(args: list[str], paused: bool) -> int:
     garbage collector for start-up."""
     line = route(args)
     completing = "_DICECLI_COMPLETE" in os.environ  # the shell asks typer for completions
-    flags = None if completing else line.fast_flags()
+    fast = None if completing else line.fast_options()
     piped = line.command is None and not _isatty(sys.stdin)
-    if flags is not None and (line.words or piped):
+    rolls = fast is not None and bool(line.words or piped)
+    wanted = fast if rolls else None if completing else _repl_options(line)
+    if wanted is not None:  # a roll, piped lines or the REPL, without typer
         # Imported here, not at the top: after the collector was paused (see main).
-        from dicecli.app import RunOptions, Streams, run_lines, run_once  # docs/startup.md
+        from dicecli.app import Streams, run_lines, run_once  # docs/startup.md
         from dicecli.errors import DiceError  # docs/startup.md
 
         try:
-            environment = _dialect_environment(flags)
-        except DiceError as error:
-            sys.stderr.write(error.reported("--json" in flags))
+            options = _run_options(wanted)
+        except DiceError as error:  # --dialect of no roller
+            sys.stderr.write(error.reported(bool(wanted.get("json"))))
             return int(ExitStatus.BAD_INPUT)
-        options = RunOptions(
-            plain="--plain" in flags, json="--json" in flags, environment=environment
-        )
+        if not rolls:
+            from dicecli.repl.prompt import run_repl  # docs/startup.md
+
+            _start_up_over(paused)
+            return int(run_repl(options, Streams()))
         if line.words:
             text = " ".join(line.words)
             _read_ahead(text)  # start-up lasts until its grammar is loaded
@@ -103,17 +104,33 @@ def _dispatch(args: list[str], paused: bool) -> int:
     return run(args)
 
 
-def _dialect_environment(flags: list[str]) -> Environment:
-    """The names a plain roll's line may use: none, or the dialect ``--dialect NAME``
-    asks for (the last one given); a :class:`DiceError` for a name of none."""
-    from dicecli.environment import EMPTY_ENVIRONMENT, Environment  # docs/startup.md
+def _run_options(fast: dict[str, Any]) -> RunOptions:
+    """The typer-free path's :class:`RunOptions` from the fast options: each under its
+    name, but ``--dialect NAME``, which goes into the environment the line is read in;
+    a :class:`DiceError` for a dialect of no name."""
+    from dicecli.app import RunOptions  # docs/startup.md
+    from dicecli.environment import Environment  # docs/startup.md
 
-    if "--dialect" not in flags:
-        return EMPTY_ENVIRONMENT
+    options = dict(fast)
+    given = options.pop("dialect", None)
+    if given is None:
+        return RunOptions(**options)
     from dicecli.notation.dialects import DIALECT_SETTING, dialect_named  # docs/startup.md
 
-    given = flags[len(flags) - 1 - flags[::-1].index("--dialect") + 1]
-    return Environment(settings={DIALECT_SETTING: dialect_named(given)})
+    environment = Environment(settings={DIALECT_SETTING: dialect_named(given)})
+    return RunOptions(**options, environment=environment)
+
+
+def _repl_options(line: Route) -> dict[str, Any] | None:
+    """The options of a REPL the typer-free path opens: ``dicecli repl`` with fast
+    options only, or ``dicecli`` alone at a terminal; None for any other line."""
+    if line.words:
+        return None
+    if line.command == "repl":
+        return line.fast_options(commands=("repl",))
+    if line.command is None and not line.options:
+        return {} if _isatty(sys.stdin) and _isatty(sys.stdout) else None
+    return None
 
 
 def _tell_of_a_redirect(args: list[str]) -> None:
@@ -124,7 +141,9 @@ def _tell_of_a_redirect(args: list[str]) -> None:
     from dicecli import shell_redirect  # only on this path (docs/startup.md)
 
     line = route(args)
-    told = shell_redirect.hint(line.words) if line.command is None and line.words else None
+    told = (
+        shell_redirect.hint(line.words) if line.command in (None, "roll") and line.words else None
+    )
     if told is not None:
         sys.stderr.write(f"note: {told}\n")
 
@@ -190,9 +209,6 @@ def _own_process(json: bool) -> None:
     if sys.stdout is None:
         raise OSError(errno.EBADF, "stdout is closed")
     _carry_every_character(sys.stdout, json)
-    # Imported when first needed (docs/startup.md).
-    from dicecli.app import SIGNAL_GUARD  # after the collector's pause, as in main
-
     with contextlib.suppress(ValueError, OSError):  # not the main thread
         signal.signal(signal.SIGTERM, SIGNAL_GUARD.handle)
         signal.signal(signal.SIGINT, SIGNAL_GUARD.handle)

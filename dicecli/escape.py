@@ -25,10 +25,15 @@ _NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 _ASCII_CONTROLS = bytes(range(0x20)) + b"\x7f"
 
 
+SHORT_TEXT = 64
+"""Text up to this long is checked with ``str.isprintable`` itself: a lookup per
+character costs less than the two byte strings of the ASCII check."""
+
+
 def _printable(text: str) -> bool:
-    """``text.isprintable()``; for ASCII text (most text shown) without a Unicode
-    lookup per character: its bytes less the controls are as many."""
-    if text.isascii():
+    """``text.isprintable()``; for longer ASCII text without a Unicode lookup per
+    character: its bytes less the controls are as many."""
+    if len(text) > SHORT_TEXT and text.isascii():
         data = text.encode("ascii")
         return len(data.translate(None, _ASCII_CONTROLS)) == len(data)
     return text.isprintable()
@@ -50,6 +55,18 @@ def escaped_lines(text: str) -> str:
     if _printable(text):
         return text
     return "\n".join(escaped(line) for line in text.split("\n"))
+
+
+def readable(arg: str) -> str:
+    """An argument or a typed line with the bytes that were not UTF-8 (which Python
+    keeps as lone surrogates) written as ``\\xff`` escapes: text every output can
+    write."""
+    if arg.isascii():
+        return arg
+    try:
+        return arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # a lone surrogate that was not a byte
+        return arg.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def clipped(text: str, most: int = 300) -> str:

@@ -104,9 +104,9 @@ def advise(
 
 
 def _misspelt_first_word(word: str, env: Environment, commands: Sequence[str]) -> str | None:
-    """The game keyword or command ``word`` is a misspelling of. Words of two letters
-    (``sr``, ``ex``) are left out, as they are from the commands: a word of three
-    (``STR``, ``DEX``) is close to them, and far likelier a name not set yet."""
+    """The game keyword or command ``word`` is a misspelling of. Keywords of two
+    letters are left out, as two-letter commands are: a three-letter word is close to
+    them, and far likelier an ability's name not set yet."""
     folded = word.casefold()
     if env.value(word) is not None or env.roll(word) is not None or env.check(word) is not None:
         return None

@@ -133,8 +133,9 @@ def test_piped_lines_without_options_take_the_fast_path() -> None:
     assert [line.split("\t")[0] for line in done.stdout.splitlines()] == ["1", "3"]
 
 
-def modules_loaded_by(*args: str) -> set[str]:
-    """The modules a fresh ``dicecli ARGS`` process has imported when it ends."""
+def modules_loaded_by(*args: str, status: str = "0") -> set[str]:
+    """The modules a fresh ``dicecli ARGS`` process has imported when it ends (with the
+    exit status ``status``)."""
     code = (
         "import sys\nfrom dicecli.__main__ import main\n"
         f"status = main({list(args)!r})\n"
@@ -143,8 +144,8 @@ def modules_loaded_by(*args: str) -> set[str]:
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
     )
-    status, *modules = done.stderr.split()
-    assert status == "0", done.stderr
+    ended, *modules = done.stderr.splitlines()[-1].split()  # after any error it reported
+    assert ended == status, done.stderr
     return set(modules)
 
 
@@ -229,14 +230,16 @@ def test_start_up_objects_are_frozen_out_of_the_garbage_collector(args: list[str
     [
         (["wfb ld 8"], "dicecli.app:run_once"),
         ([], "dicecli.app:run_lines"),
-        (["--seed", "1", "d6"], "dicecli.cli:run"),
+        (["--seed", "1", "d6"], "dicecli.app:run_once"),
+        (["repl", "--seed", "1"], "dicecli.repl.prompt:run_repl"),
+        (["--set", "STR=1", "d6"], "dicecli.cli:run"),
     ],
 )
 def test_the_collector_runs_again_before_rolling(
     args: list[str], runner: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """main() pauses the collector for start-up only: one-shot, piped and typer paths
-    roll with it running (a long line's garbage is collected), start-up frozen first."""
+    """main() pauses the collector for start-up only: one-shot, piped, REPL and typer
+    paths roll with it running (a long line's garbage is collected), start-up frozen first."""
     import gc
     import io
     from importlib import import_module
@@ -613,6 +616,14 @@ def test_help_at_a_terminal_is_typer_s_rich_help() -> None:
         (["--json", "2d6+"], ""),
         (["--json", "1d1; 2d1"], ""),
         (["--json", "1d1 >= 2"], ""),
+        (["--seed", "7", "3d6", "--json"], ""),
+        (["--given", "2,3", "wfb ld 8"], ""),
+        (["--given", "2,3,9", "2d6"], ""),
+        (["-n", "3", "--seed", "1", "d20"], ""),
+        (["-n2", "--given", "1,2,3,4", "2d6"], ""),
+        (["--times", "0", "d6"], ""),
+        (["--seed", "1", "--times", "2"], "1d6\n2d6+\n"),
+        (["--given", "1,2"], "d6\nd6 -n 1\n"),
     ],
 )
 def test_output_flags_take_the_fast_path_with_the_typer_app_s_output(
@@ -631,8 +642,83 @@ def test_output_flags_take_the_fast_path_with_the_typer_app_s_output(
     assert fast.stdout or fast.stderr  # something was rolled or reported
 
 
-def test_a_json_roll_does_not_load_the_cli_framework() -> None:
-    assert modules_loaded_by("--json", "2D6+5").isdisjoint(HEAVY_FOR_A_PLAIN_ROLL)
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--json", "2D6+5"],
+        ["--seed", "1", "2D6+5"],
+        ["2d6", "--given", "3,4", "--plain"],
+        ["--times", "2", "--json", "2d6"],
+        ["-n", "3", "1d6"],
+        ["1d6", "-n3", "--seed", "5"],
+        ["roll", "--seed", "2", "1d8"],
+    ],
+)
+def test_a_roll_with_the_fast_options_does_not_load_the_cli_framework(args: list[str]) -> None:
+    """``--seed``, ``--given``, ``--times`` (``-n``), ``--json`` and ``--plain`` are the
+    table's fast options: such a roll stays on the typer-free path."""
+    assert modules_loaded_by(*args).isdisjoint(HEAVY_FOR_A_PLAIN_ROLL)
+
+
+def test_a_bad_fast_option_is_the_typer_app_s_to_report() -> None:
+    loaded = modules_loaded_by("--seed", "x", "2d6", status="2")
+    assert "dicecli.cli" in loaded
+
+
+def modules_at_the_first_prompt(*args: str) -> set[str]:
+    """The modules a ``dicecli ARGS`` process on a terminal has imported when the REPL
+    first asks for a line (it is then given Ctrl-D)."""
+    pexpect = pytest.importorskip("pexpect")
+    code = (
+        "import sys, prompt_toolkit\n"
+        "def first_prompt(*args, **options):\n"
+        "    print('MODULES', *sorted(sys.modules))\n"
+        "    raise EOFError\n"
+        "prompt_toolkit.PromptSession.prompt = first_prompt\n"
+        "sys.argv = ['dicecli', *sys.argv[1:]]\n"
+        "from dicecli.entry import main\n"
+        "sys.exit(main())\n"
+    )
+    child = pexpect.spawn(
+        sys.executable,
+        ["-c", code, *args],
+        env={**os.environ, "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1"},
+        encoding="utf-8",
+        timeout=60,
+    )
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, child.before
+    listed = [line for line in child.before.splitlines() if line.startswith("MODULES ")]
+    assert len(listed) == 1, child.before
+    return set(listed[0].split()[1:])
+
+
+# What the REPL's first prompt does not need: the CLI framework, the terminal renderer
+# (rich comes with the first result), the odds engine. Checked by module, not by time.
+HEAVY_FOR_THE_FIRST_PROMPT = (
+    "typer",
+    "click",
+    "rich",
+    "dicecli.cli",
+    "dicecli.render.terminal",
+    "dicecli.probability",
+)
+
+
+@pytest.mark.parametrize("args", [[], ["repl"], ["repl", "--seed", "1", "-n", "2", "--plain"]])
+def test_the_repl_s_first_prompt_loads_neither_typer_nor_rich(args: list[str]) -> None:
+    loaded = modules_at_the_first_prompt(*args)
+    assert "prompt_toolkit" in loaded
+    assert "dicecli.repl.prompt" in loaded
+    assert not {m for m in loaded if m.split(".")[0] in ("typer", "click", "rich")}
+    assert loaded.isdisjoint(HEAVY_FOR_THE_FIRST_PROMPT)
+
+
+def test_a_repl_with_another_option_is_the_typer_app_s() -> None:
+    """``--set`` is no fast option: the typer app reads it and opens the REPL."""
+    loaded = modules_at_the_first_prompt("repl", "--set", "STR=3")
+    assert "dicecli.cli" in loaded
 
 
 def test_odds_of_a_line_of_several_rolls_in_plain_and_json() -> None:

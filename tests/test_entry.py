@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import gc
+import inspect
 import json
 import os
 import stat
@@ -23,6 +24,7 @@ import typer.main
 from processes import run_dicecli, run_in_process
 
 from dicecli import entry, shell_completion
+from dicecli.app import RunOptions
 from dicecli.cli import ABORT, USAGE_ERROR, app, command_names, game_options
 from dicecli.command_line import (
     APP_OPTIONS,
@@ -117,22 +119,48 @@ def test_a_mistyped_option_is_still_a_usage_error() -> None:
 @pytest.mark.parametrize(
     ("args", "fast"),
     [
-        (["2d6"], True),
-        (["--json", "2d6"], True),
-        (["roll", "--plain", "2d6"], True),
-        (["-7/2"], True),
-        (["--dialect", "roll20", "2d6"], True),
-        (["2d6", "--json", "--dialect", "foundry"], True),
-        (["2d6", "--dialect"], False),  # no value: the typer app says so
-        (["--dialect", "roll20", "--seed", "1", "2d6"], False),
-        (["--seed", "1", "2d6"], False),
-        (["odds", "2d6"], False),
-        (["2d6", "-n", "3"], False),
-        (["--help"], False),
+        (["2d6"], {}),
+        (["--json", "2d6"], {"json": True}),
+        (["roll", "--plain", "2d6"], {"plain": True}),
+        (["-7/2"], {}),
+        (["--seed", "1", "2d6"], {"seed": 1}),
+        (["2d6", "--given", "3,4", "--json"], {"given": "3,4", "json": True}),
+        (["2d6", "-n", "3"], {"times": 3}),
+        (["2d6", "-n3"], {"times": 3}),
+        (["--times", "2", "2d6", "-n", "4"], {"times": 4}),  # the last one counts
+        (["--seed", "1", "--seed", "2", "2d6"], {"seed": 2}),
+        (["--seed", "x", "2d6"], None),  # the typer app reports it
+        (["--seed", "-1", "2d6"], None),
+        (["--given", "--json", "2d6"], None),  # a value missing
+        (["2d6", "--times"], None),
+        (["--seed=1", "2d6"], None),
+        (["--set", "STR=1", "2d6"], None),
+        (["odds", "2d6"], None),
+        (["repl", "--seed", "1"], None),
+        (["--help"], None),
+        (["--dialect", "roll20", "2d6"], {"dialect": "roll20"}),
+        (["2d6", "--json", "--dialect", "foundry"], {"json": True, "dialect": "foundry"}),
+        (["--dialect", "roll20", "--seed", "1", "2d6"], {"dialect": "roll20", "seed": 1}),
+        (["2d6", "--dialect"], None),  # no value: the typer app says so
     ],
 )
-def test_only_output_flags_stay_on_the_typer_free_path(args: list[str], fast: bool) -> None:
-    assert (route(args).fast_flags() is not None) is fast
+def test_the_typer_free_path_reads_the_fast_options_of_the_table(
+    args: list[str], fast: dict[str, object] | None
+) -> None:
+    assert route(args).fast_options() == fast
+
+
+def test_every_fast_option_is_a_run_option_read_as_the_typer_app_reads_it() -> None:
+    """The typer-free path gives each fast option to ``RunOptions`` under its name, and
+    reads a whole number where the app's parameter is one."""
+    fields = set(inspect.signature(RunOptions).parameters)
+    for option in OPTIONS:
+        for command in option.commands:
+            params = {p.name: p for p in _command_params(command)}
+            assert (params[option.name].type.name == "int") is option.number, option.name
+        if option.fast and option.name != "dialect":  # the dialect goes into the environment
+            assert option.name in fields, option.name
+            assert "roll" in option.commands, option.name
 
 
 # --- one function from an exception to an exit status ---------------------------------

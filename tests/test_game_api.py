@@ -408,9 +408,13 @@ def test_a_plugin_for_another_api_version_is_left_out_with_one_warning(
         "warning: dicecli game plug-in faulty_game (faulty_game:GAME, from dicecli-faulty 2.5) "
         f"left out: {problem}"
     )
-    done = _dicecli(tmp_path, "--plain", "--given", "3,4", "wfb ld 8")  # typer: every game
-    assert (done.returncode, done.stdout) == (0, "7\twfb ld 8\tLd 8: [3, 4] => pass (7 ≤ 8)\n")
+    rolled = (0, "7\twfb ld 8\tLd 8: [3, 4] => pass (7 ≤ 8)\n")
+    # --color: the typer app, which looks at every game (docs/startup.md, "Plug-ins")
+    done = _dicecli(tmp_path, "--plain", "--color", "never", "--given", "3,4", "wfb ld 8")
+    assert (done.returncode, done.stdout) == rolled
     assert done.stderr.splitlines() == [warning]
+    done = _dicecli(tmp_path, "--plain", "--given", "3,4", "wfb ld 8")  # typer-free: no look
+    assert (done.returncode, done.stdout, done.stderr) == (*rolled, "")
     done = _dicecli(tmp_path, "--plain", "faulty")
     assert done.stderr.splitlines()[0] == warning
     assert done.returncode == 2  # then the line is no game's: bad input

@@ -91,11 +91,6 @@ def test_a_count_written_into_a_file_is_told_at_a_terminal(tmp_path: Path) -> No
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="a POSIX pseudo-terminal")
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 28: needs dicecli/entry.py's _tell_of_a_redirect to look at an explicit "
-    "`roll` too (line.command in (None, 'roll')); entry.py is being reworked apart",
-)
 def test_a_count_written_into_a_file_is_told_after_an_explicit_roll(tmp_path: Path) -> None:
     pexpect = pytest.importorskip("pexpect")
     program = f"{shlex.quote(sys.executable)} -m dicecli"

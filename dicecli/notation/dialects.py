@@ -21,8 +21,6 @@ from functools import lru_cache
 
 from dicecli.errors import DiceError
 from dicecli.frozen import frozen
-from dicecli.notation.nodes import Roll
-from dicecli.notation.reader import parse
 
 
 @frozen
@@ -70,25 +68,6 @@ def dialect_named(name: str) -> str:
     return key
 
 
-def parse_as(text: str, dialect: str | None) -> Roll:
-    """``text``'s tree: as written (no dialect), or as ``dialect``'s roller reads it."""
-    if dialect is None:
-        return parse(text)
-    from dicecli.notation.translations import translated  # docs/startup.md
-
-    return parse(translated(text, dialect))
-
-
-def with_repeats(text: str, dialect: str | None) -> str:
-    """``text`` with a repeat its dialect writes in the line spelt as dicecli's ``-n``
-    option: rolldice's ``6x4d6kh3`` is ``4d6kh3 -n 6``; any other line as it is."""
-    if dialect != "rolldice":
-        return text
-    from dicecli.notation.translations import with_repeats as rewritten  # docs/startup.md
-
-    return rewritten(text)
-
-
 @lru_cache(maxsize=1024)
 def line_notes(text: str, dialect: str | None) -> tuple[str, ...]:
     """The notes a result of ``text`` carries: other rollers' readings of it, or under
@@ -128,6 +107,4 @@ __all__ = [
     "dialect_named",
     "dialect_note",
     "line_notes",
-    "parse_as",
-    "with_repeats",
 ]

@@ -8,8 +8,8 @@ whole line. Used by one-shot mode, piped lines and the REPL alike.
 from __future__ import annotations
 
 from dicecli.errors import DiceError, DiceSyntaxError
-from dicecli.notation.dialects import parse_as
 from dicecli.notation.nodes import Roll
+from dicecli.notation.reader import parse_as
 
 
 def split_rolls(line: str) -> list[tuple[int, str]]:

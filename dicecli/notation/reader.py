@@ -64,3 +64,22 @@ def load_grammar_for(text: str) -> None:
     from dicecli.notation import grammar  # docs/startup.md
 
     grammar.line_grammar_for(text)
+
+
+def parse_as(text: str, dialect: str | None) -> Roll:
+    """``text``'s tree: as written (no dialect), or as ``dialect``'s roller reads it."""
+    if dialect is None:
+        return parse(text)
+    from dicecli.notation.translations import translated  # docs/startup.md
+
+    return parse(translated(text, dialect))
+
+
+def with_repeats(text: str, dialect: str | None) -> str:
+    """``text`` with a repeat its dialect writes in the line spelt as dicecli's ``-n``
+    option: rolldice's ``6x4d6kh3`` is ``4d6kh3 -n 6``; any other line as it is."""
+    if dialect != "rolldice":
+        return text
+    from dicecli.notation.translations import with_repeats as rewritten  # docs/startup.md
+
+    return rewritten(text)

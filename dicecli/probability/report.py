@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
 from dicecli.frozen import replace
-from dicecli.notation.dialects import line_notes, parse_as
+from dicecli.notation.dialects import line_notes
 from dicecli.notation.dice import Die
 from dicecli.notation.nodes import NO_MODIFIERS, BinaryOp, Check, Comparison, Dice, Expr
+from dicecli.notation.reader import parse_as
 from dicecli.probability.distribution import Distribution, Odds, exact_text
 from dicecli.probability.engine import PRECISION, analyse, check_names
 from dicecli.probability.weights import Weights, question

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Literal, Protocol, TextIO
 
 if TYPE_CHECKING:
+    from dicecli.environment import Environment
     from dicecli.probability.distribution import Odds
     from dicecli.results import RollResult
     from dicecli.tally import Tally
@@ -58,17 +59,63 @@ class Renderer(Protocol):
         a renderer shortens them)."""
 
 
-def make_renderer(mode: Mode, stream: TextIO, colour: Colour = "auto") -> Renderer:
+def make_renderer(
+    mode: Mode,
+    stream: TextIO,
+    colour: Colour = "auto",
+    *,
+    echo_input: bool = True,
+    odds_environment: Environment | None = None,
+) -> Renderer:
     """The renderer of ``mode`` writing to ``stream``; ``colour``: the terminal
-    renderer's, as :func:`colour_choice` decided it."""
+    renderer's, as :func:`colour_choice` decided it. The terminal renderer's own
+    settings: ``echo_input`` (start each roll with the line as typed) and
+    ``odds_environment`` (``--odds``: the chance beside each result, with these names)."""
     if mode == "json":
         from dicecli.render.jsonlines import JsonRenderer  # docs/startup.md
 
         return JsonRenderer(stream)
     if mode == "terminal":
-        from dicecli.render.terminal import TerminalRenderer  # docs/startup.md
-
-        return TerminalRenderer(stream, colour=colour)
+        return TerminalOnFirstUse(stream, colour, echo_input, odds_environment)
     from dicecli.render.plain import PlainRenderer  # docs/startup.md
 
     return PlainRenderer(stream)
+
+
+class TerminalOnFirstUse:
+    """The terminal renderer (:class:`dicecli.render.terminal.TerminalRenderer`), made
+    when it first writes: it brings rich, which the REPL's first prompt does not need
+    (docs/startup.md)."""
+
+    def __init__(
+        self,
+        stream: TextIO,
+        colour: Colour,
+        echo_input: bool,
+        odds_environment: Environment | None,
+    ) -> None:
+        self._settings = (stream, colour, echo_input, odds_environment)
+        self._made: Renderer | None = None
+
+    def made(self) -> Renderer:
+        """The terminal renderer, made on the first call."""
+        if self._made is None:
+            from dicecli.render.terminal import TerminalRenderer  # docs/startup.md
+
+            stream, colour, echo_input, odds_environment = self._settings
+            renderer = TerminalRenderer(stream, echo_input=echo_input, colour=colour)
+            renderer.odds_environment = odds_environment
+            self._made = renderer
+        return self._made
+
+    def result(self, result: RollResult) -> None:
+        self.made().result(result)
+
+    def summary(self, tally: Tally) -> None:
+        self.made().summary(tally)
+
+    def align(self, results: Sequence[RollResult]) -> None:
+        self.made().align(results)
+
+    def odds(self, odds: Odds, full: bool = False) -> None:
+        self.made().odds(odds, full)

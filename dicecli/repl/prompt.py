@@ -25,10 +25,10 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion, Path
 from prompt_toolkit.document import Document
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 
-from dicecli.app import RunOptions, Session, Streams, batches, open_session, readable
+from dicecli.app import RunOptions, Session, Streams, batches, open_session
 from dicecli.command_line import VERSION
 from dicecli.errors import DiceError, PluginError
-from dicecli.escape import escaped
+from dicecli.escape import escaped, readable
 from dicecli.repl.commands import handle_line
 from dicecli.repl.completion import completions, current_word
 from dicecli.repl.state import Output, Problem, ReplState, render_output, start_state
@@ -186,16 +186,13 @@ class ReplCompleter(Completer):
 def run_repl(options: RunOptions, streams: Streams) -> ExitStatus:
     """``dicecli repl``: an interactive session (a script of lines when stdin is not a
     terminal). One dice source for the whole session (``--seed``, ``--given``)."""
-    session = open_session(options, streams, buffered=False)
+    # At a terminal the typed line is on the screen above its result.
+    typed = streams.stdin_is_terminal
+    session = open_session(options, streams, buffered=False, echo_input=not typed)
     if session is None:
         return ExitStatus.BAD_INPUT
     state = start_state(session.roller, options.environment, options.times)
-    if session.mode == "terminal" and streams.stdin_is_terminal:
-        from dicecli.render.terminal import TerminalRenderer  # docs/startup.md
-
-        if isinstance(session.renderer, TerminalRenderer):
-            session.renderer.echo_input = False  # the typed line is on the screen above
-    if streams.stdin_is_terminal:
+    if typed:
         _interactive(state, session)
         return session.finish()
     bad = _script(state, session, streams.stdin)

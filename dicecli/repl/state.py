@@ -30,7 +30,7 @@ from dicecli.errors import DiceError
 from dicecli.escape import escaped_lines
 from dicecli.frozen import field, frozen, replace
 from dicecli.naming import saved_line
-from dicecli.notation.dialects import parse_as, with_repeats
+from dicecli.notation.reader import parse_as, with_repeats
 from dicecli.results import RollResult
 from dicecli.rolling.evaluate import roll
 from dicecli.rolling.sources import Roller

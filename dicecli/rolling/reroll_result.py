@@ -13,7 +13,6 @@ from __future__ import annotations
 from dicecli.environment import Environment, saved_line
 from dicecli.errors import RuleError
 from dicecli.frozen import replace
-from dicecli.notation.dialects import parse_as
 from dicecli.notation.nodes import (
     Check,
     Comparison,
@@ -23,6 +22,7 @@ from dicecli.notation.nodes import (
     Name,
     children,
 )
+from dicecli.notation.reader import parse_as
 from dicecli.results import REROLL, RollResult
 from dicecli.rolling.evaluate import roll
 from dicecli.rolling.sources import Roller

@@ -19,7 +19,8 @@ from processes import run_in_process
 import dicecli
 from dicecli.environment import Environment
 from dicecli.errors import DiceError
-from dicecli.notation.dialects import DIALECTS, DialectError, dialect_named, with_repeats
+from dicecli.notation.dialects import DIALECTS, DialectError, dialect_named
+from dicecli.notation.reader import with_repeats
 from dicecli.notation.translations import translated
 from dicecli.render.text import result_line
 from dicecli.repl.commands import handle_line
