@@ -554,6 +554,9 @@ def process_env() -> dict[str, str]:
         "XDG_CONFIG_HOME": home,
         "PROMPT_TOOLKIT_NO_CPR": "1",
         "TERM": "xterm",
+        # A long help page at a terminal goes through `less`, another program that
+        # waits for a key: the case would end at its time limit, not at dicecli's end.
+        "PAGER": "",
     }
 
 
