@@ -401,8 +401,10 @@ def modifiers_text(
     if modifiers.success is not None:
         success = modifiers.success
         spellings = [str(success)] + ([f"c{success}"] if respell else [])  # DiceParser's c>3
-        if respell and success.op == ">=" and success.value >= 0:
-            spellings.append(f"t{success.value}")  # Dice Maiden's t7
+        # Dice Maiden's t7; beside it a bare ds6 or f2 is refused (it reads them otherwise)
+        alone = modifiers.failure is None and modifiers.double is None
+        if respell and success.op == ">=" and success.value >= 0 and alone:
+            spellings.append(f"t{success.value}")
         tokens.append(("success", draw(_cased(draw(st.sampled_from(spellings))))))
     if modifiers.failure is not None:
         condition = draw(condition_text(modifiers.failure, True))
