@@ -34,6 +34,7 @@ from dicecli.environment import Environment
 from dicecli.errors import DiceError, RollLimitError
 from dicecli.frozen import replace
 from dicecli.identity_cache import IdentityCache
+from dicecli.notation.dice import MAX_SHARED_ROLLS
 from dicecli.notation.nodes import (
     ROUNDING_FUNCTIONS,
     BinaryOp,
@@ -194,18 +195,19 @@ def _prepare(node: Expr) -> tuple[Step, str]:
 
 
 PREPARED_FACES = 50_000
-"""Most faces of numbered dice the kept steps may name between them: a step holds its
-dice, and a die of 10,000 faces weighs megabytes, so lines whose dice vary in size
-start the cache again empty long before its 4,096 entries."""
+"""Most faces of numbered dice the kept steps may hold between them: a step holds its
+dice, and a die's shared rolls weigh about half a kilobyte a face, so lines whose dice
+vary in size start the cache again empty long before its 4,096 entries."""
 
 
 def _faces_named(node: Expr) -> int:
-    """The faces of the numbered dice ``node`` names (what its step holds, roughly)."""
+    """The faces of the numbered dice ``node`` names that its step may hold (a die with
+    computed faces shares at most :data:`~dicecli.notation.dice.MAX_SHARED_ROLLS`)."""
     faces, pending = 1, [node]
     while pending:
         current = pending.pop()
         if isinstance(current, Dice) and isinstance(current.sides, int):
-            faces += current.sides
+            faces += min(current.sides, MAX_SHARED_ROLLS)
         pending.extend(children(current))
     return faces
 
