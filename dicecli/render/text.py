@@ -72,8 +72,6 @@ when they grow past a bound."""
 def die_text(die: DieRoll) -> str:
     text = _DIE_TEXTS.get(id(die))
     if text is None:
-        if die.kept and not die.marks and die.face == str(die.value):
-            return die.face  # a plain numbered die (a d743's): nothing worth caching
         text = face_text(die) if die.kept else f"~{face_text(die)}~"
         if len(_HELD) >= 4096:
             _DIE_TEXTS.clear()
