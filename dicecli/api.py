@@ -7,6 +7,7 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -22,6 +23,31 @@ from dicecli.runs import new_run
 
 if TYPE_CHECKING:
     from dicecli.probability.distribution import Odds
+
+
+_unseeded_source: RandomSource | None = None
+
+
+def _random_source(seed: int | None) -> RandomSource:
+    """A generator seeded with ``seed``, made anew so that a seeded call always rolls
+    the same; for calls without a seed, one generator seeded from the operating system
+    once and shared by every such call (seeding from the OS costs more than a roll)."""
+    global _unseeded_source
+    if seed is not None:
+        return RandomSource(seed)
+    if _unseeded_source is None:
+        _unseeded_source = RandomSource()
+    return _unseeded_source
+
+
+def _forget_unseeded_source() -> None:
+    """A forked process seeds its own generator, rather than roll what its parent rolls."""
+    global _unseeded_source
+    _unseeded_source = None
+
+
+if hasattr(os, "register_at_fork"):  # not on Windows, which does not fork
+    os.register_at_fork(after_in_child=_forget_unseeded_source)
 
 
 def _with_values(environment: Environment | None, values: Mapping[str, int] | None) -> Environment:
@@ -45,13 +71,14 @@ def roll(
     """Parse and roll one line.
 
     Dice come from ``source`` if given, else from the faces in ``given`` (``"3,4,1"``,
-    all of which must be used), else from a generator seeded with ``seed`` (from the
-    operating system when None). ``values`` sets named numbers (``{"STR": 3}``).
+    all of which must be used), else from a generator seeded with ``seed`` (when None,
+    one generator for the whole process, seeded from the operating system). ``values``
+    sets named numbers (``{"STR": 3}``).
     """
     env = _with_values(environment, values)
     new_run()  # each call is a run: files looked for once per run are looked for again
     given_source = GivenSource.from_text(given) if given is not None else None
-    dice_source: DiceSource = source or given_source or RandomSource(seed)
+    dice_source: DiceSource = source or given_source or _random_source(seed)
     result = _roll_parsed(parse_as(text, env.dialect), Roller(dice_source, budget), env, text)
     if given_source is not None and source is None:
         try:
@@ -73,7 +100,7 @@ def reroll(
     refuses with :class:`RuleError`."""
     new_run()
     given_source = GivenSource.from_text(given) if given is not None else None
-    roller = Roller(given_source or RandomSource(seed))
+    roller = Roller(given_source or _random_source(seed))
     result = _reroll(previous, roller, environment or EMPTY_ENVIRONMENT)
     if given_source is not None:
         given_source.check_all_used()

@@ -60,7 +60,7 @@ LISTED: dict[str, tuple[int, str, str]] = {
     "dicecli.systems.age.grammar.MAX_SIDES": (12, "12", "sides of an AGE opposed test"),
     "dicecli.systems.age.odds.MAX_ODDS_SIDES": (6, "6", "odds are worked out"),
     "dicecli.notation.dice.MAX_OTHER_SIDES": (32, "32", "dice of other sizes"),
-    "dicecli.notation.dice.MAX_OTHER_FACES": (50_000, "50,000 faces", "dice of other sizes"),
+    "dicecli.notation.dice.MAX_SHARED_ROLLS": (256, "256", "dice of other sizes"),
     "dicecli.notation.dice.MAX_SHARED_VARIANTS": (4096, "4,096", "lines made ready to roll"),
 }
 

@@ -10,9 +10,9 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from functools import cached_property
-from typing import cast
+from typing import cast, overload
 
 from dicecli.errors import DiceError
 from dicecli.frozen import field, frozen
@@ -36,38 +36,134 @@ class Face:
     symbols: tuple[str, ...] = ()
 
 
+class NumberedFaces(Sequence[Face]):
+    """The faces 1..N of an ordinary ``dN``, worked out when asked for, not stored: a
+    die of 10,000 sides costs what a d6 does until its faces are read one by one. A
+    sequence equal to (and hashed as) the tuple of the same faces."""
+
+    __slots__ = ("sides",)
+
+    def __init__(self, sides: int) -> None:
+        self.sides = sides
+
+    def __len__(self) -> int:
+        return self.sides
+
+    @overload
+    def __getitem__(self, index: int) -> Face: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Face, ...]: ...
+    def __getitem__(self, index: int | slice) -> Face | tuple[Face, ...]:
+        if isinstance(index, slice):
+            return tuple(self[at] for at in range(self.sides)[index])
+        value = range(1, self.sides + 1)[index]  # an IndexError as a tuple's
+        return Face(str(value), value)
+
+    def __iter__(self) -> Iterator[Face]:
+        for value in range(1, self.sides + 1):
+            yield Face(str(value), value)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, NumberedFaces):
+            return self.sides == other.sides
+        if isinstance(other, tuple):
+            return len(other) == self.sides and tuple(self) == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"NumberedFaces({self.sides})"
+
+    def __reduce__(self) -> tuple[type[NumberedFaces], tuple[int]]:
+        return NumberedFaces, (self.sides,)
+
+
+class _NumberedRolls(Sequence[DieRoll]):
+    """The kept, unmarked :class:`DieRoll` of each face of a numbered die with computed
+    faces (:class:`NumberedFaces`), each made when first asked for; at most
+    :data:`MAX_SHARED_ROLLS` are kept for sharing, so a big die's rolls stay few."""
+
+    __slots__ = ("_made", "_name", "_rerollable", "_sides")
+
+    def __init__(self, name: str, sides: int, rerollable: bool) -> None:
+        self._name = name
+        self._sides = sides
+        self._rerollable = rerollable
+        self._made: dict[int, DieRoll] = {}
+
+    def __len__(self) -> int:
+        return self._sides
+
+    @overload
+    def __getitem__(self, index: int) -> DieRoll: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[DieRoll, ...]: ...
+    def __getitem__(self, index: int | slice) -> DieRoll | tuple[DieRoll, ...]:
+        if isinstance(index, slice):
+            return tuple(self[at] for at in range(self._sides)[index])
+        roll = self._made.get(index)
+        if roll is None:
+            value = range(1, self._sides + 1)[index]
+            roll = DieRoll(self._name, str(value), value, True, (), (), self._rerollable)
+            if len(self._made) >= MAX_SHARED_ROLLS:
+                self._made.clear()
+            self._made[index] = roll
+        return roll
+
+    def __iter__(self) -> Iterator[DieRoll]:
+        for index in range(self._sides):
+            yield self[index]
+
+
+MAX_SHARED_ROLLS = 256
+"""Most kept rolls a die with computed faces keeps for sharing."""
+
+
 @frozen
 class Die:
     """A die: a name and its equally likely faces.
+
+    ``faces`` is a tuple, or for an ordinary ``dN`` other than the usual sizes the
+    computed :class:`NumberedFaces`: what is read of it below (values, rolls, the face
+    a player typed) is then worked out from N rather than from every face.
 
     ``aliases`` are extra spellings accepted for a face with ``--given`` (face index ->
     names), for labelled faces such as a scatter die's arrows.
     """
 
     name: str
-    faces: tuple[Face, ...]
+    faces: Sequence[Face]
     aliases: tuple[tuple[int, str], ...] = field(default=(), compare=False)
     rerollable: bool = True
     """False for dice that a game's rules forbid re-rolling (rule W4); every
     :class:`DieRoll` of the die carries it into the result."""
 
     @cached_property
-    def values(self) -> tuple[int, ...]:
+    def values(self) -> Sequence[int]:
         """The numeric faces' values, highest last, each once."""
+        if isinstance(self.faces, NumberedFaces):
+            return range(1, self.faces.sides + 1)
         return tuple(sorted({f.value for f in self.faces if f.value is not None}))
 
     @cached_property
-    def kept_rolls(self) -> tuple[DieRoll, ...]:
+    def kept_rolls(self) -> Sequence[DieRoll]:
         """A kept, unmarked :class:`DieRoll` per face, built once and shared (they are
-        immutable, and sharing keeps rolling fast)."""
+        immutable, and sharing keeps rolling fast); made as they are asked for when the
+        faces are computed."""
+        if isinstance(self.faces, NumberedFaces):
+            return _NumberedRolls(self.name, self.faces.sides, self.rerollable)
         return tuple(
             DieRoll(self.name, f.name, f.value, True, (), f.symbols, self.rerollable)
             for f in self.faces
         )
 
     @cached_property
-    def face_values(self) -> tuple[int, ...]:
+    def face_values(self) -> Sequence[int]:
         """Each face's value, by index, for dice whose faces are all numbers."""
+        if isinstance(self.faces, NumberedFaces):
+            return range(1, self.faces.sides + 1)
         values = tuple(face.value for face in self.faces)
         if None in values:
             raise ValueError(f"{self.name} has faces without numbers")
@@ -95,7 +191,10 @@ class Die:
             roll = DieRoll(
                 self.name, face.name, face.value, kept, marks, face.symbols, self.rerollable
             )
-            if len(self._variants) < MAX_SHARED_VARIANTS:
+            most = (
+                MAX_SHARED_ROLLS if isinstance(self.faces, NumberedFaces) else MAX_SHARED_VARIANTS
+            )
+            if len(self._variants) < most:
                 self._variants[key] = roll
         return roll
 
@@ -111,6 +210,12 @@ class Die:
     def face_index(self, text: str) -> int | None:
         """The face a player typed: by its printed name, else by its value."""
         spelled = text.strip().casefold()
+        if isinstance(self.faces, NumberedFaces):  # each name is its value, 1..N
+            try:
+                number = int(spelled)
+            except ValueError:
+                return None
+            return number - 1 if 1 <= number <= self.faces.sides else None
         index = self._by_spelling.get(spelled)
         if index is not None:
             return index
@@ -125,6 +230,9 @@ class Die:
 
     def face_names(self, most: int = 12) -> str:
         """The faces a player may type, the first ``most`` of them for a large die."""
+        if isinstance(self.faces, NumberedFaces) and self.faces.sides > most:
+            first = range(1, most - 1)
+            return f"{', '.join(map(str, first))}, …, {self.faces.sides}"
         names = list(dict.fromkeys(face.name for face in self.faces))
         if len(names) > most:
             return f"{', '.join(names[: most - 2])}, …, {names[-1]}"
@@ -132,10 +240,15 @@ class Die:
 
 
 def numbered_die(sides: int) -> Die:
-    """The ordinary ``dN``: faces 1..N."""
-    return Die(f"d{sides}", tuple(Face(str(n), n) for n in range(1, sides + 1)))
+    """The ordinary ``dN``: faces 1..N, built once for the usual sizes (kept for good,
+    and read face by face the fastest), computed (:class:`NumberedFaces`) for the
+    others, which cost the same whatever N."""
+    if sides in _USUAL_SIDES:
+        return Die(f"d{sides}", tuple(Face(str(n), n) for n in range(1, sides + 1)))
+    return Die(f"d{sides}", NumberedFaces(sides))
 
 
+_USUAL_SIDES = frozenset({2, 4, 6, 8, 10, 12, 20, 100})
 D6 = numbered_die(6)
 
 _SPECIAL_DICE: dict[str, Callable[[], Die]] = {
@@ -150,14 +263,9 @@ _SPECIAL_DICE: dict[str, Callable[[], Die]] = {
 
 _BY_SIDES: dict[int | str, Die] = {6: D6}
 """The usual dice, built on first use and kept."""
-_USUAL_SIDES = frozenset({2, 4, 6, 8, 10, 12, 20, 100})
 _OTHER_SIDES: dict[int, Die] = {}
-"""The last few other sizes: a die of 10,000 faces weighs megabytes once rolled, so odd
-sizes are not all kept forever."""
+"""The last few other sizes (their faces computed, their rolls shared up to a bound)."""
 MAX_OTHER_SIDES = 32
-MAX_OTHER_FACES = 50_000
-"""Most faces the other sizes kept may have between them (a face weighs about half a
-kilobyte once built)."""
 
 
 _CUSTOM_DICE: dict[FaceList, Die] = {}
@@ -211,10 +319,7 @@ def die_for_sides(sides: int | str | FileDie | DieName) -> Die:
             if sides in _USUAL_SIDES:
                 _BY_SIDES[sides] = die
             else:
-                while _OTHER_SIDES and (
-                    len(_OTHER_SIDES) >= MAX_OTHER_SIDES
-                    or sum(_OTHER_SIDES) + sides > MAX_OTHER_FACES
-                ):
+                if len(_OTHER_SIDES) >= MAX_OTHER_SIDES:
                     del _OTHER_SIDES[next(iter(_OTHER_SIDES))]  # the oldest makes way
                 _OTHER_SIDES[sides] = die
     return die

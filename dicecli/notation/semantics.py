@@ -35,10 +35,12 @@ from dicecli.notation.nodes import (
 from dicecli.notation.sides import FaceList
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from dicecli.notation.names import Names
 
 MAX_DICE_COUNT = 10_000  # the roll budget (sources.DEFAULT_BUDGET); larger is refused at once
-MAX_SIDES = 10_000  # every face of a die is built once
+MAX_SIDES = 10_000  # what a table needs; the faces of a big die are computed, not built
 
 MAX_NAME_DEPTH = 16
 """How deep saved rolls may refer to other saved rolls (``a = b + 1``)."""
@@ -248,7 +250,7 @@ def endless_roll(node: Dice) -> str | None:
     return None
 
 
-def too_few_faces(node: Dice, standing: tuple[int, ...], condition: Condition | None) -> str | None:
+def too_few_faces(node: Dice, standing: Sequence[int], condition: Condition | None) -> str | None:
     """Why unique dice (``u``) would roll forever: more dice than distinct values that
     can stand, when every value is one a duplicate of re-rolls (``4d3u``, ``7d6u<7``)."""
     if condition is not None and not all(map(condition.matches, standing)):

@@ -32,15 +32,19 @@ def face_text(die: DieRoll) -> str:
     ``6!`` for a die that exploded; ``+3`` for a die added into the one before (``!!``);
     ``20*`` for a critical die."""
     text = die.face
-    numbered = die.face.lstrip("-+").isdigit() or CLAMPED in die.marks  # dF: -→0 (min0)
-    if die.value is not None and str(die.value) != die.face and numbered:
-        text = f"{die.face}→{die.value}"
-    if EXPLODED in die.marks:
-        text += "!"
-    if COMPOUNDED in die.marks:  # added into the die before it (``!!``)
-        text = "+" + text
     marks = die.marks
-    if marks and (CRITICAL_SUCCESS in marks or CRITICAL_FAILURE in marks):
+    value = die.value
+    if value is not None and str(value) != text:
+        numbered = text.lstrip("-+").isdigit() or CLAMPED in marks  # dF: -→0 (min0)
+        if numbered:
+            text = f"{text}→{value}"
+    if not marks:
+        return text
+    if EXPLODED in marks:
+        text += "!"
+    if COMPOUNDED in marks:  # added into the die before it (``!!``)
+        text = "+" + text
+    if CRITICAL_SUCCESS in marks or CRITICAL_FAILURE in marks:
         text += CRITICAL_SIGN  # seen without colour, and in plain text
     return text
 

@@ -18,8 +18,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from dicecli.errors import DiceError
-from dicecli.frozen import replace
-from dicecli.notation.dice import Die, die_for_sides
+from dicecli.frozen import from_state, replace, state_of
+from dicecli.notation.dice import Die, NumberedFaces, die_for_sides
 from dicecli.notation.nodes import NO_MODIFIERS, Condition, Dice, Modifiers, Name
 from dicecli.notation.semantics import count_one, critical_conditions, kept_slice
 from dicecli.notation.sides import DieName
@@ -33,6 +33,8 @@ from dicecli.rolling.keep_and_count import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from dicecli.rolling.step import DiceStep, InProgress, Step
 
 TABLED_FACES = 100
@@ -124,12 +126,34 @@ def _uncritical_dice_step(node: Dice, die: Die) -> DiceStep:
 
 
 def _plain_dice_step(die: Die, count: int) -> DiceStep:
+    if isinstance(die.faces, NumberedFaces):  # a d743: nothing built per face
+        return _computed_dice_step(die, count)
     if count == 1 and len(die.faces) <= TABLED_FACES:  # d20, 1d8: no lists to build
         return _one_die_step(die, die.shown_alone)
     return _summed_dice_step(die, count, die.face_values)
 
 
-def _summed_dice_step(die: Die, count: int, values: tuple[int, ...]) -> DiceStep:
+def _computed_dice_step(die: Die, count: int) -> DiceStep:
+    """``count`` of a numbered die whose faces are computed (:class:`NumberedFaces`),
+    every die kept: face index i is worth i + 1, and its roll is made as it comes up
+    (from a prototype's fields: the cheapest way to make a value)."""
+    prototype = state_of(DieRoll(die.name, "1", 1, True, (), (), die.rerollable))
+
+    def computed_dice(ev: InProgress) -> RolledDice:
+        rolled = []
+        total = 0
+        for index in ev.roller.draw_many(die, count):  # a loop: cheaper than comprehensions
+            value = index + 1
+            state = prototype.copy()
+            state["face"], state["value"] = str(value), value
+            rolled.append(from_state(DieRoll, state))
+            total += value
+        return RolledDice(total, DiceShown(tuple(rolled)))
+
+    return computed_dice
+
+
+def _summed_dice_step(die: Die, count: int, values: Sequence[int]) -> DiceStep:
     """``count`` of ``die``, every die kept, worth ``values`` by face (a die's own
     values, or 0 for the faces of a dice file that bear only symbols)."""
     kept = die.kept_rolls

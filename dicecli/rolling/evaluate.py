@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from dicecli.breakdown import breakdown
@@ -35,11 +34,13 @@ from dicecli.errors import DiceError, RollLimitError
 from dicecli.frozen import replace
 from dicecli.identity_cache import IdentityCache
 from dicecli.notation.dialects import line_notes
+from dicecli.notation.dice import MAX_SHARED_ROLLS
 from dicecli.notation.nodes import (
     ROUNDING_FUNCTIONS,
     BinaryOp,
     Call,
     Check,
+    CheckOp,
     Comparison,
     ComputedDice,
     Dice,
@@ -156,26 +157,37 @@ def roll_comparison(
     else:
         rolled_target = step_of(check.right)(evaluation)
         target = rolled_target.value
-    tree = Compared(left, rolled_target, left.value)
+    # a number as target: the tree is the left side's, which shows the same
+    tree = left if rolled_target is None else Compared(left, rolled_target, left.value)
     dice = dice_in(tree)
     if evaluation.dice_book is not None:  # dice with symbols have no total to compare
         for die in dice:
             if die.value is None:
                 raise unnumbered(die)
     total = left.value
-    passed = check_passes(check.op, total, target)
-    margin = check_margin(check.op, total, target)
-    verdict = f"{'pass' if passed else 'fail'} ({check.op} {target}), margin {margin:+d}"
-    fields = (("success", passed), ("target", target), ("margin", margin), ("compare", check.op))
-    return RollResult(
-        text,
-        _canonical_check(check),
-        total,
-        dice,
-        breakdown(tree),
-        Outcome(verdict, passed, fields),
-        comment,
-    )
+    canonical, outcomes = _check_parts(check)
+    if rolled_target is None:  # the same total against the same number: the same outcome
+        outcome = outcomes.get(total)
+        if outcome is None:
+            outcome = _check_outcome(check.op, total, target)
+            if len(outcomes) < MAX_SHARED_OUTCOMES:
+                outcomes[total] = outcome
+    else:
+        outcome = _check_outcome(check.op, total, target)
+    return RollResult(text, canonical, total, dice, breakdown(tree), outcome, comment)
+
+
+def _check_outcome(op: CheckOp, total: int, target: int) -> Outcome:
+    """The outcome of a check: pass or fail, against what, and by how much."""
+    passed = check_passes(op, total, target)
+    margin = check_margin(op, total, target)
+    verdict = f"{'pass' if passed else 'fail'} ({op} {target}), margin {margin:+d}"
+    fields = (("success", passed), ("target", target), ("margin", margin), ("compare", op))
+    return Outcome(verdict, passed, fields)
+
+
+MAX_SHARED_OUTCOMES = 256
+"""Most outcomes one check against a number keeps, one per total rolled."""
 
 
 def _prepare_check(check: Check) -> CheckStep:
@@ -191,9 +203,12 @@ expressions: the game is looked up, and what depends only on the line worked out
 per parsed line rather than on every roll."""
 
 
-@lru_cache(maxsize=256)
-def _canonical_check(check: Comparison) -> str:
-    return str(check)
+_check_parts: IdentityCache[Comparison, tuple[str, dict[int, Outcome]]] = IdentityCache(
+    lambda check: (str(check), {})
+)
+"""A check's canonical text and the outcomes met so far against its number (frozen
+values, shared), made once per check object (by identity, as :data:`prepared`:
+hashing a tree costs more than writing it)."""
 
 
 def _prepare(node: Expr) -> tuple[Step, str]:
@@ -201,18 +216,19 @@ def _prepare(node: Expr) -> tuple[Step, str]:
 
 
 PREPARED_FACES = 50_000
-"""Most faces of numbered dice the kept steps may name between them: a step holds its
-dice, and a die of 10,000 faces weighs megabytes, so lines whose dice vary in size
-start the cache again empty long before its 4,096 entries."""
+"""Most faces of numbered dice the kept steps may hold between them: a step holds its
+dice, and a die's shared rolls weigh about half a kilobyte a face, so lines whose dice
+vary in size start the cache again empty long before its 4,096 entries."""
 
 
 def _faces_named(node: Expr) -> int:
-    """The faces of the numbered dice ``node`` names (what its step holds, roughly)."""
+    """The faces of the numbered dice ``node`` names that its step may hold (a die with
+    computed faces shares at most :data:`~dicecli.notation.dice.MAX_SHARED_ROLLS`)."""
     faces, pending = 1, [node]
     while pending:
         current = pending.pop()
         if isinstance(current, Dice) and isinstance(current.sides, int):
-            faces += current.sides
+            faces += min(current.sides, MAX_SHARED_ROLLS)
         pending.extend(children(current))
     return faces
 

@@ -1,0 +1,152 @@
+"""Dice of other sizes than the usual ones have computed faces
+(:class:`~dicecli.notation.dice.NumberedFaces`): a ``d743`` must read, roll, take
+``--given`` faces and have odds exactly as the same die with its faces built one by
+one, and what is kept of such dice between lines stays bounded whatever their sizes.
+
+Each comparison here is against a die built face by face in the test (the faces 1..N
+written out), not against the code under test.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from itertools import product
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from property_counts import examples
+
+import dicecli
+from dicecli.notation import dice as dice_module
+from dicecli.notation.dice import (
+    MAX_OTHER_SIDES,
+    MAX_SHARED_ROLLS,
+    Die,
+    Face,
+    NumberedFaces,
+    die_for_sides,
+)
+from dicecli.results import DROPPED
+from dicecli.rolling import dice_steps, evaluate
+from dicecli.rolling.sources import RandomSource, Roller
+
+USUAL = {2, 4, 6, 8, 10, 12, 20, 100}
+other_sides = st.integers(1, 10_000).filter(lambda sides: sides not in USUAL)
+
+
+def built(sides: int) -> Die:
+    """The ``dN`` with every face built, as a tuple."""
+    return Die(f"d{sides}", tuple(Face(str(value), value) for value in range(1, sides + 1)))
+
+
+@settings(max_examples=examples(200))
+@given(st.integers(1, 3_000), st.data())
+def test_computed_faces_are_the_faces_one_to_n(sides: int, data: st.DataObject) -> None:
+    faces = NumberedFaces(sides)
+    written = built(sides).faces
+    assert len(faces) == sides
+    assert faces == written
+    assert written == faces
+    assert hash(faces) == hash(written)
+    assert tuple(faces) == written
+    index = data.draw(st.integers(-sides, sides - 1))
+    assert faces[index] == written[index]
+    start, stop = data.draw(st.integers(-sides, sides)), data.draw(st.integers(-sides, sides))
+    assert faces[start:stop] == written[start:stop]
+    assert NumberedFaces(sides) != NumberedFaces(sides + 1)
+
+
+@pytest.mark.parametrize("index", [7, -8])
+def test_a_face_past_the_last_is_an_index_error_as_for_a_tuple(index: int) -> None:
+    with pytest.raises(IndexError):
+        NumberedFaces(7)[index]
+
+
+@settings(max_examples=examples(200))
+@given(other_sides)
+def test_a_die_of_other_sides_computes_what_a_built_one_lists(sides: int) -> None:
+    die, written = die_for_sides(sides), built(sides)
+    assert isinstance(die.faces, NumberedFaces)
+    assert die == written
+    assert list(die.values) == list(written.values)
+    assert list(die.face_values) == list(written.face_values)
+    assert die.face_names() == written.face_names()
+    for index in {0, sides // 2, sides - 1}:
+        assert die.kept_rolls[index] == written.kept_rolls[index]
+        marked = die.roll_of(index, False, (DROPPED,))
+        assert marked == written.roll_of(index, False, (DROPPED,))
+
+
+@settings(max_examples=examples(300))
+@given(
+    other_sides,
+    st.one_of(
+        st.integers(-5, 10_005).map(str),
+        st.sampled_from(["", "x", "0", "+3", "07", " 5 ", "1_0", "٣", "3.0", "-1", "d6"]),
+    ),
+)
+def test_a_typed_face_is_found_as_on_a_built_die(sides: int, typed: str) -> None:
+    assert die_for_sides(sides).face_index(typed) == built(sides).face_index(typed)
+
+
+@settings(max_examples=examples(200))
+@given(other_sides, st.integers(1, 40), st.integers(0, 2**32))
+def test_computed_dice_roll_as_built_ones_for_the_same_seed(
+    sides: int, count: int, seed: int
+) -> None:
+    computed = dice_steps._plain_dice_step(die_for_sides(sides), count)
+    written = built(sides)
+    listed = dice_steps._summed_dice_step(written, count, written.face_values)
+
+    class Rolling:
+        def __init__(self) -> None:
+            self.roller = Roller(RandomSource(seed))
+
+    assert computed(Rolling()) == listed(Rolling())  # type: ignore[arg-type]
+
+
+@settings(max_examples=examples(100))
+@given(other_sides, st.integers(1, 5), st.data())
+def test_given_faces_of_a_big_die_are_the_dice_rolled(
+    sides: int, count: int, data: st.DataObject
+) -> None:
+    faces = data.draw(st.lists(st.integers(1, sides), min_size=count, max_size=count))
+    result = dicecli.roll(f"{count}d{sides}", given=",".join(map(str, faces)))
+    assert [die.value for die in result.dice] == faces
+    assert [die.face for die in result.dice] == [str(face) for face in faces]
+    assert result.total == sum(faces)
+
+
+def test_a_face_a_big_die_lacks_is_refused_with_its_faces_listed() -> None:
+    with pytest.raises(dicecli.DiceError, match="1, 2, 3, 4, 5, 6, 7, 8, 9, 10, …, 743"):
+        dicecli.roll("1d743", given="744")
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(st.sampled_from([3, 5, 7, 9, 11, 13, 17, 37]), st.integers(1, 3))
+def test_odds_of_computed_dice_equal_counting_every_roll(sides: int, count: int) -> None:
+    ways: dict[int, int] = {}
+    for roll in product(range(1, sides + 1), repeat=count):
+        ways[sum(roll)] = ways.get(sum(roll), 0) + 1
+    every = sides**count
+    expected = tuple((total, Fraction(n, every)) for total, n in sorted(ways.items()))
+    distribution = dicecli.odds(f"{count}d{sides}").distribution
+    assert distribution is not None
+    assert distribution.outcomes == expected
+
+
+def test_dice_of_many_sizes_keep_few_dice_and_no_faces_built() -> None:
+    rng = random.Random(5)
+    for _ in range(300):
+        sides = rng.randint(101, 10_000)
+        dicecli.roll(f"{rng.randint(1, 20)}d{sides}kh1 + 1d{sides}!")
+    kept = dice_module._OTHER_SIDES
+    assert 0 < len(kept) <= MAX_OTHER_SIDES
+    for die in kept.values():
+        assert isinstance(die.faces, NumberedFaces)
+        assert len(die._variants) <= MAX_SHARED_ROLLS
+        rolls = die.__dict__.get("kept_rolls")
+        assert rolls is None or len(rolls._made) <= MAX_SHARED_ROLLS
+    assert evaluate.prepared._held <= evaluate.PREPARED_FACES
