@@ -69,6 +69,7 @@ NOT_LIMITS = {
     "dicecli.systems.alkemy.rules.MAX_EXTRA": "a rule of Alkemy: two extra dice at most",
     "dicecli.notation.common_lines._MAX_DIGITS": "the fast path's guess; longer: the grammar",
     "dicecli.notation.common_lines._MAX_DEPTH": "the fast path's guess; deeper goes to the grammar",
+    "dicecli.rolling.evaluate.MAX_SHARED_OUTCOMES": "outcomes kept for reuse; nothing is refused",
 }
 
 
