@@ -872,13 +872,17 @@ def run(args: list[str]) -> int:
     return result if isinstance(result, int) else int(ExitStatus.OK)
 
 
-def usage_line(error: Exception) -> str:
+def usage_line(error: Exception, json: bool = False) -> str:
     """A usage error (:data:`USAGE_ERROR`: a bad option) as one line, like every other
-    error, with where to read more."""
+    error, with where to read more; with ``json`` (``--json``) the JSON object every
+    error of such a run is (docs/json.md), where to read more as its hint."""
     command = getattr(getattr(error, "ctx", None), "info_name", None)
     where = PROGRAM if command in (None, PROGRAM) else f"{PROGRAM} {command}"
     format_message = getattr(error, "format_message", None)
     message = format_message() if callable(format_message) else str(error)
+    if json:
+        told = DiceError(_short(message)).with_hint(f"see {where} --help")
+        return told.reported(json=True).rstrip("\n")
     return f"error: {_short(escaped(message))} (see {where} --help)"
 
 

@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
             _tell_of_a_redirect(args)
         return status
     except BaseException as error:  # every ending is given its status in one place
-        return exit_status(error, debug="--debug" in args)
+        return exit_status(error, debug="--debug" in args, json="--json" in args)
     finally:
         if own:
             gc.freeze()  # the process ends: the collection at exit has nothing to scan
@@ -304,13 +304,14 @@ def _carry_every_character(stream: TextIO, json: bool) -> None:
 # --- how a run ends -------------------------------------------------------------------
 
 
-def exit_status(error: BaseException, debug: bool = False) -> int:
+def exit_status(error: BaseException, debug: bool = False, json: bool = False) -> int:
     """The exit status of a run that raised ``error``, once what needs saying is said on
     stderr: the one place where an exception becomes an exit status (docs/startup.md).
 
     A reader that left (``| head -1``) ends the run quietly with 0, as shell tools do; an
     output that cannot be written (a full disk, a closed stdout) is one line and 74;
-    Ctrl-C 130, SIGTERM 143; a bad option one line and 2; any other exception is a bug
+    Ctrl-C 130, SIGTERM 143; a bad option one line and 2 (with ``json``, ``--json``: one
+    JSON object, as every error of such a run); any other exception is a bug
     in dicecli: one line and 70, or the traceback with ``debug`` (``--debug``), except
     a game plug-in's fault (:class:`~dicecli.errors.PluginError`): one line naming the
     plug-in, and 3.
@@ -332,7 +333,7 @@ def exit_status(error: BaseException, debug: bool = False) -> int:
         _tell(f"error: cannot write the output: {error.strerror or error}\n")
         return ExitStatus.WRITE_ERROR
     if cli is not None and isinstance(error, cli.USAGE_ERROR):
-        _tell(cli.usage_line(error) + "\n")
+        _tell(cli.usage_line(error, json) + "\n")
         return ExitStatus.BAD_INPUT
     if debug:
         raise error

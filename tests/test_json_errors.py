@@ -51,3 +51,25 @@ def test_a_piped_script_names_the_line() -> None:
         "hint": None,
         "line": 2,
     }
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--seed", "x", "2d6"], "Invalid value for '--seed': 'x' is not a valid int."),
+        (["--bogus", "2d6"], "No such option: --bogus"),
+        (["odds", "--at-least", "x", "2d6"], "Invalid value for '--at-least'"),
+    ],
+)
+def test_a_usage_error_of_the_typer_app_is_a_json_object_too(args: list[str], said: str) -> None:
+    """Issue 28, point 6: the typer app's own errors (a bad option or value) wrote a
+    line of text even with ``--json``."""
+    done = run_in_process("--json", *args)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    (line,) = done.stderr.splitlines()
+    found = json.loads(line)
+    assert found["error"].startswith(said)
+    assert found["hint"].startswith("see dicecli")
+    assert found["hint"].endswith(" --help")
+    assert (found["input"], found["position"], found["line"]) == (None, None, None)
