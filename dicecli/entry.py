@@ -179,14 +179,17 @@ over while the caches filled."""
 
 
 def _start_up_over(paused: bool) -> None:
-    """Move what start-up built (pyparsing's grammar objects and ours, which live as long
-    as the process) out of the garbage collector's reach, collect the youngest objects
-    less often from now on, and let the collector run again when :func:`main` paused it
-    (``paused``)."""
+    """When :func:`main` paused the garbage collector for start-up (``paused``): move
+    what start-up built (pyparsing's grammar objects and ours, which live as long as the
+    process) out of its reach, collect the youngest objects less often from now on, and
+    let it run again. Called in-process (``main(argv)``, from tests or a program that
+    embeds dicecli) the collector is the caller's and is left alone: freezing on every
+    call would keep each call's garbage for good."""
+    if not paused:
+        return
     gc.freeze()
-    if paused:
-        gc.set_threshold(YOUNG_OBJECTS_PER_COLLECTION, *gc.get_threshold()[1:])
-        gc.enable()
+    gc.set_threshold(YOUNG_OBJECTS_PER_COLLECTION, *gc.get_threshold()[1:])
+    gc.enable()
 
 
 # --- the process's streams and signals ------------------------------------------------

@@ -527,7 +527,26 @@ def test_called_with_arguments_the_collector_is_left_as_it_was(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     before = gc.get_threshold()
+    frozen = gc.get_freeze_count()
     assert entry.main(["--plain", "1d1"]) == 0
     assert capsys.readouterr().out == "1\t1d1\t[1]\n"
     assert gc.get_threshold() == before
     assert gc.isenabled()
+    # nothing frozen: in the fuzz run's workers each call froze its garbage for good
+    assert gc.get_freeze_count() == frozen
+
+
+def test_called_in_process_over_and_over_the_garbage_is_collected(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 24's fuzz run calls the entry point a million times in one process: its
+    peak memory grew by gigabytes while each call froze what it left behind."""
+    for line in ("2d6", "1d20+5 # attack", "odds 3d6", "4d6kh3 -n 2"):
+        assert entry.main(["--plain", *line.split()]) == 0
+    capsys.readouterr()
+    frozen = gc.get_freeze_count()
+    gc.collect()
+    for _ in range(50):
+        assert entry.main(["--json", "--seed", "1", "{2d6, 1d8}kh1 + 3"]) == 0
+    capsys.readouterr()
+    assert gc.get_freeze_count() == frozen
