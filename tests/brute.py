@@ -14,13 +14,15 @@ from dicecli.rolling.evaluate import Evaluation
 from dicecli.rolling.sources import Roller
 
 
-class _NeedFaceError(Exception):
+class NeedFaceError(Exception):
+    """A sequence of faces ran out: the roll asks for a face of ``die``."""
+
     def __init__(self, die: Die) -> None:
         super().__init__(die.name)
         self.die = die
 
 
-class _Replay:
+class Replay:
     """A dice source handing out a fixed sequence of face indexes, then asking for more."""
 
     def __init__(self, faces: tuple[int, ...]) -> None:
@@ -29,7 +31,7 @@ class _Replay:
 
     def draw(self, die: Die) -> int:
         if self.used == len(self.faces):
-            raise _NeedFaceError(die)
+            raise NeedFaceError(die)
         self.used += 1
         return self.faces[self.used - 1]
 
@@ -44,8 +46,8 @@ def brute_distribution(text: str, max_dice: int = 8) -> dict[int, Fraction]:
     while pending:
         faces, chance = pending.pop()
         try:
-            total = Evaluation(Roller(_Replay(faces)), EMPTY_ENVIRONMENT).value(expr)
-        except _NeedFaceError as need:
+            total = Evaluation(Roller(Replay(faces)), EMPTY_ENVIRONMENT).value(expr)
+        except NeedFaceError as need:
             assert len(faces) < max_dice, f"{text} needs more than {max_dice} dice"
             sides = len(need.die.faces)
             pending.extend(((*faces, index), chance / sides) for index in range(sides))

@@ -69,12 +69,13 @@ def test_a_check_split_by_the_shell_points_to_the_shell(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="a POSIX pseudo-terminal")
-def test_a_count_written_into_a_file_is_told_at_a_terminal(tmp_path: Path) -> None:
+@pytest.mark.parametrize("command", ["", "roll "])  # issue 28: after an explicit roll too
+def test_a_count_written_into_a_file_is_told_at_a_terminal(tmp_path: Path, command: str) -> None:
     pexpect = pytest.importorskip("pexpect")
     program = f"{shlex.quote(sys.executable)} -m dicecli"
     child = pexpect.spawn(
         "/bin/sh",
-        ["-c", f"{program} 10d10>=7 --seed 1"],
+        ["-c", f"{program} {command}10d10>=7 --seed 1"],
         cwd=str(tmp_path),
         env={**os.environ, "NO_COLOR": "1"},
         encoding="utf-8",
@@ -88,25 +89,3 @@ def test_a_count_written_into_a_file_is_told_at_a_terminal(tmp_path: Path) -> No
         "dicecli '10d10>=7'\n"
     )
     assert (tmp_path / "=7").read_text().startswith("49\t10d10\t")  # rule N1: the sum
-
-
-@pytest.mark.skipif(sys.platform == "win32", reason="a POSIX pseudo-terminal")
-def test_a_count_written_into_a_file_is_told_after_an_explicit_roll(tmp_path: Path) -> None:
-    pexpect = pytest.importorskip("pexpect")
-    program = f"{shlex.quote(sys.executable)} -m dicecli"
-    child = pexpect.spawn(
-        "/bin/sh",
-        ["-c", f"{program} roll 10d10>=7 --seed 1"],
-        cwd=str(tmp_path),
-        env={**os.environ, "NO_COLOR": "1"},
-        encoding="utf-8",
-        timeout=60,
-    )
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
-    assert (tmp_path / "=7").read_text().startswith("49\t10d10\t")  # rule N1: the sum
-    assert child.before.replace("\r", "") == (
-        "note: the shell read > as a redirect into a file named '=7': quote the roll: "
-        "dicecli '10d10>=7'\n"
-    )

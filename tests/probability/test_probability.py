@@ -17,6 +17,7 @@ from fractions import Fraction
 from typing import Literal
 
 import pytest
+from brute import NeedFaceError, Replay
 from hypothesis import HealthCheck, assume, given, reject, settings
 from hypothesis import strategies as st
 from property_counts import examples
@@ -24,7 +25,7 @@ from strategies import call_nodes
 
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError, DiceSyntaxError
-from dicecli.notation.dice import Die, die_for_sides
+from dicecli.notation.dice import die_for_sides
 from dicecli.notation.grammar import parse
 from dicecli.notation.nodes import (
     BinaryOp,
@@ -64,27 +65,6 @@ from dicecli.rolling.sources import Roller
 # --- the oracle ---------------------------------------------------------------------
 
 
-class _NeedFaceError(Exception):
-    def __init__(self, die: Die) -> None:
-        super().__init__(die.name)
-        self.die = die
-
-
-class _Replay:
-    """A dice source that hands out a fixed prefix of face indexes, then asks for more."""
-
-    def __init__(self, faces: tuple[int, ...]) -> None:
-        self.faces = faces
-        self.used = 0
-
-    def draw(self, die: Die) -> int:
-        if self.used == len(self.faces):
-            raise _NeedFaceError(die)
-        index = self.faces[self.used]
-        self.used += 1
-        return index
-
-
 class Truth:
     """What brute force found: the outcomes' probabilities, the probability cut off
     (sequences longer than allowed) and whether some sequence raised a DiceError."""
@@ -101,8 +81,8 @@ def brute_force(expr: Expr, env: Environment = EMPTY_ENVIRONMENT, max_dice: int 
     while pending:
         faces, chance = pending.pop()
         try:
-            total = Evaluation(Roller(_Replay(faces), budget=10**6), env).value(expr)
-        except _NeedFaceError as need:
+            total = Evaluation(Roller(Replay(faces), budget=10**6), env).value(expr)
+        except NeedFaceError as need:
             if len(faces) >= max_dice:
                 truth.cut += chance
                 continue
@@ -625,10 +605,10 @@ def brute_force_success(check: Comparison, max_dice: int) -> tuple[Fraction, Fra
     pending: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
     while pending:
         faces, chance = pending.pop()
-        roller = Roller(_Replay(faces), budget=10**6)
+        roller = Roller(Replay(faces), budget=10**6)
         try:
             result = roll(Roll(check), roller, EMPTY_ENVIRONMENT, str(check))
-        except _NeedFaceError as need:
+        except NeedFaceError as need:
             if len(faces) >= max_dice:
                 cut += chance
                 continue
@@ -701,10 +681,10 @@ def brute_force_criticals(expr: Expr, max_dice: int) -> tuple[dict[str, Fraction
     pending: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
     while pending:
         faces, chance = pending.pop()
-        evaluation = Evaluation(Roller(_Replay(faces), budget=10**6), EMPTY_ENVIRONMENT)
+        evaluation = Evaluation(Roller(Replay(faces), budget=10**6), EMPTY_ENVIRONMENT)
         try:
             evaluation.value(expr)
-        except _NeedFaceError as need:
+        except NeedFaceError as need:
             if len(faces) >= max_dice:
                 cut += chance
                 continue
