@@ -141,3 +141,32 @@ def test_a_line_repeated_with_n_then_a_saved_check(tmp_path: Path) -> None:
     assert "panic: Ld 8: [3, 4] = 7  ✔  pass (7 ≤ 8)" in terminal.type("panic")
     terminal.child.sendcontrol("d")
     terminal.child.expect(pexpect.EOF)
+
+
+def test_a_sheet_s_missing_ability_and_aligned_badges_at_the_prompt(tmp_path: Path) -> None:
+    """Issue 28 at a real prompt: with a character loaded, an ability its sheet lacks is
+    an error that keeps the session (not a silent 0), and a line rolled several times
+    shows its verdict badges in one column."""
+    sheet = tmp_path / "mira.toml"
+    sheet.write_text('name = "Mira"\n[stats]\nDEX = 2\n', encoding="utf-8")
+    terminal = Terminal(tmp_path, "--seed", "4")
+
+    assert "loaded" in terminal.type(f"load {sheet}").lower()
+    missing = terminal.type("age STR+2 vs 13")
+    assert "STR is not set for Mira (add it to the sheet's [stats], or --set STR=N)" in missing
+    assert "SUCCESS" not in missing.upper()
+    # the session goes on: the ability the sheet has is read
+    assert re.search(r"DEX", terminal.type("age DEX vs 11"))
+
+    shown = terminal.type("wfb ld 8 -n 6")
+    rows = [line for line in shown.splitlines() if line.startswith("Ld 8: [")]
+    assert len(rows) == 6
+    badges = [re.search("[\N{HEAVY CHECK MARK}\N{HEAVY BALLOT X}]", row) for row in rows]
+    columns = {badge.start() for badge in badges if badge is not None}
+    assert len(columns) == 1, shown  # and every row has its badge:
+    assert None not in badges
+    # totals of one and two digits: the rows differ in width before their badges
+    assert len({row.index("=") for row in rows}) == 1
+    assert len({len(row.split("=")[1].split()[0]) for row in rows}) == 2
+    terminal.child.sendcontrol("d")
+    terminal.child.expect(pexpect.EOF)
