@@ -89,10 +89,5 @@ def test_a_short_profile_in_process() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    reason="open finding (issue 24): case 2024:365, a pty REPL session with an OSC 8 link "
-    "in a label, ends without its prompt; still run and reported",
-    strict=False,
-)
 def test_a_longer_profile_with_real_processes() -> None:
     check(inputs=20_000, seed=2024, process_every=300)
