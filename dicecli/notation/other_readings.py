@@ -24,10 +24,10 @@ from dicecli.notation.translations import modifier_runs
 _MAYBE = re.compile(r"[xX{!<>*]|[cC][sSfF]|[rRkK]\d|[rR](?![a-zA-Z])|[kK]\s*\d")
 """A character that one of the spellings below needs: most lines have none."""
 
-_TIMES_DICE = re.compile(r"^\s*(?P<times>\d+)\s*[xX×]\s*(?P<roll>\d*[dD]\S*)")
+_TIMES_DICE = re.compile(r"^\s*(?P<times>\d{1,9})\s*[xX×]\s*(?P<roll>\d*[dD]\S*)")
 _SPACED_BANG = re.compile(r"\s!(?:\s|$)")
 _LONE_POOL = re.compile(r"\{\s*\d*[dD]\d+[A-Za-z!<>=\d]*\s*\}(?:>=|<=|>|<|=)-?\d")
-_ADD_THEN_TIMES = re.compile(r"(?P<dice>\d*[dD]\d+)(?P<add>[+-]\d+)\*(?P<times>\d+)")
+_ADD_THEN_TIMES = re.compile(r"(?P<dice>\d*[dD]\d+)(?P<add>[+-]\d+)\*(?P<times>\d{1,9})(?!\d)")
 _SPACED_REROLL = re.compile(r"[dD]\d+\S*\s+[rR](?:\d|[<>=])")
 _SPACED_KEEP = re.compile(r"[dD]\d+\s+[kK](?P<n>\d+)")
 

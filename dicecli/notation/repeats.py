@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 
-_COUNT_THEN_ROLL = re.compile(r"\s*(?P<count>[0-9]+)[ \t]+(?P<roll>[0-9dD(].*)", re.DOTALL)
+_COUNT_THEN_ROLL = re.compile(r"\s*(?P<count>[0-9]{1,9})[ \t]+(?P<roll>[0-9dD(].*)", re.DOTALL)
 _REPEAT_CALL = re.compile(
-    r"\s*repeat\(\s*(?P<roll>[^#]+?)\s*,\s*(?P<count>[0-9]+)\s*\)(?P<rest>\s*(?:#.*)?)",
+    r"\s*repeat\(\s*(?P<roll>[^#]+?)\s*,\s*(?P<count>[0-9]{1,9})\s*\)(?P<rest>\s*(?:#.*)?)",
     re.IGNORECASE | re.DOTALL,
 )
 

@@ -177,8 +177,10 @@ def _dicemaiden(text: str) -> str:
 
 # --- rolldice -------------------------------------------------------------------------
 
-_ROLLDICE_REPEAT = re.compile(r"\s*(?P<times>\d+)[xX](?=\d*[dD])")
-_ROLLDICE_MULTIPLIER = re.compile(rf"(?P<dice>{_HEAD}{_RUN})(?P<add>[+-]\d+)\*(?P<times>\d+)")
+_ROLLDICE_REPEAT = re.compile(r"\s*(?P<times>\d{1,9})[xX](?=\d*[dD])")
+_ROLLDICE_MULTIPLIER = re.compile(
+    rf"(?P<dice>{_HEAD}{_RUN})(?P<add>[+-]\d+)\*(?P<times>\d{{1,9}})(?!\d)"
+)
 
 
 def _rolldice(text: str) -> str:

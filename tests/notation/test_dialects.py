@@ -321,3 +321,24 @@ def test_a_compounded_die_is_one_success_in_the_tally() -> None:
     result = dicecli.roll("5d6!!6>=8", given="6,5,1,2,3,3")
     assert result.total == 1
     assert result_line(result).split("\t")[2] == "[6!, +5, 1, 2, 3, 3] (1 success)"
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin"),
+    [
+        (["--dialect", "rolldice", "1" * 5000 + "x4d6"], ""),
+        (["1" * 5000 + " 4d6"], ""),
+        (["repeat(4d6, " + "1" * 5000 + ")"], ""),
+        (["--dialect", "rolldice", "4d6+1*" + "1" * 5000], ""),
+        (["--dialect", "rolldice"], "1" * 5000 + "x4d6\n"),
+    ],
+)
+def test_a_count_of_thousands_of_digits_is_refused_not_an_internal_error(
+    args: list[str], stdin: str
+) -> None:
+    """The fuzz run (issue 24) found repeats and rolldice's counts read with int() past
+    Python's 4,300-digit limit: exit 70 instead of the number's own error."""
+    done = run_in_process(*args, stdin=stdin)
+    assert done.returncode == 2, done.stderr
+    assert "number too long" in done.stderr
+    assert "internal error" not in done.stderr
