@@ -881,7 +881,7 @@ def usage_line(error: Exception, json: bool = False) -> str:
     format_message = getattr(error, "format_message", None)
     message = format_message() if callable(format_message) else str(error)
     if json:
-        told = DiceError(_short(message)).with_hint(f"see {where} --help")
+        told = DiceError(_short(escaped(message))).with_hint(f"see {where} --help")
         return told.reported(json=True).rstrip("\n")
     return f"error: {_short(escaped(message))} (see {where} --help)"
 

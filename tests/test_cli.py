@@ -209,12 +209,13 @@ def test_modifiers_bring_their_modules_on_first_use() -> None:
 
 @pytest.mark.parametrize("args", [["2D6+5"], ["2d6+"], ["--seed", "1", "d6"]])
 def test_start_up_objects_are_frozen_out_of_the_garbage_collector(args: list[str]) -> None:
-    """Fast path and typer path alike (see dicecli/entry.py); the freeze is what
-    spares the collection at exit."""
+    """Fast path and typer path alike (see dicecli/entry.py), as the process's entry
+    point; the freeze is what spares the collection at exit."""
     code = (
-        "import gc\nfrom dicecli.__main__ import main\n"
+        "import gc, sys\nfrom dicecli.__main__ import main\n"
         "before = gc.get_freeze_count()\n"
-        f"main({args!r})\n"
+        f"sys.argv = ['dicecli', *{args!r}]\n"
+        "main()\n"
         "print(before, gc.get_freeze_count())"
     )
     done = subprocess.run(

@@ -145,8 +145,13 @@ RUNS = [
 
 
 def shown_in(mode: str, payload: str) -> tuple[str, ...]:
-    """How ``payload`` may be seen in the output: escaped as text, or as JSON escapes."""
-    return (escaped(payload), json_escaped(json.dumps(payload, ensure_ascii=False))[1:-1])
+    """How ``payload`` may be seen in the output: escaped as text, as JSON escapes, or
+    (a usage error of the typer app with ``--json``) escaped as text, then in JSON."""
+    return (
+        escaped(payload),
+        json_escaped(json.dumps(payload, ensure_ascii=False))[1:-1],
+        json_escaped(json.dumps(escaped(payload), ensure_ascii=False))[1:-1],
+    )
 
 
 @pytest.mark.parametrize(("mode", "field", "payload_name"), RUNS)
