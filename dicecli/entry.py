@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
             _tell_of_a_redirect(args)
         return status
     except BaseException as error:  # every ending is given its status in one place
-        return exit_status(error, debug="--debug" in args, json="--json" in args)
+        return int(exit_status(error, debug="--debug" in args, json="--json" in args))
     finally:
         if own:
             gc.freeze()  # the process ends: the collection at exit has nothing to scan
