@@ -576,12 +576,14 @@ def piped_process(data: str) -> Outcome:
     )
 
 
-KEYS = b"\x03\x04\x0c\x0f\x11\x13\x1a\x1b\x1c"
-"""Keys left out of typed lines: Ctrl-C, Ctrl-D, Ctrl-L (clear the screen), Ctrl-O,
-Ctrl-Q, Ctrl-S (flow control), Ctrl-Z and Ctrl-\\ act on the session or the terminal,
-not on the line; ESC starts a key sequence of the line editor (Alt-x, the arrows), and
-one left open waits for its end and swallows the Enter (the payloads' escape sequences
-reach dicecli through arguments, pipes and files)."""
+KEYS = b"\x03\x04\n\x0c\r\x0f\x11\x13\x1a\x1b\x1c"
+"""Keys left out of typed lines: Ctrl-C, Ctrl-D, Ctrl-L (clear the screen), Ctrl-O, Ctrl-Q,
+Ctrl-S (flow control), Ctrl-Z and Ctrl-\\ act on the session or the terminal, not on the
+line; Enter (CR, or Ctrl-J) inside a line would end it early, and the typing would run
+one prompt ahead of the session (a Ctrl-D typed while dicecli works reaches the
+terminal's line discipline, not dicecli, and is lost); ESC starts a key sequence of the
+line editor (Alt-x, the arrows), and one left open waits for its end and swallows the
+Enter (the payloads' escape sequences reach dicecli through arguments, pipes and files)."""
 
 
 def prompt(child: Any) -> bytes:
