@@ -679,7 +679,8 @@ def keep_over_sorted_chains(
         high_units, low_units = (added, dice) if high_is_exploding else (dice, added)
         keep_highest, kept = kept_end(keep, dice + added)
         cases.append((added, _two_kinds(low, low_units, high, high_units, keep_highest, kept)))
-    check_work(sum(_keep_over_two_work(two, score) for _, two in cases), what)
+    work = sum(_keep_over_two_work(two, score) for _, two in cases)
+    check_work(work + _spreading_work(chain, dice, keep, ways), what)
     result: Counts = {}
     for added, two in cases:
         spread = ways[added]
@@ -688,6 +689,28 @@ def keep_over_sorted_chains(
         for total, count in counts.items():
             result[total] = result.get(total, 0) + count * factor
     return result
+
+
+def _spreading_work(chain: Chain, dice: int, keep: Keep, ways: Mapping[int, int]) -> int:
+    """The estimated work of spreading each case's weights over the chains that stopped
+    sooner (:func:`keep_over_sorted_chains`): a product for each total of each case, of
+    a weight by ``denominator ** (depth * dice - added)``, a number of thousands of
+    digits when the chains may be long (``10d100kl2!>=4``)."""
+    span = max(chain.standing) - min(chain.standing)
+    bits = chain.denominator.bit_length()
+    work = 0
+    for added, spread in ways.items():
+        _, kept = kept_end(keep, dice + added)
+        factor_bytes = (bits * (chain.depth * dice - added) + spread.bit_length()) // 8 + 1
+        weight_bytes = bits * (dice + added) // 8 + 1
+        work += (kept * span + 1) * multiply_work(factor_bytes, weight_bytes)
+    return work // SPREADING_OVERESTIMATE
+
+
+SPREADING_OVERESTIMATE = 10
+"""How many times :func:`multiply_work` overstates these lopsided products (a weight of a
+few bytes by a factor of thousands), measured against their running time: the estimate
+is divided by it so that what finishes within a second is answered."""
 
 
 @frozen

@@ -325,3 +325,23 @@ def test_odds_name_the_first_unknown_name_as_rolling_does(line: str, first: str)
         dicecli.roll(line)
     assert f"'{first}'" in str(odds_error.value)
     assert str(odds_error.value) == str(roll_error.value)
+
+
+# --- exploding dice with a keep: the chains' weights spread --------------------------
+
+
+@pytest.mark.parametrize("text", ["10d100kl2!>=4", "10d100kl2!>=10", "4d100kl1!>=4"])
+def test_long_chains_kept_from_are_refused_before_their_weights_are_spread(text: str) -> None:
+    """The 52,000-case differential (issue 23) found ``10d100kl2!>=4`` answered after 17 s
+    of products of numbers of thousands of digits, which no estimate counted. The cases'
+    estimates come first (thousands of calls), the products never."""
+    clear_caches()
+    assert "an estimated" in refused(text, steps=3_000_000)
+
+
+@pytest.mark.parametrize("text", ["10d20kl2!>=5", "6d100kl2!>=20", "10d100kh2!>=50", "4d6kh3!"])
+def test_shorter_chains_kept_from_are_still_answered(text: str) -> None:
+    clear_caches()
+    found = odds(text).distribution
+    assert found is not None
+    assert sum(chance for _, chance in found.outcomes) <= 1
