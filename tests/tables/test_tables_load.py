@@ -325,6 +325,8 @@ def test_loading_near_valid_tables_gives_tables_or_a_one_line_error(
     table = book.table("a")
     body = table.roll.body
     assert not isinstance(body, (Check, Comparison))
+    if "X" in roll:  # a roll with a name is checked when drawn from, its value known then
+        return
     for value, _ in distribution(body).outcomes:
         assert sum(entry.covers(value) for entry in table.entries) == 1
 
