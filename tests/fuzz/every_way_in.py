@@ -576,14 +576,23 @@ def piped_process(data: str) -> Outcome:
     )
 
 
-KEYS = b"\x03\x04\n\x0c\r\x0f\x11\x13\x1a\x1b\x1c"
-"""Keys left out of typed lines: Ctrl-C, Ctrl-D, Ctrl-L (clear the screen), Ctrl-O, Ctrl-Q,
-Ctrl-S (flow control), Ctrl-Z and Ctrl-\\ act on the session or the terminal, not on the
-line; Enter (CR, or Ctrl-J) inside a line would end it early, and the typing would run
-one prompt ahead of the session (a Ctrl-D typed while dicecli works reaches the
-terminal's line discipline, not dicecli, and is lost); ESC starts a key sequence of the
-line editor (Alt-x, the arrows), and one left open waits for its end and swallows the
-Enter (the payloads' escape sequences reach dicecli through arguments, pipes and files)."""
+PASTE_START, PASTE_END = b"\x1b[200~", b"\x1b[201~"
+"""Bracketed paste: the terminal wraps pasted text in these, and the line editor then
+inserts it as text, control characters included, instead of reading it as keys. A line
+full of control characters reaches a prompt this way (pasted from a shared file or a
+chat); typed, each control would be a key of the line editor (Ctrl-R searches the
+history and never submits the line, Ctrl-X starts a key chord, Ctrl-V quotes the next
+key, ESC starts an Alt-key) and the harness could no longer tell which prompt it is at."""
+
+
+def as_pasted(typed: str) -> bytes:
+    """A generated line as a terminal sends it when it is pasted at the prompt: CR and
+    LF left out (either would end the line early, and the typing would run one prompt
+    ahead of the session), and the paste markers themselves left out of its text."""
+    data = as_bytes(typed).translate(None, b"\r\n")
+    while PASTE_END in data or PASTE_START in data:
+        data = data.replace(PASTE_END, b"").replace(PASTE_START, b"")
+    return PASTE_START + data + PASTE_END
 
 
 def prompt(child: Any) -> bytes:
@@ -613,8 +622,7 @@ def pty_process(argv: list[str], lines: list[str] | None) -> Outcome:
         if lines is not None:
             seen += prompt(child)
             for typed in lines:
-                data = as_bytes(typed).translate(None, KEYS)
-                child.send(b"\x15" + data + b"\r")  # Ctrl-U first: drop a line kept
+                child.send(b"\x15" + as_pasted(typed) + b"\r")  # Ctrl-U: drop a kept line
                 seen += prompt(child)
             child.sendcontrol("d")
         child.expect(pexpect.EOF)

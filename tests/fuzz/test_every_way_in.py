@@ -12,6 +12,7 @@ from fuzz.every_way_in import (
     judge,
     make_case,
     payload_marks,
+    pty_process,
     raw_controls,
     run_cases,
     toml_string,
@@ -82,6 +83,18 @@ def check(inputs: int, seed: int, process_every: int) -> None:
     assert figures.raw == [], figures.raw[:3]
     assert sum(figures.inputs.values()) >= inputs
     assert max(figures.peak_rss_kib, figures.children_peak_rss_kib) < 500 * 1024
+
+
+def test_editor_keys_in_a_line_pasted_at_a_real_prompt_are_text() -> None:
+    """Ctrl-R (history search), Ctrl-X (a chord), Ctrl-V (quote) and ESC in a generated
+    line used to be typed as keys: the line editor searched and never drew the next
+    prompt, and the case timed out as an internal error (cases 3:47301, 3:73436 and
+    3:142395 of the 10^6 run). Pasted, they are the line's text."""
+    pytest.importorskip("pexpect")
+    outcome = pty_process(["repl"], ["2d6 # \x12\x18\x16\x1b[1337m note", "odds \x12 x", "1d4"])
+    assert outcome.internal == []
+    assert outcome.raw == []
+    assert outcome.status == 0
 
 
 def test_a_short_profile_in_process() -> None:
