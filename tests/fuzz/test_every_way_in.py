@@ -8,13 +8,18 @@ import pytest
 
 from fuzz.every_way_in import (
     PAYLOADS,
+    Case,
+    Figures,
     Files,
+    Outcome,
     judge,
     make_case,
     payload_marks,
     pty_process,
     raw_controls,
+    record,
     run_cases,
+    run_main,
     toml_string,
     worker_folder,
 )
@@ -95,6 +100,40 @@ def test_editor_keys_in_a_line_pasted_at_a_real_prompt_are_text() -> None:
     assert outcome.internal == []
     assert outcome.raw == []
     assert outcome.status == 0
+
+
+def test_a_scripts_slowest_answer_is_measured_not_its_whole_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A REPL script's answers are timed one by one (between writes of output): one
+    line that burns CPU shows as that answer's time, and a script of many quick answers
+    adding up to over 1 s is not flagged, while one slow answer is."""
+    import time
+
+    from dicecli.repl import prompt
+
+    handle = prompt._handle
+
+    def slow_on_burn(state: object, line: str, debug: bool) -> object:
+        if line == "burn":
+            until = time.process_time() + 0.2
+            while time.process_time() < until:
+                pass
+        return handle(state, line, debug)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(prompt, "_handle", slow_on_burn)
+    run_main(["repl"], "2d6\n")  # the REPL's first use loads its modules
+    outcome = run_main(["repl"], "2d6\nburn\n3d6\n")
+    assert outcome.longest_answer is not None
+    assert outcome.longest_answer >= 0.2
+
+    case = Case("repl", 40, lambda: outcome, "a script")
+    figures = Figures()
+    record(figures, case, Outcome(longest_answer=0.3), 2.0, 2.0, "1:1", timed=True)
+    assert figures.slow_cpu == []
+    record(figures, case, Outcome(longest_answer=1.5), 1.6, 1.6, "1:2", timed=True)
+    assert len(figures.slow_cpu) == 1
+    assert figures.worst_answer[0] == 1.5
 
 
 def test_a_short_profile_in_process() -> None:
