@@ -42,6 +42,7 @@ from dicecli.status import ExitStatus
 from dicecli.systems import registry
 from dicecli.systems.declaration import CORE_FLAGS as CORE_FLAGS
 from dicecli.systems.declaration import CliOption
+from dicecli.terminals import is_terminal
 
 if TYPE_CHECKING:
     from dicecli.app import RunOptions
@@ -482,7 +483,7 @@ def roll_command(
         _finish(run_once(" ".join(words), options, streams))
     if not streams.stdin_is_terminal:
         _finish(run_lines(streams.stdin, options, streams))
-    if _sets_up_a_session(shared) and _isatty(sys.stdout):
+    if _sets_up_a_session(shared) and is_terminal(sys.stdout):
         # `dicecli --character mira.toml` at a terminal: the session it sets up
         from dicecli.repl.prompt import run_repl  # docs/startup.md
 
@@ -498,13 +499,6 @@ REPL with it rather than say there is nothing to roll."""
 
 def _sets_up_a_session(shared: dict[str, Any]) -> bool:
     return any(shared.get(name) not in (None, [], (), "") for name in SESSION_OPTIONS)
-
-
-def _isatty(stream: Any) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):
-        return False
 
 
 @app.command(

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from dicecli.command_line import Route, route
 from dicecli.escape import readable
 from dicecli.status import SIGNAL_GUARD, ExitStatus, Interrupted, Terminated
+from dicecli.terminals import is_terminal
 
 if TYPE_CHECKING:
     from dicecli.app import RunOptions
@@ -72,7 +73,7 @@ def _dispatch(args: list[str], paused: bool) -> int:
     line = route(args)
     completing = "_DICECLI_COMPLETE" in os.environ  # the shell asks typer for completions
     fast = None if completing else line.fast_options()
-    piped = line.command is None and not _isatty(sys.stdin)
+    piped = line.command is None and not is_terminal(sys.stdin)
     rolls = fast is not None and bool(line.words or piped)
     wanted = fast if rolls else None if completing else _repl_options(line)
     if wanted is not None:  # a roll, piped lines or the REPL, without typer
@@ -129,14 +130,14 @@ def _repl_options(line: Route) -> dict[str, Any] | None:
     if line.command == "repl":
         return line.fast_options(commands=("repl",))
     if line.command is None and not line.options:
-        return {} if _isatty(sys.stdin) and _isatty(sys.stdout) else None
+        return {} if is_terminal(sys.stdin) and is_terminal(sys.stdout) else None
     return None
 
 
 def _tell_of_a_redirect(args: list[str]) -> None:
     """At a terminal, say so when the shell took an unquoted ``>=`` for a redirect and
     the rolls went into a file named ``=...`` (:mod:`dicecli.shell_redirect`)."""
-    if not _isatty(sys.stderr):
+    if not is_terminal(sys.stderr):
         return
     from dicecli import shell_redirect  # only on this path (docs/startup.md)
 
@@ -146,13 +147,6 @@ def _tell_of_a_redirect(args: list[str]) -> None:
     )
     if told is not None:
         sys.stderr.write(f"note: {told}\n")
-
-
-def _isatty(stream: TextIO) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
 
 
 def _read_ahead(text: str) -> None:
