@@ -12,6 +12,8 @@ a whole, each explained in docs/startup.md.
 - One function from an exception to an exit status (:func:`exit_status`): a broken
   pipe, a full disk, Ctrl-C, a usage error, an internal error.
 - The package's public names, imported on first use (:func:`public_name`).
+- The games, handed to the stages that hand a game's line to its game
+  (:func:`stage_games`).
 """
 
 from __future__ import annotations
@@ -28,11 +30,13 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from dicecli.command_line import Route, route
 from dicecli.escape import readable
+from dicecli.handed_games import hand
 from dicecli.status import SIGNAL_GUARD, ExitStatus, Interrupted, Terminated
 from dicecli.terminals import is_terminal
 
 if TYPE_CHECKING:
     from dicecli.app import RunOptions
+    from dicecli.systems.registry import StageGames
 
 # --- the entry point ------------------------------------------------------------------
 
@@ -433,6 +437,21 @@ def public_names() -> list[str]:
     return sorted({*vars(sys.modules["dicecli"]), *PUBLIC_NAMES})
 
 
+# --- the games, handed to the stages ---------------------------------------------------
+
+
+def stage_games() -> StageGames:
+    """The games as the notation, rolling and odds stages ask for them, from the
+    registry, which sits above the stages and is imported when one first asks
+    (docs/startup.md, "The games handed to the stages")."""
+    from dicecli.systems.registry import STAGE_GAMES  # docs/startup.md
+
+    return STAGE_GAMES
+
+
+hand(stage_games)
+
+
 __all__ = [
     "PUBLIC_NAMES",
     "Interrupted",
@@ -441,4 +460,5 @@ __all__ = [
     "main",
     "public_name",
     "public_names",
+    "stage_games",
 ]

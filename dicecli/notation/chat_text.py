@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from dicecli.systems.registry import game_for_keyword
+from dicecli.notation.games import games
 
 _CHAT_PREFIX = re.compile(r"\s*(?:/roll|/r|!roll|!r)(?=\s)", re.IGNORECASE)
 _BLOCK_COMMENT = re.compile(r"/\*(?P<words>.*?)\*/", re.DOTALL)
@@ -47,7 +47,7 @@ NOTATION_WORDS = frozenset(
 def is_game_line(text: str) -> bool:
     """Whether ``text`` starts with a game's keyword (and is read by its grammar)."""
     words = text.split(None, 1)
-    return bool(words) and game_for_keyword(words[0]) is not None
+    return bool(words) and games().claims(words[0])
 
 
 def _blanked(text: str, start: int, end: int) -> str:

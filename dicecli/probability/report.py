@@ -25,10 +25,9 @@ from dicecli.notation.nodes import NO_MODIFIERS, BinaryOp, Check, Comparison, Di
 from dicecli.notation.reader import parse_as
 from dicecli.probability.distribution import Distribution, Odds, exact_text
 from dicecli.probability.engine import PRECISION, analyse, check_names
+from dicecli.probability.games import games
 from dicecli.probability.weights import Weights, question
 from dicecli.results import JSONValue
-from dicecli.systems import registry
-from dicecli.systems.guard import GuardedRules
 
 if TYPE_CHECKING:
     from dicecli.dicefiles.model import DiceBook
@@ -64,10 +63,7 @@ def _odds(
         elif not isinstance(body, Check):
             check_names(body, env)
         if isinstance(body, Check):
-            rules = registry.system(body.system)
-            found = rules.odds(body, env, text)
-            if not isinstance(found, Odds) and isinstance(rules, GuardedRules):
-                raise rules.wrong_type("its odds", found, "an Odds")
+            found = games().odds(body, env, text)
         elif isinstance(body, Comparison):
             from dicecli.probability.comparison import comparison_odds  # docs/startup.md
 
