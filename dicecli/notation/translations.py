@@ -167,6 +167,9 @@ def _dicemaiden(text: str) -> str:
         if text.endswith("#"):
             text = text[:-1].rstrip()
     code, hash_sign, rest = text.partition("#")
+    from dicecli.notation.dicemaiden import maiden_line  # docs/startup.md
+
+    code = maiden_line(code)
 
     def reroll(found: re.Match[str]) -> str:
         once = "" if found["indefinitely"] else "o"
