@@ -258,6 +258,27 @@ ALIASES: tuple[Alias, ...] = (
         "3d6 t4",
     ),
     Alias(
+        "World of Darkness",
+        r"(?P<pool>\d+)wod(?P<target>\d+)",
+        _fixed("{pool}d10t{target}f1"),
+        "4wod8",
+        "4d10 f1 t8",
+    ),
+    Alias(
+        "Hero System",
+        r"(?P<dice>\d*)hs(?P<kind>[nh])" + _REST,
+        lambda m: f"{m['dice'] or 1}d6{m['rest']}",
+        "2hsn",
+        "2d6 hsn (normal damage)",
+    ),
+    Alias(
+        "Cypher System",
+        r"cs\s+(?P<level>\d+)",
+        lambda m: f"1d20 >= {3 * int(m['level'])}",
+        "cs 3",
+        "level 3 task: target 9+",
+    ),
+    Alias(
         "Storypath",
         r"sp(?P<pool>\d+)(?:t(?P<target>\d+))?",
         lambda m: f"{m['pool']}d10ie10t{m['target'] or 8}",
@@ -381,8 +402,9 @@ def with_sets(text: str) -> str:
     if _STATS.fullmatch(code):
         code = "6 4d6 k3"
     found = _SETS.fullmatch(code)
-    if found is not None:
-        code = f"{found['roll'].rstrip()} -n {found['count']}"
+    if found is None:
+        return code + hash_sign + comment
+    code = f"{found['roll'].rstrip()} -n {found['count']}"
     return code + (f" {hash_sign}{comment}" if hash_sign else "")
 
 

@@ -21,7 +21,9 @@ from functools import lru_cache
 
 from dicecli.notation.translations import modifier_runs
 
-_MAYBE = re.compile(r"[xX{!<>*]|[cC][sSfF]|[rRkK]\d|[rR](?![a-zA-Z])|[kK]\s*\d")
+_MAYBE = re.compile(
+    r"[xX{!<>*]|[cC][sSfF]|[rRkK]\d|[rR](?![a-zA-Z])|[kK]\s*\d|^\s*-[dD](?:20|%)(?!\w)"
+)
 """A character that one of the spellings below needs: most lines have none."""
 
 _TIMES_DICE = re.compile(r"^\s*(?P<times>\d{1,9})\s*[xX×]\s*(?P<roll>\d*[dD]\S*)")
@@ -29,6 +31,7 @@ _SPACED_BANG = re.compile(r"\s!(?:\s|$)")
 _LONE_POOL = re.compile(r"\{\s*\d*[dD]\d+[A-Za-z!<>=\d]*\s*\}(?:>=|<=|>|<|=)-?\d")
 _ADD_THEN_TIMES = re.compile(r"(?P<dice>\d*[dD]\d+)(?P<add>[+-]\d+)\*(?P<times>\d{1,9})(?!\d)")
 _SPACED_REROLL = re.compile(r"[dD]\d+\S*\s+[rR](?:\d|[<>=])")
+_DISADVANTAGE = re.compile(r"\s*-[dD](?P<die>20|%)(?!\w)")
 _SPACED_KEEP = re.compile(r"[dD]\d+\s+[kK](?P<n>\d+)")
 
 _KEEPS = frozenset(("k", "kh", "kl", "d", "dh", "dl"))
@@ -116,6 +119,14 @@ def other_readings(text: str) -> tuple[str, ...]:
         notes.append(
             "a lone ! explodes here; Dice Maiden reads ' !' as the start of a comment: "
             "write # for a comment, or --dialect dicemaiden"
+        )
+    disadvantage = _DISADVANTAGE.match(code)
+    if disadvantage is not None:
+        die = disadvantage["die"]
+        worse = "2d20kl1" if die == "20" else "(2d10kh1*10+1d10-10)"
+        notes.append(
+            f"-d{die} subtracts a d{die} here; Dice Maiden rolls it with disadvantage: "
+            f"write {worse}, or --dialect dicemaiden"
         )
     added = _ADD_THEN_TIMES.search(code)
     if added is not None:

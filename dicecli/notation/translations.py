@@ -167,8 +167,12 @@ def _dicemaiden(text: str) -> str:
         if text.endswith("#"):
             text = text[:-1].rstrip()
     code, hash_sign, rest = text.partition("#")
-    from dicecli.notation.dicemaiden import maiden_line  # docs/startup.md
+    from dicecli.notation.chat_text import is_game_line  # docs/startup.md
+    from dicecli.notation.dicemaiden import maiden_line, without_flags  # docs/startup.md
 
+    code = without_flags(code)
+    if is_game_line(code):  # a game's line (4cod, sr6) keeps its game's reading
+        return code + hash_sign + rest
     code = maiden_line(code)
 
     def reroll(found: re.Match[str]) -> str:
