@@ -279,6 +279,13 @@ ALIASES: tuple[Alias, ...] = (
         "level 3 task: target 9+",
     ),
     Alias(
+        "d10 pool, 10s count double",
+        r"e[x](?P<pool>\d+)t(?P<target>\d+)",
+        _fixed("{pool}d10t{target}ds>=10"),
+        "ex5t8",
+        "5d10 t8ds10 (a target other than 7)",
+    ),
+    Alias(
         "Storypath",
         r"sp(?P<pool>\d+)(?:t(?P<target>\d+))?",
         lambda m: f"{m['pool']}d10ie10t{m['target'] or 8}",

@@ -12,6 +12,7 @@ import itertools
 from collections import Counter
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from brute import brute_distribution
@@ -217,6 +218,7 @@ def test_roll_sets_roll_each_set_in_the_command_line() -> None:
         ("cpd3 + 2", [d(6)] * 3, lambda f: sum(f) + 2),
         ("dd34", [d(3), d(4)], lambda f: f[0] * 10 + f[1]),
         ("2hsn", [d(6)] * 2, sum),
+        ("ex2t8", [d(10)] * 2, lambda f: sum(2 if x == 10 else x >= 8 for x in f)),
         ("tdh4", [d(6)] * 2, lambda f: sum(f) + 4),
         ("tdh4b", [d(6)] * 3, lambda f: sum(f) - min(f) + 4),
         ("tdh4nc +1", [d(6)] * 4, lambda f: sum(f[:3]) - max(f[:3]) + f[3] + 5),
@@ -298,3 +300,18 @@ def test_aliases_are_the_dialects_alone() -> None:
     """By default an alias stays what it was: a name with no value."""
     with pytest.raises(DiceError, match="unknown name 'sw8'"):
         dicecli.roll("sw8")
+
+
+def test_every_alias_is_tabled_in_the_docs() -> None:
+    """docs/grammar.md, "Dialects": one row per alias, its example and its reading."""
+    docs = (Path(__file__).parents[2] / "docs" / "grammar.md").read_text(encoding="utf-8")
+    for alias in ALIASES:
+        assert f"| `{alias.example}` | `{alias_line(alias.example)}` |" in docs, alias.example
+
+
+def test_an_alias_refused_by_default_hints_at_the_dialect() -> None:
+    done = run_in_process("sw8")
+    assert done.returncode == 2
+    assert "Dice Maiden's alias: --dialect dicemaiden reads it as (1d8!, 1d6!)kh1" in done.stderr
+    done = run_in_process("swx")
+    assert "Dice Maiden" not in done.stderr
