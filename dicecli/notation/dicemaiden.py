@@ -199,6 +199,22 @@ def _alien(found: re.Match[str]) -> str:
     return base + (f"+{stress}d6>=6" if stress else "") + found["rest"]
 
 
+def _wrath_and_glory(found: re.Match[str]) -> str:
+    """Icons: 4-5 one, 6 two; ``!soak`` and ``!dmg`` take the total;
+    ``dnN`` passes at N; the Wrath dice are among the pool and change no count."""
+    dice = found["dice"]
+    total = (found["flag"] or "").lower() in ("soak", "dmg")
+    counted = f"{dice}{found['rest']}" if total else f"{dice}>=4ds>=6{found['rest']}"
+    return f"{counted} >= {found['difficulty']}" if found["difficulty"] else counted
+
+
+def _mothership(found: re.Match[str]) -> str:
+    stat = int(found["stat"] or 50)
+    if not 1 <= stat <= 99:
+        raise DiceError(f"Dice Maiden's Mothership stat is 1 to 99, not {stat}")
+    return f"1d100 <= {stat}"
+
+
 def _godbound(found: re.Match[str]) -> str:
     dice = found["dice"] or "1d20"
     if found["straight"]:
@@ -284,6 +300,21 @@ ALIASES: tuple[Alias, ...] = (
         _fixed("{pool}d10t{target}ds>=10"),
         "ex5t8",
         "5d10 t8ds10 (a target other than 7)",
+    ),
+    Alias(
+        "Wrath & Glory",
+        r"wng(?:\s+w\d+)?(?:\s+dn(?P<difficulty>\d+))?(?:\s+w\d+)?\s+(?P<dice>\d*d6)"
+        r"(?P<rest>(?:\s*[-+*/]\s*\d+)*)(?:\s*!(?P<flag>\w*)(?:\s+\w+)*)?",
+        _wrath_and_glory,
+        "wng dn3 5d6",
+        "5d6: 4-5 one icon, 6 two; difficulty 3 (PASS/FAIL); !soak and !dmg take the total",
+    ),
+    Alias(
+        "Mothership",
+        r"ms(?P<stat>\d*)",
+        _mothership,
+        "ms45",
+        "1d100 roll-under 45 (the default stat 50)",
     ),
     Alias(
         "Storypath",
@@ -373,7 +404,7 @@ _ALIAS_PATTERNS = tuple(
 )
 
 _UNROLLED = re.compile(
-    r"[+-]?(?:\d*hsk\d*|\d+\.\d+hsk|\d+wod\d+c|cpr|wit|vtm\d+h\d+|wng|mm|ms\d*|sil\d*"
+    r"[+-]?(?:\d*hsk\d*|\d+\.\d+hsk|\d+wod\d+c|cpr|wit|vtm\d+h\d+|wng|mm|[+-]ms\d*|sil\d*"
     r"|bnw\d+|conan\d*(?:cd\d+)?|ed(?:4e)?\d+|dheart(?:gm)?|mnm|ww\d+(?:c\d+)?|\d*dp"
     r"|ol\d+[ad]\d+)(?![\w.])",
     re.IGNORECASE,

@@ -163,7 +163,8 @@ _MAIDEN_COMMENT = re.compile(r"\s!(?:\s|$)")
 def _dicemaiden(text: str) -> str:
     comment = _MAIDEN_COMMENT.search(text)
     if comment is not None:  # ` ! text`: the rest of the line is a comment
-        text = text[: comment.start()] + " #" + text[comment.end() - 1 :].rstrip()
+        words = comment.end() - 1 if comment[0][-1].isspace() else comment.end()
+        text = text[: comment.start()] + " #" + text[words:].rstrip()
         if text.endswith("#"):
             text = text[:-1].rstrip()
     code, hash_sign, rest = text.partition("#")

@@ -165,6 +165,11 @@ def test_explode_indefinitely_and_rerolls_are_not_refused() -> None:
         dicecli.roll(line, seed=1, environment=MAIDEN)
 
 
+def test_a_bang_at_the_end_is_an_empty_comment() -> None:
+    result = dicecli.roll("2d6 !", given="6,6", environment=MAIDEN)
+    assert (result.total, result.comment) == (12, None)
+
+
 def test_the_dialect_notes_what_it_rolled() -> None:
     result = dicecli.roll("sw8", given="3,4", environment=MAIDEN)
     assert result.notes == ("read as Dice Maiden reads it: (1d8!, 1d6!)kh1",)
@@ -235,6 +240,9 @@ def test_roll_sets_roll_each_set_in_the_command_line() -> None:
             lambda f: sum(0 if x <= 1 else 1 if x <= 5 else 2 if x <= 9 else 4 for x in f),
         ),
         ("gbs 2d10 +5", [d(10)] * 2, lambda f: sum(f) + 5),
+        # Wrath & Glory: 4-5 an icon, 6 two; !soak takes the total
+        ("wng w2 3d6", [d(6)] * 3, lambda f: sum(2 if x == 6 else x >= 4 for x in f)),
+        ("wng 3d6 !soak", [d(6)] * 3, sum),
         ("attack +5", [d(20)], lambda f: f[0] + 5),
         ("skill -2", [d(20)], lambda f: f[0] - 2),
     ],
@@ -264,8 +272,12 @@ def test_alias_given_dice(line: str, given: str, total: int) -> None:
     assert dicecli.roll(line, given=given, environment=MAIDEN).total == total
 
 
-def test_warhammer_fantasy_and_cypher_are_checks() -> None:
-    """wfrp67 + 20: the modifier moves the target (87); cs 3: a level 3 task, 9+."""
+def test_roll_under_aliases_and_difficulties_are_checks() -> None:
+    """wfrp67 + 20: the modifier moves the target (87); cs 3: a level 3 task, 9+;
+    ms45: 1d100 at most 45; wng dn3: three icons pass."""
+    assert dict(dicecli.odds("ms45", environment=MAIDEN).chances)["success"] == Fraction(45, 100)
+    assert dicecli.roll("wng dn3 2d6", given="6,4", environment=MAIDEN).failed is False
+    assert dicecli.roll("wng dn3 2d6", given="5,4", environment=MAIDEN).failed is True
     assert dicecli.roll("wfrp67 + 20", given="87", environment=MAIDEN).failed is False
     assert dicecli.roll("wfrp67 - 30", given="38", environment=MAIDEN).failed is True
     assert dicecli.roll("cs 3", given="9", environment=MAIDEN).failed is False
