@@ -70,7 +70,8 @@ _ZERO_DICE = re.compile(r"(?<![\w.])0[dD](?:\d+|%)(?![\w])")
 _TARGET = re.compile(r"(?<![A-Za-z])t(?P<lower>l?)\d")
 _DOUBLE_NUMBER = re.compile(r"(?<![A-Za-z])ds(?P<n>\d+)")
 _FAILURE_NUMBER = re.compile(r"(?<![A-Za-z])f(?P<n>\d+)")
-_BOTCH = re.compile(r"(?:(?<=\s)|(?<=\d))b\d*(?=\s|$|[a-z]{1,2}(?:\d|\s|$))")
+_BOTCH = re.compile(r"(?:(?<=\s)|(?<=\d))b(?P<n>\d*)(?=\s|$|[a-z]{1,2}(?:\d|\s|$))")
+"""``b1``: count the dice of 1 or less as botches, told apart; the total stays."""
 _ONCE_OR_INWARD = re.compile(
     r"(?:(?<=\s)|(?<=\d))(?P<word>e|i(?![er]))(?P<n>\d*)(?=\s|$|[a-z]{1,2}(?:\d|\s|$))"
 )
@@ -98,9 +99,6 @@ def _target_numbers(code: str) -> str:
 
 
 def _refuse_once_and_inward(text: str) -> None:
-    botch = _BOTCH.search(text)
-    if botch is not None:
-        raise DiceError(f"Dice Maiden's {botch[0]} counts botches apart, which dicecli does not")
     found = _ONCE_OR_INWARD.search(text)
     if found is None:
         return
@@ -455,6 +453,7 @@ def maiden_line(code: str) -> str:
     code = _ZERO_DICE.sub("0", code)
     code = _ADVANTAGE.sub(_advantage, code, count=1) if _ADVANTAGE.match(code) else code
     code = _target_numbers(code)
+    code = _BOTCH.sub(lambda m: f"cf<={m['n'] or 1}", code)  # marked, as criticals are
     code = plain_forms(code)
     _refuse_once_and_inward(code)
     return code

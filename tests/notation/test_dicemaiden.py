@@ -147,7 +147,6 @@ def test_zero_dice_are_worth_zero() -> None:
         ("4d6 e6", "Dice Maiden's e6 explodes each die once"),
         ("3d6e", "Dice Maiden's e explodes each die once"),
         ("4d6 i1", "Dice Maiden's i1 implodes"),
-        ("6d10b1", "Dice Maiden's b1 counts botches"),
         ("3hsk", "Dice Maiden's 3hsk has rules"),
         ("vtm7h2", "Dice Maiden's vtm7h2 has rules"),
         ("ol5a1", "Dice Maiden's ol5a1 has rules"),
@@ -163,6 +162,15 @@ def test_forms_dicecli_cannot_roll_are_refused_by_name(line: str, named: str) ->
 def test_explode_indefinitely_and_rerolls_are_not_refused() -> None:
     for line in ("4d6 ie6", "4d6 ir1", "4d6 irg5", "4d6 ie", "5d6 rg6"):
         dicecli.roll(line, seed=1, environment=MAIDEN)
+
+
+def test_botches_are_marked_and_leave_the_total() -> None:
+    """roll_syntax.md: ``b1`` counts botches (dice of 1 or less), told apart."""
+    result = dicecli.roll("3d10 t7 b1", given="1,7,10", environment=MAIDEN)
+    assert result.total == 2
+    assert ["critical-failure" in die.marks for die in result.dice] == [True, False, False]
+    chance = dict(dicecli.odds("2d10 t7 b", environment=MAIDEN).chances)["critical_failure"]
+    assert chance == 1 - Fraction(9, 10) ** 2
 
 
 def test_a_bang_at_the_end_is_an_empty_comment() -> None:
