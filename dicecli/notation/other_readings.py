@@ -21,9 +21,7 @@ from functools import lru_cache
 
 from dicecli.notation.translations import modifier_runs
 
-_MAYBE = re.compile(
-    r"[xX{!<>*]|[cC][sSfF]|[rRkK]\d|[rR](?![a-zA-Z])|[kK]\s*\d|^\s*-[dD](?:20|%)(?!\w)"
-)
+_MAYBE = re.compile(r"[xX{!<>*]|[cC][sSfF]|[rRkK]\d|[rR](?![a-zA-Z])|[kK]\s*\d")
 """A character that one of the spellings below needs: most lines have none."""
 
 _TIMES_DICE = re.compile(r"^\s*(?P<times>\d{1,9})\s*[xX×]\s*(?P<roll>\d*[dD]\S*)")
@@ -31,7 +29,9 @@ _SPACED_BANG = re.compile(r"\s!(?:\s|$)")
 _LONE_POOL = re.compile(r"\{\s*\d*[dD]\d+[A-Za-z!<>=\d]*\s*\}(?:>=|<=|>|<|=)-?\d")
 _ADD_THEN_TIMES = re.compile(r"(?P<dice>\d*[dD]\d+)(?P<add>[+-]\d+)\*(?P<times>\d{1,9})(?!\d)")
 _SPACED_REROLL = re.compile(r"[dD]\d+\S*\s+[rR](?:\d|[<>=])")
-_DISADVANTAGE = re.compile(r"\s*-[dD](?P<die>20|%)(?!\w)")
+_DISADVANTAGE = r"\s*-[dD](?P<die>20|%)(?!\w)"
+"""Dice Maiden's disadvantage, ``-d20``: looked for (and compiled) only in a line that
+starts with ``-``."""
 _SPACED_KEEP = re.compile(r"[dD]\d+\s+[kK](?P<n>\d+)")
 
 _KEEPS = frozenset(("k", "kh", "kl", "d", "dh", "dl"))
@@ -54,7 +54,8 @@ def other_readings(text: str) -> tuple[str, ...]:
     """The notes on the spellings of ``text`` that another well-known roller reads
     otherwise, each once, in the order found; ``()`` for most lines."""
     code = text.partition("#")[0]
-    if not _MAYBE.search(code):
+    leading_minus = code.lstrip()[:1] == "-"
+    if not leading_minus and not _MAYBE.search(code):
         return ()
     notes: list[str] = []
     repeat = _TIMES_DICE.match(code)
@@ -120,7 +121,7 @@ def other_readings(text: str) -> tuple[str, ...]:
             "a lone ! explodes here; Dice Maiden reads ' !' as the start of a comment: "
             "write # for a comment, or --dialect dicemaiden"
         )
-    disadvantage = _DISADVANTAGE.match(code)
+    disadvantage = re.match(_DISADVANTAGE, code) if leading_minus else None
     if disadvantage is not None:
         die = disadvantage["die"]
         worse = "2d20kl1" if die == "20" else "(2d10kh1*10+1d10-10)"
