@@ -19,8 +19,6 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from dicecli.notation.translations import modifier_runs
-
 _MAYBE = re.compile(r"[xX{!<>*]|[cC][sSfF]|[rRkK]\d|[rR](?![a-zA-Z])|[kK]\s*\d")
 """A character that one of the spellings below needs: most lines have none."""
 
@@ -57,6 +55,8 @@ def other_readings(text: str) -> tuple[str, ...]:
     leading_minus = code.lstrip()[:1] == "-"
     if not leading_minus and not _MAYBE.search(code):
         return ()
+    from dicecli.notation.translations import modifier_runs  # docs/startup.md
+
     notes: list[str] = []
     repeat = _TIMES_DICE.match(code)
     if repeat is not None:
