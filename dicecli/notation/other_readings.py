@@ -22,15 +22,17 @@ from functools import lru_cache
 _MAYBE = re.compile(r"[xX{!<>*]|[cC][sSfF]|[rRkK]\d|[rR](?![a-zA-Z])|[kK]\s*\d")
 """A character that one of the spellings below needs: most lines have none."""
 
-_TIMES_DICE = re.compile(r"^\s*(?P<times>\d{1,9})\s*[xX×]\s*(?P<roll>\d*[dD]\S*)")
-_SPACED_BANG = re.compile(r"\s!(?:\s|$)")
-_LONE_POOL = re.compile(r"\{\s*\d*[dD]\d+[A-Za-z!<>=\d]*\s*\}(?:>=|<=|>|<|=)-?\d")
-_ADD_THEN_TIMES = re.compile(r"(?P<dice>\d*[dD]\d+)(?P<add>[+-]\d+)\*(?P<times>\d{1,9})(?!\d)")
-_SPACED_REROLL = re.compile(r"[dD]\d+\S*\s+[rR](?:\d|[<>=])")
+_TIMES_DICE = r"^\s*(?P<times>\d{1,9})\s*[xX×]\s*(?P<roll>\d*[dD]\S*)"
+_SPACED_BANG = r"\s!(?:\s|$)"
+_LONE_POOL = r"\{\s*\d*[dD]\d+[A-Za-z!<>=\d]*\s*\}(?:>=|<=|>|<|=)-?\d"
+_ADD_THEN_TIMES = r"(?P<dice>\d*[dD]\d+)(?P<add>[+-]\d+)\*(?P<times>\d{1,9})(?!\d)"
+_SPACED_REROLL = r"[dD]\d+\S*\s+[rR](?:\d|[<>=])"
 _DISADVANTAGE = r"\s*-[dD](?P<die>20|%)(?!\w)"
 """Dice Maiden's disadvantage, ``-d20``: looked for (and compiled) only in a line that
 starts with ``-``."""
-_SPACED_KEEP = re.compile(r"[dD]\d+\s+[kK](?P<n>\d+)")
+_SPACED_KEEP = r"[dD]\d+\s+[kK](?P<n>\d+)"
+"""The spellings' patterns, compiled when a line first passes :data:`_MAYBE` (by
+``re``'s own cache), not when a line with a ``k`` or ``<`` loads this module."""
 
 _KEEPS = frozenset(("k", "kh", "kl", "d", "dh", "dl"))
 
@@ -58,14 +60,14 @@ def other_readings(text: str) -> tuple[str, ...]:
     from dicecli.notation.translations import modifier_runs  # docs/startup.md
 
     notes: list[str] = []
-    repeat = _TIMES_DICE.match(code)
+    repeat = re.match(_TIMES_DICE, code)
     if repeat is not None:
         count = int(repeat["times"])
         notes.append(
             f"{code.strip()} multiplies; to roll {_times(count)}: -n {count}, "
             f"as rolldice reads {count}x with --dialect rolldice"
         )
-    if _LONE_POOL.search(code):
+    if re.search(_LONE_POOL, code):
         notes.append(
             "a group of one dice term counts its sum as one value; Roll20 compares each "
             "die with the target: write the dice without braces, or --dialect roll20"
@@ -105,18 +107,18 @@ def other_readings(text: str) -> tuple[str, ...]:
             "cs marks critical successes here and the total is the sum; Foundry VTT "
             f"counts successes with cs: write {counted}, or --dialect foundry"
         )
-    if once or _SPACED_REROLL.search(code):
+    if once or re.search(_SPACED_REROLL, code):
         notes.append(
             "r re-rolls until the face is gone here; Foundry VTT re-rolls once: write ro, "
             "or --dialect foundry; Dice Maiden's r2 re-rolls 2 or less once: "
             "--dialect dicemaiden"
         )
-    if bare_keep or _SPACED_KEEP.search(code):
+    if bare_keep or re.search(_SPACED_KEEP, code):
         notes.append(
             "k3 keeps the 3 highest here; d20 (Avrae) keeps the dice showing 3 and caith "
             "the 3 lowest: write kh3 or kl3 to say which"
         )
-    if _SPACED_BANG.search(code):
+    if re.search(_SPACED_BANG, code):
         notes.append(
             "a lone ! explodes here; Dice Maiden reads ' !' as the start of a comment: "
             "write # for a comment, or --dialect dicemaiden"
@@ -129,7 +131,7 @@ def other_readings(text: str) -> tuple[str, ...]:
             f"-d{die} subtracts a d{die} here; Dice Maiden rolls it with disadvantage: "
             f"write {worse}, or --dialect dicemaiden"
         )
-    added = _ADD_THEN_TIMES.search(code)
+    added = re.search(_ADD_THEN_TIMES, code)
     if added is not None:
         notes.append(
             f"* comes before {added['add'][0]} here; rolldice multiplies the dice first: "
