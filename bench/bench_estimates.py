@@ -46,6 +46,10 @@ GRID: list[str] = [
     "100d100kl3",
     "10000d100kh3",
     "3000d6kh3",
+    "500d6dl1",
+    "150d100dl",
+    "300d20kh150",
+    "300d100kh150",
     "3d2000kh2",
     "3d10000dl",
     # dice that are not fair: re-rolled, clamped, counting successes
@@ -63,10 +67,19 @@ GRID: list[str] = [
     "10d100kl2!>=4",
     "3d%!dh3",
     "6d6!pkh3",
+    "20d6!pkh3",
+    "8d10!pkh4",
     "5d10!!kh2",
+    # exploding dice added up, no keep
+    "50d6!",
+    "80d6!",
+    "30d10!",
     # different units
     "{3d6, 2d8, d10, d12}kh2",
     "{4d6, 3d10, 2d20}dl2",
+    "{100d6, 100d6, 100d6}kh2",
+    "{100d6, 100d6, 100d6, 100d6}kh2",
+    "{200d6, 200d6, 200d6}kh2",
 ]
 
 
