@@ -3,7 +3,9 @@
 All exact, all on integer weights (:mod:`dicecli.probability.weights`); each estimates
 its work before doing it, and :func:`keep_identical` runs the cheapest of its three ways.
 
-**Identical dice** (:func:`keep_identical`), three ways. *By threshold*
+**Identical dice** (:func:`keep_identical`), three ways, and one for a single kept
+die (``2d20kh1``, :func:`_keep_one`): the highest is at most a value when every die
+is, so its weights are differences of powers of the running weights. *By threshold*
 (:func:`_keep_by_threshold`): the value of the last kept die, the dice beyond it (one
 packed polynomial, to a power by Horner's rule) and a binomial sum for those at it.
 *Fair dice* (:func:`_keep_uniform`): the same sum, the faces beyond being a geometric
@@ -110,6 +112,9 @@ def keep_identical(
         return {0: sum(unit.values()) ** units}
     if kept == units:
         return power(_scored(unit, score), units, what)
+    if kept == 1:
+        check_work(_keep_one_work(unit, units), what)
+        return _keep_one(unit, units, keep_highest, score)
     plan = _KeepPlan.of(unit, units, keep_highest, kept, score)
     lifted, width = plan.lifted, plan.width
     check_outcomes(plan.slots, what)
@@ -122,6 +127,28 @@ def keep_identical(
     else:
         counts = _keep_by_walk(unit, units, keep_highest, kept, lifted, width)
     return {k + kept * plan.base: count for k, count in counts.items()}
+
+
+def _keep_one(unit: Mapping[int, int], units: int, keep_highest: bool, score: Score) -> Counts:
+    """The score of the one highest (lowest) of ``units`` units: it is at most (at least)
+    a value when every unit is, so its weight at each value is the weight of every
+    unit being at most that value, less that of every unit being below it."""
+    result: Counts = {}
+    within = previous = 0
+    for value in sorted(unit, reverse=not keep_highest):
+        within += unit[value]
+        every = within**units
+        key = score(value)
+        result[key] = result.get(key, 0) + every - previous
+        previous = every
+    return result
+
+
+def _keep_one_work(unit: Mapping[int, int], units: int) -> int:
+    """Estimated work of :func:`_keep_one`: a power and a subtraction per value."""
+    size = (sum(unit.values()) + 1).bit_length() * units // 8 + 1
+    each = 3 * multiply_work(size // 2, size // 2) // 2 + add_work(size) + INTEGER_OP_WORK
+    return len(unit) * each
 
 
 @frozen
@@ -164,9 +191,11 @@ class _KeepPlan:
 def keep_identical_work(
     unit: Mapping[int, int], units: int, keep_highest: bool, kept: int, score: Score
 ) -> int:
-    """The estimated work of :func:`keep_identical` (the cheapest of its three ways)."""
+    """The estimated work of :func:`keep_identical` (the cheapest of its ways)."""
     if kept in (0, units):
         return 0
+    if kept == 1:
+        return _keep_one_work(unit, units)
     return _KeepPlan.of(unit, units, keep_highest, kept, score).cheapest
 
 
