@@ -52,6 +52,7 @@ from dicecli.probability.weights import (
     OddsTooBigError,
     add_work,
     charge,
+    check_estimate,
     check_memory,
     check_outcomes,
     check_work,
@@ -119,7 +120,7 @@ def keep_identical(
     lifted, width = plan.lifted, plan.width
     check_outcomes(plan.slots, what)
     check_memory(plan.slots * width, what)
-    check_work(plan.cheapest, what)
+    check_work(plan.cheapest + _plan_work(len(unit), kept), what)
     if plan.uniform <= min(plan.walk, plan.threshold):
         counts = _keep_uniform(unit, units, keep_highest, kept, lifted, width)
     elif plan.threshold <= plan.walk:
@@ -188,6 +189,21 @@ class _KeepPlan:
         return min(self.walk, self.threshold, self.uniform)
 
 
+PLAN_VALUE_WORK = 1_500
+"""Work per value of planning :func:`keep_identical` (sorting, lifting, the fair-die
+test), beside :data:`PLAN_STEP_WORK`."""
+
+PLAN_STEP_WORK = 800
+"""Work of one step of the threshold way's estimate, one per value and kept die."""
+
+
+def _plan_work(values: int, kept: int) -> int:
+    """Estimated work of :meth:`_KeepPlan.of` itself: the threshold way's estimate adds
+    up a product per value and kept die (a bound past 100,000 of them)."""
+    steps = values * kept if values * kept <= 100_000 else values
+    return values * PLAN_VALUE_WORK + steps * PLAN_STEP_WORK
+
+
 def keep_identical_work(
     unit: Mapping[int, int], units: int, keep_highest: bool, kept: int, score: Score
 ) -> int:
@@ -196,7 +212,8 @@ def keep_identical_work(
         return 0
     if kept == 1:
         return _keep_one_work(unit, units)
-    return _KeepPlan.of(unit, units, keep_highest, kept, score).cheapest
+    plan = _KeepPlan.of(unit, units, keep_highest, kept, score)
+    return plan.cheapest + _plan_work(len(unit), kept)
 
 
 def _walk_work(values: int, units: int, kept: int, slots: int, width: int) -> int:
@@ -333,7 +350,16 @@ def _uniform_work(
     comb = COMB_STEP_WORK * min(kept // 2, units - kept // 2) + INTEGER_OP_WORK
     chances = values * kept * (8 * multiply_work(scalar, 8) + comb)
     powers = (3 * values + kept) * 3 * multiply_work(scalar // 2, scalar // 2) // 2
-    return terms + sums + chances + powers
+    loops = values * (UNIFORM_VALUE_WORK + UNIFORM_STEP_WORK * kept)
+    return terms + sums + chances + powers + loops
+
+
+UNIFORM_VALUE_WORK = 2_000
+"""Work of :func:`_keep_uniform`'s loops per value, beside their arithmetic."""
+
+UNIFORM_STEP_WORK = 1_700
+"""Work of :func:`_keep_uniform`'s loops per value and kept die (building a row of
+chances, placing a value's signed terms), beside their arithmetic."""
 
 
 def _keep_uniform(
@@ -733,8 +759,11 @@ def keep_over_sorted_chains(
         high_units, low_units = (added, dice) if high_is_exploding else (dice, added)
         keep_highest, kept = kept_end(keep, dice + added)
         cases.append((added, _two_kinds(low, low_units, high, high_units, keep_highest, kept)))
-    work = sum(_keep_over_two_work(two, score) for _, two in cases) + len(cases) * CASE_WORK
-    check_work(work + _spreading_work(chain, dice, keep, ways), what)
+    # Each case's keep/drop, powers and sums charge the question as they run: refuse
+    # now if all of it is too much, and charge here only what nothing else does.
+    own = len(cases) * CASE_WORK + _spreading_work(chain, dice, keep, ways)
+    check_estimate(sum(_keep_over_two_work(two, score) for _, two in cases) + own, what)
+    check_work(own, what)
     result: Counts = {}
     for added, two in cases:
         spread = ways[added]
@@ -761,9 +790,9 @@ def _spreading_work(chain: Chain, dice: int, keep: Keep, ways: Mapping[int, int]
     return work
 
 
-CASE_WORK = 30_000
-"""Work of one case of :func:`keep_over_sorted_chains` beside its keep/drop: planning
-it (each way's estimate) and setting it up."""
+CASE_WORK = 20_000
+"""Work of setting up one case of :func:`keep_over_sorted_chains`, beside its
+keep/drop."""
 
 
 @frozen

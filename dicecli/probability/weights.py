@@ -145,8 +145,9 @@ class Weights:
     def to_distribution(self, what: str = "this roll") -> Distribution:
         """The exact fractions: each outcome's weight over the denominator, reduced
         (charged to the question first: thousands of big fractions take a while)."""
-        check_work(fractions_work(len(self.counts), self.denominator), what)
-        return Distribution.from_weights(self.counts, self.denominator, self.residue)
+        residue = self.residue
+        check_work(fractions_work(len(self.counts), self.denominator, residue > 0), what)
+        return Distribution.from_weights(self.counts, self.denominator, residue)
 
 
 def merged_notes(*groups: Iterable[str]) -> tuple[str, ...]:
@@ -401,7 +402,7 @@ def _is_palindrome(counts: Mapping[int, int], low: int, high: int) -> bool:
     return all(counts.get(low + i, 0) == counts.get(high - i, 0) for i in range(high - low + 1))
 
 
-# --- estimates of work (units of about a nanosecond on the reference machine) -------
+# --- estimates of work (units of about a nanosecond of CPU time; bench_estimates.py) --
 
 PAIR_WORK = 1_000
 """Work of one outcome pair in a pair-by-pair loop (a dict update of big integers)."""
@@ -410,17 +411,23 @@ SLOT_WORK = 400
 """Work of packing and unpacking one slot of a packed integer."""
 
 
-FRACTION_WORK = 6_000
+FRACTION_WORK = 1_500
 """Work of making one outcome's reduced fraction, beside :data:`FRACTION_BIT_WORK`."""
 
-FRACTION_BIT_WORK = 4
+FRACTION_BIT_WORK = 1
 """Work of making one outcome's fraction, per bit of the denominator."""
 
+CUT_FRACTION_BIT_WORK = 8
+"""The same for weights with a cut-off (explosions followed to a depth): a chain that
+stops early carries the unused depth as a power of the denominator, a common factor
+divided out a word-sized chunk at a time."""
 
-def fractions_work(outcomes: int, denominator: int) -> int:
+
+def fractions_work(outcomes: int, denominator: int, cut: bool = False) -> int:
     """Estimated work of turning ``outcomes`` weights over ``denominator`` into reduced
-    fractions (:meth:`Weights.to_distribution`)."""
-    return outcomes * (FRACTION_WORK + FRACTION_BIT_WORK * denominator.bit_length())
+    fractions (:meth:`Weights.to_distribution`); ``cut``: the weights leave a residue."""
+    per_bit = CUT_FRACTION_BIT_WORK if cut else FRACTION_BIT_WORK
+    return outcomes * (FRACTION_WORK + per_bit * denominator.bit_length())
 
 
 DIGIT_PRODUCT_WORK = 0.75
