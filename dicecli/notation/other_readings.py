@@ -11,15 +11,14 @@ roller reads it, and :func:`dicecli.notation.dialects.dialect_note` says what wa
 instead.
 
 A line with none of the characters these spellings need never loads this module
-(:func:`dicecli.notation.dialects.line_notes`, docs/startup.md).
+(:func:`dicecli.notation.dialects.line_notes`, docs/startup.md), and one in which
+none of the spellings may be (``4d6kh3``) does not load the dialects' rewriting.
 """
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
-
-from dicecli.notation.translations import modifier_runs
 
 _MAYBE = re.compile(r"[xX{!<>*]|[cC][sSfF]|[rRkK]\d|[rR](?![a-zA-Z])|[kK]\s*\d")
 """A character that one of the spellings below needs: most lines have none."""
@@ -53,6 +52,8 @@ def other_readings(text: str) -> tuple[str, ...]:
     code = text.partition("#")[0]
     if not _MAYBE.search(code):
         return ()
+    from dicecli.notation.translations import modifier_runs  # docs/startup.md
+
     notes: list[str] = []
     repeat = _TIMES_DICE.match(code)
     if repeat is not None:
