@@ -192,7 +192,7 @@ def repl_rows(programs: dict[str, str]) -> dict[str, Measure]:
         for name, dicecli in programs.items():
             bench_repl.compile_package(dicecli)
             found[name] = {
-                f"REPL {row}: instructions vs bare PromptSession": bench_repl.instructions(
+                f"REPL {row}: instr. vs bare PromptSession": bench_repl.instructions(
                     [dicecli, *args], home
                 )
                 / bare
@@ -402,7 +402,7 @@ TARGETS = {
     "piped: speed vs d20.roll": ">= 1.5",
     "speed vs d20.roll": ">= 2",
     "instructions vs 2D6+5": "<= 1.1",
-    "instructions vs bare PromptSession": "<= 1.1",
+    "instr. vs bare PromptSession": "<= 1.1",
     "never-seen line: µs a line": "<= 10",
     "speed vs RPG Dice Roller": ">= 1.5",
     "time vs icepool": "<= 1",
