@@ -375,7 +375,7 @@ def environment_from(
     setting or the character file names."""
     # The rolling stages, which the help does not need, come with a command that rolls.
     from dicecli.environment import Environment  # docs/startup.md
-    from dicecli.naming import with_named
+    from dicecli.naming import with_sets
 
     env = Environment(settings=settings_from(settings, options or {}))
     # docs/startup.md
@@ -392,14 +392,7 @@ def environment_from(
         from dicecli.character import load_character  # docs/startup.md
 
         env = load_character(example_or_path(str(character)), env)
-    for item in sets or []:
-        name, equals, value = item.partition("=")
-        if not equals:
-            raise DiceError(f"--set takes NAME=VALUE, e.g. --set STR=3 (got '{item}')")
-        try:
-            env = with_named(env, name.strip(), value)
-        except DiceError as error:
-            raise DiceError(f"--set {item}: {error.message}") from None
+    env = with_sets(env, sets or [])
     if dialect is not None:
         env = replace(env, settings={**env.settings, DIALECT_SETTING: dialect_named(dialect)})
     return env

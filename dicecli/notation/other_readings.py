@@ -11,7 +11,8 @@ roller reads it, and :func:`dicecli.notation.dialects.dialect_note` says what wa
 instead.
 
 A line with none of the characters these spellings need never loads this module
-(:func:`dicecli.notation.dialects.line_notes`, docs/startup.md).
+(:func:`dicecli.notation.dialects.line_notes`, docs/startup.md), and one in which
+none of the spellings may be (``4d6kh3``) does not load the dialects' rewriting.
 """
 
 from __future__ import annotations
