@@ -27,6 +27,9 @@ _RUN = rf"(?:[A-Za-z!]+(?:{_COMPARE}-?\d+|\d+)?|{_COMPARE}-?\d+)*"
 _TERM = re.compile(rf"(?P<head>{_HEAD}|\}})(?P<run>{_RUN})")
 _TOKENS = re.compile(rf"[A-Za-z!]+(?:{_COMPARE}-?\d+|\d+)?|{_COMPARE}-?\d+")
 _SPLIT = re.compile(_TOKEN)
+# The patterns below are each dialect's own: kept as text, compiled (and cached by
+# :mod:`re`) when a line is first read in that dialect, not by every line that is
+# looked at for another reading (docs/startup.md).
 
 Token = tuple[str, str]
 """One modifier: its word (``kh``, ``!``, ``""`` for a success condition) and its
@@ -69,11 +72,11 @@ def _at_least(condition: str) -> str:
 
 # --- Roll20 ---------------------------------------------------------------------------
 
-_LONE_POOL = re.compile(rf"\{{\s*(?P<term>{_HEAD}{_RUN})\s*\}}(?=(?:{_COMPARE})-?\d)")
+_LONE_POOL = rf"\{{\s*(?P<term>{_HEAD}{_RUN})\s*\}}(?=(?:{_COMPARE})-?\d)"
 """A group of one dice term with a success condition after it: ``{5d6!!}>8``."""
 
 
-_SIDES = re.compile(r"\d*[dD](?P<sides>\d+|%)")
+_SIDES = r"\d*[dD](?P<sides>\d+|%)"
 
 
 def _lone_pool(found: re.Match[str]) -> str:
@@ -87,7 +90,7 @@ def _lone_pool(found: re.Match[str]) -> str:
     if any(word == "" for word, _ in tokens):  # it counts successes itself: one value
         return found[0]
     if tokens and tokens[-1][0] in ("!", "!!", "!p", "!!p") and not tokens[-1][1]:
-        sides = _SIDES.match(term)
+        sides = re.match(_SIDES, term)
         if sides is None:  # Fudge dice or a face list: left to dicecli's reading
             return found[0]
         highest = "100" if sides["sides"] == "%" else sides["sides"]
@@ -96,7 +99,7 @@ def _lone_pool(found: re.Match[str]) -> str:
 
 
 def _roll20(text: str) -> str:
-    text = _LONE_POOL.sub(_lone_pool, text)
+    text = re.sub(_LONE_POOL, _lone_pool, text)
     return _rewrite_runs(text, lambda tokens: [(w, _at_least(c)) for w, c in tokens])
 
 
@@ -156,12 +159,12 @@ def _d20(text: str) -> str:
 
 # --- Dice Maiden ----------------------------------------------------------------------
 
-_MAIDEN_REROLL = re.compile(r"(?<=[\s\dA-Za-z])(?P<indefinitely>i?)r(?P<limit>\d+)(?![\d<>=])")
-_MAIDEN_COMMENT = re.compile(r"\s!(?:\s|$)")
+_MAIDEN_REROLL = r"(?<=[\s\dA-Za-z])(?P<indefinitely>i?)r(?P<limit>\d+)(?![\d<>=])"
+_MAIDEN_COMMENT = r"\s!(?:\s|$)"
 
 
 def _dicemaiden(text: str) -> str:
-    comment = _MAIDEN_COMMENT.search(text)
+    comment = re.search(_MAIDEN_COMMENT, text)
     if comment is not None:  # ` ! text`: the rest of the line is a comment
         words = comment.end() - 1 if comment[0][-1].isspace() else comment.end()
         text = text[: comment.start()] + " #" + text[words:].rstrip()
@@ -180,19 +183,17 @@ def _dicemaiden(text: str) -> str:
         once = "" if found["indefinitely"] else "o"
         return f"r{once}<={found['limit']}"
 
-    return _MAIDEN_REROLL.sub(reroll, code) + hash_sign + rest
+    return re.sub(_MAIDEN_REROLL, reroll, code) + hash_sign + rest
 
 
 # --- rolldice -------------------------------------------------------------------------
 
-_ROLLDICE_REPEAT = re.compile(r"\s*(?P<times>\d{1,9})[xX](?=\d*[dD])")
-_ROLLDICE_MULTIPLIER = re.compile(
-    rf"(?P<dice>{_HEAD}{_RUN})(?P<add>[+-]\d+)\*(?P<times>\d{{1,9}})(?!\d)"
-)
+_ROLLDICE_REPEAT = r"\s*(?P<times>\d{1,9})[xX](?=\d*[dD])"
+_ROLLDICE_MULTIPLIER = rf"(?P<dice>{_HEAD}{_RUN})(?P<add>[+-]\d+)\*(?P<times>\d{{1,9}})(?!\d)"
 
 
 def _rolldice(text: str) -> str:
-    text = _ROLLDICE_MULTIPLIER.sub(lambda m: f"{m['dice']}*{m['times']}{m['add']}", text)
+    text = re.sub(_ROLLDICE_MULTIPLIER, lambda m: f"{m['dice']}*{m['times']}{m['add']}", text)
     return _rewrite_runs(
         text, lambda tokens: [("dl" if w.lower() == "s" and c else w, c) for w, c in tokens]
     )
@@ -201,7 +202,7 @@ def _rolldice(text: str) -> str:
 def rolldice_repeats(text: str) -> tuple[str, int | None]:
     """rolldice's ``6x4d6``: six rolls of ``4d6`` -> ``("4d6", 6)``; ``(text, None)``
     for any other line."""
-    found = _ROLLDICE_REPEAT.match(text)
+    found = re.match(_ROLLDICE_REPEAT, text)
     if found is None:
         return text, None
     return text[found.end() :], int(found["times"])

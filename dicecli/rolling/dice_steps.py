@@ -63,11 +63,7 @@ def _shown_dice_step(node: Dice) -> DiceStep:
     if critical is None and fumble is None:
         return _uncritical_dice_step(node, die)
     if node.modifiers is NO_MODIFIERS and node.count == 1:  # a lone d20: marked per face
-        marked = tuple(
-            die.roll_of(index, True, critical_marks(value, critical, fumble))
-            for index, value in enumerate(die.face_values)
-        )
-        return _one_die_step(die, tuple(DiceShown((roll,)) for roll in marked))
+        return _lone_die_step(die, critical, fumble)
     if _face_decided(node.modifiers, die):  # criticals go in its per-face tables
         modifiers = replace(node.modifiers, sort=None)
         return _face_decided_step(die, node.count, modifiers, (critical, fumble))
@@ -129,8 +125,40 @@ def _plain_dice_step(die: Die, count: int) -> DiceStep:
     if isinstance(die.faces, NumberedFaces):  # a d743: nothing built per face
         return _computed_dice_step(die, count)
     if count == 1 and len(die.faces) <= TABLED_FACES:  # d20, 1d8: no lists to build
-        return _one_die_step(die, die.shown_alone)
+        return _lone_die_step(die, None, None)
     return _summed_dice_step(die, count, die.face_values)
+
+
+_LONE_DIE_STEPS: dict[tuple[int, Condition | None, Condition | None], tuple[Die, DiceStep]] = {}
+"""The step of a lone die with no modifiers, by the die's identity and its critical
+conditions: its rolls, one per face, are made once, not for every line that names it
+(the usual dice are shared objects, :func:`~dicecli.notation.dice.die_for_sides`)."""
+
+MAX_LONE_DIE_STEPS = 256
+
+
+def _lone_die_step(die: Die, critical: Condition | None, fumble: Condition | None) -> DiceStep:
+    """One die with no modifiers, each face's roll marked critical as ``critical`` and
+    ``fumble`` say (:func:`_one_die_step`), made once per die and conditions (for dice
+    of at most :data:`TABLED_FACES` faces)."""
+    key = (id(die), critical, fumble)
+    entry = _LONE_DIE_STEPS.get(key)
+    if entry is not None and entry[0] is die:
+        return entry[1]
+    if critical is None and fumble is None:
+        alone = die.shown_alone
+    else:
+        marked = tuple(
+            die.roll_of(index, True, critical_marks(value, critical, fumble))
+            for index, value in enumerate(die.face_values)
+        )
+        alone = tuple(DiceShown((roll,)) for roll in marked)
+    step = _one_die_step(die, alone)
+    if len(die.faces) <= TABLED_FACES:  # a few rolls each: a bigger die is not kept
+        if len(_LONE_DIE_STEPS) >= MAX_LONE_DIE_STEPS:
+            _LONE_DIE_STEPS.clear()
+        _LONE_DIE_STEPS[key] = (die, step)
+    return step
 
 
 def _computed_dice_step(die: Die, count: int) -> DiceStep:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from dicecli.breakdown import breakdown
 from dicecli.environment import Environment
@@ -227,9 +227,14 @@ def _faces_named(node: Expr) -> int:
     faces, pending = 1, [node]
     while pending:
         current = pending.pop()
-        if isinstance(current, Dice) and isinstance(current.sides, int):
-            faces += min(current.sides, MAX_SHARED_ROLLS)
-        pending.extend(children(current))
+        if type(current) is BinaryOp:  # the most common inner node: no call for it
+            pending.append(current.left)
+            pending.append(current.right)
+        elif isinstance(current, Dice):
+            if isinstance(current.sides, int):
+                faces += min(current.sides, MAX_SHARED_ROLLS)
+        elif type(current) is not Number:
+            pending.extend(children(current))
     return faces
 
 
@@ -250,6 +255,9 @@ def step_of(node: Expr) -> Step:
 
 def compile_step(node: Expr) -> Step:
     """Make ``node`` ready to roll: one function per node type."""
+    compiler = _COMPILERS.get(type(node))  # the node types themselves: one look-up
+    if compiler is not None:
+        return compiler(node)
     match node:
         case Number():
             return _compile_number(node)
@@ -273,6 +281,11 @@ def compile_step(node: Expr) -> Step:
             return _compile_computed_dice(node)
         case _:
             return assert_never(node)
+
+
+_COMPILERS: dict[type, Callable[[Any], Step]] = {}
+"""The step compiler of each node type (filled below, once they are defined), for
+:func:`compile_step`; a subclass of a node type goes by its ``match``."""
 
 
 class Evaluation:
@@ -581,6 +594,22 @@ def _compile_group(node: Group) -> Step:
         return GroupRoll(tuple(rolled), kept, total, tally)
 
     return group
+
+
+_COMPILERS.update(
+    {
+        Number: _compile_number,
+        BinaryOp: _compile_binary,
+        Negate: _compile_negate,
+        PercentOf: _compile_percent,
+        Labelled: _compile_labelled,
+        Name: _compile_name,
+        Dice: compile_dice,
+        Group: _compile_group,
+        Call: _compile_call,
+        ComputedDice: _compile_computed_dice,
+    }
+)
 
 
 def _only_added(body: Expr, dice: tuple[DieRoll, ...]) -> None:
