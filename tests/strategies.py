@@ -96,7 +96,7 @@ CHECK_SPELLINGS: dict[str, CheckOp] = {
     "\N{NOT EQUAL TO}": "!=",
 }
 """How a check's comparison may be typed, and what it means (``vs`` meets or beats)."""
-KEEP_KINDS: tuple[KeepKind, ...] = ("kh", "kl", "dh", "dl")
+KEEP_KINDS: tuple[KeepKind, ...] = ("kh", "kl", "dh", "dl", "km")
 EXPLODE_KINDS: tuple[ExplodeKind, ...] = ("!", "!!", "!p", "!!p")
 
 MAX_EXPLODING_SHARE = 0.5  # of the standing faces: explosions end fast
@@ -240,8 +240,13 @@ def condition_text(
 
 @cache
 def keep_for(count: int) -> st.SearchStrategy[Keep]:
-    """Keep/drop of 0 to ``count + 1`` dice or items (keeping none, ``kh0``, is worth 0)."""
-    return st.builds(Keep, st.sampled_from(("kh", "kl", "dh", "dl")), st.integers(0, count + 1))
+    """Keep/drop of 0 to ``count + 1`` dice or items (keeping none, ``kh0``, is worth 0);
+    now and then the middle (``km``) or a second keep after the first (``dl1kh2``)."""
+    one = st.builds(
+        Keep, st.sampled_from(("kh", "kl", "dh", "dl", "km")), st.integers(0, count + 1)
+    )
+    chained = st.builds(Keep.followed_by, one, one)
+    return st.one_of(one, one, one, chained)
 
 
 def _maybe(draw: st.DrawFn, strategy: st.SearchStrategy[T]) -> T | None:
@@ -389,15 +394,8 @@ def modifiers_text(
                     + str(bound),
                 )
             )
-    if modifiers.keep is not None:
-        keep = modifiers.keep
-        spellings = [keep.kind] + (["k"] if keep.kind == "kh" else [])
-        word = draw(_cased(draw(st.sampled_from(spellings))))
-        number = draw(st.sampled_from(["", "1"])) if keep.amount == 1 else str(keep.amount)
-        other = {"kh": "h", "kl": "l", "dl": "d"}.get(keep.kind)
-        if respell and other and modifiers.sort is None and draw(st.booleans()):  # 4d6h3, 4d6d1
-            word, number = draw(_cased(other)), str(keep.amount)
-        tokens.append(("keep", word + number))
+    if modifiers.keep is not None:  # a chain of keeps is one token: its order is its meaning
+        tokens.append(("keep", draw(_keep_text(modifiers.keep, respell, modifiers.sort is None))))
     if modifiers.success is not None:
         success = modifiers.success
         spellings = [str(success)] + ([f"c{success}"] if respell else [])  # DiceParser's c>3
@@ -433,6 +431,21 @@ def modifiers_text(
         order.append(("unique", bare_unique))
     gaps = [draw(spaces(allow_spaces)) for _ in order]
     return "".join(gap + text for gap, (_, text) in zip(gaps, order, strict=True))
+
+
+@st.composite
+def _keep_text(draw: st.DrawFn, keep: Keep, respell: bool, unsorted: bool) -> str:
+    """``keep`` and the keeps after it, each in a random spelling (``k``, ``h3``, d20's
+    ``ph1``; ``km`` always with its number: ``kmax3`` is ``k`` and ``max3``)."""
+    spellings = [keep.kind] + (["k"] if keep.kind == "kh" else [])
+    word = draw(_cased(draw(st.sampled_from(spellings))))
+    bare_one = keep.amount == 1 and keep.kind != "km"
+    number = draw(st.sampled_from(["", "1"])) if bare_one else str(keep.amount)
+    other = {"kh": ["h"], "kl": ["l"], "dl": ["d", "pl"], "dh": ["ph"]}.get(keep.kind)
+    if respell and other and unsorted and draw(st.booleans()):  # 4d6h3, 4d6d1, 4d6ph1
+        word, number = draw(_cased(draw(st.sampled_from(other)))), str(keep.amount)
+    rest = "" if keep.then is None else draw(_keep_text(keep.then, respell, unsorted))
+    return word + number + rest
 
 
 # --- text, one strategy per grammar rule --------------------------------------------

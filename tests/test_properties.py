@@ -832,14 +832,17 @@ def reference_call(node: Call, dice: Iterator[int]) -> int:
 def reference_group_total(node: Group, values: list[int]) -> int:
     keep = node.modifiers.keep
     ranked = sorted(values)
-    if keep is not None:
+    while keep is not None:  # each keep of a chain over what the one before kept
         count = min(keep.amount, len(ranked))
+        left_out = len(ranked) - count
         ranked = {
             "kh": ranked[len(ranked) - count :],
             "kl": ranked[:count],
             "dh": ranked[: len(ranked) - count],
             "dl": ranked[count:],
+            "km": ranked[left_out // 2 : left_out // 2 + count],  # Dice Maiden's middle
         }[keep.kind]
+        keep = keep.then
     if node.modifiers.success is None:
         return sum(ranked)
     return sum(_score(v, node.modifiers) for v in ranked)

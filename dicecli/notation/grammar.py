@@ -106,7 +106,7 @@ integer.set_parse_action(lambda s, loc, t: int(t[0]))
 _FACES = r"\{[^{}()\[\]#]*\}?"  # d{1,1,2}: read by notation.faces, which finds the faults
 _DICE = rf"(?P<count>\d*)[dD](?P<sides>\d+|%|[fF](?:\.[12](?!\d))?|{_FACES})"
 _OWN_MODIFIER = (
-    r"(?P<keep>kh|kl|dh|dl|k)(?P<keep_n>\d*)"
+    r"(?P<keep>kh|kl|km(?=\d)|dh|dl|k)(?P<keep_n>\d*)"
     rf"|(?P<reroll>ro|r)(?P<reroll_if>{_CONDITION})?"
     rf"|(?P<unique>uo|u)(?P<unique_if>{_CONDITION})?"
     r"|(?P<clamp>min|max)(?P<bound>-?\d+)"
@@ -126,15 +126,15 @@ _SPELT_BEFORE = (
 at least N, ``rgN`` once at least N (Dice Maiden). See docs/grammar.md, "Other rollers'
 spellings"."""
 _SPELT_AFTER = (
-    r"(?P<respelt_keep>[hld])(?P<respelt_keep_n>\d+)"
+    r"(?P<respelt_keep>[hld]|p[hl])(?P<respelt_keep_n>\d+)"
     r"|(?P<respelt_clamp>mi|ma)(?P<respelt_bound>-?\d+)"
     r"|ie(?P<respelt_explode>\d*)"
     r"|t(?P<respelt_target>\d+)"
     rf"|c(?P<respelt_count>{_COMPARISON})"
 )
 """Other rollers' spellings tried after dicecli's own: ``h3``/``l1`` keep highest or
-lowest, ``d1`` drop lowest, ``mi2``/``ma5`` clamps, ``ie``/``ie6`` explode (at least
-N), ``t7`` and ``c>3`` count successes."""
+lowest, ``d1`` drop lowest, ``ph1``/``pl1`` drop highest or lowest (d20), ``mi2``/``ma5``
+clamps, ``ie``/``ie6`` explode (at least N), ``t7`` and ``c>3`` count successes."""
 _MODIFIER = rf"(?i){_SPELT_BEFORE}|{_OWN_MODIFIER}|{_SPELT_AFTER}"
 # The patterns are compiled when first used; re.compile keeps them after that.
 _dice_token = lazy_regex(_DICE).set_name("dice such as 2d6")
@@ -198,7 +198,9 @@ def _modifiers(
             slot, value = "success", condition_of(groups["success"])
         else:
             slot, value = "failure", condition_of(groups["failure"])
-        if slot in values:
+        if slot == "keep" and "keep" in values:  # 4d6dl1kh3: each applies in turn
+            value = values["keep"].followed_by(value)
+        elif slot in values:
             word = _SLOT_WORDS.get(slot, slot)
             raise _fail(text, loc, f"a second {word} modifier: write one {word} per dice term")
         if not allow_per_die and slot in _PER_DIE:
@@ -253,7 +255,9 @@ def _respelt(groups: dict[str, Any]) -> tuple[str, Any] | None:
         op: CompareOp = ">=" if spelling.endswith("g") else "<="
         return "reroll", Reroll(Condition(op, int(number or 1)), spelling == "rg")
     if groups["respelt_keep"]:
-        kind = {"h": "kh", "l": "kl", "d": "dl"}[groups["respelt_keep"].lower()]
+        kind = {"h": "kh", "l": "kl", "d": "dl", "ph": "dh", "pl": "dl"}[
+            groups["respelt_keep"].lower()
+        ]
         return "keep", Keep(cast("KeepKind", kind), int(groups["respelt_keep_n"] or 1))
     if groups["respelt_clamp"]:
         slot = "clamp_low" if groups["respelt_clamp"].lower() == "mi" else "clamp_high"

@@ -39,7 +39,7 @@ else:  # pragma: no cover - Python 3.10
 
 
 CompareOp = Literal["=", "<", "<=", ">", ">=", "<>"]
-KeepKind = Literal["kh", "kl", "dh", "dl"]
+KeepKind = Literal["kh", "kl", "dh", "dl", "km"]
 ExplodeKind = Literal["!", "!!", "!p", "!!p"]
 BinaryOpSymbol = Literal["+", "-", "*", "/", "%"]
 CheckOp = Literal[">=", "<=", ">", "<", "=", "!="]
@@ -91,13 +91,24 @@ class Condition:
 
 @frozen
 class Keep:
-    """Keep or drop the highest or lowest ``amount`` dice: ``kh3``, ``kl1``, ``dh1``, ``dl1``."""
+    """Keep or drop the highest or lowest ``amount`` dice: ``kh3``, ``kl1``, ``dh1``,
+    ``dl1``; or keep the middle ``amount`` (``km1``, as Dice Maiden writes it: of the
+    dice left out, half from the bottom rounded down, the rest from the top).
+
+    ``then``: the next keep or drop written on the same term (``4d6dl1kh3``), applied to
+    the dice this one keeps, in the order written."""
 
     kind: KeepKind
     amount: int
+    then: Keep | None = None
 
     def __str__(self) -> str:
-        return f"{self.kind}{self.amount}"
+        return f"{self.kind}{self.amount}{'' if self.then is None else self.then}"
+
+    def followed_by(self, keep: Keep) -> Keep:
+        """This keep with ``keep`` applied after the last of its chain."""
+        then = keep if self.then is None else self.then.followed_by(keep)
+        return Keep(self.kind, self.amount, then)
 
 
 @frozen

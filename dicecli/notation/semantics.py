@@ -127,15 +127,49 @@ def count_one(value: int, modifiers: Modifiers) -> int:
 
 def kept_slice(keep: Keep, count: int) -> slice:
     """What ``keep`` keeps of ``count`` values ranked lowest first; the sort is stable,
-    so equal values rank by position, the later one higher."""
-    number = min(keep.amount, count)
-    if keep.kind == "kh":
-        return slice(count - number, None)
-    if keep.kind == "kl":
-        return slice(0, number)
-    if keep.kind == "dh":
-        return slice(0, count - number)
-    return slice(number, None)
+    so equal values rank by position, the later one higher. A keep that leaves the
+    highest values ends open (``slice(k, None)``), one that leaves the lowest starts at
+    0; only a middle window (``km``, or a chain such as ``dl1kh2``) is closed on both
+    sides."""
+    if keep.then is None and keep.kind != "km":
+        number = min(keep.amount, count)
+        if keep.kind == "kh":
+            return slice(count - number, None)
+        if keep.kind == "kl":
+            return slice(0, number)
+        if keep.kind == "dh":
+            return slice(0, count - number)
+        return slice(number, None)
+    low, high = kept_window(keep, count)
+    if high == count:
+        return slice(low, None)
+    return slice(low, high)
+
+
+def kept_window(keep: Keep, count: int) -> tuple[int, int]:
+    """The ranks (lowest first) that ``keep`` and the keeps after it keep of ``count``
+    values, as ``(low, high)``: each keep in the chain applies to the values the one
+    before kept, in the order written (``4d6dl1kh3``, ``10d6kh5kl2kh1``)."""
+    low, high = 0, count
+    step: Keep | None = keep
+    while step is not None:
+        standing = high - low
+        number = min(step.amount, standing)
+        kind = step.kind
+        if kind == "kh":
+            low = high - number
+        elif kind == "kl":
+            high = low + number
+        elif kind == "dh":
+            high -= number
+        elif kind == "dl":
+            low += number
+        else:  # km: of the dice left out, half from the bottom (rounded down), the rest on top
+            left_out = standing - number
+            low += left_out // 2
+            high -= left_out - left_out // 2
+        step = step.then
+    return low, high
 
 
 def pooled_dice(group: Group) -> tuple[Dice, ...] | None:

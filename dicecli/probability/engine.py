@@ -76,10 +76,13 @@ from dicecli.probability.keep import (
     Score,
     Tracker,
     keep_identical,
+    keep_middle_identical,
     keep_over_chains,
     keep_over_items,
     keep_over_sorted_chains,
+    keeps_middle,
     kept_end,
+    one_end,
 )
 from dicecli.probability.weights import (
     MAX_WORK,
@@ -407,7 +410,8 @@ class _Weigher:
             items += [standing] * term.count
             denominator *= each**term.count
         assert node.modifiers.keep is not None
-        tracker = Tracker.for_keep(node.modifiers.keep, _score(node.modifiers))
+        keep = one_end(node.modifiers.keep, len(items))
+        tracker = Tracker.for_keep(keep, _score(node.modifiers))
         return Weights(keep_over_items(items, tracker, str(node)), denominator)
 
     def _group(self, node: Group) -> Weights:
@@ -423,11 +427,15 @@ class _Weigher:
         score = _score(modifiers)
         what = str(node)
         if modifiers.keep is not None and _all_alike(items):  # {20d6, 20d6, 20d6}kh2
+            if keeps_middle(modifiers.keep, len(items)):
+                unit = items[0].counts
+                counts = keep_middle_identical(unit, len(items), modifiers.keep, score, what)
+                return Weights(counts, denominator, notes)
             keep_highest, kept = kept_end(modifiers.keep, len(items))
             counts = keep_identical(items[0].counts, len(items), keep_highest, kept, score, what)
             return Weights(counts, denominator, notes)
         if modifiers.keep is not None:
-            tracker = Tracker.for_keep(modifiers.keep, score)
+            tracker = Tracker.for_keep(one_end(modifiers.keep, len(items)), score)
             counts = keep_over_items([item.counts for item in items], tracker, what)
             return Weights(counts, denominator, notes)
         total: Counts = {0: 1}
@@ -809,5 +817,7 @@ def _identical_units(
     """``count`` independent identical units, kept/dropped and scored."""
     if modifiers.keep is None:
         return power(mapped(unit, score), count, what)
+    if keeps_middle(modifiers.keep, count):  # km, dl1kh2: a window of the ranks
+        return keep_middle_identical(unit, count, modifiers.keep, score, what)
     keep_highest, kept = kept_end(modifiers.keep, count)
     return keep_identical(unit, count, keep_highest, kept, score, what)
