@@ -32,7 +32,10 @@ from dicecli.result_tree import (
 from dicecli.results import DiceShown, DieRoll, Segment, Text
 
 OPEN, CLOSE = Text("(", "op"), Text(")", "op")
-_OPERATORS = {op: Text(f" {op} " if op in "+-%" else op, "op") for op in "+-*/%"}
+_OPERATORS = {
+    op: Text(f" {op} " if op in ("+", "-", "%", "//") else op, "op")
+    for op in ("+", "-", "*", "/", "%", "//", "^")
+}
 _MINUS = Text("-", "op")
 _COMMA = Text(", ", "op")
 _GROUP_OPEN, _GROUP_CLOSE = Text("{", "op"), Text("}", "op")

@@ -858,7 +858,9 @@ def expr_nodes(max_leaves: int = 8, *, modifiers: bool = True) -> st.SearchStrat
 
     def extend(children: st.SearchStrategy[Expr]) -> st.SearchStrategy[Expr]:
         return st.one_of(
-            st.builds(_binary, st.sampled_from("+-*/"), children, children),
+            st.builds(
+                _binary, st.sampled_from(["+", "-", "*", "/", "//", "^"]), children, children
+            ),
             st.builds(Negate, children),
             st.builds(PercentOf, st.integers(0, 200), children),
             st.builds(Labelled, children, label_strings()),

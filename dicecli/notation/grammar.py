@@ -601,7 +601,12 @@ _label.set_parse_action(lambda s, loc, t: t["label"].strip())
 atom = (_operand + pp.Optional(_label)).set_name(_operand.name)
 atom.set_parse_action(lambda s, loc, t: Labelled(t[0], t[1]) if len(t) == 2 else t[0])
 
+# A power, ``2^3`` (RPG Dice Roller) or ``2**3`` (Roll20): the base an atom, the exponent
+# a signed value, so that it groups to the right (2^3^2) and binds tighter than a sign.
 unary: pp.Forward = pp.Forward()
+_power_op = lazy_regex(r"\^|\*\*").set_name("'^'")
+power_term = (atom + pp.Optional(_power_op - unary)).set_name(_operand.name)
+power_term.set_parse_action(lambda s, loc, t: BinaryOp("^", t[0], t[2]) if len(t) == 3 else t[0])
 _percent_of = lazy_regex(r"(?P<percent>[0-9]+)[ \t]*%[ \t]*(?i:of)\b").set_name("'N% of'")
 """ASCII digits, and only the blanks the rest of the grammar skips (a space, a tab):
 ``\\s`` and ``\\d`` would take Unicode ones (the separators ``\\x1c``-``\\x1f``, an em
@@ -609,7 +614,7 @@ space), which ``int`` refuses or reads."""
 # Signs as literals, not a regex class: a class mixing ASCII with the minus sign U+2212
 # makes ``re`` build a 64k-character bitmap at every start.
 _minus = (pp.Literal("-") | pp.Literal("\N{MINUS SIGN}")).set_name("'-'")
-unary <<= ((_percent_of + unary) | (_minus + unary) | atom).set_name(_operand.name)
+unary <<= ((_percent_of + unary) | (_minus + unary) | power_term).set_name(_operand.name)
 
 
 def _unary_action(text: str, loc: int, tokens: pp.ParseResults) -> Expr:
@@ -623,11 +628,15 @@ def _unary_action(text: str, loc: int, tokens: pp.ParseResults) -> Expr:
 
 unary.set_parse_action(_unary_action)
 
-_mul_op = lazy_regex(r"[*×/]|%(?![ \t]*(?i:of)\b)|[xX](?![A-Za-z_])|[xX](?=[dD][\d%fF{])").set_name(
-    "'*' or '/'"
-)
+_mul_op = lazy_regex(
+    r"//(?=[ \t]*(?:[\d(\-{]|\u2212|[dD][\d%({fF]))"
+    r"|[*×/]|%(?![ \t]*(?i:of)\b)|[xX](?![A-Za-z_])|[xX](?=[dD][\d%fF{])"
+).set_name("'*' or '/'")
 """``%`` between two values is the remainder (``1d100 % 10``, as Roll20 and d20 write
-it); ``N% of`` is read before, by :data:`unary`, and ``d%`` is a die."""
+it); ``N% of`` is read before, by :data:`unary`, and ``d%`` is a die. ``//`` before a
+value (a number, a bracket, a sign, dice) divides rounding down, as d20 writes it
+(``60 // 1d6``); before a word it starts a comment, as RPG Dice Roller writes one
+(``3d6 // fire``, read by :mod:`dicecli.notation.chat_text`)."""
 _add_op = (pp.Literal("+") | _minus).set_name("'+' or '-'")
 _SYMBOLS: dict[str, BinaryOpSymbol] = {
     "*": "*",
@@ -635,6 +644,7 @@ _SYMBOLS: dict[str, BinaryOpSymbol] = {
     "X": "*",
     "×": "*",
     "/": "/",
+    "//": "//",
     "%": "%",
     "+": "+",
     "-": "-",
@@ -766,8 +776,6 @@ def _refused_feature(text: str, loc: int) -> str | None:
         return "decimals are not supported: dice and values are whole numbers"
     if rest.startswith("%"):
         return "'%' is percent of (10% of 51) or the remainder (1d100 % 10)"
-    if rest.startswith("^"):
-        return "there is no power operator: multiply (d6*d6)"
     return None
 
 

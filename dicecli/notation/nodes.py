@@ -41,7 +41,7 @@ else:  # pragma: no cover - Python 3.10
 CompareOp = Literal["=", "<", "<=", ">", ">=", "<>"]
 KeepKind = Literal["kh", "kl", "dh", "dl", "km"]
 ExplodeKind = Literal["!", "!!", "!p", "!!p"]
-BinaryOpSymbol = Literal["+", "-", "*", "/", "%"]
+BinaryOpSymbol = Literal["+", "-", "*", "/", "%", "//", "^"]
 CheckOp = Literal[">=", "<=", ">", "<", "=", "!="]
 FunctionName = Literal["floor", "ceil", "round", "abs", "min", "max"]
 ROUNDING_FUNCTIONS: tuple[FunctionName, ...] = ("floor", "ceil", "round")
@@ -369,13 +369,18 @@ class Call(ExprNode):
         return f"{self.function}({', '.join(str(arg) for arg in self.args)})"
 
 
-_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "%": 2}
+_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "%": 2, "//": 2, "^": 8}
+POWER_LEVEL = 8
+"""How tightly ``^`` binds: more than a sign (7), less than an atom (9)."""
 
 
 @frozen
 class BinaryOp(ExprNode):
     """Left-associative arithmetic. ``/`` rounds up (rule N3); ``%`` is the remainder
-    of the division rounded down (Python's and d20's: ``-7 % 3`` is 2)."""
+    of the division rounded down (Python's and d20's: ``-7 % 3`` is 2); ``//`` divides
+    rounding down (d20's floor division). ``^`` is a power (``**`` in Roll20): it binds
+    tighter than a sign and groups to the right, as in arithmetic (``-2^2`` is -4,
+    ``2^3^2`` is 2^9)."""
 
     op: BinaryOpSymbol
     left: Expr
@@ -412,7 +417,10 @@ class BinaryOp(ExprNode):
 
     def __str__(self) -> str:
         level = self.level
-        spaced = level == 1 or self.op == "%"  # 7 % 3: 7%3 looks like a percentage
+        if level == POWER_LEVEL:  # the base an atom, the exponent any signed value
+            return f"{_wrap(self.left, level + 1)}^{_wrap(self.right, Negate.precedence)}"
+        # 7 % 3: 7%3 looks like a percentage; 60 // 2: 60//2 like a comment
+        spaced = level == 1 or self.op in ("%", "//")
         symbol = f" {self.op} " if spaced else self.op
         return f"{_wrap(self.left, level)}{symbol}{_wrap(self.right, level + 1)}"
 

@@ -21,7 +21,7 @@ from functools import lru_cache
 
 from dicecli.notation.translations import modifier_runs
 
-_MAYBE = re.compile(r"[xX{!<>*]|[cC][sSfF]|[rRkK]\d|[rR](?![a-zA-Z])|[kK]\s*\d")
+_MAYBE = re.compile(r"[xX{!<>*^]|//|[cC][sSfF]|[rRkK]\d|[rR](?![a-zA-Z])|[kK]\s*\d")
 """A character that one of the spellings below needs: most lines have none."""
 
 _TIMES_DICE = re.compile(r"^\s*(?P<times>\d{1,9})\s*[xX×]\s*(?P<roll>\d*[dD]\S*)")
@@ -30,6 +30,8 @@ _LONE_POOL = re.compile(r"\{\s*\d*[dD]\d+[A-Za-z!<>=\d]*\s*\}(?:>=|<=|>|<|=)-?\d
 _ADD_THEN_TIMES = re.compile(r"(?P<dice>\d*[dD]\d+)(?P<add>[+-]\d+)\*(?P<times>\d{1,9})(?!\d)")
 _SPACED_REROLL = re.compile(r"[dD]\d+\S*\s+[rR](?:\d|[<>=])")
 _SPACED_KEEP = re.compile(r"[dD]\d+\s+[kK](?P<n>\d+)")
+_CARET = re.compile(r"(?P<dice>\d*[dD]\d+)?\s*\^\s*(?P<n>\d+)?")
+_FLOOR_DIVISION = re.compile(r"//\s*(?:[\d(\-{]|[dD][\d%({fF])")
 
 _KEEPS = frozenset(("k", "kh", "kl", "d", "dh", "dl"))
 
@@ -116,6 +118,20 @@ def other_readings(text: str) -> tuple[str, ...]:
         notes.append(
             "a lone ! explodes here; Dice Maiden reads ' !' as the start of a comment: "
             "write # for a comment, or --dialect dicemaiden"
+        )
+    caret = _CARET.search(code)
+    if caret is not None:
+        dice, n = caret["dice"], caret["n"]
+        others = ["python-dice and caith read ^ otherwise (keep, repeat)"]
+        if n:
+            others = [f"caith reads ^ {n} as rolling {_times(int(n))} (-n {n})"]
+            if dice:
+                others.insert(0, f"python-dice reads {dice}^{n} as {dice}kh{n}")
+        notes.append("^ is a power here, as in RPG Dice Roller; " + " and ".join(others))
+    if _FLOOR_DIVISION.search(code):
+        notes.append(
+            "// divides rounding down here, as in d20 (Avrae); RPG Dice Roller reads // as "
+            "the start of a comment: write # for a comment"
         )
     added = _ADD_THEN_TIMES.search(code)
     if added is not None:

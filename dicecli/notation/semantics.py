@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, cast
 
 from dicecli.errors import DiceError, UnknownNameError
-from dicecli.limits import check_value
+from dicecli.limits import MAX_VALUE, check_value
 from dicecli.notation.dice import die_for_sides
 from dicecli.notation.nodes import (
     BinaryOp,
@@ -107,6 +107,29 @@ def modulo(left: int, right: int) -> int:
     """``left % right``: the remainder of the division rounded down, with the sign of
     ``right`` (as Python and d20 (Avrae) have it); the caller refuses a zero ``right``."""
     return left % right
+
+
+def floor_div(left: int, right: int) -> int:
+    """``left // right``: the quotient rounded down (d20's ``//``); the caller refuses
+    a zero ``right``."""
+    return left // right
+
+
+def to_power(base: int, exponent: int) -> int:
+    """``base ^ exponent``, refused for a negative exponent (a fraction: values are
+    whole numbers) and, before it is worked out, for a result of more digits than any
+    value may have (:data:`dicecli.limits.MAX_DIGITS`)."""
+    if exponent < 0:
+        raise DiceError(
+            f"{base}^{exponent}: a negative power is a fraction, and values are whole numbers"
+        )
+    if abs(base) > 1 and exponent > _LONGEST_POWER_OF_TWO:
+        return check_value(MAX_VALUE + 1)  # the error: 2**333 already has 101 digits
+    return check_value(base**exponent)
+
+
+_LONGEST_POWER_OF_TWO = 332
+"""The largest exponent of 2 within the digits a value may have (``2**332`` has 100)."""
 
 
 def multiply(left: int, right: int) -> int:

@@ -61,6 +61,7 @@ from dicecli.notation.semantics import (
     ceil_div,
     computed_dice,
     count_one,
+    floor_div,
     kept_slice,
     modulo,
     multiply,
@@ -68,6 +69,7 @@ from dicecli.notation.semantics import (
     percent_of,
     pooled_dice,
     rounded,
+    to_power,
 )
 from dicecli.notation.sides import DieName
 from dicecli.probability.distribution import Distribution, fraction_text
@@ -274,8 +276,11 @@ class _Weigher:
         what = str(node)
         if node.op == "*":
             return combine(left, right, multiply, what)
+        if node.op == "^":
+            return combine(left, right, to_power, what)
         _refuse_zero_divisor(node, right)
-        return combine(left, right, ceil_div if node.op == "/" else modulo, what)
+        quotient = {"/": ceil_div, "%": modulo, "//": floor_div}[node.op]
+        return combine(left, right, quotient, what)
 
     def _sum(self, node: BinaryOp) -> Weights:
         """A chain of ``+`` and ``-`` as one sum of its terms: each term weighed once, a

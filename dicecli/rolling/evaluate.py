@@ -63,6 +63,7 @@ from dicecli.notation.semantics import (
     check_passes,
     computed_dice,
     count_one,
+    floor_div,
     kept_positions,
     modulo,
     multiply,
@@ -70,6 +71,7 @@ from dicecli.notation.semantics import (
     percent_of,
     pooled_dice,
     rounded,
+    to_power,
 )
 from dicecli.result_tree import (
     Arithmetic,
@@ -358,17 +360,19 @@ _ARITHMETIC: dict[str, Callable[[int, int], int]] = {
     "+": operator.add,
     "-": operator.sub,
     "*": multiply,
+    "^": to_power,
 }
+_DIVISIONS: dict[str, Callable[[int, int], int]] = {"/": ceil_div, "%": modulo, "//": floor_div}
 
 
 def _compile_binary(node: BinaryOp) -> Step:
     left = _wrapped_step(node.left, node.level)
     op = node.op
-    if op != "/" and op != "%" and type(node.right) is Number:  # the common ``2d6+5``
+    quotient = _DIVISIONS.get(op)
+    if quotient is None and type(node.right) is Number:  # the common ``2d6+5``
         return _with_constant_step(node, left, node.right.value)
-    right = _wrapped_step(node.right, node.level + 1)
-    if op == "/" or op == "%":
-        quotient = ceil_div if op == "/" else modulo
+    right = _wrapped_step(node.right, 7 if op == "^" else node.level + 1)
+    if quotient is not None:
 
         def divide(ev: InProgress) -> Rolled:
             numerator = left(ev)
