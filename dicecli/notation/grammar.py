@@ -727,7 +727,51 @@ def _check_action(text: str, loc: int, tokens: pp.ParseResults) -> Expr | Compar
 
 check.set_parse_action(_check_action)
 
-_generic_line = whole_line(check)
+# d20 (Avrae)'s advantage after a roll, ``1d20+5 adv``: the first d20 rolled twice, the
+# higher kept (``dis``: the lower). A word, so Dice Maiden's ``adv2`` is not it.
+_advantage_word = keyword("adv", "advantage", "dis", "disadv", "disadvantage")
+_advantage_word.set_parse_action(lambda s, loc, t: (loc, t[0].lower()))
+_with_advantage = (check + pp.Optional(_advantage_word)).set_name(check.name)
+
+
+def _advantage_action(text: str, loc: int, tokens: pp.ParseResults) -> Expr | Comparison:
+    body = cast("Expr | Comparison", tokens[0])
+    if len(tokens) == 1:
+        return body
+    where, word = tokens[1]
+    keep = Keep("kh" if word.startswith("adv") else "kl", 1)
+    if isinstance(body, Comparison):
+        return Comparison(with_first_d20_kept(body.left, keep, text, where), body.op, body.right)
+    return with_first_d20_kept(body, keep, text, where)
+
+
+def with_first_d20_kept(body: Expr, keep: Keep, text: str = "", loc: int = 0) -> Expr:
+    """``body`` with its first term, a lone ``d20``, rolled twice and ``keep`` applied
+    (``d20 + 5`` -> ``2d20kh1 + 5``), as d20 (Avrae) reads ``adv``/``dis``; an error
+    at ``loc`` when the line does not start with a d20."""
+    spine: list[BinaryOp | Labelled] = []
+    node = body
+    while isinstance(node, (BinaryOp, Labelled)):
+        spine.append(node)
+        node = node.left if isinstance(node, BinaryOp) else node.expr
+    lone = isinstance(node, Dice) and node.count == 1 and node.sides == 20
+    if not isinstance(node, Dice) or not lone or node.modifiers.keep is not None:
+        word = "adv" if keep.kind == "kh" else "dis"
+        raise _fail(
+            text, loc, f"{word} rolls the first d20 twice: start the roll with d20 (d20 + 5 {word})"
+        )
+    found: Expr = Dice(2, 20, replace(node.modifiers, keep=keep))
+    for outer in reversed(spine):
+        found = (
+            BinaryOp(outer.op, found, outer.right)
+            if isinstance(outer, BinaryOp)
+            else Labelled(found, outer.label)
+        )
+    return found
+
+
+_with_advantage.set_parse_action(_advantage_action)
+_generic_line = whole_line(_with_advantage)
 
 
 def _reported(error: pp.ParseBaseException, text: str) -> tuple[str, int]:
