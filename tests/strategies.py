@@ -332,11 +332,13 @@ def dice_modifiers(draw: st.DrawFn, sides: Sides, count: int) -> Modifiers:
 @cache
 @st.composite
 def group_modifiers(draw: st.DrawFn, items: int) -> Modifiers:
-    """Group modifiers: keep/drop and success counting only."""
+    """Group modifiers: keep/drop, success counting and sorting (shown only)."""
     keep = _maybe(draw, keep_for(items))
     success = _maybe(draw, condition_for(range(13)))
     failure = _maybe(draw, condition_for(range(13))) if success is not None else None
-    return Modifiers(keep=keep, success=success, failure=failure)
+    sorts: list[Literal["a", "d"] | None] = [None, None, "a", "d"]
+    sort = draw(st.sampled_from(sorts))
+    return Modifiers(keep=keep, success=success, failure=failure, sort=sort)
 
 
 def _fudge(sides: Sides) -> bool:

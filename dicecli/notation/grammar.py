@@ -292,7 +292,6 @@ _SLOT_WORDS = {
 }
 _PER_DIE = {
     "reroll": "reroll",
-    "sort": "sort",
     "explode": "explode",
     "critical_success": "mark criticals",
     "critical_failure": "mark criticals",

@@ -47,6 +47,7 @@ from dicecli.notation.nodes import (
     Expr,
     Group,
     Labelled,
+    Modifiers,
     Name,
     Negate,
     Number,
@@ -80,6 +81,7 @@ from dicecli.result_tree import (
     Constant,
     NamedNumber,
     Negated,
+    Order,
     Parenthesised,
     Percentage,
     Pooled,
@@ -529,6 +531,7 @@ def _compile_pooled_group(node: Group) -> Step:
     counting = modifiers.counts_successes
     keep = modifiers.keep
     assert keep is not None
+    order = _order_of(modifiers)
 
     def pooled(ev: InProgress) -> Rolled:
         rolled = item(ev)
@@ -547,8 +550,9 @@ def _compile_pooled_group(node: Group) -> Step:
                 dice[position] = dice[position].marked(*SCORE_MARKS[score])
             else:
                 total += values[index]
-        marked = with_dice(rolled, replaced_in_order(dice))
-        return Pooled(marked, total, (successes, successes - total) if counting else None)
+        marked = with_dice(rolled, replaced_in_order(dice), order)
+        tally = (successes, successes - total) if counting else None
+        return Pooled(marked, total, tally, order)
 
     return pooled
 
@@ -565,6 +569,7 @@ def _compile_group(node: Group) -> Step:
     items = [step_of(item) for item in node.items]
     modifiers = node.modifiers
     counting = modifiers.counts_successes
+    order = _order_of(modifiers)
 
     def group(ev: InProgress) -> Rolled:
         rolled = [item(ev) for item in items]
@@ -582,9 +587,22 @@ def _compile_group(node: Group) -> Step:
                 total += value
         kept = tuple([index in kept_items for index in range(len(rolled))])
         tally = (successes, successes - total) if counting else None
-        return GroupRoll(tuple(rolled), kept, total, tally)
+        if order is not None:  # shown sorted: the items by value, the dice in each
+            rolled = [with_dice(part, _unchanged, order) for part in rolled]
+        return GroupRoll(tuple(rolled), kept, total, tally, order)
 
     return group
+
+
+def _unchanged(die: DieRoll) -> DieRoll:
+    return die
+
+
+def _order_of(modifiers: Modifiers) -> Order | None:
+    """How a group with ``modifiers`` is shown sorted (``s``/``sa``, ``sd``), if it is."""
+    if modifiers.sort is None:
+        return None
+    return "descending" if modifiers.sort == "d" else "ascending"
 
 
 def _only_added(body: Expr, dice: tuple[DieRoll, ...]) -> None:
