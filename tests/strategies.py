@@ -166,9 +166,9 @@ def lowest_condition(sides: Sides) -> Condition:
 def standing_values(sides: Sides, reroll: Reroll | None) -> tuple[int, ...]:
     """The values a die can end on after its re-rolls (``r`` re-rolls until it misses)."""
     values = die_values(sides)
-    if reroll is None or reroll.once:
+    if reroll is None or not reroll.conditions(False):
         return values
-    return tuple(v for v in values if not reroll.condition.matches(v))
+    return tuple(v for v in values if not reroll.repeats(v))
 
 
 def exploding_values(sides: Sides, modifiers: Modifiers) -> tuple[int, ...]:
@@ -283,6 +283,13 @@ def dice_modifiers(draw: st.DrawFn, sides: Sides, count: int) -> Modifiers:
     """Modifiers for ``count`` dice of ``sides``, none endless, explosions ending fast."""
     values = die_values(sides)
     reroll = _maybe(draw, reroll_for(sides))
+    if reroll is not None and draw(st.integers(0, 3)) == 0:  # a second: 2d8r1r3
+        second = draw(reroll_for(sides))
+        chained = reroll.followed_by(second)
+        left = sum(1 for value in values if not chained.repeats(value))
+        if left < (1 - MAX_REROLLING_SHARE) * len(values):  # too few faces stand
+            chained = reroll.followed_by(Reroll(second.condition, True))
+        reroll = chained
     explode: Explode | None = None
     if draw(st.booleans()):
         condition = _maybe(draw, condition_for(values))
@@ -363,11 +370,17 @@ def modifiers_text(
     bare_reroll = ""
     if modifiers.reroll is not None:
         word = draw(_cased("ro" if modifiers.reroll.once else draw(st.sampled_from(["r", "rr"]))))
-        if modifiers.reroll.condition == lowest and draw(st.booleans()):
+        chain = modifiers.reroll.then
+        if chain is None and modifiers.reroll.condition == lowest and draw(st.booleans()):
             bare_reroll = word
         else:
             condition = draw(condition_text(modifiers.reroll.condition, True))
-            tokens.append(("reroll", word + condition))
+            text = word + condition
+            while chain is not None:  # several re-rolls: one token, in their order
+                word = draw(_cased("ro" if chain.once else draw(st.sampled_from(["r", "rr"]))))
+                text += word + draw(condition_text(chain.condition, True))
+                chain = chain.then
+            tokens.append(("reroll", text))
     if modifiers.explode is not None:
         explode = modifiers.explode
         word = draw(_cased(explode.kind))

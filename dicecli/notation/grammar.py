@@ -200,6 +200,8 @@ def _modifiers(
             slot, value = "failure", condition_of(groups["failure"])
         if slot == "keep" and "keep" in values:  # 4d6dl1kh3: each applies in turn
             value = values["keep"].followed_by(value)
+        elif slot == "reroll" and "reroll" in values:  # 2d8r1r3: either re-rolls
+            value = values["reroll"].followed_by(value)
         elif slot in values:
             word = _SLOT_WORDS.get(slot, slot)
             raise _fail(text, loc, f"a second {word} modifier: write one {word} per dice term")

@@ -117,14 +117,46 @@ class Reroll:
 
     ``lowest``: a bare ``r`` on a die of a dice file, whose faces are known only when
     the die is looked up; ``condition`` is then settled to its lowest face
-    (:func:`dicecli.dicefiles.load.file_dice`), and the text stays bare."""
+    (:func:`dicecli.dicefiles.load.file_dice`), and the text stays bare.
+
+    ``then``: another re-roll written on the same term (Roll20's ``2d8r1r3``, Dice
+    Maiden's ``r1 ir1``). Together: a die is re-rolled while it meets the condition of
+    any repeated one (``r``), and at most once more when it meets a once (``ro``)
+    condition and no repeated one."""
 
     condition: Condition
     once: bool
     lowest: bool = False
+    then: Reroll | None = None
 
     def __str__(self) -> str:
-        return f"{'ro' if self.once else 'r'}{'' if self.lowest else self.condition.bare()}"
+        text = f"{'ro' if self.once else 'r'}{'' if self.lowest else self.condition.bare()}"
+        return text if self.then is None else text + str(self.then)
+
+    def followed_by(self, reroll: Reroll) -> Reroll:
+        """This re-roll with ``reroll`` written after the last of its chain."""
+        then = reroll if self.then is None else self.then.followed_by(reroll)
+        return Reroll(self.condition, self.once, self.lowest, then)
+
+    def conditions(self, once: bool) -> tuple[Condition, ...]:
+        """The conditions of the re-rolls of the chain that are once (or repeated)."""
+        found: list[Condition] = []
+        step: Reroll | None = self
+        while step is not None:
+            if step.once == once:
+                found.append(step.condition)
+            step = step.then
+        return tuple(found)
+
+    def repeats(self, value: int) -> bool:
+        """Whether a die showing ``value`` is re-rolled by a repeated re-roll."""
+        return any(condition.matches(value) for condition in self.conditions(False))
+
+    def once_only(self, value: int) -> bool:
+        """Whether a die showing ``value`` is re-rolled once and no more: a once
+        condition holds and no repeated one does."""
+        once = any(condition.matches(value) for condition in self.conditions(True))
+        return once and not self.repeats(value)
 
 
 @frozen

@@ -294,8 +294,8 @@ def endless_roll(node: Dice) -> str | None:
     values = die_for_sides(node.sides).values
     mods = node.modifiers
     standing = values
-    if mods.reroll and not mods.reroll.once:
-        standing = tuple(v for v in values if not mods.reroll.condition.matches(v))
+    if mods.reroll:
+        standing = tuple(v for v in values if not mods.reroll.repeats(v))
         if not standing:
             return f"{node}: every face re-rolls, so the roll would never end"
     if mods.explode:

@@ -694,6 +694,8 @@ def standing_weights(faces: list[int], reroll: Reroll | None) -> tuple[Counts, i
         plain[value] = plain.get(value, 0) + 1
     if reroll is None:
         return plain, sides
+    if reroll.then is not None:
+        return _chained_standing(plain, reroll)
     matches = reroll.condition.matches
     again = sum(count for value, count in plain.items() if matches(value))
     if reroll.once:  # the first face if it stands, else a fresh one, which stands
@@ -703,6 +705,22 @@ def standing_weights(faces: list[int], reroll: Reroll | None) -> tuple[Counts, i
     if not standing:
         raise DiceError("every face re-rolls, so the roll would never end")
     return standing, sides - again
+
+
+def _chained_standing(plain: Counts, reroll: Reroll) -> tuple[Counts, int]:
+    """Where a die stands after several re-rolls (``2d8r1r3``, ``r1ro6``): re-rolled
+    while a repeated condition holds, so the first face beyond them is any of the ``n``
+    faces they let stand alike; when that face meets only a once condition (``o`` such
+    faces), once more, again to any of those ``n``. So each face left standing weighs
+    ``n`` when no once condition holds for it, ``0`` when one does, plus ``o``, over
+    ``n * n``."""
+    free = {v: c for v, c in plain.items() if not reroll.repeats(v)}
+    n = sum(free.values())
+    if not n:
+        raise DiceError("every face re-rolls, so the roll would never end")
+    o = sum(c for v, c in free.items() if reroll.once_only(v))
+    standing = {v: c * ((0 if reroll.once_only(v) else n) + o) for v, c in free.items()}
+    return {v: c for v, c in standing.items() if c}, n * n
 
 
 def explosion_depth(chance: Fraction, dice: int, what: str) -> int:
