@@ -293,7 +293,8 @@ def dice_modifiers(draw: st.DrawFn, sides: Sides, count: int) -> Modifiers:
     explode: Explode | None = None
     if draw(st.booleans()):
         condition = _maybe(draw, condition_for(values))
-        explode = Explode(draw(st.sampled_from(EXPLODE_KINDS)), condition)
+        once = draw(st.integers(0, 3)) == 0  # !o: the added die does not explode
+        explode = Explode(draw(st.sampled_from(EXPLODE_KINDS)), condition, once)
         trial = Modifiers(reroll=reroll, explode=explode)
         standing = standing_values(sides, reroll)
         share = len(exploding_values(sides, trial)) / max(1, len(standing))
@@ -383,15 +384,21 @@ def modifiers_text(
             tokens.append(("reroll", text))
     if modifiers.explode is not None:
         explode = modifiers.explode
-        word = draw(_cased(explode.kind))
+        word = draw(_cased(explode.kind + ("o" if explode.once else "")))
         condition = ""
         if explode.condition:
             condition = draw(condition_text(explode.condition, True, not_equal_spelling=False))
         at_least = explode.condition is None or explode.condition.op == ">="
         if (
             respell and explode.kind == "!" and at_least and draw(st.booleans())
-        ):  # Dice Maiden's ie6
+        ) and not explode.once:  # Dice Maiden's ie6
             word, condition = "ie", str(explode.condition.value) if explode.condition else ""
+        condition_value = explode.condition.value if explode.condition else 0
+        exactly = explode.condition is None or explode.condition.op == "="
+        exactly = exactly and condition_value >= 0
+        if respell and explode.kind == "!" and explode.once and exactly and draw(st.booleans()):
+            word = draw(_cased("xo"))  # Foundry's xo10
+            condition = str(explode.condition.value) if explode.condition else ""
         tokens.append(("explode", word + condition))
     bare_unique = ""
     if modifiers.unique is not None:

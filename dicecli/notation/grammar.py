@@ -30,6 +30,7 @@ from dicecli.errors import DiceSyntaxError
 from dicecli.frozen import replace
 from dicecli.limits import check_line
 from dicecli.notation.nodes import (
+    FLOOR_DIVISOR_START,
     NO_MODIFIERS,
     BinaryOp,
     BinaryOpSymbol,
@@ -110,7 +111,8 @@ _OWN_MODIFIER = (
     rf"|(?P<reroll>ro|r)(?P<reroll_if>{_CONDITION})?"
     rf"|(?P<unique>uo|u)(?P<unique_if>{_CONDITION})?"
     r"|(?P<clamp>min|max)(?P<bound>-?\d+)"
-    rf"|(?P<explode>!!p|!!|!p|!(?!=(?:\s|$)))(?P<explode_if>{_EXPLODE_CONDITION})?"
+    rf"|(?P<explode>!!p|!!|!p|!(?!=(?:\s|$)))(?P<explode_once>o)?"
+    rf"(?P<explode_if>{_EXPLODE_CONDITION})?"
     rf"|ds(?P<double>{_CONDITION})"
     r"|s(?P<sort>a|d(?![hls]))?"
     rf"|(?P<success>{_COMPARISON})"
@@ -129,12 +131,14 @@ _SPELT_AFTER = (
     r"(?P<respelt_keep>[hld]|p[hl])(?P<respelt_keep_n>\d+)"
     r"|(?P<respelt_clamp>mi|ma)(?P<respelt_bound>-?\d+)"
     r"|ie(?P<respelt_explode>\d*)"
+    r"|xo(?P<respelt_once>\d*)"
     r"|t(?P<respelt_target>\d+)"
     rf"|c(?P<respelt_count>{_COMPARISON})"
 )
 """Other rollers' spellings tried after dicecli's own: ``h3``/``l1`` keep highest or
 lowest, ``d1`` drop lowest, ``ph1``/``pl1`` drop highest or lowest (d20), ``mi2``/``ma5``
-clamps, ``ie``/``ie6`` explode (at least N), ``t7`` and ``c>3`` count successes."""
+clamps, ``ie``/``ie6`` explode (at least N), ``xo``/``xo10`` explode once (Foundry VTT;
+``x`` alone multiplies), ``t7`` and ``c>3`` count successes."""
 _MODIFIER = rf"(?i){_SPELT_BEFORE}|{_OWN_MODIFIER}|{_SPELT_AFTER}"
 # The patterns are compiled when first used; re.compile keeps them after that.
 _dice_token = lazy_regex(_DICE).set_name("dice such as 2d6")
@@ -187,9 +191,10 @@ def _modifiers(
             slot, value = "sort", "d" if (groups["sort"] or "a").lower() == "d" else "a"
         elif groups["explode"]:
             condition = condition_of(groups["explode_if"]) if groups["explode_if"] else None
+            once = groups["explode_once"] is not None
             slot, value = (
                 "explode",
-                Explode(cast("ExplodeKind", groups["explode"].lower()), condition),
+                Explode(cast("ExplodeKind", groups["explode"].lower()), condition, once),
             )
         elif groups["critical"]:
             kind = "success" if groups["critical"].lower() == "s" else "failure"
@@ -264,6 +269,9 @@ def _respelt(groups: dict[str, Any]) -> tuple[str, Any] | None:
     if groups["respelt_clamp"]:
         slot = "clamp_low" if groups["respelt_clamp"].lower() == "mi" else "clamp_high"
         return slot, int(groups["respelt_bound"] or 0)
+    if groups["respelt_once"] is not None:  # Foundry's xo10: once, on exactly 10
+        number = groups["respelt_once"]
+        return "explode", Explode("!", Condition("=", int(number)) if number else None, True)
     if groups["respelt_explode"] is not None:
         number = groups["respelt_explode"]
         return "explode", Explode("!", Condition(">=", int(number)) if number else None)
@@ -630,7 +638,7 @@ def _unary_action(text: str, loc: int, tokens: pp.ParseResults) -> Expr:
 unary.set_parse_action(_unary_action)
 
 _mul_op = lazy_regex(
-    r"//(?=[ \t]*(?:[\d(\-{]|\u2212|[dD][\d%({fF]))"
+    rf"//(?={FLOOR_DIVISOR_START})"
     r"|[*×/]|%(?![ \t]*(?i:of)\b)|[xX](?![A-Za-z_])|[xX](?=[dD][\d%fF{])"
 ).set_name("'*' or '/'")
 """``%`` between two values is the remainder (``1d100 % 10``, as Roll20 and d20 write

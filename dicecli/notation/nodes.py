@@ -22,6 +22,7 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
+import re as _re
 import sys
 from typing import TYPE_CHECKING, ClassVar, Literal, NoReturn, TypeAlias
 
@@ -175,13 +176,20 @@ class Unique:
 @frozen
 class Explode:
     """Roll another die on ``condition``: ``!`` adds it, ``!!`` compounds it, ``!p``
-    penetrates (the added die is worth one less), ``!!p`` does both."""
+    penetrates (the added die is worth one less), ``!!p`` does both.
+
+    ``once``: the added die never explodes in turn (``!o``; Foundry VTT's ``xo``)."""
 
     kind: ExplodeKind
     condition: Condition | None  # None: the die's highest face
+    once: bool = False
 
     def __str__(self) -> str:
-        return self.kind + (self.condition.bare() if self.condition else "")
+        return (
+            self.kind
+            + ("o" if self.once else "")
+            + (self.condition.bare() if self.condition else "")
+        )
 
 
 @frozen
@@ -401,6 +409,13 @@ class Call(ExprNode):
         return f"{self.function}({', '.join(str(arg) for arg in self.args)})"
 
 
+FLOOR_DIVISOR_START = (
+    r"[ \t]*(?:[\d(\-{]|\u2212|[dD][\d%({fF]|(?i:floor|ceil|round|abs|min|max)\s*\()"
+)
+"""What may follow ``//`` for it to divide (d20's ``60 // 1d6``): a number, a bracket,
+a sign, dice, a function. Anything else (a word) makes ``//`` a comment (RPG Dice
+Roller's ``3d6 // fire``), so a divisor starting otherwise is written in brackets."""
+
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "%": 2, "//": 2, "^": 8}
 POWER_LEVEL = 8
 """How tightly ``^`` binds: more than a sign (7), less than an atom (9)."""
@@ -454,7 +469,10 @@ class BinaryOp(ExprNode):
         # 7 % 3: 7%3 looks like a percentage; 60 // 2: 60//2 like a comment
         spaced = level == 1 or self.op in ("%", "//")
         symbol = f" {self.op} " if spaced else self.op
-        return f"{_wrap(self.left, level)}{symbol}{_wrap(self.right, level + 1)}"
+        right = _wrap(self.right, level + 1)
+        if self.op == "//" and not _re.match(FLOOR_DIVISOR_START, right):
+            right = f"({right})"  # 60 // (STR): before a word, // is a comment
+        return f"{_wrap(self.left, level)}{symbol}{right}"
 
 
 Expr = Number | Dice | ComputedDice | Group | Name | Labelled | Negate | PercentOf | BinaryOp | Call

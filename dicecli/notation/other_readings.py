@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from dicecli.notation.nodes import FLOOR_DIVISOR_START
 from dicecli.notation.translations import modifier_runs
 
 _MAYBE = re.compile(r"[xX{!<>*^]|//|[cC][sSfF]|[rRkK]\d|[rR](?![a-zA-Z])|[kK]\s*\d")
@@ -31,7 +32,7 @@ _ADD_THEN_TIMES = re.compile(r"(?P<dice>\d*[dD]\d+)(?P<add>[+-]\d+)\*(?P<times>\
 _SPACED_REROLL = re.compile(r"[dD]\d+\S*\s+[rR](?:\d|[<>=])")
 _SPACED_KEEP = re.compile(r"[dD]\d+\s+[kK](?P<n>\d+)")
 _CARET = re.compile(r"(?P<dice>\d*[dD]\d+)?\s*\^\s*(?P<n>\d+)?")
-_FLOOR_DIVISION = re.compile(r"//\s*(?:[\d(\-{]|[dD][\d%({fF])")
+_FLOOR_DIVISION = re.compile(rf"//(?={FLOOR_DIVISOR_START})")
 
 _KEEPS = frozenset(("k", "kh", "kl", "d", "dh", "dl"))
 

@@ -298,7 +298,7 @@ def endless_roll(node: Dice) -> str | None:
         standing = tuple(v for v in values if not mods.reroll.repeats(v))
         if not standing:
             return f"{node}: every face re-rolls, so the roll would never end"
-    if mods.explode:
+    if mods.explode and not mods.explode.once:  # !o adds one die at most
         condition = mods.explode.condition or Condition(">=", values[-1])
         if all(map(condition.matches, standing)):
             return f"{node}: every face explodes, so the roll would never end"

@@ -111,7 +111,7 @@ def _foundry_tokens(tokens: list[Token]) -> list[Token]:
         if low == "x":
             changed.append(("!", condition))  # explode; x10 is !10 (= 10)
         elif low == "xo":
-            raise DiceError("Foundry's xo (explode once) has no dicecli reading yet")
+            changed.append(("!o", condition))  # explode once; xo10 is !o10 (= 10)
         elif low == "r":
             changed.append(("ro", condition))  # Foundry re-rolls once
         elif low == "rr":

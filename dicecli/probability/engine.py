@@ -624,6 +624,8 @@ def _exploding_dice(
     """Step 2 onwards for a term whose standing dice can explode."""
     what, modifiers, count = str(node), node.modifiers, node.count
     assert modifiers.explode is not None
+    if modifiers.explode.once:
+        return _exploding_once(node, standing, denominator, explodes, score)
     chance = Fraction(sum(standing[v] for v in explodes), denominator)
     if chance == 1:
         raise DiceError(f"{what}: every face that can stand explodes, so the roll would never end")
@@ -666,6 +668,46 @@ def _exploding_dice(
     else:
         counts = power(per_die, count, what)
     return Weights(counts, _chains_denominator(denominator, depth, count), notes)
+
+
+def _exploding_once(
+    node: Dice, standing: Counts, denominator: int, explodes: frozenset[int], score: Score
+) -> Weights:
+    """Step 2 onwards for ``!o``: a die that explodes adds one die, which stands
+    whatever it shows (worth one less for ``!po``). Exact: no chain to cut off.
+
+    Over ``denominator ** 2`` per die. Keep/drop over ``!o`` (a unit per die) sums, over
+    the number ``j`` of dice that explode, the ``comb(count, j)`` ways to pick them:
+    ``count - j`` stopping dice, ``j`` exploding ones and ``j`` added ones, kept over as
+    different units; a stopping die carries the ``denominator`` of the die it did not
+    add."""
+    what, modifiers, count = str(node), node.modifiers, node.count
+    assert modifiers.explode is not None
+    kind = modifiers.explode.kind
+    penalty = 1 if kind in ("!p", "!!p") else 0
+    clamp = modifiers.clamped if modifiers.clamps else _identity
+    stop = mapped({v: c for v, c in standing.items() if v not in explodes}, clamp)
+    on = mapped({v: c for v, c in standing.items() if v in explodes}, clamp)
+    added = mapped(standing, lambda value: clamp(value - penalty))
+    if kind in ("!!", "!!p"):  # one unit per die: the two dice added
+        unit = scaled(stop, denominator)
+        add_into(unit, convolve(on, added, what))
+        counts = _identical_units(unit, count, modifiers, score, what)
+        return Weights(counts, denominator ** (2 * count))
+    if modifiers.keep is None:
+        per_die = scaled(mapped(stop, score), denominator)
+        add_into(per_die, convolve(mapped(on, score), mapped(added, score), what))
+        return Weights(power(per_die, count, what), denominator ** (2 * count))
+    total: Counts = {}
+    for exploded in range(count + 1):
+        items = [stop] * (count - exploded) + [on, added] * exploded
+        if any(not item for item in items):
+            continue
+        keep = one_end(modifiers.keep, len(items))
+        kept = keep_over_items(items, Tracker.for_keep(keep, score), what)
+        factor = math.comb(count, exploded) * denominator ** (count - exploded)
+        add_into(total, scaled(kept, factor))
+    return Weights(total, denominator ** (2 * count))
 
 
 def _clamped_scores(

@@ -56,6 +56,8 @@ class RerollExplodeRules:
     explode_kind: ExplodeKind | None
     unique: Unique | None = None
     modifiers: Modifiers | None = None  # when it clamps: what each die is worth
+    explode_once: bool = False
+    """``!o``: a die that explodes adds one die, which does not explode in turn."""
     once_more_on: range | AllBut | AnyOf = range(0)
     """Beside repeated re-rolls (``rerolled_on``), the values a once re-roll written
     on the same term re-rolls once more (``r1ro6``)."""
@@ -77,6 +79,7 @@ class RerollExplodeRules:
                 explode.kind if explode is not None else None,
                 modifiers.unique,
                 modifiers if modifiers.clamps else None,
+                explode is not None and explode.once,
                 AnyOf(reroll.conditions(True)),
             )
         return cls(
@@ -87,6 +90,7 @@ class RerollExplodeRules:
             explode.kind if explode is not None else None,
             modifiers.unique,
             modifiers if modifiers.clamps else None,
+            explode is not None and explode.once,
         )
 
 
@@ -159,6 +163,8 @@ def roll_modified_dice(
                 units.append((total, unit))
                 unit = [position]
                 total = natural - penalty
+            if rules.explode_once:
+                break
         units.append((total, unit))
     return rolled, units
 
@@ -191,6 +197,8 @@ def _roll_unique_or_clamped_dice(
                 units.append((total, unit))
                 unit = [position]
                 total = _clamped(rolled, position, rules.modifiers)
+            if rules.explode_once:
+                break
         units.append((total, unit))
     return rolled, units
 
