@@ -508,6 +508,8 @@ computed_dice_term = (
     + pp.Group(_inner)
     + pp.ZeroOrMore(_modifier_token)
 ).set_name("dice such as (1+2)d6 or d(2*3)")
+_bracket_keep = lazy_regex(r"(?i)(?:kh|kl|km(?=\d)|dh|dl|ph|pl|k)\d*").set_name("a keep")
+_bracket_keep.set_parse_action(lambda s, loc, t: (loc, t[0]))
 # A bracketed expression is read once, then may turn out to be a dice count: (1+2)d6.
 # Trying it first as a count and again as an expression would read brackets nested N
 # deep 2^N times.
@@ -515,6 +517,7 @@ bracketed = (
     pp.Group(_parenthesised)
     + pp.Optional(
         _computed_letter + (_computed_sides | pp.Group(_inner)) + pp.ZeroOrMore(_modifier_token)
+        | pp.OneOrMore(_bracket_keep)  # d20's (10d6kh5)kl2: keeps of the dice inside
     )
 ).set_name("'(' or dice such as (1+2)d6")
 
@@ -550,7 +553,21 @@ computed_dice_term.set_parse_action(_computed_action)
 def _bracketed_action(text: str, loc: int, tokens: pp.ParseResults) -> Expr:
     if len(tokens) == 1:  # no dice letter after the brackets: the expression itself
         return cast(Expr, tokens[0][0])
+    if isinstance(tokens[1], tuple):  # modifiers right after the brackets
+        return _kept_in_brackets(text, cast(Expr, tokens[0][0]), list(tokens[1:]))
     return _computed_action(text, loc, tokens)
+
+
+def _kept_in_brackets(text: str, inner: Expr, found: list[tuple[int, str]]) -> Dice:
+    """d20's ``((10d6kh5)kl2)kh1``: keeps after brackets holding one dice term act on
+    its dice, after the keeps it has (``10d6kh5kl2kh1``); anything else is refused."""
+    if not isinstance(inner, Dice):
+        raise _fail(text, found[0][0], "a keep after brackets needs one dice term inside")
+    keep = _modifiers(text, found, True, Condition("=", 1)).keep
+    assert keep is not None  # the tokens are keeps (_bracket_keep)
+    if inner.modifiers.keep is not None:
+        keep = inner.modifiers.keep.followed_by(keep)
+    return Dice(inner.count, inner.sides, replace(inner.modifiers, keep=keep))
 
 
 bracketed.set_parse_action(_bracketed_action)

@@ -30,7 +30,7 @@ _SPACED_BANG = re.compile(r"\s!(?:\s|$)")
 _LONE_POOL = re.compile(r"\{\s*\d*[dD]\d+[A-Za-z!<>=\d]*\s*\}(?:>=|<=|>|<|=)-?\d")
 _ADD_THEN_TIMES = re.compile(r"(?P<dice>\d*[dD]\d+)(?P<add>[+-]\d+)\*(?P<times>\d{1,9})(?!\d)")
 _SPACED_REROLL = re.compile(r"[dD]\d+\S*\s+[rR](?:\d|[<>=])")
-_SPACED_KEEP = re.compile(r"[dD]\d+\s+[kK](?P<n>\d+)")
+_SPACED_KEEP = re.compile(r"(?:[dD]\d+\s+|\)\s*)[kK](?P<n>\d+)")  # 4d6 k3, (4d6)k3
 _CARET = re.compile(r"(?P<dice>\d*[dD]\d+)?\s*\^\s*(?P<n>\d+)?")
 _FLOOR_DIVISION = re.compile(rf"//(?={FLOOR_DIVISOR_START})")
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from property_counts import examples
 
 import dicecli
-from dicecli import parse
+from dicecli import DiceSyntaxError, parse
 from dicecli.notation.nodes import Dice, Keep, Modifiers
 from dicecli.notation.semantics import kept_slice
 from dicecli.probability.weights import OddsTooBigError
@@ -153,3 +153,31 @@ def test_any_chain_round_trips_and_matches_brute_force(
     assert str(node) == text
     assert parse(str(node)).body == node
     assert _exact(text) == brute_distribution(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("((10d6kh5)kl2)kh1", "10d6kh5kl2kh1"),  # d20 (Avrae)'s test suite
+        ("(4d6)kh3", "4d6kh3"),
+        ("(4d6) dl1", "4d6dl1"),
+        ("((4d6)k3)ph1", "4d6kh3dh1"),
+        ("(2d6)d1", "(2d6)d1"),  # a d after brackets stays computed dice
+        ("(1d20+5)>=15", "d20 + 5 >= 15"),  # a comparison stays a check
+    ],
+)
+def test_keeps_after_brackets_act_on_the_dice_inside(text: str, canonical: str) -> None:
+    assert str(parse(text)) == canonical
+
+
+def test_keeps_after_brackets_need_one_dice_term() -> None:
+    with pytest.raises(DiceSyntaxError, match="a keep after brackets needs one dice term"):
+        parse("(1d20+5)kh1")
+
+
+def test_d20s_nested_keeps_roll_between_1_and_6() -> None:
+    # d20's own test: 1 <= ((10d6kh5)kl2)kh1 <= 6
+    found = _exact("((10d6kh5)kl2)kh1")
+    assert min(found) >= 1
+    assert max(found) <= 6
+    assert found == _exact("10d6kh5kl2kh1")
