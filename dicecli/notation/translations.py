@@ -150,8 +150,12 @@ def _d20_tokens(tokens: list[Token]) -> list[Token]:
     return tokens
 
 
+_NO_DICE = re.compile(rf"(?<![A-Za-z_\d])0+[dD](?:\d+|%|[fF](?:\.[12])?|\{{[^{{}}]*\}}){_RUN}")
+"""A dice term of no dice, ``0d6`` (d20 reads it as 0, with any modifiers after it)."""
+
+
 def _d20(text: str) -> str:
-    return _rewrite_runs(text, _d20_tokens)
+    return _rewrite_runs(_NO_DICE.sub("0", text), _d20_tokens)
 
 
 # --- Dice Maiden ----------------------------------------------------------------------

@@ -146,6 +146,17 @@ def test_foundry_xo_explodes_once() -> None:
     assert str(dicecli.parse("5d10xo10")) == "5d10!o10"  # the same without the dialect
 
 
+def test_d20_reads_no_dice_as_zero() -> None:
+    """d20 (Avrae), tests/test_dice.py: 0d6 rolls nothing and is worth 0."""
+    d20 = env_of("d20")
+    assert dicecli.roll("0d6", environment=d20).total == 0
+    assert dicecli.roll("0d6kh1 + 3", environment=d20).total == 3
+    assert dicecli.roll("0d6 + 1d4", given="3", environment=d20).total == 3
+    assert dicecli.roll("10d6", given=",".join(["2"] * 10), environment=d20).total == 20
+    with pytest.raises(DiceError, match="roll at least one die"):
+        dicecli.roll("0d6")  # dicecli's own reading, as RPG Dice Roller and Dice Maiden
+
+
 # --- Dice Maiden --------------------------------------------------------------------------
 
 
