@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import cast
 
-from dicecli.notation.nodes import FLOOR_DIVISOR_START
-from dicecli.notation.translations import modifier_runs
+from dicecli.notation.nodes import FLOOR_DIVISOR_START, Keep, KeepKind
+from dicecli.notation.semantics import kept_window
+from dicecli.notation.translations import keep_steps, modifier_runs, rdr_window
 
-_MAYBE = re.compile(r"[xX{!<>*^]|//|[cC][sSfF]|[rRkK]\d|[rR](?![a-zA-Z])|[kK]\s*\d")
+_MAYBE = re.compile(r"[xX{!<>*^]|//|[cC][sSfF]|[rRkK]\d|[rR](?![a-zA-Z])|[kK]\s*\d|[kK][hlHL]\d")
 """A character that one of the spellings below needs: most lines have none."""
 
 _TIMES_DICE = re.compile(r"^\s*(?P<times>\d{1,9})\s*[xX×]\s*(?P<roll>\d*[dD]\S*)")
@@ -47,6 +49,31 @@ def _times(count: int) -> str:
 
 def _strict(condition: str) -> bool:
     return condition[:1] in ("<", ">") and condition[1:2] not in ("=", ">")
+
+
+_COUNT = re.compile(r"(?P<count>\d*)[dD]\d")
+
+
+def _keeps_read_otherwise(code: str) -> str | None:
+    """The first chain of keeps and drops (``4d6kh2dl1``) that RPG Dice Roller, which
+    applies each to all the dice, reads otherwise; None when there is none."""
+    for head, tokens in modifier_runs(code):
+        steps = keep_steps(tokens)
+        if len(steps) < 2:
+            continue
+        written = ("{...}" if head == "}" else head) + "".join(f"{k}{n}" for k, n in steps)
+        counted = _COUNT.match(head)
+        if counted is None:  # a group, Fudge dice ...: the count is not known here
+            return written
+        count = int(counted["count"] or 1)
+        chain = Keep(cast("KeepKind", steps[0][0]), steps[0][1])
+        for kind, amount in steps[1:]:
+            chain = chain.followed_by(Keep(cast("KeepKind", kind), amount))
+        low, high = kept_window(chain, count)
+        theirs = rdr_window(steps, count)
+        if (low, high) != theirs and (high > low or theirs[1] > theirs[0]):
+            return written
+    return None
 
 
 @lru_cache(maxsize=1024)
@@ -86,6 +113,13 @@ def other_readings(text: str) -> tuple[str, ...]:
                 multiplied = (head + "".join(w + c for w, c in tokens[:index]), condition)
             if low == "k" and condition[:1].isdigit():
                 bare_keep = True
+    chain = _keeps_read_otherwise(code)
+    if chain is not None:
+        notes.append(
+            f"{chain}: each keep or drop here takes from the dice the one before kept, as "
+            "in Dice Maiden and d20 (Avrae); RPG Dice Roller applies each to all the dice, "
+            "keeps first: --dialect rdr"
+        )
     if multiplied is not None:
         dice, n = multiplied
         notes.append(

@@ -18,6 +18,7 @@ import dicecli
 from dicecli import DiceSyntaxError, parse
 from dicecli.notation.nodes import Dice, Keep, Modifiers
 from dicecli.notation.semantics import kept_slice
+from dicecli.notation.translations import translated
 from dicecli.probability.weights import OddsTooBigError
 from dicecli.render.text import result_line
 
@@ -181,3 +182,39 @@ def test_d20s_nested_keeps_roll_between_1_and_6() -> None:
     assert min(found) >= 1
     assert max(found) <= 6
     assert found == _exact("10d6kh5kl2kh1")
+
+
+RDR_NOTE = (
+    "each keep or drop here takes from the dice the one before kept, as in Dice Maiden "
+    "and d20 (Avrae); RPG Dice Roller applies each to all the dice, keeps first: "
+    "--dialect rdr"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "noted"),
+    [
+        ("4d6kh2dl1", True),  # here the higher of the top two; RPG Dice Roller: the top two
+        ("10d6kh5kl2kh1", True),
+        ("4d6dl1kh3", False),  # both read the top three
+        ("2d6kh1kh1", False),
+        ("4d6kh3", False),
+    ],
+)
+def test_a_chain_read_otherwise_by_rpg_dice_roller_is_noted(text: str, noted: bool) -> None:
+    result = dicecli.roll(text, given=",".join(["3"] * int(text.split("d")[0])))
+    assert any(RDR_NOTE in note for note in result.notes) is noted
+
+
+@pytest.mark.parametrize(
+    ("text", "read_as"),
+    [
+        # RPG Dice Roller: kh2 and dl1 over all four dice, a die kept when none drops it
+        ("4d6kh2dl1", "4d6dl2"),
+        ("10d8dh2r!=5kl3", "10d8dh7r!=5"),  # its own test: the lowest three
+        ("10d6kh5kh2", "10d6dl8"),  # a second kh in place of the first
+        ("4d6kh3", "4d6kh3"),  # one keep: as written
+    ],
+)
+def test_the_rdr_dialect_applies_each_keep_to_all_the_dice(text: str, read_as: str) -> None:
+    assert translated(text, "rdr") == read_as
