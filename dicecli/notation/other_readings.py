@@ -24,8 +24,11 @@ from dicecli.notation.nodes import FLOOR_DIVISOR_START, Keep, KeepKind
 from dicecli.notation.semantics import kept_window
 from dicecli.notation.translations import keep_steps, modifier_runs, rdr_window
 
-_MAYBE = re.compile(r"[xX{!<>*^]|//|[cC][sSfF]|[rRkK]\d|[rR](?![a-zA-Z])|[kK]\s*\d|[kK][hlHL]\d")
-"""A character that one of the spellings below needs: most lines have none."""
+_MAYBE = re.compile(
+    r"[xX{!<>*^]|//|[cC][sSfF]|[rRkK]\d|[rR](?![a-zA-Z])|[kK]\s*\d|[kKdD][hlHL]\d+[kKdD]"
+)
+"""A character that one of the spellings below needs: most lines have none (a lone
+``4d6kh3`` neither: only a keep followed by another, ``kh2dl1``, is looked at)."""
 
 _TIMES_DICE = re.compile(r"^\s*(?P<times>\d{1,9})\s*[xX×]\s*(?P<roll>\d*[dD]\S*)")
 _SPACED_BANG = re.compile(r"\s!(?:\s|$)")
