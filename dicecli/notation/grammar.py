@@ -587,17 +587,25 @@ class _SetOpenToken(pp.Token):
 
 
 def _holds_a_comma(text: str, loc: int) -> bool:
-    """Whether the bracket opened at ``loc`` holds a comma outside inner brackets."""
+    """Whether the bracket opened at ``loc`` holds a comma outside inner brackets and
+    labels (a label's text, ``(0[a{b])[c,d]``, holds no brackets of the notation)."""
     depth = 0
-    for char in text[loc:]:
-        if char in "([{":
+    index, end = loc, len(text)
+    while index < end:
+        char = text[index]
+        if char == "[":  # a label: its text up to its "]" is not notation
+            close = text.find("]", index)
+            index = end if close < 0 else close + 1
+            continue
+        if char in "({":
             depth += 1
-        elif char in ")]}":
+        elif char in ")}":
             depth -= 1
             if depth == 0:
                 return False
         elif char == "," and depth == 1:
             return True
+        index += 1
     return False
 
 
