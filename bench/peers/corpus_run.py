@@ -160,7 +160,7 @@ def classify(notation: str, equivalent: str | None, dialect: str | None = None) 
 def _parse(notation: str, dialect: str | None) -> object:
     """The tree of ``notation`` as read in ``dialect`` (dicecli's own when None)."""
     try:
-        from dicecli.notation.dialects import parse_as
+        from dicecli.notation.reader import parse_as
     except ImportError:  # a dicecli before dialects
         import dicecli
 
