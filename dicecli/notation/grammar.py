@@ -635,12 +635,8 @@ _label.set_parse_action(lambda s, loc, t: t["label"].strip())
 atom = (_operand + pp.Optional(_label)).set_name(_operand.name)
 atom.set_parse_action(lambda s, loc, t: Labelled(t[0], t[1]) if len(t) == 2 else t[0])
 
-# A power, ``2^3`` (RPG Dice Roller) or ``2**3`` (Roll20): the base an atom, the exponent
-# a signed value, so that it groups to the right (2^3^2) and binds tighter than a sign.
 unary: pp.Forward = pp.Forward()
-_power_op = lazy_regex(r"\^|\*\*").set_name("'^'")
-power_term = (atom + pp.Optional(_power_op - unary)).set_name(_operand.name)
-power_term.set_parse_action(lambda s, loc, t: BinaryOp("^", t[0], t[2]) if len(t) == 3 else t[0])
+
 _percent_of = lazy_regex(r"(?P<percent>[0-9]+)[ \t]*%[ \t]*(?i:of)\b").set_name("'N% of'")
 """ASCII digits, and only the blanks the rest of the grammar skips (a space, a tab):
 ``\\s`` and ``\\d`` would take Unicode ones (the separators ``\\x1c``-``\\x1f``, an em
@@ -648,7 +644,19 @@ space), which ``int`` refuses or reads."""
 # Signs as literals, not a regex class: a class mixing ASCII with the minus sign U+2212
 # makes ``re`` build a 64k-character bitmap at every start.
 _minus = (pp.Literal("-") | pp.Literal("\N{MINUS SIGN}")).set_name("'-'")
-unary <<= ((_percent_of + unary) | (_minus + unary) | power_term).set_name(_operand.name)
+# A power binds tighter than a sign or ``N% of`` before it (``-2^2`` is ``-(2^2)``): after
+# one, the atom takes its power here; any other power is read with the term's operators
+# (:func:`_fold_powers`), so that an atom without a sign tries no token more than before.
+_signed: pp.Forward = pp.Forward()
+_power_only = lazy_regex(r"\^|\*\*").set_name("'^'")
+_power_chain = (unary + pp.ZeroOrMore(_power_only - unary)).set_name(_operand.name)
+_power_chain.set_parse_action(lambda s, loc, t: _fold_powers(list(t)))
+_signed_operand = (atom + pp.Optional(_power_only - _power_chain)).set_name(_operand.name)
+_signed_operand.set_parse_action(
+    lambda s, loc, t: BinaryOp("^", t[0], t[2]) if len(t) == 3 else t[0]
+)
+_signed <<= ((_percent_of + _signed) | (_minus + _signed) | _signed_operand).set_name(_operand.name)
+unary <<= ((_percent_of + _signed) | (_minus + _signed) | atom).set_name(_operand.name)
 
 
 def _unary_action(text: str, loc: int, tokens: pp.ParseResults) -> Expr:
@@ -661,9 +669,10 @@ def _unary_action(text: str, loc: int, tokens: pp.ParseResults) -> Expr:
 
 
 unary.set_parse_action(_unary_action)
+_signed.set_parse_action(_unary_action)
 
 _mul_op = lazy_regex(
-    rf"//(?={FLOOR_DIVISOR_START})"
+    rf"//(?={FLOOR_DIVISOR_START})|\^|\*\*"
     r"|[*×/]|%(?![ \t]*(?i:of)\b)|[xX](?![A-Za-z_])|[xX](?=[dD][\d%fF{])"
 ).set_name("'*' or '/'")
 """``%`` between two values is the remainder (``1d100 % 10``, as Roll20 and d20 write
@@ -679,6 +688,8 @@ _SYMBOLS: dict[str, BinaryOpSymbol] = {
     "×": "*",
     "/": "/",
     "//": "//",
+    "^": "^",
+    "**": "^",
     "%": "%",
     "+": "+",
     "-": "-",
@@ -689,7 +700,36 @@ _SYMBOLS: dict[str, BinaryOpSymbol] = {
 def _fold(text: str, loc: int, tokens: pp.ParseResults) -> Expr:
     result = cast(Expr, tokens[0])
     for index in range(1, len(tokens), 2):
-        result = BinaryOp(_SYMBOLS[tokens[index]], result, tokens[index + 1])
+        symbol = _SYMBOLS[tokens[index]]
+        if symbol == "^":
+            return _fold_powers(list(tokens))
+        result = BinaryOp(symbol, result, tokens[index + 1])
+    return result
+
+
+def _fold_powers(tokens: list[Any]) -> Expr:
+    """A term with powers (``2*3^2``; RPG Dice Roller's ``^``, Roll20's ``**``): each
+    run of powers first, to the right (``2^3^2`` is ``2^(3^2)``), then the rest to the
+    left. Powers are read with the term's other operators, so that a line without one
+    tries no token more than before (after a sign, :data:`_signed_operand` reads them)."""
+    runs: list[list[Expr]] = [[tokens[0]]]
+    symbols: list[BinaryOpSymbol] = []
+    for index in range(1, len(tokens), 2):
+        symbol = _SYMBOLS[tokens[index]]
+        if symbol == "^":
+            runs[-1].append(tokens[index + 1])
+        else:
+            symbols.append(symbol)
+            runs.append([tokens[index + 1]])
+    powers = []
+    for run in runs:
+        power = run[-1]
+        for base in reversed(run[:-1]):
+            power = BinaryOp("^", base, power)
+        powers.append(power)
+    result = powers[0]
+    for symbol, operand in zip(symbols, powers[1:], strict=True):
+        result = BinaryOp(symbol, result, operand)
     return result
 
 
@@ -763,9 +803,10 @@ check.set_parse_action(_check_action)
 
 # d20 (Avrae)'s advantage after a roll, ``1d20+5 adv``: the first d20 rolled twice, the
 # higher kept (``dis``: the lower). A word, so Dice Maiden's ``adv2`` is not it.
-_advantage_word = keyword("adv", "advantage", "dis", "disadv", "disadvantage")
+_advantage_word = lazy_regex(
+    r"(?i)(?:adv(?:antage)?|dis(?:adv(?:antage)?)?)(?![A-Za-z0-9_])"
+).set_name("'adv'")  # one token, not five keywords: every line tries it
 _advantage_word.set_parse_action(lambda s, loc, t: (loc, t[0].lower()))
-_with_advantage = (check + pp.Optional(_advantage_word)).set_name(check.name)
 
 
 def _advantage_action(text: str, loc: int, tokens: pp.ParseResults) -> Expr | Comparison:
@@ -804,8 +845,23 @@ def with_first_d20_kept(body: Expr, keep: Keep, text: str = "", loc: int = 0) ->
     return found
 
 
-_with_advantage.set_parse_action(_advantage_action)
-_generic_line = whole_line(_with_advantage)
+def _generic_roll_action(text: str, loc: int, tokens: pp.ParseResults) -> Roll:
+    """A generic line: the check or expression, the advantage after it, the comment."""
+    body = cast("Expr | Comparison", tokens[0])
+    rest = list(tokens[1:])
+    if rest and isinstance(rest[0], tuple):  # adv, dis ...
+        body = _advantage_action(text, loc, pp.ParseResults([body, rest.pop(0)]))
+    note = cast(str, rest[0]) if rest else None
+    return Roll(body, note or None)
+
+
+_generic_line = (
+    check
+    + pp.Optional(_advantage_word)
+    + pp.Optional(comment)
+    + pp.StringEnd().set_name("the end of the line")
+).parse_with_tabs()
+_generic_line.set_parse_action(_generic_roll_action)
 
 
 def _reported(error: pp.ParseBaseException, text: str) -> tuple[str, int]:

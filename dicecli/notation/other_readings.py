@@ -36,8 +36,9 @@ _LONE_POOL = re.compile(r"\{\s*\d*[dD]\d+[A-Za-z!<>=\d]*\s*\}(?:>=|<=|>|<|=)-?\d
 _ADD_THEN_TIMES = re.compile(r"(?P<dice>\d*[dD]\d+)(?P<add>[+-]\d+)\*(?P<times>\d{1,9})(?!\d)")
 _SPACED_REROLL = re.compile(r"[dD]\d+\S*\s+[rR](?:\d|[<>=])")
 _SPACED_KEEP = re.compile(r"(?:[dD]\d+\s+|\)\s*)[kK](?P<n>\d+)")  # 4d6 k3, (4d6)k3
-_CARET = re.compile(r"(?P<dice>\d*[dD]\d+)?\s*\^\s*(?P<n>\d+)?")
-_FLOOR_DIVISION = re.compile(rf"//(?={FLOOR_DIVISOR_START})")
+# Compiled when a line first needs them (re keeps them): most lines never do.
+_CARET = r"(?P<dice>\d*[dD]\d+)?\s*\^\s*(?P<n>\d+)?"
+_FLOOR_DIVISION = rf"//(?={FLOOR_DIVISOR_START})"
 
 _KEEPS = frozenset(("k", "kh", "kl", "d", "dh", "dl"))
 
@@ -54,7 +55,7 @@ def _strict(condition: str) -> bool:
     return condition[:1] in ("<", ">") and condition[1:2] not in ("=", ">")
 
 
-_COUNT = re.compile(r"(?P<count>\d*)[dD]\d")
+_COUNT = r"(?P<count>\d*)[dD]\d"
 
 
 def _keeps_read_otherwise(code: str) -> str | None:
@@ -65,7 +66,7 @@ def _keeps_read_otherwise(code: str) -> str | None:
         if len(steps) < 2:
             continue
         written = ("{...}" if head == "}" else head) + "".join(f"{k}{n}" for k, n in steps)
-        counted = _COUNT.match(head)
+        counted = re.match(_COUNT, head)
         if counted is None:  # a group, Fudge dice ...: the count is not known here
             return written
         count = int(counted["count"] or 1)
@@ -157,7 +158,7 @@ def other_readings(text: str) -> tuple[str, ...]:
             "a lone ! explodes here; Dice Maiden reads ' !' as the start of a comment: "
             "write # for a comment, or --dialect dicemaiden"
         )
-    caret = _CARET.search(code)
+    caret = re.search(_CARET, code) if "^" in code else None
     if caret is not None:
         dice, n = caret["dice"], caret["n"]
         others = ["python-dice and caith read ^ otherwise (keep, repeat)"]
@@ -166,7 +167,7 @@ def other_readings(text: str) -> tuple[str, ...]:
             if dice:
                 others.insert(0, f"python-dice reads {dice}^{n} as {dice}kh{n}")
         notes.append("^ is a power here, as in RPG Dice Roller; " + " and ".join(others))
-    if _FLOOR_DIVISION.search(code):
+    if "//" in code and re.search(_FLOOR_DIVISION, code):
         notes.append(
             "// divides rounding down here, as in d20 (Avrae); RPG Dice Roller reads // as "
             "the start of a comment: write # for a comment"

@@ -177,7 +177,7 @@ def rdr_window(steps: list[tuple[str, int]], count: int) -> tuple[int, int]:
     return low, max(low, count - high)
 
 
-_COUNTED = re.compile(r"(?P<count>\d*)[dD]")
+_COUNTED = r"(?P<count>\d*)[dD]"  # compiled when first used (re keeps it)
 
 
 def _rdr_term(found: re.Match[str]) -> str:
@@ -188,7 +188,7 @@ def _rdr_term(found: re.Match[str]) -> str:
     if len(steps) < 2:
         return found[0]
     head = found["head"]
-    counted = _COUNTED.match(head)
+    counted = re.match(_COUNTED, head)
     if counted is None or any(word.startswith("!") for word, _ in tokens):
         raise DiceError(
             "RPG Dice Roller applies each keep and drop to all the dice, which dicecli "
@@ -219,12 +219,13 @@ def _d20_tokens(tokens: list[Token]) -> list[Token]:
     return tokens
 
 
-_NO_DICE = re.compile(rf"(?<![A-Za-z_\d])0+[dD](?:\d+|%|[fF](?:\.[12])?|\{{[^{{}}]*\}}){_RUN}")
-"""A dice term of no dice, ``0d6`` (d20 reads it as 0, with any modifiers after it)."""
+_NO_DICE = rf"(?<![A-Za-z_\d])0+[dD](?:\d+|%|[fF](?:\.[12])?|\{{[^{{}}]*\}}){_RUN}"
+"""A dice term of no dice, ``0d6`` (d20 reads it as 0, with any modifiers after it);
+compiled when a line is first read in d20's dialect."""
 
 
 def _d20(text: str) -> str:
-    return _rewrite_runs(_NO_DICE.sub("0", text), _d20_tokens)
+    return _rewrite_runs(re.sub(_NO_DICE, "0", text), _d20_tokens)
 
 
 # --- Dice Maiden ----------------------------------------------------------------------
