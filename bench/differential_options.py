@@ -1,5 +1,5 @@
 """Two dicecli executables over the same command lines: the options a roll may carry
-(``--seed``, ``--given``, ``--times``, ``-n``, ``--json``, ``--plain``) in many
+(``--seed``, ``--given``, ``--times``, ``-n``, ``--json``, ``--plain``, ``--set``) in many
 combinations and places, with good and bad values, over rolls good and bad, one-shot
 and piped. Every difference in stdout, stderr or exit status is printed.
 
@@ -67,6 +67,9 @@ STEADY_PIPED = [lines for lines in PIPED if "vs" not in lines and "ld" not in li
 SEEDS = ["1", "42", "0", "123456789", "-3", "x", "1.5", " 7", "007", "1_0", "9" * 30, ""]
 GIVEN = ["3,4", "1,2,3,4,5,6", "7", "3,4,x", "", "1 2", ",".join(["6"] * 12), "2,3,1,4,5,6,2,2"]
 TIMES = ["1", "2", "3", "0", "-2", "100001", "x", "٣", "1_0"]
+SETS = ["STR=1", "STR=-2", "A=1d6+1", "B=A+1", "d6=1", "STR", "wfb=1", "c=d20>=10", "a=a+1", ""]
+"""``--set`` values: numbers, saved rolls and checks, a name that uses another, and
+names or forms that are refused."""
 FLAGS = [["--json"], ["--plain"]]
 
 
@@ -90,6 +93,8 @@ def option_words(rng: random.Random, seeded: bool) -> list[list[str]]:
     for flag in FLAGS:
         if rng.random() < 0.3:
             chosen.append(flag)
+    while rng.random() < 0.25:
+        chosen.append(["--set", rng.choice(SETS)])
     return chosen
 
 
@@ -104,7 +109,7 @@ def command_line(rng: random.Random) -> tuple[tuple[str, ...], str, bool]:
     parts = [*options[:place], words, *options[place:]] if words else options
     args = [word for part in parts for word in part]
     if rng.random() < 0.05 and args:  # an option given last without its value
-        args.append(rng.choice(["--seed", "--given", "--times", "-n"]))
+        args.append(rng.choice(["--seed", "--given", "--times", "-n", "--set"]))
     if rng.random() < 0.1:
         args.insert(0, "roll")
     stdin = rng.choice(PIPED if seeded else STEADY_PIPED) if piped else ""

@@ -26,6 +26,7 @@ from dicecli.rolling.evaluate import roll
 from dicecli.rolling.sources import DiceSource, GivenSource, RandomSource, Roller
 from dicecli.status import SIGNAL_GUARD, ExitStatus, Terminated
 from dicecli.tally import Tally
+from dicecli.terminals import is_terminal
 
 if TYPE_CHECKING:
     from dicecli.results import RollResult
@@ -50,18 +51,11 @@ class Streams:
 
     @property
     def stdout_is_terminal(self) -> bool:
-        return _isatty(self.stdout)
+        return is_terminal(self.stdout)
 
     @property
     def stdin_is_terminal(self) -> bool:
-        return _isatty(self.stdin)
-
-
-def _isatty(stream: TextIO) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
+        return is_terminal(self.stdin)
 
 
 @frozen
@@ -423,7 +417,7 @@ class ProgressBar:
 
 def progress_bar(streams: Streams, total: int, label: str) -> ProgressBar | None:
     """A bar for a ``--summary`` run of ``total`` rolls when stderr is a terminal."""
-    if not _isatty(streams.stderr) or total < PROGRESS_EVERY:
+    if not is_terminal(streams.stderr) or total < PROGRESS_EVERY:
         return None
     return ProgressBar(streams.stderr, total, label)
 

@@ -42,6 +42,7 @@ from dicecli.status import ExitStatus
 from dicecli.systems import registry
 from dicecli.systems.declaration import CORE_FLAGS as CORE_FLAGS
 from dicecli.systems.declaration import CliOption
+from dicecli.terminals import is_terminal
 
 if TYPE_CHECKING:
     from dicecli.app import RunOptions
@@ -374,7 +375,7 @@ def environment_from(
     setting or the character file names."""
     # The rolling stages, which the help does not need, come with a command that rolls.
     from dicecli.environment import Environment  # docs/startup.md
-    from dicecli.naming import with_named
+    from dicecli.naming import with_sets
 
     env = Environment(settings=settings_from(settings, options or {}))
     # docs/startup.md
@@ -391,14 +392,7 @@ def environment_from(
         from dicecli.character import load_character  # docs/startup.md
 
         env = load_character(example_or_path(str(character)), env)
-    for item in sets or []:
-        name, equals, value = item.partition("=")
-        if not equals:
-            raise DiceError(f"--set takes NAME=VALUE, e.g. --set STR=3 (got '{item}')")
-        try:
-            env = with_named(env, name.strip(), value)
-        except DiceError as error:
-            raise DiceError(f"--set {item}: {error.message}") from None
+    env = with_sets(env, sets or [])
     if dialect is not None:
         env = replace(env, settings={**env.settings, DIALECT_SETTING: dialect_named(dialect)})
     return env
@@ -482,7 +476,7 @@ def roll_command(
         _finish(run_once(" ".join(words), options, streams))
     if not streams.stdin_is_terminal:
         _finish(run_lines(streams.stdin, options, streams))
-    if _sets_up_a_session(shared) and _isatty(sys.stdout):
+    if _sets_up_a_session(shared) and is_terminal(sys.stdout):
         # `dicecli --character mira.toml` at a terminal: the session it sets up
         from dicecli.repl.prompt import run_repl  # docs/startup.md
 
@@ -498,13 +492,6 @@ REPL with it rather than say there is nothing to roll."""
 
 def _sets_up_a_session(shared: dict[str, Any]) -> bool:
     return any(shared.get(name) not in (None, [], (), "") for name in SESSION_OPTIONS)
-
-
-def _isatty(stream: Any) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):
-        return False
 
 
 @app.command(

@@ -62,10 +62,16 @@ class Option:
     fast: bool = False
     """A roll may carry it and still be rolled without typer: the typer-free path reads
     it as the typer app does (:meth:`Route.fast_options`) and gives it to
-    :class:`dicecli.app.RunOptions` under ``name`` (``--dialect``: to the environment
-    the line is read in)."""
+    :class:`dicecli.app.RunOptions` under ``name``, or to the environment the line is
+    read in (``in_environment``)."""
     number: bool = False
     """Its value is a whole number, read as the typer app reads it (``int(value)``)."""
+    repeatable: bool = False
+    """It may be given more than once, each value kept in order (``--set A=1 --set
+    B=2``); of another option given twice, the last value counts."""
+    in_environment: bool = False
+    """Its value goes into the environment the line is read in (``--set``,
+    ``--dialect``), not to :class:`dicecli.app.RunOptions` under its name."""
 
 
 OPTIONS = (
@@ -74,11 +80,11 @@ OPTIONS = (
     Option("times", ("--times", "-n"), True, ROLLING, fast=True, number=True),
     Option("plain", ("--plain",), False, ALL, fast=True),
     Option("json", ("--json",), False, (*ALL, "games"), fast=True),
-    Option("sets", ("--set",), True, ALL),
+    Option("sets", ("--set",), True, ALL, fast=True, repeatable=True, in_environment=True),
     Option("character", ("--character",), True, ALL),
-    Option("dice_file", ("--dice-file",), True, ALL),
-    Option("settings", ("--setting",), True, ALL),
-    Option("dialect", ("--dialect",), True, ALL, fast=True),
+    Option("dice_file", ("--dice-file",), True, ALL, repeatable=True),
+    Option("settings", ("--setting",), True, ALL, repeatable=True),
+    Option("dialect", ("--dialect",), True, ALL, fast=True, in_environment=True),
     Option("odds", ("--odds",), False, ("roll", "table")),
     Option("at_least", ("--at-least",), True, ("odds",), number=True),
     Option("at_most", ("--at-most",), True, ("odds",), number=True),
@@ -142,11 +148,12 @@ class Route:
         return [command, *self.options, *(["--", *self.words] if self.words else [])]
 
     def fast_options(self, commands: tuple[str, ...] = ("roll",)) -> dict[str, Any] | None:
-        """The options as :class:`dicecli.app.RunOptions` takes them (``{"seed": 3,
-        "json": True}``) when each is marked ``fast`` and its value reads as the typer
-        app would read it; None when the typer app is needed: another option, another
-        command than ``commands`` (or none named), a value missing or odd (one that
-        starts with a minus, a number that is none), which the app reports."""
+        """The options under their names (``{"seed": 3, "json": True, "sets": ["STR=1"]}``)
+        when each is marked ``fast`` and its value reads as the typer app would read it
+        (a repeatable option's values as a list); None when the typer app is needed:
+        another option, another command than ``commands`` (or none named), a value
+        missing or odd (one that starts with a minus, a number that is none), which the
+        app reports."""
         if self.command is not None and self.command not in commands:
             return None
         found: dict[str, Any] = {}
@@ -177,7 +184,10 @@ class Route:
             read = _fast_value(option, value)
             if read is None:
                 return None
-            found[option.name] = read  # given twice, the last one counts, as in the app
+            if option.repeatable:
+                found.setdefault(option.name, []).append(read)
+            else:
+                found[option.name] = read  # given twice, the last one counts, as in the app
         return found
 
 

@@ -12,6 +12,8 @@ a whole, each explained in docs/startup.md.
 - One function from an exception to an exit status (:func:`exit_status`): a broken
   pipe, a full disk, Ctrl-C, a usage error, an internal error.
 - The package's public names, imported on first use (:func:`public_name`).
+- The games, handed to the stages that hand a game's line to its game
+  (:func:`stage_games`).
 """
 
 from __future__ import annotations
@@ -28,10 +30,13 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from dicecli.command_line import Route, route
 from dicecli.escape import readable
+from dicecli.handed_games import hand
 from dicecli.status import SIGNAL_GUARD, ExitStatus, Interrupted, Terminated
+from dicecli.terminals import is_terminal
 
 if TYPE_CHECKING:
     from dicecli.app import RunOptions
+    from dicecli.systems.registry import StageGames
 
 # --- the entry point ------------------------------------------------------------------
 
@@ -72,7 +77,7 @@ def _dispatch(args: list[str], paused: bool) -> int:
     line = route(args)
     completing = "_DICECLI_COMPLETE" in os.environ  # the shell asks typer for completions
     fast = None if completing else line.fast_options()
-    piped = line.command is None and not _isatty(sys.stdin)
+    piped = line.command is None and not is_terminal(sys.stdin)
     rolls = fast is not None and bool(line.words or piped)
     wanted = fast if rolls else None if completing else _repl_options(line)
     if wanted is not None:  # a roll, piped lines or the REPL, without typer
@@ -106,18 +111,28 @@ def _dispatch(args: list[str], paused: bool) -> int:
 
 def _run_options(fast: dict[str, Any]) -> RunOptions:
     """The typer-free path's :class:`RunOptions` from the fast options: each under its
-    name, but ``--dialect NAME``, which goes into the environment the line is read in;
-    a :class:`DiceError` for a dialect of no name."""
+    name, but those the table puts in the environment the line is read in: ``--set``
+    (each in order, as the typer app gives them) and then ``--dialect NAME``; a
+    :class:`DiceError` for a ``--set`` that cannot be given or a dialect of no name."""
     from dicecli.app import RunOptions  # docs/startup.md
-    from dicecli.environment import Environment  # docs/startup.md
+    from dicecli.environment import EMPTY_ENVIRONMENT  # docs/startup.md
 
     options = dict(fast)
+    sets = options.pop("sets", None)
     given = options.pop("dialect", None)
-    if given is None:
+    if sets is None and given is None:
         return RunOptions(**options)
-    from dicecli.notation.dialects import DIALECT_SETTING, dialect_named  # docs/startup.md
+    environment = EMPTY_ENVIRONMENT
+    if sets is not None:
+        from dicecli.naming import with_sets  # docs/startup.md
 
-    environment = Environment(settings={DIALECT_SETTING: dialect_named(given)})
+        environment = with_sets(environment, sets)
+    if given is not None:
+        from dicecli.frozen import replace  # docs/startup.md
+        from dicecli.notation.dialects import DIALECT_SETTING, dialect_named  # docs/startup.md
+
+        settings = {**environment.settings, DIALECT_SETTING: dialect_named(given)}
+        environment = replace(environment, settings=settings)
     return RunOptions(**options, environment=environment)
 
 
@@ -129,14 +144,14 @@ def _repl_options(line: Route) -> dict[str, Any] | None:
     if line.command == "repl":
         return line.fast_options(commands=("repl",))
     if line.command is None and not line.options:
-        return {} if _isatty(sys.stdin) and _isatty(sys.stdout) else None
+        return {} if is_terminal(sys.stdin) and is_terminal(sys.stdout) else None
     return None
 
 
 def _tell_of_a_redirect(args: list[str]) -> None:
     """At a terminal, say so when the shell took an unquoted ``>=`` for a redirect and
     the rolls went into a file named ``=...`` (:mod:`dicecli.shell_redirect`)."""
-    if not _isatty(sys.stderr):
+    if not is_terminal(sys.stderr):
         return
     from dicecli import shell_redirect  # only on this path (docs/startup.md)
 
@@ -146,13 +161,6 @@ def _tell_of_a_redirect(args: list[str]) -> None:
     )
     if told is not None:
         sys.stderr.write(f"note: {told}\n")
-
-
-def _isatty(stream: TextIO) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
 
 
 def _read_ahead(text: str) -> None:
@@ -439,6 +447,21 @@ def public_names() -> list[str]:
     return sorted({*vars(sys.modules["dicecli"]), *PUBLIC_NAMES})
 
 
+# --- the games, handed to the stages ---------------------------------------------------
+
+
+def stage_games() -> StageGames:
+    """The games as the notation, rolling and odds stages ask for them, from the
+    registry, which sits above the stages and is imported when one first asks
+    (docs/startup.md, "The games handed to the stages")."""
+    from dicecli.systems.registry import STAGE_GAMES  # docs/startup.md
+
+    return STAGE_GAMES
+
+
+hand(stage_games)
+
+
 __all__ = [
     "PUBLIC_NAMES",
     "Interrupted",
@@ -447,4 +470,5 @@ __all__ = [
     "main",
     "public_name",
     "public_names",
+    "stage_games",
 ]

@@ -42,7 +42,6 @@ from dicecli.frozen import frozen
 from dicecli.systems.declaration import (
     API_VERSION,
     OLDEST_API_VERSION,
-    CheckStep,
     CliOption,
     Game,
     HelpTopic,
@@ -94,6 +93,7 @@ if TYPE_CHECKING:
     from dicecli.results import Segment as Segment
     from dicecli.results import Text as Text
     from dicecli.rolling.evaluate import Evaluation as Evaluation
+    from dicecli.rolling.games import CheckStep as CheckStep
     from dicecli.rolling.sources import GivenSource as GivenSource
     from dicecli.rolling.sources import RandomSource as RandomSource
     from dicecli.rolling.sources import Roller as Roller
@@ -139,6 +139,7 @@ _LAZY: dict[str, str] = {
     "Rolled": "dicecli.result_tree",
     "RolledDice": "dicecli.result_tree",
     "Evaluation": "dicecli.rolling.evaluate",
+    "CheckStep": "dicecli.rolling.games",
     "GivenSource": "dicecli.rolling.sources",
     "RandomSource": "dicecli.rolling.sources",
     "Roller": "dicecli.rolling.sources",

@@ -9,6 +9,7 @@ points the error at that word:
   place (after a word the game declares in ``follows``, else its ``completions``: a
   misspelt form or difficulty gets the close one), or the list of
   them when none is close;
+- Dice Maiden's game aliases (``sw8``), which its dialect reads;
 - forms of other dice rollers that mean something else here (``4d6 kh 3``,
   ``10d6 4+``, ``CON = 2``), and each game's own common mistakes
   (:attr:`~dicecli.systems.declaration.Game.hints`);
@@ -78,6 +79,9 @@ def advise(
         if repl:
             return error.with_hint(f"to name a value: let {name} = {value}")
         return error.with_hint(f"to name a value: --set {name}={value.replace(' ', '')}")
+    maiden = _dice_maiden_hint(roll, env)
+    if maiden is not None:
+        return error.with_hint(maiden)
     first = _WORD.match(roll)
     game = registry.game_for_keyword(first.group()) if first else None
     if first is not None and game is None:
@@ -95,6 +99,22 @@ def advise(
         if found is not None:
             return error.with_hint(found)
     return error
+
+
+def _dice_maiden_hint(roll: str, env: Environment) -> str | None:
+    """The reading of ``roll`` as one of Dice Maiden's game aliases (``sw8``), which
+    only its dialect reads, when it is one and that dialect is not in force."""
+    if env.dialect == "dicemaiden":
+        return None
+    from dicecli.notation.dicemaiden import alias_line  # docs/startup.md
+
+    try:
+        spelt = alias_line(roll.partition("#")[0])
+    except DiceError:
+        return None
+    if spelt is None:
+        return None
+    return f"Dice Maiden's alias: --dialect dicemaiden reads it as {spelt}"
 
 
 def _misspelt_first_word(word: str, env: Environment, commands: Sequence[str]) -> str | None:

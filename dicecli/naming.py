@@ -104,6 +104,21 @@ def with_named(env: Environment, name: str, text: str) -> Environment:
     return with_saved_roll(env, name, expr) if number is None else env.with_value(name, number)
 
 
+def with_sets(env: Environment, items: list[str]) -> Environment:
+    """``env`` with each ``--set NAME=VALUE`` of ``items``, in order (a later one may
+    use an earlier one's name); a :class:`DiceError` naming the item that cannot be
+    given."""
+    for item in items:
+        name, equals, value = item.partition("=")
+        if not equals:
+            raise DiceError(f"--set takes NAME=VALUE, e.g. --set STR=3 (got '{item}')")
+        try:
+            env = with_named(env, name.strip(), value)
+        except DiceError as error:
+            raise DiceError(f"--set {item}: {error.message}") from None
+    return env
+
+
 def with_saved_roll(env: Environment, name: str, expr: Expr) -> Environment:
     """``env`` with the saved roll ``name``; refused when it would refer to itself
     (``let a = a + 1d6``: a roll that could never be rolled)."""

@@ -184,6 +184,14 @@ def test_a_plain_roll_imports_nothing_it_does_not_use() -> None:
     )
 
 
+def test_a_keep_without_a_noted_spelling_does_not_load_the_dialects_rewriting() -> None:
+    """``4d6kh3`` holds ``k``, which ``k3`` (a noted spelling) needs, but no noted
+    spelling: the notes' module looks and finds none, without the rewriting it reads."""
+    loaded = modules_loaded_by("4d6kh3", "-n", "6")
+    assert "dicecli.notation.translations" not in loaded
+    assert "dicecli.notation.translations" in modules_loaded_by("4d6k3")
+
+
 def test_other_lines_load_the_grammar_of_record() -> None:
     loaded = modules_loaded_by("{2d6, 1d8}kh1")
     assert "dicecli.notation.grammar" in loaded
@@ -233,7 +241,7 @@ def test_start_up_objects_are_frozen_out_of_the_garbage_collector(args: list[str
         ([], "dicecli.app:run_lines"),
         (["--seed", "1", "d6"], "dicecli.app:run_once"),
         (["repl", "--seed", "1"], "dicecli.repl.prompt:run_repl"),
-        (["--set", "STR=1", "d6"], "dicecli.cli:run"),
+        (["--setting", "age.max_rolls=200", "d6"], "dicecli.cli:run"),
     ],
 )
 def test_the_collector_runs_again_before_rolling(
@@ -625,6 +633,16 @@ def test_help_at_a_terminal_is_typer_s_rich_help() -> None:
         (["--times", "0", "d6"], ""),
         (["--seed", "1", "--times", "2"], "1d6\n2d6+\n"),
         (["--given", "1,2"], "d6\nd6 -n 1\n"),
+        (["--set", "STR=1", "--seed", "4", "2D6+STR"], ""),
+        (["--set", "A=2", "--set", "B=A+1", "--json", "--seed", "1"], "d6+A+B\nB\n"),
+        (["--set", "atk=1d20+5", "--given", "17", "atk >= 15"], ""),
+        (["--set", "STR=1", "--set", "STR=4", "--seed", "2", "age STR vs 12"], ""),
+        (["--set", "STR", "2d6"], ""),
+        (["--set", "d6=1", "--json", "2d6"], ""),
+        (["--set", "wfb=2", "2d6"], ""),
+        (["--set", "a=a+1d6", "a"], ""),
+        (["--set", "A=1", "--dialect", "nope", "2d6"], ""),
+        (["--set", "A=1d6", "--dialect", "roll20", "--seed", "3", "3d6>A"], ""),
     ],
 )
 def test_output_flags_take_the_fast_path_with_the_typer_app_s_output(
@@ -659,6 +677,21 @@ def test_a_roll_with_the_fast_options_does_not_load_the_cli_framework(args: list
     """``--seed``, ``--given``, ``--times`` (``-n``), ``--json`` and ``--plain`` are the
     table's fast options: such a roll stays on the typer-free path."""
     assert modules_loaded_by(*args).isdisjoint(HEAVY_FOR_A_PLAIN_ROLL)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--set", "STR=1", "2D6+STR"],
+        ["--set", "A=1", "--set", "atk=1d20+A", "atk", "--json", "--seed", "3"],
+        ["--set", "STR=1", "--dialect", "roll20", "3d6>STR"],
+    ],
+)
+def test_a_roll_with_named_values_does_not_load_the_cli_framework(args: list[str]) -> None:
+    """``--set`` is a fast option too: the names it gives are checked against the games'
+    keywords (so the registry is read), but typer is not loaded; the output is the typer
+    app's (:func:`test_output_flags_take_the_fast_path_with_the_typer_app_s_output`)."""
+    assert modules_loaded_by(*args).isdisjoint({"typer", "click", "dicecli.cli"})
 
 
 def test_a_bad_fast_option_is_the_typer_app_s_to_report() -> None:
@@ -707,7 +740,10 @@ HEAVY_FOR_THE_FIRST_PROMPT = (
 )
 
 
-@pytest.mark.parametrize("args", [[], ["repl"], ["repl", "--seed", "1", "-n", "2", "--plain"]])
+@pytest.mark.parametrize(
+    "args",
+    [[], ["repl"], ["repl", "--seed", "1", "-n", "2", "--plain"], ["repl", "--set", "STR=3"]],
+)
 def test_the_repl_s_first_prompt_loads_neither_typer_nor_rich(args: list[str]) -> None:
     loaded = modules_at_the_first_prompt(*args)
     assert "prompt_toolkit" in loaded
@@ -717,8 +753,8 @@ def test_the_repl_s_first_prompt_loads_neither_typer_nor_rich(args: list[str]) -
 
 
 def test_a_repl_with_another_option_is_the_typer_app_s() -> None:
-    """``--set`` is no fast option: the typer app reads it and opens the REPL."""
-    loaded = modules_at_the_first_prompt("repl", "--set", "STR=3")
+    """``--setting`` is no fast option: the typer app reads it and opens the REPL."""
+    loaded = modules_at_the_first_prompt("repl", "--setting", "age.max_rolls=200")
     assert "dicecli.cli" in loaded
 
 

@@ -134,7 +134,10 @@ def test_a_mistyped_option_is_still_a_usage_error() -> None:
         (["--given", "--json", "2d6"], None),  # a value missing
         (["2d6", "--times"], None),
         (["--seed=1", "2d6"], None),
-        (["--set", "STR=1", "2d6"], None),
+        (["--set", "STR=1", "2d6"], {"sets": ["STR=1"]}),
+        (["--set", "A=1", "2d6+A+B", "--set", "B=A+1"], {"sets": ["A=1", "B=A+1"]}),
+        (["--set", "--json", "2d6"], None),  # a value missing
+        (["--setting", "age.max_rolls=200", "2d6"], None),
         (["odds", "2d6"], None),
         (["repl", "--seed", "1"], None),
         (["--help"], None),
@@ -151,15 +154,18 @@ def test_the_typer_free_path_reads_the_fast_options_of_the_table(
 
 
 def test_every_fast_option_is_a_run_option_read_as_the_typer_app_reads_it() -> None:
-    """The typer-free path gives each fast option to ``RunOptions`` under its name, and
-    reads a whole number where the app's parameter is one."""
+    """The typer-free path gives each fast option to ``RunOptions`` under its name (or
+    to the environment), reads a whole number where the app's parameter is one, and
+    keeps every value of an option the app takes more than once."""
     fields = set(inspect.signature(RunOptions).parameters)
     for option in OPTIONS:
         for command in option.commands:
             params = {p.name: p for p in _command_params(command)}
             assert (params[option.name].type.name == "int") is option.number, option.name
-        if option.fast and option.name != "dialect":  # the dialect goes into the environment
+            assert params[option.name].multiple is option.repeatable, option.name
+        if option.fast and not option.in_environment:
             assert option.name in fields, option.name
+        if option.fast:
             assert "roll" in option.commands, option.name
 
 

@@ -148,29 +148,13 @@ def _stage(module: str) -> str:
     return module
 
 
-GAME_DECLARATION_TYPES = {
-    ("dicecli.systems.declaration", "dicecli.environment"),
-    ("dicecli.systems.declaration", "dicecli.notation.nodes"),
-    ("dicecli.systems.declaration", "dicecli.probability.distribution"),
-    ("dicecli.systems.declaration", "dicecli.rolling.sources"),
-    ("dicecli.systems.guard", "dicecli.probability.distribution"),
-}
-"""The one knot left between the stages, all of it imports for type checkers: a game's
-declaration names the types of the stages (a check, an environment, a roller, odds),
-while the notation, rolling and odds stages find a game through the registry beside it.
-Breaking it means handing the stages the games they ask for, rather than their importing
-the registry; until then these imports alone are left out of the stage graph, and each
-must still be for type checkers only and still close a cycle, so that the list can only
-shrink."""
-
-
-def _stage_graph(left_out: Set[tuple[str, str]]) -> dict[str, set[str]]:
+def _stage_graph() -> dict[str, set[str]]:
     modules = dict(_modules())
     known = frozenset(modules)
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
         for target in _imports(path, known):
-            if _stage(name) != _stage(target) and (name, target) not in left_out:
+            if _stage(name) != _stage(target):
                 graph.setdefault(_stage(name), set()).add(_stage(target))
     return graph
 
@@ -178,19 +162,10 @@ def _stage_graph(left_out: Set[tuple[str, str]]) -> dict[str, set[str]]:
 def test_no_import_cycles_between_the_stages() -> None:
     """The same between stage folders, games and top-level modules, imports for type
     checkers included: data flows one way when the package runs, and a reader follows
-    the types one way too."""
-    assert _cycles(_stage_graph(GAME_DECLARATION_TYPES)) == []
-
-
-@pytest.mark.parametrize("left_out", sorted(GAME_DECLARATION_TYPES))
-def test_each_import_left_out_of_the_stage_graph_is_for_type_checkers_and_a_knot(
-    left_out: tuple[str, str],
-) -> None:
-    module, target = left_out
-    modules = dict(_modules())
-    assert target in _imports(modules[module], frozenset(modules))
-    assert target not in _imports(modules[module], frozenset(modules), run_time=True)
-    assert _cycles(_stage_graph(GAME_DECLARATION_TYPES - {left_out})) != []
+    the types one way too. (The stages that hand a game's line to its game do not
+    import the registry, whose declarations name their types: the games are handed to
+    them, :mod:`dicecli.handed_games`.)"""
+    assert _cycles(_stage_graph()) == []
 
 
 def _game_words() -> dict[str, str]:

@@ -41,7 +41,7 @@ LISTED: dict[str, tuple[int, str, str]] = {
     "dicecli.tables.load.MAX_ROLLS": (1_000, "1,000", "rolls in one draw"),
     "dicecli.tables.load.MAX_TOTAL_WEIGHT": (10_000, "10,000", "weights"),
     "dicecli.probability.weights.MAX_QUESTION_WORK": (10**9, "1,000 million", "one question"),
-    "dicecli.probability.weights.MAX_WORK": (500_000_000, "500 million", "work of one step"),
+    "dicecli.probability.weights.MAX_WORK": (10**9, "1,000 million", "work of one step"),
     "dicecli.probability.weights.MAX_EXACT_BYTES": (16 << 20, "16 MiB", "exact numbers"),
     "dicecli.probability.weights.MAX_OUTCOMES": (100_000, "100,000", "distinct totals"),
     "dicecli.probability.weights.MAX_PAIRS": (200_000, "200,000", "pairs for `*` and `/`"),

@@ -123,28 +123,32 @@ def _fingerprint(odds: object) -> tuple[object, ...]:
 
 def classify(notation: str, equivalent: str | None, dialect: str | None = None) -> Verdict:
     """dicecli's reading of ``notation`` (in ``dialect``, when given) against
-    ``equivalent`` (runs in a worker)."""
+    ``equivalent`` (runs in a worker). The line is taken as the command line takes it:
+    a repeat (``6 4d6``, ``4d6 -n 6``) is judged by the roll it repeats, and a line of
+    several rolls (``2d6 ; 3d8``) is accepted when each of them is."""
     import dicecli
     from dicecli.environment import Environment
     from dicecli.errors import DiceError, UnknownNameError
 
     env = Environment(settings={"dialect": dialect} if dialect else {})
     try:
-        tree = _parse(notation, dialect)
+        rolled = _as_rolled(notation, dialect)
+        trees = [_parse(text, dialect) for text in rolled]
     except DiceError as error:
         return Verdict("refused", detail=str(error).splitlines()[0] if str(error) else "")
-    results: list[object] = [tree]
+    results: list[object] = list(trees)
     try:
-        results.append(dicecli.roll(notation, seed=1, environment=env))
+        results.extend(dicecli.roll(text, seed=1, environment=env) for text in rolled)
     except UnknownNameError as error:  # read as a name that means nothing: not accepted
         return Verdict("refused", detail="roll: " + str(error).splitlines()[0])
     except DiceError:  # a roll that fails otherwise (a division by zero) is judged by odds
         pass
     noted = any(OTHER_READING.search(note) for note in _notes_of(*results))
-    if equivalent is None:
+    if equivalent is None or len(rolled) != 1:
         return Verdict("unknown", noted=noted)
+    text, tree = rolled[0], trees[0]
     try:
-        mine = dicecli.odds(notation, environment=env)
+        mine = dicecli.odds(text, environment=env)
         theirs = dicecli.odds(equivalent)
     except DiceError as error:
         if _too_big(error):
@@ -155,6 +159,28 @@ def classify(notation: str, equivalent: str | None, dialect: str | None = None) 
     if _fingerprint(mine) == _fingerprint(theirs):
         return Verdict("same", noted=noted)
     return Verdict("different", noted=noted, detail=_mean_pair(mine, theirs))
+
+
+def _as_rolled(notation: str, dialect: str | None) -> list[str]:
+    """The rolls the command line makes of ``notation`` (``dicecli.app``): a repeat's
+    one roll, each roll of a line of several, else the line itself."""
+    from dicecli.app import other_repeat, repeat_count
+    from dicecli.errors import DiceError
+    from dicecli.notation.lines import split_rolls
+    from dicecli.notation.reader import with_repeats
+
+    text = with_repeats(notation, dialect)
+    if ";" in text:
+        return [piece.strip() for _, piece in split_rolls(text)]
+    text, _ = repeat_count(text)
+    try:
+        _parse(text, dialect)
+    except DiceError:
+        repeated = other_repeat(text)
+        if repeated is None:
+            raise
+        text, _ = repeat_count(repeated)
+    return [text]
 
 
 def _parse(notation: str, dialect: str | None) -> object:

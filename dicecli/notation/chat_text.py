@@ -1,7 +1,9 @@
 """Text a player adds around a roll, as other rollers let them: chat prefixes (``/r``,
 ``/roll``, ``!r``, ``!roll``), comments (``// fire``, ``/* ... */``, Dice Maiden's
 ``! with sword``), a leading label (Dice Maiden's ``(Attack) 1d20``) and free words
-after the roll (``1d20+5 to hit``, as d20 (Avrae) allows).
+after the roll (``1d20+5 to hit``, as d20 (Avrae) allows); and Dice Maiden's forms that
+no other roller reads otherwise (:func:`dicecli.notation.dicemaiden.plain_forms`:
+``p s 2d6``, ``1d6++5``, ``6d10 tl7``).
 
 The grammar reads a line as written first; only a line it refuses is offered to
 :func:`readings`, which gives the line again with the added text blanked out (spaces
@@ -15,7 +17,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from dicecli.systems.registry import game_for_keyword
+from dicecli.notation.dicemaiden import plain_forms
+from dicecli.notation.games import games
 
 _CHAT_PREFIX = re.compile(r"\s*(?:/roll|/r|!roll|!r)(?=\s)", re.IGNORECASE)
 _BLOCK_COMMENT = re.compile(r"/\*(?P<words>.*?)\*/", re.DOTALL)
@@ -47,7 +50,7 @@ NOTATION_WORDS = frozenset(
 def is_game_line(text: str) -> bool:
     """Whether ``text`` starts with a game's keyword (and is read by its grammar)."""
     words = text.split(None, 1)
-    return bool(words) and game_for_keyword(words[0]) is not None
+    return bool(words) and games().claims(words[0])
 
 
 def _blanked(text: str, start: int, end: int) -> str:
@@ -71,6 +74,10 @@ def readings(text: str) -> Iterator[tuple[str, str | None]]:
         yield text, None
     if is_game_line(text):
         return
+    plain = plain_forms(text)  # Dice Maiden's p s 2d6, 1d6++5, 6d10 tl7
+    if plain != text:
+        text = plain
+        yield text, None
     label = _LEADING_LABEL.match(text)
     if label is not None:
         text = _blanked(text, 0, label.end())

@@ -118,9 +118,9 @@ def read_common_line(text: str) -> Roll | None:
 
 
 def _may_be_keyword(word: str) -> bool:
-    from dicecli.systems.registry import may_be_keyword  # docs/startup.md
+    from dicecli.notation.games import games  # docs/startup.md
 
-    return may_be_keyword(word)
+    return games().may_be_keyword(word)
 
 
 def _tokens(text: str) -> list[Token]:

@@ -5,7 +5,7 @@ nodes from :mod:`dicecli.notation.nodes`. Errors are translated once, in :func:`
 into a :class:`~dicecli.errors.DiceSyntaxError` with the position of the fault.
 
 A line whose first word is a game's keyword is handed to that game's grammar, found in
-the registry (:mod:`dicecli.systems.registry`) and imported only then, so a plain roll
+the games handed in (:mod:`dicecli.notation.games`) and imported only then, so a plain roll
 pays for this grammar alone. Game grammars reuse :data:`expression`, :data:`integer` and
 :func:`keyword` from here.
 
@@ -932,11 +932,11 @@ def line_grammar_for(text: str) -> pp.ParserElement:
     # a game's keyword is a word, or its pool's count then the word (4xy): lines of
     # numbers and dice never ask
     if first[:1].isalpha() or (first[:1].isdigit() and _counted_first(first)):
-        from dicecli.systems import registry  # docs/startup.md
+        from dicecli.notation.games import games  # docs/startup.md
 
-        game = registry.game_for_keyword(first)
-        if game is not None:
-            return registry.system(game.name).line_grammar()
+        grammar = games().line_grammar(first)
+        if grammar is not None:
+            return grammar
     return _generic_line
 
 

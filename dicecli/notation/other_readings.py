@@ -11,7 +11,8 @@ roller reads it, and :func:`dicecli.notation.dialects.dialect_note` says what wa
 instead.
 
 A line with none of the characters these spellings need never loads this module
-(:func:`dicecli.notation.dialects.line_notes`, docs/startup.md).
+(:func:`dicecli.notation.dialects.line_notes`, docs/startup.md), and one in which
+none of the spellings may be (``4d6kh3``) does not load the dialects' rewriting.
 """
 
 from __future__ import annotations
@@ -21,8 +22,6 @@ from functools import lru_cache
 from typing import cast
 
 from dicecli.notation.nodes import FLOOR_DIVISOR_START, Keep, KeepKind
-from dicecli.notation.semantics import kept_window
-from dicecli.notation.translations import keep_steps, modifier_runs, rdr_window
 
 _MAYBE = re.compile(
     r"[xX{!<>*^]|//|[cC][sSfF]|[rRkK]\d|[rR](?![a-zA-Z])|[kK]\s*\d|[kKdD][hlHL]\d+[kKdD]"
@@ -30,15 +29,19 @@ _MAYBE = re.compile(
 """A character that one of the spellings below needs: most lines have none (a lone
 ``4d6kh3`` neither: only a keep followed by another, ``kh2dl1``, is looked at)."""
 
-_TIMES_DICE = re.compile(r"^\s*(?P<times>\d{1,9})\s*[xX×]\s*(?P<roll>\d*[dD]\S*)")
-_SPACED_BANG = re.compile(r"\s!(?:\s|$)")
-_LONE_POOL = re.compile(r"\{\s*\d*[dD]\d+[A-Za-z!<>=\d]*\s*\}(?:>=|<=|>|<|=)-?\d")
-_ADD_THEN_TIMES = re.compile(r"(?P<dice>\d*[dD]\d+)(?P<add>[+-]\d+)\*(?P<times>\d{1,9})(?!\d)")
-_SPACED_REROLL = re.compile(r"[dD]\d+\S*\s+[rR](?:\d|[<>=])")
-_SPACED_KEEP = re.compile(r"(?:[dD]\d+\s+|\)\s*)[kK](?P<n>\d+)")  # 4d6 k3, (4d6)k3
-# Compiled when a line first needs them (re keeps them): most lines never do.
+_TIMES_DICE = r"^\s*(?P<times>\d{1,9})\s*[xX×]\s*(?P<roll>\d*[dD]\S*)"
+_SPACED_BANG = r"\s!(?:\s|$)"
+_LONE_POOL = r"\{\s*\d*[dD]\d+[A-Za-z!<>=\d]*\s*\}(?:>=|<=|>|<|=)-?\d"
+_ADD_THEN_TIMES = r"(?P<dice>\d*[dD]\d+)(?P<add>[+-]\d+)\*(?P<times>\d{1,9})(?!\d)"
+_SPACED_REROLL = r"[dD]\d+\S*\s+[rR](?:\d|[<>=])"
+_DISADVANTAGE = r"\s*-[dD](?P<die>20|%)(?!\w)"
+"""Dice Maiden's disadvantage, ``-d20``: looked for (and compiled) only in a line that
+starts with ``-``."""
+_SPACED_KEEP = r"(?:[dD]\d+\s+|\)\s*)[kK](?P<n>\d+)"  # 4d6 k3, (4d6)k3
 _CARET = r"(?P<dice>\d*[dD]\d+)?\s*\^\s*(?P<n>\d+)?"
 _FLOOR_DIVISION = rf"//(?={FLOOR_DIVISOR_START})"
+"""The spellings' patterns, compiled when a line first passes :data:`_MAYBE` (by
+``re``'s own cache), not when a line with a ``k`` or ``<`` loads this module."""
 
 _KEEPS = frozenset(("k", "kh", "kl", "d", "dh", "dl"))
 
@@ -61,6 +64,13 @@ _COUNT = r"(?P<count>\d*)[dD]\d"
 def _keeps_read_otherwise(code: str) -> str | None:
     """The first chain of keeps and drops (``4d6kh2dl1``) that RPG Dice Roller, which
     applies each to all the dice, reads otherwise; None when there is none."""
+    from dicecli.notation.semantics import kept_window  # docs/startup.md
+    from dicecli.notation.translations import (  # docs/startup.md
+        keep_steps,
+        modifier_runs,
+        rdr_window,
+    )
+
     for head, tokens in modifier_runs(code):
         steps = keep_steps(tokens)
         if len(steps) < 2:
@@ -85,17 +95,20 @@ def other_readings(text: str) -> tuple[str, ...]:
     """The notes on the spellings of ``text`` that another well-known roller reads
     otherwise, each once, in the order found; ``()`` for most lines."""
     code = text.partition("#")[0]
-    if not _MAYBE.search(code):
+    leading_minus = code.lstrip()[:1] == "-"
+    if not leading_minus and not _MAYBE.search(code):
         return ()
+    from dicecli.notation.translations import modifier_runs  # docs/startup.md
+
     notes: list[str] = []
-    repeat = _TIMES_DICE.match(code)
+    repeat = re.match(_TIMES_DICE, code)
     if repeat is not None:
         count = int(repeat["times"])
         notes.append(
             f"{code.strip()} multiplies; to roll {_times(count)}: -n {count}, "
             f"as rolldice reads {count}x with --dialect rolldice"
         )
-    if _LONE_POOL.search(code):
+    if re.search(_LONE_POOL, code):
         notes.append(
             "a group of one dice term counts its sum as one value; Roll20 compares each "
             "die with the target: write the dice without braces, or --dialect roll20"
@@ -142,18 +155,18 @@ def other_readings(text: str) -> tuple[str, ...]:
             "cs marks critical successes here and the total is the sum; Foundry VTT "
             f"counts successes with cs: write {counted}, or --dialect foundry"
         )
-    if once or _SPACED_REROLL.search(code):
+    if once or re.search(_SPACED_REROLL, code):
         notes.append(
             "r re-rolls until the face is gone here; Foundry VTT re-rolls once: write ro, "
             "or --dialect foundry; Dice Maiden's r2 re-rolls 2 or less once: "
             "--dialect dicemaiden"
         )
-    if bare_keep or _SPACED_KEEP.search(code):
+    if bare_keep or re.search(_SPACED_KEEP, code):
         notes.append(
             "k3 keeps the 3 highest here; d20 (Avrae) keeps the dice showing 3 and caith "
             "the 3 lowest: write kh3 or kl3 to say which"
         )
-    if _SPACED_BANG.search(code):
+    if re.search(_SPACED_BANG, code):
         notes.append(
             "a lone ! explodes here; Dice Maiden reads ' !' as the start of a comment: "
             "write # for a comment, or --dialect dicemaiden"
@@ -172,7 +185,15 @@ def other_readings(text: str) -> tuple[str, ...]:
             "// divides rounding down here, as in d20 (Avrae); RPG Dice Roller reads // as "
             "the start of a comment: write # for a comment"
         )
-    added = _ADD_THEN_TIMES.search(code)
+    disadvantage = re.match(_DISADVANTAGE, code) if leading_minus else None
+    if disadvantage is not None:
+        die = disadvantage["die"]
+        worse = "2d20kl1" if die == "20" else "(2d10kh1*10+1d10-10)"
+        notes.append(
+            f"-d{die} subtracts a d{die} here; Dice Maiden rolls it with disadvantage: "
+            f"write {worse}, or --dialect dicemaiden"
+        )
+    added = re.search(_ADD_THEN_TIMES, code)
     if added is not None:
         notes.append(
             f"* comes before {added['add'][0]} here; rolldice multiplies the dice first: "

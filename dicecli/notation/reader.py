@@ -77,7 +77,12 @@ def parse_as(text: str, dialect: str | None) -> Roll:
 
 def with_repeats(text: str, dialect: str | None) -> str:
     """``text`` with a repeat its dialect writes in the line spelt as dicecli's ``-n``
-    option: rolldice's ``6x4d6kh3`` is ``4d6kh3 -n 6``; any other line as it is."""
+    option: rolldice's ``6x4d6kh3`` and Dice Maiden's ``6 4d6 k3`` are ``4d6kh3 -n 6``
+    and ``4d6 k3 -n 6``; any other line as it is."""
+    if dialect == "dicemaiden":
+        from dicecli.notation.dicemaiden import with_sets  # docs/startup.md
+
+        return with_sets(text)
     if dialect != "rolldice":
         return text
     from dicecli.notation.translations import with_repeats as rewritten  # docs/startup.md

@@ -1,6 +1,7 @@
 """Repeats as other rollers spell them: Dice Maiden's ``6 4d6`` (a count, a space, the
-roll) and ``repeat(4d6kh3, 6)`` (d20's and RPG Dice Roller's function form). Each
-rolls the line that many times, as dicecli's own ``4d6 -n 6`` does.
+roll, after any of its display flags: ``p s 6 4d6``) and ``repeat(4d6kh3, 6)`` (d20's
+and RPG Dice Roller's function form). Each rolls the line that many times, as
+dicecli's own ``4d6 -n 6`` does.
 
 Neither form parses as a roll, so the program asks here only after the grammar has
 refused a line: a line that reads today is never a repeat, and the common path pays
@@ -11,7 +12,9 @@ from __future__ import annotations
 
 import re
 
-_COUNT_THEN_ROLL = re.compile(r"\s*(?P<count>[0-9]{1,9})[ \t]+(?P<roll>[0-9dD(].*)", re.DOTALL)
+_COUNT_THEN_ROLL = re.compile(
+    r"\s*(?:(?:p|s|nr|ul)[ \t]+)*(?P<count>[0-9]{1,9})[ \t]+(?P<roll>[0-9dD(].*)", re.DOTALL
+)
 _REPEAT_CALL = re.compile(
     r"\s*repeat\(\s*(?P<roll>[^#]+?)\s*,\s*(?P<count>[0-9]{1,9})\s*\)(?P<rest>\s*(?:#.*)?)",
     re.IGNORECASE | re.DOTALL,

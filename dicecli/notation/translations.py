@@ -237,10 +237,18 @@ _MAIDEN_COMMENT = re.compile(r"\s!(?:\s|$)")
 def _dicemaiden(text: str) -> str:
     comment = _MAIDEN_COMMENT.search(text)
     if comment is not None:  # ` ! text`: the rest of the line is a comment
-        text = text[: comment.start()] + " #" + text[comment.end() - 1 :].rstrip()
+        words = comment.end() - 1 if comment[0][-1].isspace() else comment.end()
+        text = text[: comment.start()] + " #" + text[words:].rstrip()
         if text.endswith("#"):
             text = text[:-1].rstrip()
     code, hash_sign, rest = text.partition("#")
+    from dicecli.notation.chat_text import is_game_line  # docs/startup.md
+    from dicecli.notation.dicemaiden import maiden_line, without_flags  # docs/startup.md
+
+    code = without_flags(code)
+    if is_game_line(code):  # a game's line (4cod, sr6) keeps its game's reading
+        return code + hash_sign + rest
+    code = maiden_line(code)
 
     def reroll(found: re.Match[str]) -> str:
         once = "" if found["indefinitely"] else "o"

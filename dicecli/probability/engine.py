@@ -659,9 +659,11 @@ def _exploding_dice(
         first, then = _clamped_scores(clamp, first, then, compounding, penalty, score)
     check_work(chain_work(standing, explodes, depth, first, then), what)
     if modifiers.keep is None and count > 1:  # and then the chains' total to a power
+        # Refused now, before the chains' work; charged by the power itself.
         scores = [first(value) for value in standing] + [then(value) for value in standing]
         span = (depth + 1) * (max(scores) - min(scores))
-        check_work(power_work(span, span, (depth + 1) * denominator.bit_length(), count), what)
+        work = power_work(span, span, (depth + 1) * denominator.bit_length(), count)
+        check_estimate(work, what)
     per_die = chain_total(standing, explodes, depth, first, then, what)
     if compounding:
         counts = _identical_units(per_die, count, modifiers, score, what)

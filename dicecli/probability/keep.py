@@ -3,7 +3,9 @@
 All exact, all on integer weights (:mod:`dicecli.probability.weights`); each estimates
 its work before doing it, and :func:`keep_identical` runs the cheapest of its three ways.
 
-**Identical dice** (:func:`keep_identical`), three ways. *By threshold*
+**Identical dice** (:func:`keep_identical`), three ways, and one for a single kept
+die (``2d20kh1``, :func:`_keep_one`): the highest is at most a value when every die
+is, so its weights are differences of powers of the running weights. *By threshold*
 (:func:`_keep_by_threshold`): the value of the last kept die, the dice beyond it (one
 packed polynomial, to a power by Horner's rule) and a binomial sum for those at it.
 *Fair dice* (:func:`_keep_uniform`): the same sum, the faces beyond being a geometric
@@ -45,16 +47,21 @@ from dicecli.frozen import frozen
 from dicecli.notation.nodes import Keep
 from dicecli.notation.semantics import kept_slice, kept_window
 from dicecli.probability.weights import (
+    INTEGER_OP_WORK,
     Counts,
     OddsTooBigError,
+    add_work,
+    charge,
+    check_estimate,
     check_memory,
     check_outcomes,
     check_work,
     convolve,
+    convolve_work,
     multiply_work,
     pack,
     power,
-    recurrence_work,
+    power_estimate,
     slot_bytes_for_bits,
     unpack,
 )
@@ -69,6 +76,13 @@ MAX_TRACKED_STEPS = 1_000_000
 """Most steps the different-units keep/drop may take (under a second: a step takes
 0.3-0.8 microseconds on a busy machine). Counted as it goes; groups are also refused
 at once when an estimate before the work exceeds ten times this."""
+
+COMB_STEP_WORK = 20
+"""Work of one step of ``math.comb(n, k)`` (it takes about ``min(k, n - k)`` steps)."""
+
+TRACKED_STEP_WORK = 300
+"""Work (:data:`~dicecli.probability.weights.MAX_WORK`'s units) of one step of the
+different-units keep/drop, charged to the question as the steps are taken."""
 
 ROW_STEPS = 4
 """Steps charged per value when a tracked tuple first meets a set of values (working
@@ -155,11 +169,14 @@ def keep_identical(
         return {0: sum(unit.values()) ** units}
     if kept == units:
         return power(_scored(unit, score), units, what)
+    if kept == 1:
+        check_work(_keep_one_work(unit, units), what)
+        return _keep_one(unit, units, keep_highest, score)
     plan = _KeepPlan.of(unit, units, keep_highest, kept, score)
     lifted, width = plan.lifted, plan.width
     check_outcomes(plan.slots, what)
     check_memory(plan.slots * width, what)
-    check_work(plan.cheapest, what)
+    check_work(plan.cheapest + _plan_work(len(unit), kept), what)
     if plan.uniform <= min(plan.walk, plan.threshold):
         counts = _keep_uniform(unit, units, keep_highest, kept, lifted, width)
     elif plan.threshold <= plan.walk:
@@ -167,6 +184,28 @@ def keep_identical(
     else:
         counts = _keep_by_walk(unit, units, keep_highest, kept, lifted, width)
     return {k + kept * plan.base: count for k, count in counts.items()}
+
+
+def _keep_one(unit: Mapping[int, int], units: int, keep_highest: bool, score: Score) -> Counts:
+    """The score of the one highest (lowest) of ``units`` units: it is at most (at least)
+    a value when every unit is, so its weight at each value is the weight of every
+    unit being at most that value, less that of every unit being below it."""
+    result: Counts = {}
+    within = previous = 0
+    for value in sorted(unit, reverse=not keep_highest):
+        within += unit[value]
+        every = within**units
+        key = score(value)
+        result[key] = result.get(key, 0) + every - previous
+        previous = every
+    return result
+
+
+def _keep_one_work(unit: Mapping[int, int], units: int) -> int:
+    """Estimated work of :func:`_keep_one`: a power and a subtraction per value."""
+    size = (sum(unit.values()) + 1).bit_length() * units // 8 + 1
+    each = 3 * multiply_work(size // 2, size // 2) // 2 + add_work(size) + INTEGER_OP_WORK
+    return len(unit) * each
 
 
 @frozen
@@ -206,24 +245,45 @@ class _KeepPlan:
         return min(self.walk, self.threshold, self.uniform)
 
 
+PLAN_VALUE_WORK = 1_500
+"""Work per value of planning :func:`keep_identical` (sorting, lifting, the fair-die
+test), beside :data:`PLAN_STEP_WORK`."""
+
+PLAN_STEP_WORK = 800
+"""Work of one step of the threshold way's estimate, one per value and kept die."""
+
+
+def _plan_work(values: int, kept: int) -> int:
+    """Estimated work of :meth:`_KeepPlan.of` itself: the threshold way's estimate adds
+    up a product per value and kept die (a bound past 100,000 of them)."""
+    steps = values * kept if values * kept <= 100_000 else values
+    return values * PLAN_VALUE_WORK + steps * PLAN_STEP_WORK
+
+
 def keep_identical_work(
     unit: Mapping[int, int], units: int, keep_highest: bool, kept: int, score: Score
 ) -> int:
-    """The estimated work of :func:`keep_identical` (the cheapest of its three ways)."""
+    """The estimated work of :func:`keep_identical` (the cheapest of its ways)."""
     if kept in (0, units):
         return 0
-    return _KeepPlan.of(unit, units, keep_highest, kept, score).cheapest
+    if kept == 1:
+        return _keep_one_work(unit, units)
+    plan = _KeepPlan.of(unit, units, keep_highest, kept, score)
+    return plan.cheapest + _plan_work(len(unit), kept)
 
 
 def _walk_work(values: int, units: int, kept: int, slots: int, width: int) -> int:
     """Estimated work of :func:`_keep_by_walk`: about tracked**2 / 2 big-number steps
     per value over up to ``slots * width`` bytes, the rest settled per value (when the
-    dropped side is tracked, by powers of packed integers)."""
+    dropped side is tracked, by powers of packed integers: ``tracked + 1`` per value,
+    each of the faces from that value on, so they shrink along the walk: over the
+    walk, about 0.4 times as much as that many of the first one)."""
     dropped = units - kept
     tracked = min(kept, dropped)
-    work = tracked * tracked * values * slots * width * 3 // 8 + values * values * 600
+    work = tracked * tracked * values * slots * width // 4 + values * values * 600
     if dropped < kept:
-        work += values * (tracked + 1) * multiply_work(slots * width // 2, slots * width // 2)
+        first = 3 * multiply_work(slots * width // 2, slots * width // 2) // 2
+        work += values * (tracked + 1) * first * 2 // 5
     return work
 
 
@@ -236,22 +296,22 @@ def _threshold_work(
     width: int,
 ) -> int:
     """Estimated work of :func:`_keep_by_threshold`: per value, ``kept - 1``
-    products of a growing packed polynomial by the packed faces beyond it (twice the
-    sizes' sum: measured, the shifts and sums cost as much again)."""
+    products of a growing packed polynomial by the packed faces beyond it, and the
+    binomial sums of the chances."""
     order = sorted(unit, reverse=keep_highest)
     scalar = (sum(unit.values()) + 1).bit_length() * units // 8 + 1  # bytes of a chance
     result_bytes = (kept * max(lifted.values()) + 1) * width
     work = len(order) * (kept * kept * (200 + scalar) + result_bytes)
     if len(order) * kept > 100_000:  # too long to add up one by one: a bound
         span = max(lifted.values()) - min(lifted.values()) + 1
-        return 2 * (work + len(order) * kept * multiply_work(kept * span * width, span * width))
+        return work + len(order) * kept * multiply_work(kept * span * width, span * width)
     low = high = lifted[order[0]]
     for value in order[1:]:
-        span = high - low + 1
+        span, growth = high - low + 1, max(high - low, 1)
         for times in range(1, kept):  # Horner: the running sum times the values beyond
-            work += multiply_work((times - 1) * span * width + scalar, span * width)
+            work += multiply_work((times - 1) * growth * width + scalar, span * width)
         low, high = min(low, lifted[value]), max(high, lifted[value])
-    return 2 * work
+    return work
 
 
 def _keep_by_threshold(
@@ -331,14 +391,31 @@ def _uniform_work(
     width: int,
 ) -> int:
     """Estimated work of :func:`_keep_uniform` (more than any other way when it does
-    not apply): ``kept**2 / 2`` numbers per value, ``kept`` prefix sums over the
-    outcomes."""
+    not apply): per value and ``c``, a binomial coefficient and a few products of a
+    chance; ``kept**2 / 2`` signed terms per value, each a chance times a binomial
+    coefficient of up to ``kept`` bits; ``kept`` running sums over the outcomes (two
+    additions and a list's step each); a few powers per value."""
     if not _is_uniform(unit, keep_highest, lifted):
         return 1 << 62
     values = len(unit)
     scalar = (sum(unit.values()) + 1).bit_length() * units // 8 + 1
     outcomes = kept * (values - 1) + 1
-    return (values * kept // 2 + outcomes) * kept * (800 + 3 * scalar) + values * kept * 5000
+    adding = add_work(scalar)
+    terms = values * kept * kept // 2 * (multiply_work(scalar, kept // 16 + 1) + adding + 20)
+    sums = kept * outcomes * (2 * adding + 10)
+    comb = COMB_STEP_WORK * min(kept // 2, units - kept // 2) + INTEGER_OP_WORK
+    chances = values * kept * (8 * multiply_work(scalar, 8) + comb)
+    powers = (3 * values + kept) * 3 * multiply_work(scalar // 2, scalar // 2) // 2
+    loops = values * (UNIFORM_VALUE_WORK + UNIFORM_STEP_WORK * kept)
+    return terms + sums + chances + powers + loops
+
+
+UNIFORM_VALUE_WORK = 2_000
+"""Work of :func:`_keep_uniform`'s loops per value, beside their arithmetic."""
+
+UNIFORM_STEP_WORK = 1_700
+"""Work of :func:`_keep_uniform`'s loops per value and kept die (building a row of
+chances, placing a value's signed terms), beside their arithmetic."""
 
 
 def _keep_uniform(
@@ -601,7 +678,8 @@ def _too_big(what: str) -> OddsTooBigError:
 
 class _Walk:
     """Lands units on tracked states, counting the work against
-    :data:`MAX_TRACKED_STEPS` (a step: one running score of one state, one outcome).
+    :data:`MAX_TRACKED_STEPS` (a step: one running score of one state, one outcome),
+    and charging it to the question as it goes (:data:`TRACKED_STEP_WORK` a step).
 
     For each tracked tuple, the values that lead to the same tuple (and add the same
     to the running score) are merged first: keeping the 2 highest, every value below
@@ -637,10 +715,12 @@ class _Walk:
         if len(states) > MAX_STATES:
             raise _too_big(self.what)
         for held, running in states.items():
+            before = self.taken
             row = self._row(held, values)
             self.taken += len(row) * len(running)
             if self.taken > MAX_TRACKED_STEPS:
                 raise _too_big(self.what)
+            charge((self.taken - before) * TRACKED_STEP_WORK, self.what)
             for after, step, count in row:
                 target = into.get(after)
                 if target is None:
@@ -742,8 +822,11 @@ def keep_over_sorted_chains(
         high_units, low_units = (added, dice) if high_is_exploding else (dice, added)
         keep_highest, kept = kept_end(keep, dice + added)
         cases.append((added, _two_kinds(low, low_units, high, high_units, keep_highest, kept)))
-    work = sum(_keep_over_two_work(two, score) for _, two in cases)
-    check_work(work + _spreading_work(chain, dice, keep, ways), what)
+    # Each case's keep/drop, powers and sums charge the question as they run: refuse
+    # now if all of it is too much, and charge here only what nothing else does.
+    own = len(cases) * CASE_WORK + _spreading_work(chain, dice, keep, ways)
+    check_estimate(sum(_keep_over_two_work(two, score) for _, two in cases) + own, what)
+    check_work(own, what)
     result: Counts = {}
     for added, two in cases:
         spread = ways[added]
@@ -767,13 +850,12 @@ def _spreading_work(chain: Chain, dice: int, keep: Keep, ways: Mapping[int, int]
         factor_bytes = (bits * (chain.depth * dice - added) + spread.bit_length()) // 8 + 1
         weight_bytes = bits * (dice + added) // 8 + 1
         work += (kept * span + 1) * multiply_work(factor_bytes, weight_bytes)
-    return work // SPREADING_OVERESTIMATE
+    return work
 
 
-SPREADING_OVERESTIMATE = 10
-"""How many times :func:`multiply_work` overstates these lopsided products (a weight of a
-few bytes by a factor of thousands), measured against their running time: the estimate
-is divided by it so that what finishes within a second is answered."""
+CASE_WORK = 20_000
+"""Work of setting up one case of :func:`keep_over_sorted_chains`, beside its
+keep/drop."""
 
 
 @frozen
@@ -824,11 +906,16 @@ def _keep_over_two_work(two: _TwoKinds, score: Score) -> int:
         return keep_identical_work(two.near, two.near_units, two.keep_highest, two.kept, score)
     rest_kept = two.kept - two.near_units
     rest = keep_identical_work(two.far, two.far_units, two.keep_highest, rest_kept, score)
-    span = max(two.near) - min(two.near) + 1
-    width = slot_bytes_for_bits(sum(two.near.values()).bit_length() * two.near_units)
-    slots = span * two.near_units + 1
-    every_near = recurrence_work(slots, len(two.near), width, False)
-    return rest + every_near + multiply_work(slots * width, slots * width)
+    near = _scored(two.near, score)
+    far = _scored(two.far, score)
+    near_bits = sum(near.values()).bit_length() * two.near_units
+    far_bits = sum(far.values()).bit_length() * two.far_units
+    near_span = (max(near) - min(near)) * two.near_units
+    far_span = (max(far) - min(far)) * rest_kept
+    together = convolve_work(
+        (near_span + 1, near_span, near_bits), (far_span + 1, far_span, far_bits)
+    )
+    return rest + power_estimate(near, two.near_units) + together
 
 
 def keep_over_chains(chain: Chain, dice: int, tracker: Tracker, what: str) -> Counts:

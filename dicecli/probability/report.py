@@ -21,14 +21,25 @@ from dicecli.errors import DiceError
 from dicecli.frozen import replace
 from dicecli.notation.dialects import line_notes
 from dicecli.notation.dice import Die
-from dicecli.notation.nodes import NO_MODIFIERS, BinaryOp, Check, Comparison, Dice, Expr
+from dicecli.notation.nodes import (
+    NO_MODIFIERS,
+    BinaryOp,
+    Check,
+    Comparison,
+    ComputedDice,
+    Dice,
+    Expr,
+    Name,
+    children,
+)
 from dicecli.notation.reader import parse_as
+from dicecli.notation.semantics import critical_conditions
+from dicecli.notation.sides import DieName
 from dicecli.probability.distribution import Distribution, Odds, exact_text
 from dicecli.probability.engine import PRECISION, analyse, check_names
+from dicecli.probability.games import games
 from dicecli.probability.weights import Weights, question
 from dicecli.results import JSONValue
-from dicecli.systems import registry
-from dicecli.systems.guard import GuardedRules
 
 if TYPE_CHECKING:
     from dicecli.dicefiles.model import DiceBook
@@ -64,10 +75,7 @@ def _odds(
         elif not isinstance(body, Check):
             check_names(body, env)
         if isinstance(body, Check):
-            rules = registry.system(body.system)
-            found = rules.odds(body, env, text)
-            if not isinstance(found, Odds) and isinstance(rules, GuardedRules):
-                raise rules.wrong_type("its odds", found, "an Odds")
+            found = games().odds(body, env, text)
         elif isinstance(body, Comparison):
             from dicecli.probability.comparison import comparison_odds  # docs/startup.md
 
@@ -111,6 +119,8 @@ def odds_of_rolls(
 
 
 def _with_criticals(found: Odds, body: Expr | Comparison, env: Environment) -> Odds:
+    if not _may_mark_criticals(body):
+        return found
     # Imported when first needed (docs/startup.md).
     from dicecli.probability.criticals import LinkedCriticalsError, critical_chances
 
@@ -121,8 +131,40 @@ def _with_criticals(found: Odds, body: Expr | Comparison, env: Environment) -> O
     return replace(found, chances=found.chances + chances) if chances else found
 
 
+def _may_mark_criticals(body: Expr | Comparison) -> bool:
+    """False when no dice term of ``body`` can mark a critical (``3d6``, ``4dF``), so
+    that the chances of criticals, and their module, are not needed; True when one
+    can (a lone ``d20``, ``cs``/``cf``), or when it depends on what a name, a die of
+    a dice file or computed dice come to."""
+    pending: list[Expr | Comparison] = [body]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, Comparison):
+            pending += [node.left, node.right]
+            continue
+        if isinstance(node, (Name, ComputedDice)):
+            return True
+        if isinstance(node, Dice) and (
+            isinstance(node.sides, DieName) or critical_conditions(node) != (None, None)
+        ):
+            return True
+        pending.extend(children(node))
+    return False
+
+
+def _names_a_die(body: Expr) -> bool:
+    """True when a dice term of ``body`` names a die of a dice file (``2dAbility``)."""
+    pending: list[Expr] = [body]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, Dice) and isinstance(node.sides, DieName):
+            return True
+        pending.extend(children(node))
+    return False
+
+
 def _plain_odds(body: Expr, env: Environment, text: str) -> Odds:
-    symbols = _symbol_odds(body, env, text)
+    symbols = _symbol_odds(body, env, text) if _names_a_die(body) else None
     if symbols is not None:
         return symbols
     return _plain_total(body, env, text)

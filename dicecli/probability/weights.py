@@ -49,11 +49,12 @@ MAX_EXACT_BYTES = 16 << 20
 """Most memory (16 MiB) the exact weights of one distribution may take: ``2000d6``
 fits, ``10000d6`` is refused."""
 
-MAX_WORK = 500_000_000
+MAX_WORK = 1_000_000_000
 """Most estimated work one step of the odds may take, in units of about a nanosecond
-on the reference machine (so about half a second; the estimates lean high): every
-costly step estimates its work from the sizes involved, before doing any of it, and
-is refused beyond this."""
+of CPU time (so about a second, as much as the whole question may take): every costly
+step estimates its work from the sizes involved, before doing any of it, and is
+refused beyond this. ``bench/bench_estimates.py`` measures the estimates against the
+work."""
 
 
 MAX_QUESTION_WORK = 1_000_000_000
@@ -144,8 +145,9 @@ class Weights:
     def to_distribution(self, what: str = "this roll") -> Distribution:
         """The exact fractions: each outcome's weight over the denominator, reduced
         (charged to the question first: thousands of big fractions take a while)."""
-        check_work(fractions_work(len(self.counts), self.denominator), what)
-        return Distribution.from_weights(self.counts, self.denominator, self.residue)
+        residue = self.residue
+        check_work(fractions_work(len(self.counts), self.denominator, residue > 0), what)
+        return Distribution.from_weights(self.counts, self.denominator, residue)
 
 
 def merged_notes(*groups: Iterable[str]) -> tuple[str, ...]:
@@ -164,7 +166,7 @@ def check_work(work: int, what: str) -> None:
 def _refuse_step(work: int, what: str) -> NoReturn:
     raise OddsTooBigError(
         f"odds of {what}: an estimated {_millions(work)} steps of exact arithmetic, "
-        f"more than the {_millions(MAX_WORK)} (about half a second) that can be "
+        f"more than the {_millions(MAX_WORK)} (about a second) that can be "
         "computed exactly here"
     )
 
@@ -286,15 +288,31 @@ def power(counts: Mapping[int, int], times: int, what: str = "this roll") -> Cou
     check_outcomes(slots, what)
     width = slot_bytes_for_bits(sum(counts.values()).bit_length() * times)
     check_memory(slots * width, what)
-    terms = 3 if _is_fair(counts) else sum(1 for count in counts.values() if count) - 1
-    recurrence = recurrence_work(slots, terms, width, _is_palindrome(counts, low, high))
-    packed = packed_power_work(slots, width)
+    recurrence, packed = _power_ways_work(counts, times)
     check_work(min(recurrence, packed), what)
     if recurrence <= packed:
         return miller_power(counts, times)
     _check_packed(slots, width, what)
     result = pack(counts, low, high, width) ** times
     return unpack(result, low * times, slots, width)
+
+
+def power_estimate(counts: Mapping[int, int], times: int) -> int:
+    """Estimated work of :func:`power` for dense weights (the cheaper of its ways)."""
+    if times <= 1 or len(counts) <= 1:
+        return 0
+    return min(_power_ways_work(counts, times))
+
+
+def _power_ways_work(counts: Mapping[int, int], times: int) -> tuple[int, int]:
+    """Estimated work of :func:`power`'s two dense ways: the recurrence, the packed
+    power."""
+    low, high = min(counts), max(counts)
+    slots = (high - low) * times + 1
+    width = slot_bytes_for_bits(sum(counts.values()).bit_length() * times)
+    terms = 3 if _is_fair(counts) else sum(1 for count in counts.values() if count) - 1
+    recurrence = recurrence_work(slots, terms, width, _is_palindrome(counts, low, high))
+    return recurrence, packed_power_work(slots, width)
 
 
 SPARSE_VALUES = 16
@@ -384,7 +402,7 @@ def _is_palindrome(counts: Mapping[int, int], low: int, high: int) -> bool:
     return all(counts.get(low + i, 0) == counts.get(high - i, 0) for i in range(high - low + 1))
 
 
-# --- estimates of work (units of about a nanosecond on the reference machine) -------
+# --- estimates of work (units of about a nanosecond of CPU time; bench_estimates.py) --
 
 PAIR_WORK = 1_000
 """Work of one outcome pair in a pair-by-pair loop (a dict update of big integers)."""
@@ -393,24 +411,61 @@ SLOT_WORK = 400
 """Work of packing and unpacking one slot of a packed integer."""
 
 
-FRACTION_WORK = 6_000
+FRACTION_WORK = 1_500
 """Work of making one outcome's reduced fraction, beside :data:`FRACTION_BIT_WORK`."""
 
-FRACTION_BIT_WORK = 4
+FRACTION_BIT_WORK = 1
 """Work of making one outcome's fraction, per bit of the denominator."""
 
+CUT_FRACTION_BIT_WORK = 8
+"""The same for weights with a cut-off (explosions followed to a depth): a chain that
+stops early carries the unused depth as a power of the denominator, a common factor
+divided out a word-sized chunk at a time."""
 
-def fractions_work(outcomes: int, denominator: int) -> int:
+
+def fractions_work(outcomes: int, denominator: int, cut: bool = False) -> int:
     """Estimated work of turning ``outcomes`` weights over ``denominator`` into reduced
-    fractions (:meth:`Weights.to_distribution`)."""
-    return outcomes * (FRACTION_WORK + FRACTION_BIT_WORK * denominator.bit_length())
+    fractions (:meth:`Weights.to_distribution`); ``cut``: the weights leave a residue."""
+    per_bit = CUT_FRACTION_BIT_WORK if cut else FRACTION_BIT_WORK
+    return outcomes * (FRACTION_WORK + per_bit * denominator.bit_length())
+
+
+DIGIT_PRODUCT_WORK = 0.75
+"""Work of one product of two of CPython's 30-bit digits in a schoolbook product."""
+
+KARATSUBA_DIGITS = 70
+"""CPython's ``KARATSUBA_CUTOFF``: a product whose smaller factor has more digits is
+done by Karatsuba's method."""
+
+INTEGER_OP_WORK = 50
+"""Work of one operation on Python integers, beside that of their digits."""
+
+
+def digits(size: int) -> int:
+    """CPython's 30-bit digits in an integer of ``size`` bytes."""
+    return max(size, 1) * 8 // 30 + 1
 
 
 def multiply_work(bytes_a: int, bytes_b: int) -> int:
-    """Estimated work of multiplying two integers of these sizes (Karatsuba, as
-    CPython does it: a lopsided product is cut into pieces the size of the smaller)."""
-    small, big = sorted((max(bytes_a, 1), max(bytes_b, 1)))
-    return int(2 * big / small * small**1.585) + big
+    """Estimated work of multiplying two integers of these sizes, as CPython does it:
+    digit by digit when the smaller has at most :data:`KARATSUBA_DIGITS` digits, else
+    by Karatsuba's method (``3 ** k`` schoolbook products of the cut-off's size for
+    factors ``2 ** k`` times it), a lopsided product cut into pieces the size of the
+    smaller factor."""
+    small, big = sorted((digits(bytes_a), digits(bytes_b)))
+    if small <= KARATSUBA_DIGITS:
+        return INTEGER_OP_WORK + int(DIGIT_PRODUCT_WORK * small * big)
+    cutoff = DIGIT_PRODUCT_WORK * KARATSUBA_DIGITS**2
+    return int(big / small * cutoff * (small / KARATSUBA_DIGITS) ** 1.585) + big
+
+
+def add_work(size: int) -> int:
+    """Estimated work of adding (or subtracting) integers of ``size`` bytes."""
+    return ADD_WORK + 3 * digits(size) // 5
+
+
+ADD_WORK = 35
+"""Work of adding two Python integers, beside that of their digits."""
 
 
 def packed_power_work(slots: int, width: int) -> int:

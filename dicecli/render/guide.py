@@ -19,6 +19,7 @@ import subprocess
 from typing import TextIO
 
 from dicecli.render import Colour
+from dicecli.terminals import is_terminal
 
 WIDEST = 100
 """Columns a guide is set in, at most: longer lines are hard to read."""
@@ -28,7 +29,7 @@ def show_help(stream: TextIO, examples: str | None, markdown: str | None, colour
     """Write a topic's ``examples`` (plain text) and its guide's ``markdown`` to
     ``stream``: styled at a terminal (``colour``: :func:`~dicecli.render.colour_choice`'s
     answer), paged there when long."""
-    at_terminal = _isatty(stream) and os.environ.get("TERM") != "dumb"
+    at_terminal = is_terminal(stream) and os.environ.get("TERM") != "dumb"
     styled = colour == "always" or (colour == "auto" and at_terminal)
     pieces = [piece for piece in (examples, markdown) if piece]
     if styled:
@@ -75,10 +76,3 @@ def page(text: str, stream: TextIO) -> None:
         subprocess.run(shlex.split(command), input=text, text=True, env=environment, check=False)
     except (OSError, ValueError):  # no such program, or an unreadable $PAGER
         stream.write(text)
-
-
-def _isatty(stream: TextIO) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False

@@ -31,6 +31,7 @@ from dicecli.results import (
     Text,
 )
 from dicecli.tally import Tally
+from dicecli.terminals import is_terminal
 
 HISTOGRAM_WIDTH = 40
 ASSUMPTION = "an assumption"
@@ -42,7 +43,7 @@ def terminal_console(stream: TextIO, colour: str = "auto", **more: Any) -> Conso
     """A rich console writing to ``stream`` in colour or not as ``colour`` says
     (:func:`~dicecli.render.colour_choice` read the environment already, so rich is
     told, not left to read it again); ``more``: other settings of the console."""
-    terminal = colour == "always" or _isatty(stream)
+    terminal = colour == "always" or is_terminal(stream)
     return Console(
         file=stream,
         highlight=False,
@@ -50,13 +51,6 @@ def terminal_console(stream: TextIO, colour: str = "auto", **more: Any) -> Conso
         no_color=colour == "never",
         **more,
     )
-
-
-def _isatty(stream: TextIO) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
 
 
 def _die(die: DieRoll, event: str = "", among: bool = False) -> RichText:

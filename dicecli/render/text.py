@@ -62,8 +62,11 @@ CRITICAL_SIGN = "*"
 
 
 _DIE_TEXTS: dict[int, str] = {}
-"""Text of dice by identity: most dice are the few instances each die kind shares for
-a face, kept or not, with its marks (``Die.roll_of``)."""
+"""Text of marked or dropped dice by identity: most are the few instances each die kind
+shares for a face, kept or not, with its marks (``Die.roll_of``). An unmarked kept
+die's text is worked out each time instead (:func:`plain_die_text`): most such dice are
+shared too, but a big die's are made afresh for each roll, and holding them here would
+keep every one alive past its line."""
 _HELD: list[DieRoll] = []
 """The dice whose text is cached, held so that their ids stay theirs; both are emptied
 when they grow past a bound."""
@@ -81,19 +84,37 @@ def die_text(die: DieRoll) -> str:
     return text
 
 
+def plain_die_text(die: DieRoll) -> str:
+    """The text of an unmarked kept die: its face, unless its value differs (``5→3``)."""
+    text = die.face
+    value = die.value
+    if value is not None and str(value) != text:
+        return face_text(die)
+    return text
+
+
 def dice_text(dice: Sequence[DieRoll]) -> str:
-    cached = _DIE_TEXTS.get  # a hit costs no call of die_text: every roll shows dice
     if len(dice) == 1:  # the most common term (d20): no list to build
-        return "[" + (cached(id(dice[0])) or die_text(dice[0])) + "]"
+        die = dice[0]
+        if die.kept and not die.marks:
+            return "[" + plain_die_text(die) + "]"
+        return "[" + (_DIE_TEXTS.get(id(die)) or die_text(die)) + "]"
+    cached = _DIE_TEXTS.get
     texts = []
     among: bool | None = None  # whether the dice are of more than one kind, once asked
     for die in dice:  # a loop: cheaper than a comprehension for a few dice
-        text = cached(id(die)) or die_text(die)
-        if die.marks:
-            if among is None:
-                among = any(other.die != dice[0].die for other in dice)
-            if among:
-                text = named(die, text)
+        if die.kept and not die.marks:  # most dice: plain_die_text, written out
+            text = die.face
+            value = die.value
+            if value is not None and str(value) != text:
+                text = face_text(die)
+        else:
+            text = cached(id(die)) or die_text(die)
+            if die.marks:
+                if among is None:
+                    among = any(other.die != dice[0].die for other in dice)
+                if among:
+                    text = named(die, text)
         texts.append(text)
     return "[" + ", ".join(texts) + "]"
 

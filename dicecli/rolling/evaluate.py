@@ -17,7 +17,7 @@ The result's dice are the tree's, in roll order, discarded ones included
 
 Arithmetic is on integers; ``/`` and ``N% of`` round up (rule N3).
 
-Checks of a game are handed to that game's ``SYSTEM`` (:mod:`dicecli.systems.registry`).
+Checks of a game are handed to that game's rules (:mod:`dicecli.rolling.games`).
 
 Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
@@ -101,8 +101,8 @@ from dicecli.rolling.sources import Roller
 
 if TYPE_CHECKING:
     from dicecli.dicefiles.model import DiceBook
+    from dicecli.rolling.games import CheckStep
     from dicecli.rolling.step import InProgress, Step
-    from dicecli.systems.declaration import CheckStep
 
 
 def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
@@ -195,14 +195,14 @@ MAX_SHARED_OUTCOMES = 256
 
 
 def _prepare_check(check: Check) -> CheckStep:
-    from dicecli.systems import registry  # docs/startup.md
+    from dicecli.rolling.games import games  # docs/startup.md
 
-    return registry.system(check.system).prepare(check)
+    return games().prepare(check)
 
 
 check_step: IdentityCache[Check, CheckStep] = IdentityCache(_prepare_check)
 """The step that rolls a game's check, made once per check object by its game
-(:class:`~dicecli.systems.declaration.Rules`), as :data:`prepared` does for
+(:class:`~dicecli.rolling.games.CheckRollers`), as :data:`prepared` does for
 expressions: the game is looked up, and what depends only on the line worked out, once
 per parsed line rather than on every roll."""
 

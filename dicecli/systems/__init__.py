@@ -9,6 +9,7 @@
   game has its own). Each package's ``__init__`` holds the game's declaration ``GAME``
   and its ``SYSTEM``.
 
-Nothing outside a game's package names that game: the grammar, the CLI, the REPL and the
-renderers read the registry. How to write a game: ``docs/games.md``.
+Nothing outside a game's package names that game: the CLI, the REPL and the renderers read
+the registry, and the grammar, rolling and odds stages are handed the games
+(:mod:`dicecli.handed_games`). How to write a game: ``docs/games.md``.
 """

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from dicecli.notation.nodes import Check
     from dicecli.probability.distribution import Odds
     from dicecli.results import RollResult
+    from dicecli.rolling.games import CheckStep
     from dicecli.rolling.sources import Roller
 
 API_VERSION = 1
@@ -36,12 +37,6 @@ OLDEST_API_VERSION = 1
 from this one to :data:`API_VERSION` is loaded, any other left out with a warning."""
 
 CheckT = TypeVar("CheckT", bound="Check")
-
-CheckStep = Callable[["Roller", "Environment", str], "RollResult"]
-"""A game's check made ready to roll: ``step(roller, env, text)`` rolls it. What
-depends only on the line as typed (its canonical text, numbers typed as numbers, the
-breakdown's fixed pieces) is worked out once, when the step is made; what depends on
-the environment (named values, settings) is looked up on every roll."""
 
 
 class Rules(ABC, Generic[CheckT]):
@@ -72,10 +67,10 @@ class Rules(ABC, Generic[CheckT]):
         """The exact chances of ``check`` (``dicecli odds``)."""
 
     def prepare(self, check: CheckT) -> CheckStep:
-        """``check`` made ready to roll: a :data:`CheckStep` that dicecli makes once
-        per parsed line and calls on every roll of it. By default it calls
-        :meth:`roll`; a game overrides it to work out, once, what depends only on the
-        line as typed."""
+        """``check`` made ready to roll: a :data:`~dicecli.rolling.games.CheckStep`
+        that dicecli makes once per parsed line and calls on every roll of it. By
+        default it calls :meth:`roll`; a game overrides it to work out, once, what
+        depends only on the line as typed."""
         return partial(self.roll, check)
 
 

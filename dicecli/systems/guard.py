@@ -18,10 +18,11 @@ import pyparsing as pp
 
 from dicecli.errors import DiceError, PluginError
 from dicecli.results import RollResult
-from dicecli.systems.declaration import CheckStep, Game, Rules
+from dicecli.systems.declaration import Game, Rules
 
 if TYPE_CHECKING:
     from dicecli.probability.distribution import Odds
+    from dicecli.rolling.games import CheckStep
 
 T = TypeVar("T")
 
@@ -82,14 +83,13 @@ class GuardedRules(Rules[Any]):
         return self.prepare(check)(roller, env, text)
 
     def odds(self, check: Any, env: Any, text: str) -> Odds:
-        """The plug-in's odds. (Whether they are an ``Odds`` is checked where they are
-        used, :func:`dicecli.probability.report.odds`, with :meth:`wrong_type`: this
-        stage does not import the odds engine's.)"""
-        return self.call("its odds", self.rules.odds, check, env, text)
+        # Imported here: a plug-in's rolls need none of the odds stage (docs/startup.md).
+        from dicecli.probability.distribution import Odds
 
-    def wrong_type(self, what: str, value: object, expected: str) -> PluginError:
-        """The fault of a plug-in whose ``what`` gave ``value``, not ``expected``."""
-        return self.fault(f"{what} gave a {_kind(value)}, not {expected}")
+        found = self.call("its odds", self.rules.odds, check, env, text)
+        if not isinstance(found, Odds):
+            raise self.fault(f"its odds gave a {_kind(found)}, not an Odds")
+        return found
 
 
 class GuardedGrammar(pp.ParseElementEnhance):

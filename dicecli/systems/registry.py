@@ -25,9 +25,15 @@ at the installed distributions' ``entry_points.txt`` files comes first;
 :mod:`importlib.metadata` (slow to import) is used only when one of them
 declares the group.
 
-This module imports no game, no pyparsing, and defines no class (the declaration types
-are in :mod:`dicecli.systems.declaration`, imported with the first game): the grammar
-asks it about every line that starts with a letter.
+The notation, rolling and odds stages do not import this module: the entry module hands
+them the games (:data:`STAGE_GAMES`), which they ask for through protocols of their own
+(docs/startup.md, "The games handed to the stages"), since a game's declaration names
+their types.
+
+This module imports no game and no pyparsing, and its one class is
+:class:`StageGames` (the declaration types are in :mod:`dicecli.systems.declaration`,
+imported with the first game): the grammar asks it about every line that starts with a
+letter.
 """
 
 from __future__ import annotations
@@ -43,6 +49,14 @@ from dicecli.status import Interrupted
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    import pyparsing as pp
+
+    from dicecli.environment import Environment
+    from dicecli.notation.games import LineGames
+    from dicecli.notation.nodes import Check
+    from dicecli.probability.distribution import Odds
+    from dicecli.probability.games import CheckOdds
+    from dicecli.rolling.games import CheckRollers, CheckStep
     from dicecli.systems.declaration import Game, Rules, Setting
 
 BUILT_IN: tuple[str, ...] = (
@@ -212,6 +226,38 @@ def system(name: str) -> Rules[Any]:
             found = guarded_rules(game, origin)
         _systems[name] = found
     return found
+
+
+class StageGames:
+    """The games as the stages ask for them: the protocols
+    :class:`~dicecli.notation.games.LineGames`,
+    :class:`~dicecli.rolling.games.CheckRollers` and
+    :class:`~dicecli.probability.games.CheckOdds`, answered from this registry."""
+
+    def may_be_keyword(self, word: str) -> bool:
+        return may_be_keyword(word)
+
+    def claims(self, word: str) -> bool:
+        return game_for_keyword(word) is not None
+
+    def line_grammar(self, word: str) -> pp.ParserElement | None:
+        game = game_for_keyword(word)
+        return None if game is None else system(game.name).line_grammar()
+
+    def prepare(self, check: Check) -> CheckStep:
+        return system(check.system).prepare(check)
+
+    def odds(self, check: Check, env: Environment, text: str) -> Odds:
+        return system(check.system).odds(check, env, text)
+
+
+STAGE_GAMES = StageGames()
+"""The games the entry module hands the stages."""
+
+if TYPE_CHECKING:  # the games are what each stage asks for: mypy checks it here
+    _LINE_GAMES: LineGames = STAGE_GAMES
+    _CHECK_ROLLERS: CheckRollers = STAGE_GAMES
+    _CHECK_ODDS: CheckOdds = STAGE_GAMES
 
 
 def origin(game: Game) -> tuple[str, str]:
@@ -388,6 +434,8 @@ def reset() -> None:
 __all__ = [
     "BUILT_IN",
     "ENTRY_POINT_GROUP",
+    "STAGE_GAMES",
+    "StageGames",
     "game_for_keyword",
     "game_named",
     "games",

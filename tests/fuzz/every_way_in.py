@@ -42,10 +42,12 @@ count (:data:`PAYLOAD_MARKS`).
 **Figures.** An internal error is an exit status of 70, "internal error" on stderr, a
 traceback, or an exception other than a documented :class:`~dicecli.errors.DiceError`
 from the API. Every case's wall time and CPU time (:func:`time.process_time`; the
-machine may be loaded, so the CPU time is the measure) are recorded; over 1 s is
-flagged. Memory: the process's peak (``ru_maxrss``, and the children's), and the peak of
-sampled cases under :mod:`tracemalloc`. The exit status is 1 when any internal error,
-raw control character, case over 1 s of CPU or peak over 500 MB was found.
+machine may be loaded, so the CPU time is the measure) are recorded, and for a pipe or
+REPL script of several lines the longest CPU time between two writes of output too,
+which is at least its slowest answer's: an answer over 1 s is flagged. Memory: the
+process's peak (``ru_maxrss``, and the children's), and the peak of sampled cases
+under :mod:`tracemalloc`. The exit status is 1 when any internal error, raw control
+character, answer over 1 s of CPU or peak over 500 MB was found.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import itertools
 import json
 import os
 import random
@@ -275,14 +278,24 @@ class Outcome:
     internal: list[str] = field(default_factory=list)
     raw: list[str] = field(default_factory=list)
     status: int | None = None
+    longest_answer: float | None = None
+    """The CPU seconds of the longest stretch without output in a case of several lines
+    (each line's answer or refusal is written before the next line is read), so at
+    least the time of its slowest answer; None where the case is one answer."""
 
 
 class Capture(io.StringIO):
-    """A captured standard stream that is a terminal or not."""
+    """A captured standard stream that is a terminal or not; the CPU time of each write
+    (:attr:`writes`), which tells how long each answer of a script took."""
 
     def __init__(self, terminal: bool, text: str = "") -> None:
         super().__init__(text)
         self.terminal = terminal
+        self.writes: list[float] = []
+
+    def write(self, text: str) -> int:
+        self.writes.append(time.process_time())
+        return super().write(text)
 
     def isatty(self) -> bool:
         return self.terminal
@@ -317,6 +330,7 @@ def run_main(argv: list[str], stdin: str = "", terminal: bool = False) -> Outcom
     out, err = Capture(terminal), Capture(terminal)
     saved = sys.stdin, sys.stdout, sys.stderr
     sys.stdin, sys.stdout, sys.stderr = Capture(False, stdin), out, err
+    began = time.process_time()
     try:
         status = main(argv)
     except SystemExit as exit:  # main gives every ending a status; this would be a bug
@@ -324,7 +338,10 @@ def run_main(argv: list[str], stdin: str = "", terminal: bool = False) -> Outcom
         err.write(f"internal error: SystemExit({exit.code!r}) escaped main\n")
     finally:
         sys.stdin, sys.stdout, sys.stderr = saved
-    return judge(status, out.getvalue(), err.getvalue(), terminal)
+    marks = sorted([began, *out.writes, *err.writes, time.process_time()])
+    outcome = judge(status, out.getvalue(), err.getvalue(), terminal)
+    outcome.longest_answer = max(later - earlier for earlier, later in itertools.pairwise(marks))
+    return outcome
 
 
 def judge(status: int | None, out: str, err: str, terminal: bool) -> Outcome:
@@ -576,14 +593,23 @@ def piped_process(data: str) -> Outcome:
     )
 
 
-KEYS = b"\x03\x04\n\x0c\r\x0f\x11\x13\x1a\x1b\x1c"
-"""Keys left out of typed lines: Ctrl-C, Ctrl-D, Ctrl-L (clear the screen), Ctrl-O, Ctrl-Q,
-Ctrl-S (flow control), Ctrl-Z and Ctrl-\\ act on the session or the terminal, not on the
-line; Enter (CR, or Ctrl-J) inside a line would end it early, and the typing would run
-one prompt ahead of the session (a Ctrl-D typed while dicecli works reaches the
-terminal's line discipline, not dicecli, and is lost); ESC starts a key sequence of the
-line editor (Alt-x, the arrows), and one left open waits for its end and swallows the
-Enter (the payloads' escape sequences reach dicecli through arguments, pipes and files)."""
+PASTE_START, PASTE_END = b"\x1b[200~", b"\x1b[201~"
+"""Bracketed paste: the terminal wraps pasted text in these, and the line editor then
+inserts it as text, control characters included, instead of reading it as keys. A line
+full of control characters reaches a prompt this way (pasted from a shared file or a
+chat); typed, each control would be a key of the line editor (Ctrl-R searches the
+history and never submits the line, Ctrl-X starts a key chord, Ctrl-V quotes the next
+key, ESC starts an Alt-key) and the harness could no longer tell which prompt it is at."""
+
+
+def as_pasted(typed: str) -> bytes:
+    """A generated line as a terminal sends it when it is pasted at the prompt: CR and
+    LF left out (either would end the line early, and the typing would run one prompt
+    ahead of the session), and the paste markers themselves left out of its text."""
+    data = as_bytes(typed).translate(None, b"\r\n")
+    while PASTE_END in data or PASTE_START in data:
+        data = data.replace(PASTE_END, b"").replace(PASTE_START, b"")
+    return PASTE_START + data + PASTE_END
 
 
 def prompt(child: Any) -> bytes:
@@ -613,8 +639,7 @@ def pty_process(argv: list[str], lines: list[str] | None) -> Outcome:
         if lines is not None:
             seen += prompt(child)
             for typed in lines:
-                data = as_bytes(typed).translate(None, KEYS)
-                child.send(b"\x15" + data + b"\r")  # Ctrl-U first: drop a line kept
+                child.send(b"\x15" + as_pasted(typed) + b"\r")  # Ctrl-U: drop a kept line
                 seen += prompt(child)
             child.sendcontrol("d")
         child.expect(pexpect.EOF)
@@ -688,6 +713,9 @@ class Figures:
     slow_cpu: list[str] = field(default_factory=list)
     slow_wall_count: int = 0
     worst_cpu: tuple[float, str] = (0.0, "")
+    """The case of the most CPU time, all its lines together."""
+    worst_answer: tuple[float, str] = (0.0, "")
+    """The case with the slowest single answer (:attr:`Outcome.longest_answer`)."""
     worst_wall: tuple[float, str] = (0.0, "")
     worst_traced: tuple[int, str] = (0, "")
     peak_rss_kib: int = 0
@@ -709,8 +737,12 @@ class Figures:
             "internal error examples": self.internal[:20],
             "raw control characters (cases)": self.raw_count,
             "raw control examples": self.raw[:20],
-            "cases over 1 s of CPU": len(self.slow_cpu),
-            "cases over 1 s of CPU, examples": self.slow_cpu[:20],
+            "cases with an answer over 1 s of CPU": len(self.slow_cpu),
+            "cases with an answer over 1 s of CPU, examples": self.slow_cpu[:20],
+            "worst CPU seconds of an answer": {
+                "seconds": round(self.worst_answer[0], 3),
+                "case": self.worst_answer[1],
+            },
             "cases over 1 s of wall time": self.slow_wall_count,
             "worst CPU seconds": {
                 "seconds": round(self.worst_cpu[0], 3),
@@ -871,7 +903,7 @@ def read_state(path: Path) -> Figures:
     state = json.loads(path.read_text(encoding="utf-8"))
     figures = Figures(**state)
     figures.inputs, figures.cases = Counter(state["inputs"]), Counter(state["cases"])
-    for name in ("worst_cpu", "worst_wall", "worst_traced"):
+    for name in ("worst_cpu", "worst_answer", "worst_wall", "worst_traced"):
         setattr(figures, name, tuple(state[name]))
     return figures
 
@@ -894,8 +926,11 @@ def record(
             figures.raw.append(f"{shown} -> {outcome.raw[0][:200]}")
     # a real process's time is mostly its start-up, and its own; in-process cases only
     if timed and case.channel != "process":
-        if cpu > 1.0 and len(figures.slow_cpu) < 1000:
-            figures.slow_cpu.append(f"{shown} ({cpu:.2f} s CPU)")
+        answer = cpu if outcome.longest_answer is None else outcome.longest_answer
+        if answer > 1.0 and len(figures.slow_cpu) < 1000:
+            figures.slow_cpu.append(f"{shown} ({answer:.2f} s CPU for an answer, {cpu:.2f} s all)")
+        if answer > figures.worst_answer[0]:
+            figures.worst_answer = (answer, shown[:300])
         figures.slow_wall_count += wall > 1.0
         if cpu > figures.worst_cpu[0]:
             figures.worst_cpu = (cpu, shown[:300])
@@ -915,6 +950,7 @@ def merged(parts: list[Figures]) -> Figures:
         total.slow_cpu += part.slow_cpu
         total.slow_wall_count += part.slow_wall_count
         total.worst_cpu = max(total.worst_cpu, part.worst_cpu)
+        total.worst_answer = max(total.worst_answer, part.worst_answer)
         total.worst_wall = max(total.worst_wall, part.worst_wall)
         total.worst_traced = max(total.worst_traced, part.worst_traced)
         total.peak_rss_kib = max(total.peak_rss_kib, part.peak_rss_kib)

@@ -8,12 +8,18 @@ import pytest
 
 from fuzz.every_way_in import (
     PAYLOADS,
+    Case,
+    Figures,
     Files,
+    Outcome,
     judge,
     make_case,
     payload_marks,
+    pty_process,
     raw_controls,
+    record,
     run_cases,
+    run_main,
     toml_string,
     worker_folder,
 )
@@ -82,6 +88,52 @@ def check(inputs: int, seed: int, process_every: int) -> None:
     assert figures.raw == [], figures.raw[:3]
     assert sum(figures.inputs.values()) >= inputs
     assert max(figures.peak_rss_kib, figures.children_peak_rss_kib) < 500 * 1024
+
+
+def test_editor_keys_in_a_line_pasted_at_a_real_prompt_are_text() -> None:
+    """Ctrl-R (history search), Ctrl-X (a chord), Ctrl-V (quote) and ESC in a generated
+    line used to be typed as keys: the line editor searched and never drew the next
+    prompt, and the case timed out as an internal error (cases 3:47301, 3:73436 and
+    3:142395 of the 10^6 run). Pasted, they are the line's text."""
+    pytest.importorskip("pexpect")
+    outcome = pty_process(["repl"], ["2d6 # \x12\x18\x16\x1b[1337m note", "odds \x12 x", "1d4"])
+    assert outcome.internal == []
+    assert outcome.raw == []
+    assert outcome.status == 0
+
+
+def test_a_scripts_slowest_answer_is_measured_not_its_whole_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A REPL script's answers are timed one by one (between writes of output): one
+    line that burns CPU shows as that answer's time, and a script of many quick answers
+    adding up to over 1 s is not flagged, while one slow answer is."""
+    import time
+
+    from dicecli.repl import prompt
+
+    handle = prompt._handle
+
+    def slow_on_burn(state: object, line: str, debug: bool) -> object:
+        if line == "burn":
+            until = time.process_time() + 0.2
+            while time.process_time() < until:
+                pass
+        return handle(state, line, debug)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(prompt, "_handle", slow_on_burn)
+    run_main(["repl"], "2d6\n")  # the REPL's first use loads its modules
+    outcome = run_main(["repl"], "2d6\nburn\n3d6\n")
+    assert outcome.longest_answer is not None
+    assert outcome.longest_answer >= 0.2
+
+    case = Case("repl", 40, lambda: outcome, "a script")
+    figures = Figures()
+    record(figures, case, Outcome(longest_answer=0.3), 2.0, 2.0, "1:1", timed=True)
+    assert figures.slow_cpu == []
+    record(figures, case, Outcome(longest_answer=1.5), 1.6, 1.6, "1:2", timed=True)
+    assert len(figures.slow_cpu) == 1
+    assert figures.worst_answer[0] == 1.5
 
 
 def test_a_short_profile_in_process() -> None:

@@ -47,8 +47,9 @@ def test_added_text_is_left_out_of_the_roll(line: str, canonical: str) -> None:
         ("(1+2) d6", "unexpected 'd6'"),  # brackets of notation are no label
         ("(STR) d6", "unexpected 'd6'"),
         ("wfb ld 8 9", "unexpected '9'"),  # a game's line keeps its own errors
-        ("4d10 c f1 t8", "unexpected 'c'"),  # Dice Maiden's flags: no words
-        ("p s 2d6", "unexpected 's'"),  # words before the roll: no roll before them
+        ("4d10 z f1 t8", "unexpected 'z'"),  # a letter and modifiers: no words
+        ("p q 2d6", "unexpected 'q'"),  # Dice Maiden's flags are p, s, nr and ul only
+        ("pp 2d6", "unexpected '2d6'"),  # words before the roll: no roll before them
     ],
 )
 def test_lines_that_stay_refused(line: str, message: str) -> None:

@@ -142,10 +142,10 @@ def test_syntax_errors_say_what_and_where(text: str, message: str, position: int
 
 def test_error_shows_the_input_with_a_caret() -> None:
     with pytest.raises(DiceSyntaxError) as caught:
-        parse("2d6 + + 3")
+        parse("2d6 + * 3")  # (2d6 + + 3 reads: Dice Maiden's doubled sign)
     assert caught.value.show() == (
-        "error: expected a number, dice such as 2d6, '(' or a name, found '+'\n"
-        "  2d6 + + 3\n"
+        "error: expected a number, dice such as 2d6, '(' or a name, found '*'\n"
+        "  2d6 + * 3\n"
         "        ^"
     )
 

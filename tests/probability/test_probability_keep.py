@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import time
 from fractions import Fraction
 
 import pytest
@@ -15,6 +14,7 @@ from property_counts import examples
 
 from dicecli.notation.grammar import parse
 from dicecli.notation.nodes import Condition, Dice, Expr, Group, Keep, KeepKind, Modifiers, Reroll
+from dicecli.probability import weights as work_budget
 from dicecli.probability.distribution import Distribution, small_factors
 from dicecli.probability.engine import (
     _score,
@@ -216,18 +216,21 @@ def _comb(n: int, k: int) -> int:
 @pytest.mark.parametrize(
     "text", ["3d6", "4d6kl2", "4d6kh3", "10d10kh3", "20d6", "100d6", "100d6kh50"]
 )
-def test_interactive_speed(text: str) -> None:
+def test_questions_asked_at_the_table_estimate_a_small_share_of_the_budget(text: str) -> None:
+    """Everyday questions are answered at once: their estimated work, in the estimates'
+    own units (bench/bench_estimates.py measures them against time), is under 1% of
+    what one question may take."""
+    parse(text)  # the line's reading is not the odds' work
     clear_caches()
-    start = time.perf_counter()
     distribution(expr_of(text))
-    assert time.perf_counter() - start < 0.5  # measured: a few ms; generous for slow CI
+    assert 0 < work_budget._ACCOUNT.spent < work_budget.MAX_QUESTION_WORK // 100
 
 
 @pytest.mark.parametrize(
     "text",
     [
         "10000d6",  # about 179 MiB of exact numbers
-        "{100d6, 100d6, 100d6}kh2",
+        "{300d6, 300d6, 300d6}kh2",
         "d6! * d6! * d6! * d6! * d6!",
         "d10000 * d10000",
         "5000d2!",
@@ -456,10 +459,10 @@ def test_geometric_series_matches_its_sum(ratio: dict[int, int], extra: int, ter
 @pytest.mark.parametrize(
     ("text", "bound"),
     [
-        ("1000d6kh500", "500 million"),
-        ("10000d%>=5!>=5", "500 million"),  # a huge power before any check
-        ("d%!>=5", "500 million"),
-        ("100d100dl", "500 million"),  # 35 s before
+        ("2000d6kh1000", "1,000 million"),
+        ("10000d%>=5!>=5", "1,000 million"),  # a huge power before any check
+        ("d%!>=5", "1,000 million"),
+        ("1000d6dl1", "1,000 million"),
         ("d1000 * d1000", "200,000"),
         ("10000d6", "16 MiB"),
     ],

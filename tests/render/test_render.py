@@ -11,11 +11,21 @@ import subprocess
 import sys
 import textwrap
 
+from hypothesis import given
+from hypothesis import strategies as st
 from rich.console import Console
 
 import dicecli
 from dicecli.render.terminal import TerminalRenderer
-from dicecli.render.text import breakdown_text, die_text, result_line, summary_line
+from dicecli.render.text import (
+    breakdown_text,
+    dice_text,
+    die_text,
+    face_text,
+    result_line,
+    summary_line,
+)
+from dicecli.results import CLAMPED, CRITICAL_SUCCESS, EXPLODED, DieRoll
 
 STRUCK = re.compile(r"\x1b\[(?:\d+;)*9(?:;\d+)*m([^\x1b]*)")  # SGR 9: crossed out
 
@@ -47,6 +57,39 @@ def test_plain_shows_face_and_value_when_they_differ() -> None:
     # rule N5: the natural D6 face and the D3 value both visible
     (die,) = dicecli.roll("D3", given="5").dice
     assert die_text(die) == "5→3"
+
+
+def _spelled(die: DieRoll, dice: list[DieRoll]) -> str:
+    """A die's text as docs/output.md describes it, die by die: its face (with ``→``
+    and its value when they differ and the face is a number), marks, tildes when it
+    does not count, its kind when marked among dice of another kind."""
+    text = face_text(die)
+    text = text if die.kept else f"~{text}~"
+    mixed = any(other.die != dice[0].die for other in dice)
+    return f"{die.die} {text}" if mixed and die.die in die.marks else text
+
+
+@given(
+    st.lists(
+        st.builds(
+            DieRoll,
+            die=st.sampled_from(("d6", "d743", "dragon")),
+            face=st.sampled_from(("1", "5", "-", "+", "12", "skull")),
+            value=st.none() | st.integers(-2, 12),
+            kept=st.booleans(),
+            marks=st.lists(st.sampled_from((EXPLODED, CLAMPED, CRITICAL_SUCCESS, "dragon"))).map(
+                tuple
+            ),
+        ),
+        min_size=1,
+        max_size=5,
+    )
+)
+def test_dice_text_spells_each_die_as_it_would_alone(dice: list[DieRoll]) -> None:
+    """Dice are spelled in one pass, with a cache for the shared marked ones and none for
+    the unmarked: either way, each as it would be alone."""
+    assert dice_text(dice) == "[" + ", ".join(_spelled(die, dice) for die in dice) + "]"
+    assert dice_text(dice) == dice_text(list(dice))  # the same again, from the cache
 
 
 def test_result_line_fields() -> None:

@@ -39,12 +39,12 @@ from dicecli.results import (
     Segment,
     Text,
 )
+from dicecli.rolling.games import CheckStep
 from dicecli.rolling.sources import Roller
 from dicecli.systems.age.dice import DRAGON, DRAGON_MARK
 from dicecli.systems.age.nodes import AgeAdvanced, AgeForm, AgeOpposed, AgeRoll, AgeTest
 from dicecli.systems.age.rules import ABILITIES, FOCUS_BONUS
 from dicecli.systems.age.settings import ADVANCED_ROLLS, TIE_REROLLS, setting
-from dicecli.systems.declaration import CheckStep
 
 TIEBREAKS = ("total", "dragon", "ability")
 """Rule G4, in order: the higher total, then the higher Dragon die, then the higher
@@ -474,7 +474,7 @@ def resolve_advanced(
 
 
 def prepare_step(form: AgeForm) -> CheckStep:
-    """``form`` made ready to roll (:data:`~dicecli.systems.declaration.CheckStep`): its
+    """``form`` made ready to roll (:data:`~dicecli.rolling.games.CheckStep`): its
     canonical text worked out once, and a basic test's fixed breakdown."""
     canonical = str(form)
     match form:

@@ -29,11 +29,11 @@ from dicecli.results import (
     Segment,
     Text,
 )
+from dicecli.rolling.games import CheckStep
 from dicecli.rolling.sources import Roller
 from dicecli.systems.alkemy.dice import DiceSet, dice_for
 from dicecli.systems.alkemy.nodes import AlkemyCheck, AlkemyForm, AlkemyOpposed, AlkemySide
 from dicecli.systems.alkemy.rules import PreparedSide, look_up, prepare_side
-from dicecli.systems.declaration import CheckStep
 
 MAX_ROUNDS = 100
 """Most rounds an opposed roll may take before it stops with an error: ties that never
@@ -339,7 +339,7 @@ def prepare_opposed(check: AlkemyOpposed, canonical: str) -> CheckStep:
 
 
 def prepare_step(form: AlkemyForm) -> CheckStep:
-    """``form`` made ready to roll (:data:`~dicecli.systems.declaration.CheckStep`): its
+    """``form`` made ready to roll (:data:`~dicecli.rolling.games.CheckStep`): its
     canonical text, each side's breakdown, fields and notes, worked out once. The dice
     and named values are looked up on every roll: they come from the environment and the
     dice file in force, and a side is made ready again when they change."""

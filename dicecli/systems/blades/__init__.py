@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from dicecli.game import API_VERSION, Game, HelpTopic, Hint, Rules
-from dicecli.systems.blades.settings import KEYWORDS, NAME
+from dicecli.systems.blades.settings import JOINED, KEYWORDS, NAME
 
 
 def rules() -> Rules[Any]:
@@ -35,6 +35,7 @@ GAME = Game(
     odds_example=("blades 2", "critical, full and partial success, bad outcome"),
     rules=rules,
     completions=("resist",),
+    joined=JOINED,
     help=HelpTopic(
         "Blades in the Dark: a pool of d6, the highest counts:",
         (

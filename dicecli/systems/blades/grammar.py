@@ -4,6 +4,7 @@
 ::
 
     line = keyword [ "resist" | "resistance" ] pool
+    keyword = "blades" | "bitd" | "fitd" | "fitd" joined to a number (fitd2)
     pool = expression                           (2, Prowl+1, 0)
 
 Rule numbers (B1, B2 ...) cite ``docs/rules.md``.
@@ -37,6 +38,7 @@ def line_grammar() -> pp.ParserElement:
     pool = pp.Group(expression).set_name("a dice pool (2, Prowl+1)")
     pool.add_parse_action(lambda tokens: tokens[0][0])
     pool.add_parse_action(_refuse_d6)
-    form = pp.Suppress(keyword(*KEYWORDS)) - resist + pool
+    joined = pp.Regex(r"(?i)fitd(?=\d)")  # Dice Maiden's fitd2
+    form = pp.Suppress(keyword(*KEYWORDS) | joined) - resist + pool
     form.set_parse_action(lambda tokens: BladesRoll(tokens[-1], len(tokens) == 2))
     return whole_line(form)

@@ -32,8 +32,8 @@ from dicecli.results import (
     Segment,
     Text,
 )
+from dicecli.rolling.games import CheckStep
 from dicecli.rolling.sources import Roller
-from dicecli.systems.declaration import CheckStep
 from dicecli.systems.warhammer.dice import (
     SCATTER,
     is_misfire_face,
@@ -526,7 +526,7 @@ def _resolve_items(check: Allocate, canonical: str, roller: Roller, text: str) -
 
 
 def prepare_step(form: WarhammerForm) -> CheckStep:
-    """``form`` made ready to roll (:data:`~dicecli.systems.declaration.CheckStep`): its
+    """``form`` made ready to roll (:data:`~dicecli.rolling.games.CheckStep`): its
     canonical text, and the values typed as numbers with their breakdown, worked out
     once."""
     canonical = str(form)

@@ -1,0 +1,470 @@
+"""Dice Maiden's notation in dicecli's: the forms of a line it writes its own way, and
+its game aliases (github.com/Humblemonk/dicemaiden-rs, roll_syntax.md).
+
+Two readings, for two uses:
+
+- :func:`plain_forms` rewrites the forms that no well-known roller reads otherwise and
+  that dicecli refuses as written: the display flags before a roll (``p s 2d6``), a
+  doubled sign (``1d6++5``), ``tl6`` (count the dice of 6 or less), ``ds`` with no
+  number beside ``t``/``tl`` (its target), and the display flag ``c`` (``4d10 t8 c``).
+  The grammar offers a refused line this reading, so these read by default.
+- :func:`maiden_line` is the whole of the ``dicemaiden`` dialect's own reading: the
+  plain forms, the spellings that mean something else here (``-d20`` is disadvantage
+  there, ``ds6`` beside ``t`` is 6 or more), and the game aliases of :data:`ALIASES`
+  (``sw8``, ``ess1d8``), each spelt in dicecli's notation. Where dicecli has the
+  game, its own line reads Dice Maiden's spelling (``4cod``, ``sr6``, ``fitd2``: the
+  games' ``joined`` and ``counted`` keywords), so that needs no alias here.
+
+A form Dice Maiden reads that dicecli cannot roll (an explosion once, ``e6``; the
+implosion ``i1``; an alias whose meaning needs its own rules, ``vtm7h2``) is refused
+with Dice Maiden's name, never rolled otherwise. docs/grammar.md, "Dialects", tables
+each reading; this module is loaded only for a line that needs it (docs/startup.md).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from dicecli.errors import DiceError
+from dicecli.frozen import frozen
+
+# --- the plain forms ------------------------------------------------------------------
+
+_FLAGS = re.compile(r"(?P<label>\s*(?:\([^()]*\)[ \t]*)?)(?:(?:p|s|nr|ul)[ \t]+)+(?=\S)")
+"""Display flags before a roll: ``p`` private, ``s`` simple output, ``nr`` no results,
+``ul`` unsorted. None changes what is rolled."""
+_DOUBLED_PLUS = re.compile(r"\+(?:[ \t]*\+)+")
+_TARGET_LOWER = re.compile(r"(?<![A-Za-z])tl(?P<target>\d+)(?P<double>ds(?![\d<>=!]))?")
+_TARGET_DOUBLE = re.compile(r"(?<![A-Za-z])t(?P<target>\d+)ds(?![\d<>=!])")
+_COUNT_ONLY = re.compile(r"(?:(?<=\s)|(?<=\d))c(?=\s|$)")
+"""The flag ``c`` (show the count only), alone or right after a modifier's number."""
+
+
+def without_flags(text: str) -> str:
+    """``text`` without Dice Maiden's display flags before the roll (``p s 2d6``)."""
+    found = _FLAGS.match(text)
+    return text if found is None else found["label"] + text[found.end() :]
+
+
+def plain_forms(text: str) -> str:
+    """``text`` with the forms of Dice Maiden that dicecli refuses as written and no
+    other roller reads otherwise spelt as dicecli's; ``text`` itself when it has none."""
+    text = without_flags(text)
+    text = _DOUBLED_PLUS.sub("+", text)
+    text = _TARGET_LOWER.sub(_lower_target, text)
+    text = _TARGET_DOUBLE.sub(lambda m: f">={m['target']}ds>={m['target']}", text)
+    return _COUNT_ONLY.sub("", text).rstrip()
+
+
+def _lower_target(found: re.Match[str]) -> str:
+    target = found["target"]
+    return f"<={target}" + (f"ds<={target}" if found["double"] else "")
+
+
+# --- the readings that collide ---------------------------------------------------------
+
+_LABEL = r"(?P<label>\s*(?:\([^()]*\)\s*)?)"
+_ADVANTAGE = re.compile(_LABEL + r"(?P<sign>[+-])[dD](?P<die>20|%)(?![\w])")
+_ZERO_DICE = re.compile(r"(?<![\w.])0[dD](?:\d+|%)(?![\w])")
+_TARGET = re.compile(r"(?<![A-Za-z])t(?P<lower>l?)\d")
+_DOUBLE_NUMBER = re.compile(r"(?<![A-Za-z])ds(?P<n>\d+)")
+_FAILURE_NUMBER = re.compile(r"(?<![A-Za-z])f(?P<n>\d+)")
+_BOTCH = re.compile(r"(?:(?<=\s)|(?<=\d))b(?P<n>\d*)(?=\s|$|[a-z]{1,2}(?:\d|\s|$))")
+"""``b1``: count the dice of 1 or less as botches, told apart; the total stays."""
+_ONCE_OR_INWARD = re.compile(
+    r"(?:(?<=\s)|(?<=\d))(?P<word>e|i(?![er]))(?P<n>\d*)(?=\s|$|[a-z]{1,2}(?:\d|\s|$))"
+)
+
+
+def _advantage(found: re.Match[str]) -> str:
+    keep = "kh1" if found["sign"] == "+" else "kl1"
+    if found["die"] == "20":
+        return f"{found['label']}2d20{keep}"
+    # the tens die rolled twice, the better (lower) or worse one kept: 1 to 100
+    tens = "kl1" if found["sign"] == "+" else "kh1"
+    return f"{found['label']}(2d10{tens}*10+1d10-10)"
+
+
+def _target_numbers(code: str) -> str:
+    """``code`` with Dice Maiden's bare numbers after ``ds`` and ``f`` beside a target
+    (``t6ds10``, ``t8 f2``) spelt as the comparisons they are there: ``ds>=10`` (``ds<=``
+    beside ``tl``), ``f<=2``; dicecli reads a bare number as ``=``."""
+    target = _TARGET.search(code)
+    if target is None:
+        return code
+    op = "<=" if target["lower"] else ">="
+    code = _DOUBLE_NUMBER.sub(lambda m: f"ds{op}{m['n']}", code)
+    return _FAILURE_NUMBER.sub(lambda m: f"f<={m['n']}", code)
+
+
+def _refuse_once_and_inward(text: str) -> None:
+    found = _ONCE_OR_INWARD.search(text)
+    if found is None:
+        return
+    what = "explodes each die once" if found["word"] == "e" else "implodes (subtracts a die)"
+    raise DiceError(
+        f"Dice Maiden's {found[0]} {what}, which dicecli cannot roll"
+        + ("; ie explodes repeatedly" if found["word"] == "e" else "")
+    )
+
+
+# --- the game aliases ------------------------------------------------------------------
+
+
+@frozen
+class Alias:
+    """One of Dice Maiden's game aliases: the words it matches (a regular expression
+    over the whole roll, before any comment), how it is spelt here, one example and
+    Dice Maiden's meaning of it (roll_syntax.md, "Game System Aliases")."""
+
+    game: str
+    pattern: str
+    spell: Callable[[re.Match[str]], str]
+    example: str
+    meaning: str
+
+
+def _d20(sign: str) -> str:
+    return {"+": "2d20kh1", "-": "2d20kl1"}.get(sign, "1d20")
+
+
+_EXPERTISE = {"1": 4, "2": 6, "3": 8}
+_EXPERTISE_DICE = (4, 6, 8, 10, 12, 20, 100)
+
+
+def _a5e(found: re.Match[str]) -> str:
+    def die(expertise: re.Match[str]) -> str:
+        level = expertise[1]
+        sides = _EXPERTISE.get(level) or int(level)
+        if sides not in _EXPERTISE_DICE:
+            raise DiceError(f"Dice Maiden's a5e has no expertise die of level {level}")
+        return f"+1d{sides}"
+
+    return _d20(found["sign"]) + re.sub(r"(?<![A-Za-z])e[x](\d+)", die, found["rest"])
+
+
+_LADDER = ("1d2", "1d4", "1d6", "1d8", "1d10", "1d12", "2d8", "3d6")
+"""Essence20's skill dice, rank 1 to 8."""
+
+
+def _essence(found: re.Match[str]) -> str:
+    skill = f"{found['count'] or 1}d{found['sides']}"
+    if skill not in _LADDER:
+        raise DiceError(f"Dice Maiden's Essence20 has no skill die {skill}")
+    if found["special"]:  # the skill die and every one below it: the highest counts
+        rank = _LADDER.index(skill)
+        skill = "(" + ", ".join(reversed(_LADDER[: rank + 1])) + ")kh1"
+    return f"{_d20(found['sign'])}+{skill}{found['rest']}"
+
+
+_OPEN_LEGEND = ("", "1d4", "1d6", "1d8", "1d10", "2d6", "2d8", "2d10", "3d8", "3d10", "4d8")
+"""Open Legend's attribute dice, by score 0 to 10."""
+
+
+def _open_legend(found: re.Match[str]) -> str:
+    score = int(found["score"])
+    if score >= len(_OPEN_LEGEND):
+        raise DiceError(f"Dice Maiden's Open Legend has no attribute score {score}")
+    dice = _OPEN_LEGEND[score]
+    return "1d20ie20" + (f"+{dice}ie" if dice else "") + found["rest"]
+
+
+def _darkest_house(found: re.Match[str]) -> str:
+    dice = {"b": "3d6kh2", "n": "3d6kl2"}.get(found["boon"], "2d6")
+    house = "+1d6" if found["call"] else ""
+    return f"{dice}{house}+{found['rating']}{found['rest']}"
+
+
+def _d6_legends(found: re.Match[str]) -> str:
+    count = int(found["count"] or 1)
+    if count < 1:
+        raise DiceError("Dice Maiden's D6 Legends rolls at least the wild die: 1d6l")
+    wild = "1d6t4f1ie6"
+    return (wild if count == 1 else f"{count - 1}d6t4+{wild}") + found["rest"]
+
+
+def _warhammer_fantasy(found: re.Match[str]) -> str:
+    target = int(found["skill"])
+    for sign, number in re.findall(r"([+-])\s*(\d+)", found["rest"]):
+        target += int(number) if sign == "+" else -int(number)
+    return f"1d100 <= {target}"
+
+
+def _alien(found: re.Match[str]) -> str:
+    stress = int(found["stress"] or 0) + (1 if found["push"] else 0)
+    base = f"{found['base']}d6>=6"
+    return base + (f"+{stress}d6>=6" if stress else "") + found["rest"]
+
+
+def _wrath_and_glory(found: re.Match[str]) -> str:
+    """Icons: 4-5 one, 6 two; ``!soak`` and ``!dmg`` take the total;
+    ``dnN`` passes at N; the Wrath dice are among the pool and change no count."""
+    dice = found["dice"]
+    total = (found["flag"] or "").lower() in ("soak", "dmg")
+    counted = f"{dice}{found['rest']}" if total else f"{dice}>=4ds>=6{found['rest']}"
+    return f"{counted} >= {found['difficulty']}" if found["difficulty"] else counted
+
+
+def _mothership(found: re.Match[str]) -> str:
+    stat = int(found["stat"] or 50)
+    if not 1 <= stat <= 99:
+        raise DiceError(f"Dice Maiden's Mothership stat is 1 to 99, not {stat}")
+    return f"1d100 <= {stat}"
+
+
+def _godbound(found: re.Match[str]) -> str:
+    dice = found["dice"] or "1d20"
+    if found["straight"]:
+        return dice + found["rest"]
+    count, sides = (int(part or 1) for part in dice.lower().split("d"))
+    # the damage chart, die by die: 1 or less 0, 2-5 1, 6-9 2, 10 or more 4
+    faces = [
+        0 if face <= 1 else 1 if face <= 5 else 2 if face <= 9 else 4
+        for face in range(1, sides + 1)
+    ]
+    return f"{count}d{{{','.join(map(str, faces))}}}" + found["rest"]
+
+
+_REST = r"(?P<rest>(?:\s*[-+*/]\s*(?:\d*[dD])?\d+)*)"
+"""Arithmetic after an alias, kept as written (``cpd4 + 2``, ``bnw4 + 2``)."""
+
+
+def _fixed(spelt: str) -> Callable[[re.Match[str]], str]:
+    """An alias spelt one way whatever its numbers: ``spelt`` formatted with its groups."""
+    return lambda found: spelt.format(**{k: v or "" for k, v in found.groupdict().items()})
+
+
+ALIASES: tuple[Alias, ...] = (
+    Alias(
+        "D&D 5e",
+        r"(?P<word>attack|skill|save)" + _REST,
+        _fixed("1d20{rest}"),
+        "attack +5",
+        "1d20 +5",
+    ),
+    Alias(
+        "Level Up A5E",
+        r"(?P<sign>[+-]?)a5e(?P<rest>(?:\s*[-+]\s*\d+)?(?:\s+e[x]\d+)?)",
+        _a5e,
+        "+a5e +5 ex1",
+        "2d20 k1+5 + 1d4",
+    ),
+    Alias(
+        "Essence20",
+        r"(?P<sign>[+-]?)ess(?P<count>\d?)d(?P<sides>\d+)(?P<special>s?)" + _REST,
+        _essence,
+        "ess1d8s",
+        "1d20 + the d8/d6/d4/d2 ladder, keeping the highest",
+    ),
+    Alias(
+        "Savage Worlds",
+        r"sw(?P<sides>4|6|8|10|12)" + _REST,
+        _fixed("(1d{sides}!, 1d6!)kh1{rest}"),
+        "sw8",
+        "1d8 trait + 1d6 wild, keep highest, both explode",
+    ),
+    Alias(
+        "40k, AoS (wh)",
+        r"(?P<pool>\d+)wh(?P<target>\d+)\+",
+        _fixed("{pool}d6t{target}"),
+        "3wh4+",
+        "3d6 t4",
+    ),
+    Alias(
+        "World of Darkness",
+        r"(?P<pool>\d+)wod(?P<target>\d+)",
+        _fixed("{pool}d10t{target}f1"),
+        "4wod8",
+        "4d10 f1 t8",
+    ),
+    Alias(
+        "Hero System",
+        r"(?P<dice>\d*)hs(?P<kind>[nh])" + _REST,
+        lambda m: f"{m['dice'] or 1}d6{m['rest']}",
+        "2hsn",
+        "2d6 hsn (normal damage)",
+    ),
+    Alias(
+        "Cypher System",
+        r"cs\s+(?P<level>\d+)",
+        lambda m: f"1d20 >= {3 * int(m['level'])}",
+        "cs 3",
+        "level 3 task: target 9+",
+    ),
+    Alias(
+        "d10 pool, 10s count double",
+        r"e[x](?P<pool>\d+)t(?P<target>\d+)",
+        _fixed("{pool}d10t{target}ds>=10"),
+        "ex5t8",
+        "5d10 t8ds10 (a target other than 7)",
+    ),
+    Alias(
+        "Wrath & Glory",
+        r"wng(?:\s+w\d+)?(?:\s+dn(?P<difficulty>\d+))?(?:\s+w\d+)?\s+(?P<dice>\d*d6)"
+        r"(?P<rest>(?:\s*[-+*/]\s*\d+)*)(?:\s*!(?P<flag>\w*)(?:\s+\w+)*)?",
+        _wrath_and_glory,
+        "wng dn3 5d6",
+        "5d6: 4-5 one icon, 6 two; difficulty 3 (PASS/FAIL); !soak and !dmg take the total",
+    ),
+    Alias(
+        "Mothership",
+        r"ms(?P<stat>\d*)",
+        _mothership,
+        "ms45",
+        "1d100 roll-under 45 (the default stat 50)",
+    ),
+    Alias(
+        "Storypath",
+        r"sp(?P<pool>\d+)(?:t(?P<target>\d+))?",
+        lambda m: f"{m['pool']}d10ie10t{m['target'] or 8}",
+        "sp4",
+        "4d10 t8 ie10",
+    ),
+    Alias("Sunsails", r"snm(?P<pool>\d+)", _fixed("{pool}d6ie6t4"), "snm5", "5d6 ie6 t4"),
+    Alias(
+        "D6 System",
+        r"d6s(?P<pool>\d+)" + _REST,
+        _fixed("{pool}d6+1d6ie{rest}"),
+        "d6s4",
+        "4d6 + 1d6 ie",
+    ),
+    Alias("D6 Legends", r"(?P<count>\d*)d6l" + _REST, _d6_legends, "8d6l", "7d6 t4 + 1d6 t4f1ie6"),
+    Alias(
+        "Cyberpunk Red",
+        r"cpd(?P<dice>\d+)" + _REST,
+        _fixed("{dice}d6{rest}"),
+        "cpd4 + 2",
+        "4d6 cpd + 2 (the damage total; a Critical Injury is told apart)",
+    ),
+    Alias(
+        "Double Digit",
+        r"dd(?P<tens>[1-9])(?P<ones>[1-9])",
+        _fixed("1d{tens}*10+1d{ones}"),
+        "dd34",
+        "1d3*10 + 1d4",
+    ),
+    Alias(
+        "The Darkest House",
+        r"tdh(?P<rating>\d+)(?P<boon>[bn]?)(?P<call>c?)" + _REST,
+        _darkest_house,
+        "tdh4b",
+        "roll 3d6, discard the lowest, then add the Rating",
+    ),
+    Alias("Open Legend", r"ol(?P<score>\d+)" + _REST, _open_legend, "ol5", "1d20 ie20 + 2d6 ie6"),
+    Alias(
+        "WFRP 4e",
+        r"wfrp(?P<skill>\d+)(?P<rest>(?:\s*[-+]\s*\d+)*)",
+        _warhammer_fantasy,
+        "wfrp67 + 20",
+        "1d100 against 67, the modifier adjusting the target (87)",
+    ),
+    Alias(
+        "Lasers & Feelings",
+        r"(?P<pool>\d+)lf(?P<target>[2-5])(?P<side>[lf]?)",
+        lambda m: f"{m['pool']}d6{'>=' if m['side'] == 'f' else '<='}{m['target']}",
+        "2lf4f",
+        "2d6 target 4 Feelings (success on 4 or more)",
+    ),
+    Alias(
+        "Alien RPG",
+        r"alien(?P<base>\d+)(?:s(?P<stress>\d+))?(?P<push>p?)" + _REST,
+        _alien,
+        "alien5s2",
+        "5d6 alien + 2d6 aliens2: count the 6s",
+    ),
+    Alias(
+        "Conan",
+        r"cd(?P<dice>\d*)" + _REST,
+        lambda m: f"{m['dice'] or 1}d{{1,2,0,0,1,1}}{m['rest']}",
+        "cd4",
+        "4d6 combat dice: 1=1, 2=2, 3-4=0, 5-6=1",
+    ),
+    Alias(
+        "Godbound",
+        r"gb(?P<straight>s?)(?:\s+(?P<dice>\d*[dD]\d+))?" + _REST,
+        _godbound,
+        "gb 3d8",
+        "3d8, each die on the damage chart: 1-=0, 2-5=1, 6-9=2, 10+=4",
+    ),
+    Alias(
+        "Dark Heresy 2e",
+        r"dh\s+(?P<dice>\d*[dD]\d+)" + _REST,
+        _fixed("{dice}ie{rest}"),
+        "dh 4d10",
+        "4d10 ie10",
+    ),
+)
+"""Dice Maiden's game aliases that dicecli can roll, each with Dice Maiden's meaning."""
+
+_ALIAS_PATTERNS = tuple(
+    (re.compile(rf"\s*(?:{alias.pattern})\s*", re.IGNORECASE), alias) for alias in ALIASES
+)
+
+_UNROLLED = re.compile(
+    r"[+-]?(?:\d*hsk\d*|\d+\.\d+hsk|\d+wod\d+c|cpr|wit|vtm\d+h\d+|wng|mm|[+-]ms\d*|sil\d*"
+    r"|bnw\d+|conan\d*(?:cd\d+)?|ed(?:4e)?\d+|dheart(?:gm)?|mnm|ww\d+(?:c\d+)?|\d*dp"
+    r"|ol\d+[ad]\d+)(?![\w.])",
+    re.IGNORECASE,
+)
+"""Aliases whose meaning needs rules of their own (a STUN multiplier, hunger dice, a
+Wrath die, critical chains): refused by name rather than read as something else."""
+
+
+def alias_line(code: str) -> str | None:
+    """``code`` (a roll, without its comment) spelt in dicecli's notation when it is
+    one of Dice Maiden's game aliases, else None; a :class:`DiceError` for an alias
+    dicecli cannot roll."""
+    for pattern, alias in _ALIAS_PATTERNS:
+        found = pattern.fullmatch(code)
+        if found is not None:
+            return alias.spell(found)
+    unrolled = _UNROLLED.match(code.strip())
+    if unrolled is not None:
+        raise DiceError(f"Dice Maiden's {unrolled[0]} has rules dicecli cannot roll")
+    return None
+
+
+_SETS = re.compile(r"\s*(?P<count>[0-9]{1,9})[ \t]+(?P<roll>[0-9dD(A-Za-z].*)", re.DOTALL)
+_STATS = re.compile(r"\s*dndstats\s*", re.IGNORECASE)
+
+
+def with_sets(text: str) -> str:
+    """Dice Maiden's roll sets spelt as dicecli's ``-n`` option: ``p 6 4d6 k3`` is
+    ``4d6 k3 -n 6``, its alias ``dndstats`` too (before any ``#`` comment); any other
+    line as it is, less its display flags."""
+    code, hash_sign, comment = text.partition("#")
+    code = without_flags(code)
+    if _STATS.fullmatch(code):
+        code = "6 4d6 k3"
+    found = _SETS.fullmatch(code)
+    if found is None:
+        return code + hash_sign + comment
+    code = f"{found['roll'].rstrip()} -n {found['count']}"
+    return code + (f" {hash_sign}{comment}" if hash_sign else "")
+
+
+def maiden_line(code: str) -> str:
+    """``code`` (without its comment) as Dice Maiden reads it, in dicecli's notation."""
+    code = without_flags(code)
+    aliased = alias_line(code)
+    if aliased is not None:
+        return aliased
+    code = _ZERO_DICE.sub("0", code)
+    code = _ADVANTAGE.sub(_advantage, code, count=1) if _ADVANTAGE.match(code) else code
+    code = _target_numbers(code)
+    code = _BOTCH.sub(lambda m: f"cf<={m['n'] or 1}", code)  # marked, as criticals are
+    code = plain_forms(code)
+    _refuse_once_and_inward(code)
+    return code
+
+
+__all__ = [
+    "ALIASES",
+    "Alias",
+    "alias_line",
+    "maiden_line",
+    "plain_forms",
+    "with_sets",
+    "without_flags",
+]
