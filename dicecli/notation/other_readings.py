@@ -38,6 +38,7 @@ _DISADVANTAGE = r"\s*-[dD](?P<die>20|%)(?!\w)"
 """Dice Maiden's disadvantage, ``-d20``: looked for (and compiled) only in a line that
 starts with ``-``."""
 _SPACED_KEEP = r"(?:[dD]\d+\s+|\)\s*)[kK](?P<n>\d+)"  # 4d6 k3, (4d6)k3
+_TWO_KEEPS = r"(?:[kK][hlHLmM]?|[dDpP][hlHL])\d+[kKdDpP]"  # kh2dl1, k2d1: a chain
 _CARET = r"(?P<dice>\d*[dD]\d+)?\s*\^\s*(?P<n>\d+)?"
 _FLOOR_DIVISION = rf"//(?={FLOOR_DIVISOR_START})"
 """The spellings' patterns, compiled when a line first passes :data:`_MAYBE` (by
@@ -130,7 +131,7 @@ def other_readings(text: str) -> tuple[str, ...]:
                 multiplied = (head + "".join(w + c for w, c in tokens[:index]), condition)
             if low == "k" and condition[:1].isdigit():
                 bare_keep = True
-    chain = _keeps_read_otherwise(code)
+    chain = _keeps_read_otherwise(code) if re.search(_TWO_KEEPS, code) else None
     if chain is not None:
         notes.append(
             f"{chain}: each keep or drop here takes from the dice the one before kept, as "
