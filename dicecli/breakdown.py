@@ -32,7 +32,10 @@ from dicecli.result_tree import (
 from dicecli.results import DiceShown, DieRoll, Segment, Text
 
 OPEN, CLOSE = Text("(", "op"), Text(")", "op")
-_OPERATORS = {op: Text(f" {op} " if op in "+-%" else op, "op") for op in "+-*/%"}
+_OPERATORS = {
+    op: Text(f" {op} " if op in ("+", "-", "%", "//") else op, "op")
+    for op in ("+", "-", "*", "/", "%", "//", "^")
+}
 _MINUS = Text("-", "op")
 _COMMA = Text(", ", "op")
 _GROUP_OPEN, _GROUP_CLOSE = Text("{", "op"), Text("}", "op")
@@ -173,8 +176,13 @@ def _group(node: Group, segments: list[Segment]) -> None:
     """``{[6, 2] (=8), ~5~}``: each item with its value, a dropped item's value and
     dice shown as not counting, then the tally of a group counting successes."""
     segments.append(_GROUP_OPEN)
-    for index, item in enumerate(node.items):
-        if index:
+    places = list(range(len(node.items)))
+    if node.order is not None:  # {4d6, 2d10}s: the items by value, in roll order if equal
+        values = [item.value for item in node.items]
+        places.sort(key=values.__getitem__, reverse=node.order == "descending")
+    for shown, index in enumerate(places):
+        item = node.items[index]
+        if shown:
             segments.append(_COMMA)
         kept = node.kept[index]
         if isinstance(item, Constant):  # the number is its value: no "(=5)"

@@ -10,8 +10,8 @@ points the error at that word:
   misspelt form or difficulty gets the close one), or the list of
   them when none is close;
 - Dice Maiden's game aliases (``sw8``), which its dialect reads;
-- forms of other dice rollers that mean something else here (``d20 adv``,
-  ``4d6 kh 3``, ``10d6 4+``, ``CON = 2``), and each game's own common mistakes
+- forms of other dice rollers that mean something else here (``4d6 kh 3``,
+  ``10d6 4+``, ``CON = 2``), and each game's own common mistakes
   (:attr:`~dicecli.systems.declaration.Game.hints`);
 - on the command line, a roll the shell changed before dicecli saw it: a ``*`` turned
   into file names, a brace expansion split in two, a ``>=`` taken for a redirect
@@ -34,12 +34,6 @@ from dicecli.systems import registry
 from dicecli.systems.declaration import Game, Hint
 
 CORE_HINTS: tuple[Hint, ...] = (
-    Hint(r"^\s*1?d20\s+(?:adv|advantage)\b", "2d20kh1", "advantage: two d20, keep the highest"),
-    Hint(
-        r"^\s*1?d20\s+(?:dis|disadv|disadvantage)\b",
-        "2d20kl1",
-        "disadvantage: two d20, keep the lowest",
-    ),
     Hint(
         r"(?<!\d)(\d*d\d+)\s*\b(kh|kl|dh|dl|k|d)\s+(\d+)", r"\1\2\3", "the count follows kh at once"
     ),

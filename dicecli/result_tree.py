@@ -137,12 +137,15 @@ class SavedRoll:
 @frozen
 class Group:
     """``{a, b, c}`` with keep/drop over its items: each item's roll and whether it
-    counts; ``tally`` (successes, failures) when the group counts successes."""
+    counts; ``tally`` (successes, failures) when the group counts successes; ``order``
+    when it is shown sorted (``{4d6, 2d10}s``: the items by value, and the dice in
+    each), the items staying in roll order."""
 
     items: tuple[Rolled, ...]
     kept: tuple[bool, ...]
     value: int
     tally: tuple[int, int] | None = None
+    order: Order | None = None
 
 
 @frozen
@@ -153,6 +156,7 @@ class Pooled:
     item: Rolled
     value: int
     tally: tuple[int, int] | None = None
+    order: Order | None = None
 
 
 @frozen
@@ -238,48 +242,55 @@ def _collect(node: Rolled, found: list[DieRoll]) -> None:
             assert_never(node)
 
 
-def with_dice(node: Rolled, change: Callable[[DieRoll], DieRoll]) -> Rolled:
-    """``node`` with every die under it changed by ``change``, called in roll order."""
+def with_dice(
+    node: Rolled, change: Callable[[DieRoll], DieRoll], order: Order | None = None
+) -> Rolled:
+    """``node`` with every die under it changed by ``change``, called in roll order;
+    with ``order``, every dice term under it shown sorted so (a sorted group)."""
     match node:
         case RolledDice():
             return RolledDice(
                 node.value,
                 DiceShown(tuple([change(die) for die in node.shown.dice])),
                 node.tally,
-                node.order,
+                node.order if order is None else order,
             )
         case Constant() | NamedNumber():
             return node
         case Arithmetic():
-            left = with_dice(node.left, change)
-            return Arithmetic(left, node.op, with_dice(node.right, change), node.value)
+            left = with_dice(node.left, change, order)
+            return Arithmetic(left, node.op, with_dice(node.right, change, order), node.value)
         case Parenthesised():
-            return Parenthesised(with_dice(node.inner, change), node.value)
+            return Parenthesised(with_dice(node.inner, change, order), node.value)
         case Labelled():
-            return Labelled(with_dice(node.inner, change), node.label, node.value)
+            return Labelled(with_dice(node.inner, change, order), node.label, node.value)
         case SavedRoll():
-            return SavedRoll(node.name, with_dice(node.inner, change), node.value)
+            return SavedRoll(node.name, with_dice(node.inner, change, order), node.value)
         case Negated():
-            return Negated(with_dice(node.operand, change), node.value)
+            return Negated(with_dice(node.operand, change, order), node.value)
         case Percentage():
-            operand = with_dice(node.operand, change)
+            operand = with_dice(node.operand, change, order)
             return Percentage(node.percent, operand, node.value, node.value_shown)
         case Called():
-            args = tuple([with_dice(arg, change) for arg in node.args])
+            args = tuple([with_dice(arg, change, order) for arg in node.args])
             return Called(node.function, args, node.value, node.value_shown)
         case ComputedDice():
-            count = with_dice(node.count, change)
-            sides = node.sides if isinstance(node.sides, str) else with_dice(node.sides, change)
-            dice = with_dice(node.dice, change)
+            count = with_dice(node.count, change, order)
+            sides = (
+                node.sides if isinstance(node.sides, str) else with_dice(node.sides, change, order)
+            )
+            dice = with_dice(node.dice, change, order)
             return ComputedDice(count, sides, node.term, dice, node.value)
         case Group():
-            items = tuple([with_dice(item, change) for item in node.items])
-            return Group(items, node.kept, node.value, node.tally)
+            items = tuple([with_dice(item, change, order) for item in node.items])
+            return Group(items, node.kept, node.value, node.tally, order or node.order)
         case Pooled():
-            return Pooled(with_dice(node.item, change), node.value, node.tally)
+            return Pooled(
+                with_dice(node.item, change, order), node.value, node.tally, order or node.order
+            )
         case Compared():
-            left = with_dice(node.left, change)
-            target = None if node.target is None else with_dice(node.target, change)
+            left = with_dice(node.left, change, order)
+            target = None if node.target is None else with_dice(node.target, change, order)
             return Compared(left, target, node.value)
         case _:
             return assert_never(node)

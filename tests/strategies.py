@@ -96,7 +96,7 @@ CHECK_SPELLINGS: dict[str, CheckOp] = {
     "\N{NOT EQUAL TO}": "!=",
 }
 """How a check's comparison may be typed, and what it means (``vs`` meets or beats)."""
-KEEP_KINDS: tuple[KeepKind, ...] = ("kh", "kl", "dh", "dl")
+KEEP_KINDS: tuple[KeepKind, ...] = ("kh", "kl", "dh", "dl", "km")
 EXPLODE_KINDS: tuple[ExplodeKind, ...] = ("!", "!!", "!p", "!!p")
 
 MAX_EXPLODING_SHARE = 0.5  # of the standing faces: explosions end fast
@@ -166,9 +166,9 @@ def lowest_condition(sides: Sides) -> Condition:
 def standing_values(sides: Sides, reroll: Reroll | None) -> tuple[int, ...]:
     """The values a die can end on after its re-rolls (``r`` re-rolls until it misses)."""
     values = die_values(sides)
-    if reroll is None or reroll.once:
+    if reroll is None or not reroll.conditions(False):
         return values
-    return tuple(v for v in values if not reroll.condition.matches(v))
+    return tuple(v for v in values if not reroll.repeats(v))
 
 
 def exploding_values(sides: Sides, modifiers: Modifiers) -> tuple[int, ...]:
@@ -240,8 +240,13 @@ def condition_text(
 
 @cache
 def keep_for(count: int) -> st.SearchStrategy[Keep]:
-    """Keep/drop of 0 to ``count + 1`` dice or items (keeping none, ``kh0``, is worth 0)."""
-    return st.builds(Keep, st.sampled_from(("kh", "kl", "dh", "dl")), st.integers(0, count + 1))
+    """Keep/drop of 0 to ``count + 1`` dice or items (keeping none, ``kh0``, is worth 0);
+    now and then the middle (``km``) or a second keep after the first (``dl1kh2``)."""
+    one = st.builds(
+        Keep, st.sampled_from(("kh", "kl", "dh", "dl", "km")), st.integers(0, count + 1)
+    )
+    chained = st.builds(Keep.followed_by, one, one)
+    return st.one_of(one, one, one, chained)
 
 
 def _maybe(draw: st.DrawFn, strategy: st.SearchStrategy[T]) -> T | None:
@@ -278,10 +283,18 @@ def dice_modifiers(draw: st.DrawFn, sides: Sides, count: int) -> Modifiers:
     """Modifiers for ``count`` dice of ``sides``, none endless, explosions ending fast."""
     values = die_values(sides)
     reroll = _maybe(draw, reroll_for(sides))
+    if reroll is not None and draw(st.integers(0, 3)) == 0:  # a second: 2d8r1r3
+        second = draw(reroll_for(sides))
+        chained = reroll.followed_by(second)
+        left = sum(1 for value in values if not chained.repeats(value))
+        if left < (1 - MAX_REROLLING_SHARE) * len(values):  # too few faces stand
+            chained = reroll.followed_by(Reroll(second.condition, True))
+        reroll = chained
     explode: Explode | None = None
     if draw(st.booleans()):
         condition = _maybe(draw, condition_for(values))
-        explode = Explode(draw(st.sampled_from(EXPLODE_KINDS)), condition)
+        once = draw(st.integers(0, 3)) == 0  # !o: the added die does not explode
+        explode = Explode(draw(st.sampled_from(EXPLODE_KINDS)), condition, once)
         trial = Modifiers(reroll=reroll, explode=explode)
         standing = standing_values(sides, reroll)
         share = len(exploding_values(sides, trial)) / max(1, len(standing))
@@ -327,11 +340,13 @@ def dice_modifiers(draw: st.DrawFn, sides: Sides, count: int) -> Modifiers:
 @cache
 @st.composite
 def group_modifiers(draw: st.DrawFn, items: int) -> Modifiers:
-    """Group modifiers: keep/drop and success counting only."""
+    """Group modifiers: keep/drop, success counting and sorting (shown only)."""
     keep = _maybe(draw, keep_for(items))
     success = _maybe(draw, condition_for(range(13)))
     failure = _maybe(draw, condition_for(range(13))) if success is not None else None
-    return Modifiers(keep=keep, success=success, failure=failure)
+    sorts: list[Literal["a", "d"] | None] = [None, None, "a", "d"]
+    sort = draw(st.sampled_from(sorts))
+    return Modifiers(keep=keep, success=success, failure=failure, sort=sort)
 
 
 def _fudge(sides: Sides) -> bool:
@@ -356,22 +371,34 @@ def modifiers_text(
     bare_reroll = ""
     if modifiers.reroll is not None:
         word = draw(_cased("ro" if modifiers.reroll.once else draw(st.sampled_from(["r", "rr"]))))
-        if modifiers.reroll.condition == lowest and draw(st.booleans()):
+        chain = modifiers.reroll.then
+        if chain is None and modifiers.reroll.condition == lowest and draw(st.booleans()):
             bare_reroll = word
         else:
             condition = draw(condition_text(modifiers.reroll.condition, True))
-            tokens.append(("reroll", word + condition))
+            text = word + condition
+            while chain is not None:  # several re-rolls: one token, in their order
+                word = draw(_cased("ro" if chain.once else draw(st.sampled_from(["r", "rr"]))))
+                text += word + draw(condition_text(chain.condition, True))
+                chain = chain.then
+            tokens.append(("reroll", text))
     if modifiers.explode is not None:
         explode = modifiers.explode
-        word = draw(_cased(explode.kind))
+        word = draw(_cased(explode.kind + ("o" if explode.once else "")))
         condition = ""
         if explode.condition:
             condition = draw(condition_text(explode.condition, True, not_equal_spelling=False))
         at_least = explode.condition is None or explode.condition.op == ">="
         if (
             respell and explode.kind == "!" and at_least and draw(st.booleans())
-        ):  # Dice Maiden's ie6
+        ) and not explode.once:  # Dice Maiden's ie6
             word, condition = "ie", str(explode.condition.value) if explode.condition else ""
+        condition_value = explode.condition.value if explode.condition else 0
+        exactly = explode.condition is None or explode.condition.op == "="
+        exactly = exactly and condition_value >= 0
+        if respell and explode.kind == "!" and explode.once and exactly and draw(st.booleans()):
+            word = draw(_cased("xo"))  # Foundry's xo10
+            condition = str(explode.condition.value) if explode.condition else ""
         tokens.append(("explode", word + condition))
     bare_unique = ""
     if modifiers.unique is not None:
@@ -389,15 +416,8 @@ def modifiers_text(
                     + str(bound),
                 )
             )
-    if modifiers.keep is not None:
-        keep = modifiers.keep
-        spellings = [keep.kind] + (["k"] if keep.kind == "kh" else [])
-        word = draw(_cased(draw(st.sampled_from(spellings))))
-        number = draw(st.sampled_from(["", "1"])) if keep.amount == 1 else str(keep.amount)
-        other = {"kh": "h", "kl": "l", "dl": "d"}.get(keep.kind)
-        if respell and other and modifiers.sort is None and draw(st.booleans()):  # 4d6h3, 4d6d1
-            word, number = draw(_cased(other)), str(keep.amount)
-        tokens.append(("keep", word + number))
+    if modifiers.keep is not None:  # a chain of keeps is one token: its order is its meaning
+        tokens.append(("keep", draw(_keep_text(modifiers.keep, respell, modifiers.sort is None))))
     if modifiers.success is not None:
         success = modifiers.success
         spellings = [str(success)] + ([f"c{success}"] if respell else [])  # DiceParser's c>3
@@ -433,6 +453,21 @@ def modifiers_text(
         order.append(("unique", bare_unique))
     gaps = [draw(spaces(allow_spaces)) for _ in order]
     return "".join(gap + text for gap, (_, text) in zip(gaps, order, strict=True))
+
+
+@st.composite
+def _keep_text(draw: st.DrawFn, keep: Keep, respell: bool, unsorted: bool) -> str:
+    """``keep`` and the keeps after it, each in a random spelling (``k``, ``h3``, d20's
+    ``ph1``; ``km`` always with its number: ``kmax3`` is ``k`` and ``max3``)."""
+    spellings = [keep.kind] + (["k"] if keep.kind == "kh" else [])
+    word = draw(_cased(draw(st.sampled_from(spellings))))
+    bare_one = keep.amount == 1 and keep.kind != "km"
+    number = draw(st.sampled_from(["", "1"])) if bare_one else str(keep.amount)
+    other = {"kh": ["h"], "kl": ["l"], "dl": ["d", "pl"], "dh": ["ph"]}.get(keep.kind)
+    if respell and other and unsorted and draw(st.booleans()):  # 4d6h3, 4d6d1, 4d6ph1
+        word, number = draw(_cased(draw(st.sampled_from(other)))), str(keep.amount)
+    rest = "" if keep.then is None else draw(_keep_text(keep.then, respell, unsorted))
+    return word + number + rest
 
 
 # --- text, one strategy per grammar rule --------------------------------------------
@@ -845,7 +880,9 @@ def expr_nodes(max_leaves: int = 8, *, modifiers: bool = True) -> st.SearchStrat
 
     def extend(children: st.SearchStrategy[Expr]) -> st.SearchStrategy[Expr]:
         return st.one_of(
-            st.builds(_binary, st.sampled_from("+-*/"), children, children),
+            st.builds(
+                _binary, st.sampled_from(["+", "-", "*", "/", "//", "^"]), children, children
+            ),
             st.builds(Negate, children),
             st.builds(PercentOf, st.integers(0, 200), children),
             st.builds(Labelled, children, label_strings()),

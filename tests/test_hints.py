@@ -26,8 +26,6 @@ def error_of(line: str) -> DiceError:
 @pytest.mark.parametrize(
     ("line", "hint", "works"),
     [
-        ("d20 adv", "did you mean: 2d20kh1  (advantage: two d20, keep the highest)", "2d20kh1"),
-        ("d20 disadvantage", "did you mean: 2d20kl1", "2d20kl1"),
         ("4d6 kh 3", "did you mean: 4d6kh3", "4d6kh3"),
         ("10d6 4+", "did you mean: 10d6>=4", "10d6>=4"),
         (
@@ -99,9 +97,9 @@ def test_an_assignment_gets_let_in_the_repl_and_set_on_the_command_line(line: st
 
 
 def test_odds_and_let_lines_are_advised_after_the_command() -> None:
-    error = DiceError("unexpected 'adv'", "odds d20 adv", 9)
+    error = DiceError("unexpected 'kh'", "odds 4d6 kh 3", 9)
     assert advise(error, commands=tuple(COMMANDS)).hint == (
-        "did you mean: odds 2d20kh1  (advantage: two d20, keep the highest)"
+        "did you mean: odds 4d6kh3  (the count follows kh at once)"
     )
 
 
@@ -135,9 +133,7 @@ def test_a_star_the_shell_turned_into_file_names(tmp_path: Path) -> None:
 
 
 def test_the_hint_is_shown_by_the_command_line_and_the_repl(tmp_path: Path) -> None:
-    done = _dicecli(tmp_path, "d20", "adv")
-    assert done.stderr.splitlines()[-1] == (
-        "  did you mean: 2d20kh1  (advantage: two d20, keep the highest)"
-    )
+    done = _dicecli(tmp_path, "4d6", "kh", "3")
+    assert done.stderr.splitlines()[-1] == "  did you mean: 4d6kh3  (the count follows kh at once)"
     script = run_in_process("repl", stdin="CON = 2\n", cwd=tmp_path)
     assert script.stderr.splitlines()[-1] == "  to name a value: let CON = 2"

@@ -97,10 +97,12 @@ def _attempt(call: Callable[[], T]) -> T | DiceError:
 
 
 def _roll(text: str, **options: Any) -> dicecli.RollResult | None:
-    """Roll ``text`` with :data:`NAMES`; None when it divided by zero."""
+    """Roll ``text`` with :data:`NAMES`; None when it divided by zero, raised to a
+    negative power or passed the digits a value may have."""
     outcome = _attempt(lambda: dicecli.roll(text, values=NAMES, **options))
     if isinstance(outcome, DiceError):
-        assert "division by zero" in outcome.message, outcome.message
+        arithmetic = ("division by zero", "a negative power", "value too large")
+        assert any(words in outcome.message for words in arithmetic), outcome.message
         return None
     return outcome
 
@@ -214,6 +216,31 @@ def _ceil_div(a: Bound, b: Bound) -> Bound:
     return -(-int(a) // int(b))
 
 
+def _power_bounds(base: Span, exponent: Span) -> Span:
+    """The least and greatest ``a ^ e``: at the ends of the base (or -1, 0, 1 within
+    it) and the ends of the exponent, each end of both parities (a negative base)."""
+    if base.low < -1 and math.isinf(exponent.high):
+        return Span(-INF, INF)
+    ends = (exponent.low, exponent.low + 1, exponent.high - 1, exponent.high)
+    exponents = {e for e in ends if e in exponent and e >= 0}
+    if not exponents:
+        return Span(0, 0)  # always a negative power: an error, never a total
+    bases = {a for a in (base.low, base.high, -1, 0, 1) if a in base}
+    return _spread([_power(a, e) for a in bases for e in exponents])
+
+
+def _power(a: Bound, e: Bound) -> Bound:
+    """a ^ e (e >= 0), infinite where it would pass the digits a value may have."""
+    if e == 0:
+        return 1
+    if abs(a) > 1 and (math.isinf(a) or e > 400):
+        return INF if a > 0 or (not math.isinf(e) and e % 2 == 0) else -INF
+    if math.isinf(e):
+        return 0 if a == 0 else 1 if a == 1 else INF  # -1 and the rest: a wide bound holds
+    power: int = int(a) ** int(e)  # e >= 0: a whole number
+    return power
+
+
 def _spread(values: Sequence[Bound]) -> Span:
     return Span(min(values), max(values))
 
@@ -222,9 +249,11 @@ def _count_kept(keep: Keep | None, units: Span) -> Span:
     """How many units keep/drop keeps, from how many there are."""
     if keep is None:
         return units
-    if keep.kind in ("kh", "kl"):
-        return Span(min(keep.amount, units.low), min(keep.amount, units.high))
-    return Span(max(0, units.low - keep.amount), max(0, units.high - keep.amount))
+    if keep.kind in ("kh", "kl", "km"):
+        kept = Span(min(keep.amount, units.low), min(keep.amount, units.high))
+    else:
+        kept = Span(max(0, units.low - keep.amount), max(0, units.high - keep.amount))
+    return _count_kept(keep.then, kept)  # a chain: each keeps of what the one before kept
 
 
 def _sum_of(count: Span, each: Span) -> Span:
@@ -383,6 +412,15 @@ def _binary_bounds(node: BinaryOp, divides: list[Span]) -> Span:
         return _spread(
             [_times(a, b) for a in (left.low, left.high) for b in (right.low, right.high)]
         )
+    if node.op == "^":
+        return _power_bounds(left, right)
+    if node.op == "//":
+        divides.append(right)
+        divisors = {d for d in {right.low, right.high, -1, 1} - {0} if d in right}
+        if not divisors:
+            return Span(0, 0)
+        ends = (left.low, left.high)
+        return _spread([_rounded_quotient("floor", a, d) for a in ends for d in divisors])
     if node.op == "%":  # a remainder lies between 0 and the divisor, which it never reaches
         divides.append(right)
         return Span(min(0, right.low + 1), max(0, right.high - 1))
@@ -798,7 +836,26 @@ def reference_total(node: Expr, dice: Iterator[int]) -> int:
         if right == 0:
             raise ZeroDivisionError
         return left - right * math.floor(Fraction(left, right))
-    return {"+": left + right, "-": left - right, "*": left * right}[node.op]
+    if node.op == "//":  # d20's floor division
+        if right == 0:
+            raise ZeroDivisionError
+        return math.floor(Fraction(left, right))
+    if node.op == "^":
+        if right < 0:
+            raise ArithmeticError("a negative power")
+        if abs(left) > 1 and right > 400:  # far more than 100 digits: not worked out
+            raise OverflowError
+        return _within_digits(left**right)
+    if node.op == "*":
+        return _within_digits(left * right)
+    return {"+": left + right, "-": left - right}[node.op]
+
+
+def _within_digits(value: int) -> int:
+    """``value``, or OverflowError past the 100 digits a value may have (docs/limits.md)."""
+    if abs(value) >= 10**100:
+        raise OverflowError
+    return value
 
 
 def reference_call(node: Call, dice: Iterator[int]) -> int:
@@ -831,14 +888,17 @@ def reference_call(node: Call, dice: Iterator[int]) -> int:
 def reference_group_total(node: Group, values: list[int]) -> int:
     keep = node.modifiers.keep
     ranked = sorted(values)
-    if keep is not None:
+    while keep is not None:  # each keep of a chain over what the one before kept
         count = min(keep.amount, len(ranked))
+        left_out = len(ranked) - count
         ranked = {
             "kh": ranked[len(ranked) - count :],
             "kl": ranked[:count],
             "dh": ranked[: len(ranked) - count],
             "dl": ranked[count:],
+            "km": ranked[left_out // 2 : left_out // 2 + count],  # Dice Maiden's middle
         }[keep.kind]
+        keep = keep.then
     if node.modifiers.success is None:
         return sum(ranked)
     return sum(_score(v, node.modifiers) for v in ranked)
@@ -863,8 +923,8 @@ def test_total_matches_a_reference_evaluator(node: Expr, seed: int) -> None:
     source = RecordingSource(seed)
     result = _roll(str(node), source=source)
     dice = iter(v for v in source.values if v is not None)
-    if result is None:
-        with pytest.raises(ZeroDivisionError):
+    if result is None:  # ZeroDivisionError, OverflowError, a negative power
+        with pytest.raises(ArithmeticError):
             reference_total(node, dice)
         return
     assert [die.value for die in result.dice] == source.values

@@ -49,10 +49,10 @@ DIALECTS = {
 DIALECT_SETTING = "dialect"
 """The setting (``--setting dialect=roll20``, a character file's key) naming one."""
 
-NOTE_CHARACTERS = frozenset("xX\N{MULTIPLICATION SIGN}{!<>*cCrRkK")
+NOTE_CHARACTERS = frozenset("xX\N{MULTIPLICATION SIGN}{!<>*cCrRkK^")
 """A character that a spelling another roller reads otherwise needs: a line with none
-(``2D6+5``) carries no note, and the notes' module is not even loaded for it (nor for
-one that starts with ``-``, Dice Maiden's disadvantage: ``-d20``)."""
+(``2D6+5``) and no ``//`` carries no note, and the notes' module is not even loaded for
+it (nor for one that starts with ``-``, Dice Maiden's disadvantage: ``-d20``)."""
 
 
 class DialectError(DiceError):
@@ -74,7 +74,8 @@ def line_notes(text: str, dialect: str | None) -> tuple[str, ...]:
     """The notes a result of ``text`` carries: other rollers' readings of it, or under
     ``dialect`` what that roller's reading rolled; ``()`` for most lines, at the cost
     of one look at their characters the first time a line is seen."""
-    if dialect is None and NOTE_CHARACTERS.isdisjoint(text) and text.lstrip()[:1] != "-":
+    plain = NOTE_CHARACTERS.isdisjoint(text) and "//" not in text
+    if dialect is None and plain and text.lstrip()[:1] != "-":
         return ()
     if dialect is not None:
         note = dialect_note(text, dialect)

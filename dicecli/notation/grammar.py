@@ -30,6 +30,7 @@ from dicecli.errors import DiceSyntaxError
 from dicecli.frozen import replace
 from dicecli.limits import check_line
 from dicecli.notation.nodes import (
+    FLOOR_DIVISOR_START,
     NO_MODIFIERS,
     BinaryOp,
     BinaryOpSymbol,
@@ -106,11 +107,12 @@ integer.set_parse_action(lambda s, loc, t: int(t[0]))
 _FACES = r"\{[^{}()\[\]#]*\}?"  # d{1,1,2}: read by notation.faces, which finds the faults
 _DICE = rf"(?P<count>\d*)[dD](?P<sides>\d+|%|[fF](?:\.[12](?!\d))?|{_FACES})"
 _OWN_MODIFIER = (
-    r"(?P<keep>kh|kl|dh|dl|k)(?P<keep_n>\d*)"
+    r"(?P<keep>kh|kl|km(?=\d)|dh|dl|k)(?P<keep_n>\d*)"
     rf"|(?P<reroll>ro|r)(?P<reroll_if>{_CONDITION})?"
     rf"|(?P<unique>uo|u)(?P<unique_if>{_CONDITION})?"
     r"|(?P<clamp>min|max)(?P<bound>-?\d+)"
-    rf"|(?P<explode>!!p|!!|!p|!(?!=(?:\s|$)))(?P<explode_if>{_EXPLODE_CONDITION})?"
+    rf"|(?P<explode>!!p|!!|!p|!(?!=(?:\s|$)))(?P<explode_once>o)?"
+    rf"(?P<explode_if>{_EXPLODE_CONDITION})?"
     rf"|ds(?P<double>{_CONDITION})"
     r"|s(?P<sort>a|d(?![hls]))?"
     rf"|(?P<success>{_COMPARISON})"
@@ -126,15 +128,17 @@ _SPELT_BEFORE = (
 at least N, ``rgN`` once at least N (Dice Maiden). See docs/grammar.md, "Other rollers'
 spellings"."""
 _SPELT_AFTER = (
-    r"(?P<respelt_keep>[hld])(?P<respelt_keep_n>\d+)"
+    r"(?P<respelt_keep>[hld]|p[hl])(?P<respelt_keep_n>\d+)"
     r"|(?P<respelt_clamp>mi|ma)(?P<respelt_bound>-?\d+)"
     r"|ie(?P<respelt_explode>\d*)"
+    r"|xo(?P<respelt_once>\d*)"
     r"|t(?P<respelt_target>\d+)"
     rf"|c(?P<respelt_count>{_COMPARISON})"
 )
 """Other rollers' spellings tried after dicecli's own: ``h3``/``l1`` keep highest or
-lowest, ``d1`` drop lowest, ``mi2``/``ma5`` clamps, ``ie``/``ie6`` explode (at least
-N), ``t7`` and ``c>3`` count successes."""
+lowest, ``d1`` drop lowest, ``ph1``/``pl1`` drop highest or lowest (d20), ``mi2``/``ma5``
+clamps, ``ie``/``ie6`` explode (at least N), ``xo``/``xo10`` explode once (Foundry VTT;
+``x`` alone multiplies), ``t7`` and ``c>3`` count successes."""
 _MODIFIER = rf"(?i){_SPELT_BEFORE}|{_OWN_MODIFIER}|{_SPELT_AFTER}"
 # The patterns are compiled when first used; re.compile keeps them after that.
 _dice_token = lazy_regex(_DICE).set_name("dice such as 2d6")
@@ -187,9 +191,10 @@ def _modifiers(
             slot, value = "sort", "d" if (groups["sort"] or "a").lower() == "d" else "a"
         elif groups["explode"]:
             condition = condition_of(groups["explode_if"]) if groups["explode_if"] else None
+            once = groups["explode_once"] is not None
             slot, value = (
                 "explode",
-                Explode(cast("ExplodeKind", groups["explode"].lower()), condition),
+                Explode(cast("ExplodeKind", groups["explode"].lower()), condition, once),
             )
         elif groups["critical"]:
             kind = "success" if groups["critical"].lower() == "s" else "failure"
@@ -198,7 +203,11 @@ def _modifiers(
             slot, value = "success", condition_of(groups["success"])
         else:
             slot, value = "failure", condition_of(groups["failure"])
-        if slot in values:
+        if slot == "keep" and "keep" in values:  # 4d6dl1kh3: each applies in turn
+            value = values["keep"].followed_by(value)
+        elif slot == "reroll" and "reroll" in values:  # 2d8r1r3: either re-rolls
+            value = values["reroll"].followed_by(value)
+        elif slot in values:
             word = _SLOT_WORDS.get(slot, slot)
             raise _fail(text, loc, f"a second {word} modifier: write one {word} per dice term")
         if not allow_per_die and slot in _PER_DIE:
@@ -253,11 +262,16 @@ def _respelt(groups: dict[str, Any]) -> tuple[str, Any] | None:
         op: CompareOp = ">=" if spelling.endswith("g") else "<="
         return "reroll", Reroll(Condition(op, int(number or 1)), spelling == "rg")
     if groups["respelt_keep"]:
-        kind = {"h": "kh", "l": "kl", "d": "dl"}[groups["respelt_keep"].lower()]
+        kind = {"h": "kh", "l": "kl", "d": "dl", "ph": "dh", "pl": "dl"}[
+            groups["respelt_keep"].lower()
+        ]
         return "keep", Keep(cast("KeepKind", kind), int(groups["respelt_keep_n"] or 1))
     if groups["respelt_clamp"]:
         slot = "clamp_low" if groups["respelt_clamp"].lower() == "mi" else "clamp_high"
         return slot, int(groups["respelt_bound"] or 0)
+    if groups["respelt_once"] is not None:  # Foundry's xo10: once, on exactly 10
+        number = groups["respelt_once"]
+        return "explode", Explode("!", Condition("=", int(number)) if number else None, True)
     if groups["respelt_explode"] is not None:
         number = groups["respelt_explode"]
         return "explode", Explode("!", Condition(">=", int(number)) if number else None)
@@ -288,7 +302,6 @@ _SLOT_WORDS = {
 }
 _PER_DIE = {
     "reroll": "reroll",
-    "sort": "sort",
     "explode": "explode",
     "critical_success": "mark criticals",
     "critical_failure": "mark criticals",
@@ -495,6 +508,8 @@ computed_dice_term = (
     + pp.Group(_inner)
     + pp.ZeroOrMore(_modifier_token)
 ).set_name("dice such as (1+2)d6 or d(2*3)")
+_bracket_keep = lazy_regex(r"(?i)(?:kh|kl|km(?=\d)|dh|dl|ph|pl|k)\d*").set_name("a keep")
+_bracket_keep.set_parse_action(lambda s, loc, t: (loc, t[0]))
 # A bracketed expression is read once, then may turn out to be a dice count: (1+2)d6.
 # Trying it first as a count and again as an expression would read brackets nested N
 # deep 2^N times.
@@ -502,6 +517,7 @@ bracketed = (
     pp.Group(_parenthesised)
     + pp.Optional(
         _computed_letter + (_computed_sides | pp.Group(_inner)) + pp.ZeroOrMore(_modifier_token)
+        | pp.OneOrMore(_bracket_keep)  # d20's (10d6kh5)kl2: keeps of the dice inside
     )
 ).set_name("'(' or dice such as (1+2)d6")
 
@@ -537,7 +553,21 @@ computed_dice_term.set_parse_action(_computed_action)
 def _bracketed_action(text: str, loc: int, tokens: pp.ParseResults) -> Expr:
     if len(tokens) == 1:  # no dice letter after the brackets: the expression itself
         return cast(Expr, tokens[0][0])
+    if isinstance(tokens[1], tuple):  # modifiers right after the brackets
+        return _kept_in_brackets(text, cast(Expr, tokens[0][0]), list(tokens[1:]))
     return _computed_action(text, loc, tokens)
+
+
+def _kept_in_brackets(text: str, inner: Expr, found: list[tuple[int, str]]) -> Dice:
+    """d20's ``((10d6kh5)kl2)kh1``: keeps after brackets holding one dice term act on
+    its dice, after the keeps it has (``10d6kh5kl2kh1``); anything else is refused."""
+    if not isinstance(inner, Dice):
+        raise _fail(text, found[0][0], "a keep after brackets needs one dice term inside")
+    keep = _modifiers(text, found, True, Condition("=", 1)).keep
+    assert keep is not None  # the tokens are keeps (_bracket_keep)
+    if inner.modifiers.keep is not None:
+        keep = inner.modifiers.keep.followed_by(keep)
+    return Dice(inner.count, inner.sides, replace(inner.modifiers, keep=keep))
 
 
 bracketed.set_parse_action(_bracketed_action)
@@ -557,17 +587,25 @@ class _SetOpenToken(pp.Token):
 
 
 def _holds_a_comma(text: str, loc: int) -> bool:
-    """Whether the bracket opened at ``loc`` holds a comma outside inner brackets."""
+    """Whether the bracket opened at ``loc`` holds a comma outside inner brackets and
+    labels (a label's text, ``(0[a{b])[c,d]``, holds no brackets of the notation)."""
     depth = 0
-    for char in text[loc:]:
-        if char in "([{":
+    index, end = loc, len(text)
+    while index < end:
+        char = text[index]
+        if char == "[":  # a label: its text up to its "]" is not notation
+            close = text.find("]", index)
+            index = end if close < 0 else close + 1
+            continue
+        if char in "({":
             depth += 1
-        elif char in ")]}":
+        elif char in ")}":
             depth -= 1
             if depth == 0:
                 return False
         elif char == "," and depth == 1:
             return True
+        index += 1
     return False
 
 
@@ -598,6 +636,7 @@ atom = (_operand + pp.Optional(_label)).set_name(_operand.name)
 atom.set_parse_action(lambda s, loc, t: Labelled(t[0], t[1]) if len(t) == 2 else t[0])
 
 unary: pp.Forward = pp.Forward()
+
 _percent_of = lazy_regex(r"(?P<percent>[0-9]+)[ \t]*%[ \t]*(?i:of)\b").set_name("'N% of'")
 """ASCII digits, and only the blanks the rest of the grammar skips (a space, a tab):
 ``\\s`` and ``\\d`` would take Unicode ones (the separators ``\\x1c``-``\\x1f``, an em
@@ -605,7 +644,19 @@ space), which ``int`` refuses or reads."""
 # Signs as literals, not a regex class: a class mixing ASCII with the minus sign U+2212
 # makes ``re`` build a 64k-character bitmap at every start.
 _minus = (pp.Literal("-") | pp.Literal("\N{MINUS SIGN}")).set_name("'-'")
-unary <<= ((_percent_of + unary) | (_minus + unary) | atom).set_name(_operand.name)
+# A power binds tighter than a sign or ``N% of`` before it (``-2^2`` is ``-(2^2)``): after
+# one, the atom takes its power here; any other power is read with the term's operators
+# (:func:`_fold_powers`), so that an atom without a sign tries no token more than before.
+_signed: pp.Forward = pp.Forward()
+_power_only = lazy_regex(r"\^|\*\*").set_name("'^'")
+_power_chain = (unary + pp.ZeroOrMore(_power_only - unary)).set_name(_operand.name)
+_power_chain.set_parse_action(lambda s, loc, t: _fold_powers(list(t)))
+_signed_operand = (atom + pp.Optional(_power_only - _power_chain)).set_name(_operand.name)
+_signed_operand.set_parse_action(
+    lambda s, loc, t: BinaryOp("^", t[0], t[2]) if len(t) == 3 else t[0]
+)
+_signed <<= ((_percent_of + _signed) | (_minus + _signed) | _signed_operand).set_name(_operand.name)
+unary <<= ((_percent_of + _signed) | (_minus + _signed) | atom).set_name(_operand.name)
 
 
 def _unary_action(text: str, loc: int, tokens: pp.ParseResults) -> Expr:
@@ -618,12 +669,17 @@ def _unary_action(text: str, loc: int, tokens: pp.ParseResults) -> Expr:
 
 
 unary.set_parse_action(_unary_action)
+_signed.set_parse_action(_unary_action)
 
-_mul_op = lazy_regex(r"[*×/]|%(?![ \t]*(?i:of)\b)|[xX](?![A-Za-z_])|[xX](?=[dD][\d%fF{])").set_name(
-    "'*' or '/'"
-)
+_mul_op = lazy_regex(
+    rf"//(?={FLOOR_DIVISOR_START})|\^|\*\*"
+    r"|[*×/]|%(?![ \t]*(?i:of)\b)|[xX](?![A-Za-z_])|[xX](?=[dD][\d%fF{])"
+).set_name("'*' or '/'")
 """``%`` between two values is the remainder (``1d100 % 10``, as Roll20 and d20 write
-it); ``N% of`` is read before, by :data:`unary`, and ``d%`` is a die."""
+it); ``N% of`` is read before, by :data:`unary`, and ``d%`` is a die. ``//`` before a
+value (a number, a bracket, a sign, dice) divides rounding down, as d20 writes it
+(``60 // 1d6``); before a word it starts a comment, as RPG Dice Roller writes one
+(``3d6 // fire``, read by :mod:`dicecli.notation.chat_text`)."""
 _add_op = (pp.Literal("+") | _minus).set_name("'+' or '-'")
 _SYMBOLS: dict[str, BinaryOpSymbol] = {
     "*": "*",
@@ -631,6 +687,9 @@ _SYMBOLS: dict[str, BinaryOpSymbol] = {
     "X": "*",
     "×": "*",
     "/": "/",
+    "//": "//",
+    "^": "^",
+    "**": "^",
     "%": "%",
     "+": "+",
     "-": "-",
@@ -641,7 +700,36 @@ _SYMBOLS: dict[str, BinaryOpSymbol] = {
 def _fold(text: str, loc: int, tokens: pp.ParseResults) -> Expr:
     result = cast(Expr, tokens[0])
     for index in range(1, len(tokens), 2):
-        result = BinaryOp(_SYMBOLS[tokens[index]], result, tokens[index + 1])
+        symbol = _SYMBOLS[tokens[index]]
+        if symbol == "^":
+            return _fold_powers(list(tokens))
+        result = BinaryOp(symbol, result, tokens[index + 1])
+    return result
+
+
+def _fold_powers(tokens: list[Any]) -> Expr:
+    """A term with powers (``2*3^2``; RPG Dice Roller's ``^``, Roll20's ``**``): each
+    run of powers first, to the right (``2^3^2`` is ``2^(3^2)``), then the rest to the
+    left. Powers are read with the term's other operators, so that a line without one
+    tries no token more than before (after a sign, :data:`_signed_operand` reads them)."""
+    runs: list[list[Expr]] = [[tokens[0]]]
+    symbols: list[BinaryOpSymbol] = []
+    for index in range(1, len(tokens), 2):
+        symbol = _SYMBOLS[tokens[index]]
+        if symbol == "^":
+            runs[-1].append(tokens[index + 1])
+        else:
+            symbols.append(symbol)
+            runs.append([tokens[index + 1]])
+    powers = []
+    for run in runs:
+        power = run[-1]
+        for base in reversed(run[:-1]):
+            power = BinaryOp("^", base, power)
+        powers.append(power)
+    result = powers[0]
+    for symbol, operand in zip(symbols, powers[1:], strict=True):
+        result = BinaryOp(symbol, result, operand)
     return result
 
 
@@ -713,7 +801,67 @@ def _check_action(text: str, loc: int, tokens: pp.ParseResults) -> Expr | Compar
 
 check.set_parse_action(_check_action)
 
-_generic_line = whole_line(check)
+# d20 (Avrae)'s advantage after a roll, ``1d20+5 adv``: the first d20 rolled twice, the
+# higher kept (``dis``: the lower). A word, so Dice Maiden's ``adv2`` is not it.
+_advantage_word = lazy_regex(
+    r"(?i)(?:adv(?:antage)?|dis(?:adv(?:antage)?)?)(?![A-Za-z0-9_])"
+).set_name("'adv'")  # one token, not five keywords: every line tries it
+_advantage_word.set_parse_action(lambda s, loc, t: (loc, t[0].lower()))
+
+
+def _advantage_action(text: str, loc: int, tokens: pp.ParseResults) -> Expr | Comparison:
+    body = cast("Expr | Comparison", tokens[0])
+    if len(tokens) == 1:
+        return body
+    where, word = tokens[1]
+    keep = Keep("kh" if word.startswith("adv") else "kl", 1)
+    if isinstance(body, Comparison):
+        return Comparison(with_first_d20_kept(body.left, keep, text, where), body.op, body.right)
+    return with_first_d20_kept(body, keep, text, where)
+
+
+def with_first_d20_kept(body: Expr, keep: Keep, text: str = "", loc: int = 0) -> Expr:
+    """``body`` with its first term, a lone ``d20``, rolled twice and ``keep`` applied
+    (``d20 + 5`` -> ``2d20kh1 + 5``), as d20 (Avrae) reads ``adv``/``dis``; an error
+    at ``loc`` when the line does not start with a d20."""
+    spine: list[BinaryOp | Labelled] = []
+    node = body
+    while isinstance(node, (BinaryOp, Labelled)):
+        spine.append(node)
+        node = node.left if isinstance(node, BinaryOp) else node.expr
+    lone = isinstance(node, Dice) and node.count == 1 and node.sides == 20
+    if not isinstance(node, Dice) or not lone or node.modifiers.keep is not None:
+        word = "adv" if keep.kind == "kh" else "dis"
+        raise _fail(
+            text, loc, f"{word} rolls the first d20 twice: start the roll with d20 (d20 + 5 {word})"
+        )
+    found: Expr = Dice(2, 20, replace(node.modifiers, keep=keep))
+    for outer in reversed(spine):
+        found = (
+            BinaryOp(outer.op, found, outer.right)
+            if isinstance(outer, BinaryOp)
+            else Labelled(found, outer.label)
+        )
+    return found
+
+
+def _generic_roll_action(text: str, loc: int, tokens: pp.ParseResults) -> Roll:
+    """A generic line: the check or expression, the advantage after it, the comment."""
+    body = cast("Expr | Comparison", tokens[0])
+    rest = list(tokens[1:])
+    if rest and isinstance(rest[0], tuple):  # adv, dis ...
+        body = _advantage_action(text, loc, pp.ParseResults([body, rest.pop(0)]))
+    note = cast(str, rest[0]) if rest else None
+    return Roll(body, note or None)
+
+
+_generic_line = (
+    check
+    + pp.Optional(_advantage_word)
+    + pp.Optional(comment)
+    + pp.StringEnd().set_name("the end of the line")
+).parse_with_tabs()
+_generic_line.set_parse_action(_generic_roll_action)
 
 
 def _reported(error: pp.ParseBaseException, text: str) -> tuple[str, int]:
@@ -762,8 +910,6 @@ def _refused_feature(text: str, loc: int) -> str | None:
         return "decimals are not supported: dice and values are whole numbers"
     if rest.startswith("%"):
         return "'%' is percent of (10% of 51) or the remainder (1d100 % 10)"
-    if rest.startswith("^"):
-        return "there is no power operator: multiply (d6*d6)"
     return None
 
 

@@ -22,6 +22,7 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
+import re as _re
 import sys
 from typing import TYPE_CHECKING, ClassVar, Literal, NoReturn, TypeAlias
 
@@ -39,9 +40,9 @@ else:  # pragma: no cover - Python 3.10
 
 
 CompareOp = Literal["=", "<", "<=", ">", ">=", "<>"]
-KeepKind = Literal["kh", "kl", "dh", "dl"]
+KeepKind = Literal["kh", "kl", "dh", "dl", "km"]
 ExplodeKind = Literal["!", "!!", "!p", "!!p"]
-BinaryOpSymbol = Literal["+", "-", "*", "/", "%"]
+BinaryOpSymbol = Literal["+", "-", "*", "/", "%", "//", "^"]
 CheckOp = Literal[">=", "<=", ">", "<", "=", "!="]
 FunctionName = Literal["floor", "ceil", "round", "abs", "min", "max"]
 ROUNDING_FUNCTIONS: tuple[FunctionName, ...] = ("floor", "ceil", "round")
@@ -91,13 +92,24 @@ class Condition:
 
 @frozen
 class Keep:
-    """Keep or drop the highest or lowest ``amount`` dice: ``kh3``, ``kl1``, ``dh1``, ``dl1``."""
+    """Keep or drop the highest or lowest ``amount`` dice: ``kh3``, ``kl1``, ``dh1``,
+    ``dl1``; or keep the middle ``amount`` (``km1``, as Dice Maiden writes it: of the
+    dice left out, half from the bottom rounded down, the rest from the top).
+
+    ``then``: the next keep or drop written on the same term (``4d6dl1kh3``), applied to
+    the dice this one keeps, in the order written."""
 
     kind: KeepKind
     amount: int
+    then: Keep | None = None
 
     def __str__(self) -> str:
-        return f"{self.kind}{self.amount}"
+        return f"{self.kind}{self.amount}{'' if self.then is None else self.then}"
+
+    def followed_by(self, keep: Keep) -> Keep:
+        """This keep with ``keep`` applied after the last of its chain."""
+        then = keep if self.then is None else self.then.followed_by(keep)
+        return Keep(self.kind, self.amount, then)
 
 
 @frozen
@@ -106,14 +118,46 @@ class Reroll:
 
     ``lowest``: a bare ``r`` on a die of a dice file, whose faces are known only when
     the die is looked up; ``condition`` is then settled to its lowest face
-    (:func:`dicecli.dicefiles.load.file_dice`), and the text stays bare."""
+    (:func:`dicecli.dicefiles.load.file_dice`), and the text stays bare.
+
+    ``then``: another re-roll written on the same term (Roll20's ``2d8r1r3``, Dice
+    Maiden's ``r1 ir1``). Together: a die is re-rolled while it meets the condition of
+    any repeated one (``r``), and at most once more when it meets a once (``ro``)
+    condition and no repeated one."""
 
     condition: Condition
     once: bool
     lowest: bool = False
+    then: Reroll | None = None
 
     def __str__(self) -> str:
-        return f"{'ro' if self.once else 'r'}{'' if self.lowest else self.condition.bare()}"
+        text = f"{'ro' if self.once else 'r'}{'' if self.lowest else self.condition.bare()}"
+        return text if self.then is None else text + str(self.then)
+
+    def followed_by(self, reroll: Reroll) -> Reroll:
+        """This re-roll with ``reroll`` written after the last of its chain."""
+        then = reroll if self.then is None else self.then.followed_by(reroll)
+        return Reroll(self.condition, self.once, self.lowest, then)
+
+    def conditions(self, once: bool) -> tuple[Condition, ...]:
+        """The conditions of the re-rolls of the chain that are once (or repeated)."""
+        found: list[Condition] = []
+        step: Reroll | None = self
+        while step is not None:
+            if step.once == once:
+                found.append(step.condition)
+            step = step.then
+        return tuple(found)
+
+    def repeats(self, value: int) -> bool:
+        """Whether a die showing ``value`` is re-rolled by a repeated re-roll."""
+        return any(condition.matches(value) for condition in self.conditions(False))
+
+    def once_only(self, value: int) -> bool:
+        """Whether a die showing ``value`` is re-rolled once and no more: a once
+        condition holds and no repeated one does."""
+        once = any(condition.matches(value) for condition in self.conditions(True))
+        return once and not self.repeats(value)
 
 
 @frozen
@@ -132,13 +176,20 @@ class Unique:
 @frozen
 class Explode:
     """Roll another die on ``condition``: ``!`` adds it, ``!!`` compounds it, ``!p``
-    penetrates (the added die is worth one less), ``!!p`` does both."""
+    penetrates (the added die is worth one less), ``!!p`` does both.
+
+    ``once``: the added die never explodes in turn (``!o``; Foundry VTT's ``xo``)."""
 
     kind: ExplodeKind
     condition: Condition | None  # None: the die's highest face
+    once: bool = False
 
     def __str__(self) -> str:
-        return self.kind + (self.condition.bare() if self.condition else "")
+        return (
+            self.kind
+            + ("o" if self.once else "")
+            + (self.condition.bare() if self.condition else "")
+        )
 
 
 @frozen
@@ -358,13 +409,25 @@ class Call(ExprNode):
         return f"{self.function}({', '.join(str(arg) for arg in self.args)})"
 
 
-_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "%": 2}
+FLOOR_DIVISOR_START = (
+    r"[ \t]*(?:[\d(\-{]|\u2212|[dD][\d%({fF]|(?i:floor|ceil|round|abs|min|max)\s*\()"
+)
+"""What may follow ``//`` for it to divide (d20's ``60 // 1d6``): a number, a bracket,
+a sign, dice, a function. Anything else (a word) makes ``//`` a comment (RPG Dice
+Roller's ``3d6 // fire``), so a divisor starting otherwise is written in brackets."""
+
+_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "%": 2, "//": 2, "^": 8}
+POWER_LEVEL = 8
+"""How tightly ``^`` binds: more than a sign (7), less than an atom (9)."""
 
 
 @frozen
 class BinaryOp(ExprNode):
     """Left-associative arithmetic. ``/`` rounds up (rule N3); ``%`` is the remainder
-    of the division rounded down (Python's and d20's: ``-7 % 3`` is 2)."""
+    of the division rounded down (Python's and d20's: ``-7 % 3`` is 2); ``//`` divides
+    rounding down (d20's floor division). ``^`` is a power (``**`` in Roll20): it binds
+    tighter than a sign and groups to the right, as in arithmetic (``-2^2`` is -4,
+    ``2^3^2`` is 2^9)."""
 
     op: BinaryOpSymbol
     left: Expr
@@ -401,9 +464,15 @@ class BinaryOp(ExprNode):
 
     def __str__(self) -> str:
         level = self.level
-        spaced = level == 1 or self.op == "%"  # 7 % 3: 7%3 looks like a percentage
+        if level == POWER_LEVEL:  # the base an atom, the exponent any signed value
+            return f"{_wrap(self.left, level + 1)}^{_wrap(self.right, Negate.precedence)}"
+        # 7 % 3: 7%3 looks like a percentage; 60 // 2: 60//2 like a comment
+        spaced = level == 1 or self.op in ("%", "//")
         symbol = f" {self.op} " if spaced else self.op
-        return f"{_wrap(self.left, level)}{symbol}{_wrap(self.right, level + 1)}"
+        right = _wrap(self.right, level + 1)
+        if self.op == "//" and not _re.match(FLOOR_DIVISOR_START, right):
+            right = f"({right})"  # 60 // (STR): before a word, // is a comment
+        return f"{_wrap(self.left, level)}{symbol}{right}"
 
 
 Expr = Number | Dice | ComputedDice | Group | Name | Labelled | Negate | PercentOf | BinaryOp | Call

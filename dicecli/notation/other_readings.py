@@ -19,9 +19,15 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import cast
 
-_MAYBE = re.compile(r"[xX{!<>*]|[cC][sSfF]|[rRkK]\d|[rR](?![a-zA-Z])|[kK]\s*\d")
-"""A character that one of the spellings below needs: most lines have none."""
+from dicecli.notation.nodes import FLOOR_DIVISOR_START, Keep, KeepKind
+
+_MAYBE = re.compile(
+    r"[xX{!<>*^]|//|[cC][sSfF]|[rRkK]\d|[rR](?![a-zA-Z])|[kK]\s*\d|[kKdD][hlHL]\d+[kKdD]"
+)
+"""A character that one of the spellings below needs: most lines have none (a lone
+``4d6kh3`` neither: only a keep followed by another, ``kh2dl1``, is looked at)."""
 
 _TIMES_DICE = r"^\s*(?P<times>\d{1,9})\s*[xX×]\s*(?P<roll>\d*[dD]\S*)"
 _SPACED_BANG = r"\s!(?:\s|$)"
@@ -31,7 +37,10 @@ _SPACED_REROLL = r"[dD]\d+\S*\s+[rR](?:\d|[<>=])"
 _DISADVANTAGE = r"\s*-[dD](?P<die>20|%)(?!\w)"
 """Dice Maiden's disadvantage, ``-d20``: looked for (and compiled) only in a line that
 starts with ``-``."""
-_SPACED_KEEP = r"[dD]\d+\s+[kK](?P<n>\d+)"
+_SPACED_KEEP = r"(?:[dD]\d+\s+|\)\s*)[kK](?P<n>\d+)"  # 4d6 k3, (4d6)k3
+_TWO_KEEPS = r"(?:[kK][hlHLmM]?|[dDpP][hlHL])\d+[kKdDpP]"  # kh2dl1, k2d1: a chain
+_CARET = r"(?P<dice>\d*[dD]\d+)?\s*\^\s*(?P<n>\d+)?"
+_FLOOR_DIVISION = rf"//(?={FLOOR_DIVISOR_START})"
 """The spellings' patterns, compiled when a line first passes :data:`_MAYBE` (by
 ``re``'s own cache), not when a line with a ``k`` or ``<`` loads this module."""
 
@@ -48,6 +57,38 @@ def _times(count: int) -> str:
 
 def _strict(condition: str) -> bool:
     return condition[:1] in ("<", ">") and condition[1:2] not in ("=", ">")
+
+
+_COUNT = r"(?P<count>\d*)[dD]\d"
+
+
+def _keeps_read_otherwise(code: str) -> str | None:
+    """The first chain of keeps and drops (``4d6kh2dl1``) that RPG Dice Roller, which
+    applies each to all the dice, reads otherwise; None when there is none."""
+    from dicecli.notation.semantics import kept_window  # docs/startup.md
+    from dicecli.notation.translations import (  # docs/startup.md
+        keep_steps,
+        modifier_runs,
+        rdr_window,
+    )
+
+    for head, tokens in modifier_runs(code):
+        steps = keep_steps(tokens)
+        if len(steps) < 2:
+            continue
+        written = ("{...}" if head == "}" else head) + "".join(f"{k}{n}" for k, n in steps)
+        counted = re.match(_COUNT, head)
+        if counted is None:  # a group, Fudge dice ...: the count is not known here
+            return written
+        count = int(counted["count"] or 1)
+        chain = Keep(cast("KeepKind", steps[0][0]), steps[0][1])
+        for kind, amount in steps[1:]:
+            chain = chain.followed_by(Keep(cast("KeepKind", kind), amount))
+        low, high = kept_window(chain, count)
+        theirs = rdr_window(steps, count)
+        if (low, high) != theirs and (high > low or theirs[1] > theirs[0]):
+            return written
+    return None
 
 
 @lru_cache(maxsize=1024)
@@ -90,6 +131,13 @@ def other_readings(text: str) -> tuple[str, ...]:
                 multiplied = (head + "".join(w + c for w, c in tokens[:index]), condition)
             if low == "k" and condition[:1].isdigit():
                 bare_keep = True
+    chain = _keeps_read_otherwise(code) if re.search(_TWO_KEEPS, code) else None
+    if chain is not None:
+        notes.append(
+            f"{chain}: each keep or drop here takes from the dice the one before kept, as "
+            "in Dice Maiden and d20 (Avrae); RPG Dice Roller applies each to all the dice, "
+            "keeps first: --dialect rdr"
+        )
     if multiplied is not None:
         dice, n = multiplied
         notes.append(
@@ -123,6 +171,20 @@ def other_readings(text: str) -> tuple[str, ...]:
         notes.append(
             "a lone ! explodes here; Dice Maiden reads ' !' as the start of a comment: "
             "write # for a comment, or --dialect dicemaiden"
+        )
+    caret = re.search(_CARET, code) if "^" in code else None
+    if caret is not None:
+        dice, n = caret["dice"], caret["n"]
+        others = ["python-dice and caith read ^ otherwise (keep, repeat)"]
+        if n:
+            others = [f"caith reads ^ {n} as rolling {_times(int(n))} (-n {n})"]
+            if dice:
+                others.insert(0, f"python-dice reads {dice}^{n} as {dice}kh{n}")
+        notes.append("^ is a power here, as in RPG Dice Roller; " + " and ".join(others))
+    if "//" in code and re.search(_FLOOR_DIVISION, code):
+        notes.append(
+            "// divides rounding down here, as in d20 (Avrae); RPG Dice Roller reads // as "
+            "the start of a comment: write # for a comment"
         )
     disadvantage = re.match(_DISADVANTAGE, code) if leading_minus else None
     if disadvantage is not None:

@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, cast
 
 from dicecli.errors import DiceError, UnknownNameError
-from dicecli.limits import check_value
+from dicecli.limits import MAX_VALUE, check_value
 from dicecli.notation.dice import die_for_sides
 from dicecli.notation.nodes import (
     BinaryOp,
@@ -109,6 +109,29 @@ def modulo(left: int, right: int) -> int:
     return left % right
 
 
+def floor_div(left: int, right: int) -> int:
+    """``left // right``: the quotient rounded down (d20's ``//``); the caller refuses
+    a zero ``right``."""
+    return left // right
+
+
+def to_power(base: int, exponent: int) -> int:
+    """``base ^ exponent``, refused for a negative exponent (a fraction: values are
+    whole numbers) and, before it is worked out, for a result of more digits than any
+    value may have (:data:`dicecli.limits.MAX_DIGITS`)."""
+    if exponent < 0:
+        raise DiceError(
+            f"{base}^{exponent}: a negative power is a fraction, and values are whole numbers"
+        )
+    if abs(base) > 1 and exponent > _LONGEST_POWER_OF_TWO:
+        return check_value(MAX_VALUE + 1)  # the error: 2**333 already has 101 digits
+    return check_value(base**exponent)
+
+
+_LONGEST_POWER_OF_TWO = 332
+"""The largest exponent of 2 within the digits a value may have (``2**332`` has 100)."""
+
+
 def multiply(left: int, right: int) -> int:
     """``left * right``, refused when it has more digits than any value may
     (:data:`dicecli.limits.MAX_DIGITS`): repeated products grow without bound."""
@@ -127,15 +150,49 @@ def count_one(value: int, modifiers: Modifiers) -> int:
 
 def kept_slice(keep: Keep, count: int) -> slice:
     """What ``keep`` keeps of ``count`` values ranked lowest first; the sort is stable,
-    so equal values rank by position, the later one higher."""
-    number = min(keep.amount, count)
-    if keep.kind == "kh":
-        return slice(count - number, None)
-    if keep.kind == "kl":
-        return slice(0, number)
-    if keep.kind == "dh":
-        return slice(0, count - number)
-    return slice(number, None)
+    so equal values rank by position, the later one higher. A keep that leaves the
+    highest values ends open (``slice(k, None)``), one that leaves the lowest starts at
+    0; only a middle window (``km``, or a chain such as ``dl1kh2``) is closed on both
+    sides."""
+    if keep.then is None and keep.kind != "km":
+        number = min(keep.amount, count)
+        if keep.kind == "kh":
+            return slice(count - number, None)
+        if keep.kind == "kl":
+            return slice(0, number)
+        if keep.kind == "dh":
+            return slice(0, count - number)
+        return slice(number, None)
+    low, high = kept_window(keep, count)
+    if high == count:
+        return slice(low, None)
+    return slice(low, high)
+
+
+def kept_window(keep: Keep, count: int) -> tuple[int, int]:
+    """The ranks (lowest first) that ``keep`` and the keeps after it keep of ``count``
+    values, as ``(low, high)``: each keep in the chain applies to the values the one
+    before kept, in the order written (``4d6dl1kh3``, ``10d6kh5kl2kh1``)."""
+    low, high = 0, count
+    step: Keep | None = keep
+    while step is not None:
+        standing = high - low
+        number = min(step.amount, standing)
+        kind = step.kind
+        if kind == "kh":
+            low = high - number
+        elif kind == "kl":
+            high = low + number
+        elif kind == "dh":
+            high -= number
+        elif kind == "dl":
+            low += number
+        else:  # km: of the dice left out, half from the bottom (rounded down), the rest on top
+            left_out = standing - number
+            low += left_out // 2
+            high -= left_out - left_out // 2
+        step = step.then
+    return low, high
 
 
 def pooled_dice(group: Group) -> tuple[Dice, ...] | None:
@@ -237,11 +294,11 @@ def endless_roll(node: Dice) -> str | None:
     values = die_for_sides(node.sides).values
     mods = node.modifiers
     standing = values
-    if mods.reroll and not mods.reroll.once:
-        standing = tuple(v for v in values if not mods.reroll.condition.matches(v))
+    if mods.reroll:
+        standing = tuple(v for v in values if not mods.reroll.repeats(v))
         if not standing:
             return f"{node}: every face re-rolls, so the roll would never end"
-    if mods.explode:
+    if mods.explode and not mods.explode.once:  # !o adds one die at most
         condition = mods.explode.condition or Condition(">=", values[-1])
         if all(map(condition.matches, standing)):
             return f"{node}: every face explodes, so the roll would never end"

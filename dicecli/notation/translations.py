@@ -114,7 +114,7 @@ def _foundry_tokens(tokens: list[Token]) -> list[Token]:
         if low == "x":
             changed.append(("!", condition))  # explode; x10 is !10 (= 10)
         elif low == "xo":
-            raise DiceError("Foundry's xo (explode once) has no dicecli reading yet")
+            changed.append(("!o", condition))  # explode once; xo10 is !o10 (= 10)
         elif low == "r":
             changed.append(("ro", condition))  # Foundry re-rolls once
         elif low == "rr":
@@ -139,6 +139,75 @@ def _foundry(text: str) -> str:
     return _rewrite_runs(text, _foundry_tokens)
 
 
+# --- RPG Dice Roller ------------------------------------------------------------------
+
+_KEEP_WORDS = {"k": "kh", "kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl", "d": "dl"}
+"""RPG Dice Roller's keeps and drops (a bare ``d3`` drops the lowest), as dicecli's."""
+
+
+def keep_steps(tokens: list[Token]) -> list[tuple[str, int]]:
+    """The keeps and drops among a term's modifiers, in the order written, as
+    dicecli's kinds and amounts (``4d6dl1kh3`` -> ``[("dl", 1), ("kh", 3)]``)."""
+    return [
+        (_KEEP_WORDS[word.lower()], int(condition or 1))
+        for word, condition in tokens
+        if _is_keep(word, condition)
+    ]
+
+
+def _is_keep(word: str, condition: str) -> bool:
+    if word.lower() not in _KEEP_WORDS:
+        return False
+    return condition.isdigit() or (condition == "" and word.lower() != "d")
+
+
+def rdr_window(steps: list[tuple[str, int]], count: int) -> tuple[int, int]:
+    """The ranks (lowest first) RPG Dice Roller keeps of ``count`` dice: each keep or
+    drop applied to all the dice, keeps before drops, a second of one kind (two
+    ``kh``) in place of the first; a die is kept when none drops it."""
+    last = dict(steps)  # one of each kind, the last written
+    low = high = 0  # dropped at each end
+    for kind, amount in last.items():
+        number = min(amount, count)
+        if kind == "kh":
+            low = max(low, count - number)
+        elif kind == "kl":
+            high = max(high, count - number)
+        elif kind == "dl":
+            low = max(low, number)
+        else:
+            high = max(high, number)
+    return low, max(low, count - high)
+
+
+_COUNTED = r"(?P<count>\d*)[dD]"  # compiled when first used (re keeps it)
+
+
+def _rdr_term(found: re.Match[str]) -> str:
+    """A term's keeps and drops as RPG Dice Roller applies them (:func:`rdr_window`),
+    spelt as one drop from each end: ``4d6kh2dl1`` -> ``4d6dl2``."""
+    tokens = [_token(piece) for piece in _TOKENS.findall(found["run"])]
+    steps = keep_steps(tokens)
+    if len(steps) < 2:
+        return found[0]
+    head = found["head"]
+    counted = re.match(_COUNTED, head)
+    if counted is None or any(word.startswith("!") for word, _ in tokens):
+        raise DiceError(
+            "RPG Dice Roller applies each keep and drop to all the dice, which dicecli "
+            "reads only for a dice term with a count and no explosion"
+        )
+    count = int(counted["count"] or 1)
+    low, high = rdr_window(steps, count)
+    window = (f"dl{low}" if low else "") + (f"dh{count - high}" if high < count else "")
+    rest = "".join(word + condition for word, condition in tokens if not _is_keep(word, condition))
+    return head + window + rest
+
+
+def _rdr(text: str) -> str:
+    return _TERM.sub(_rdr_term, text)
+
+
 # --- d20 (Avrae) ----------------------------------------------------------------------
 
 
@@ -153,8 +222,13 @@ def _d20_tokens(tokens: list[Token]) -> list[Token]:
     return tokens
 
 
+_NO_DICE = rf"(?<![A-Za-z_\d])0+[dD](?:\d+|%|[fF](?:\.[12])?|\{{[^{{}}]*\}}){_RUN}"
+"""A dice term of no dice, ``0d6`` (d20 reads it as 0, with any modifiers after it);
+compiled when a line is first read in d20's dialect."""
+
+
 def _d20(text: str) -> str:
-    return _rewrite_runs(text, _d20_tokens)
+    return _rewrite_runs(re.sub(_NO_DICE, "0", text), _d20_tokens)
 
 
 # --- Dice Maiden ----------------------------------------------------------------------
@@ -221,7 +295,7 @@ def with_repeats(text: str) -> str:
 _REWRITE: dict[str, Callable[[str], str]] = {
     "roll20": _roll20,
     "foundry": _foundry,
-    "rdr": lambda text: text,  # dicecli's own notation follows RPG Dice Roller's
+    "rdr": _rdr,  # dicecli's own notation follows RPG Dice Roller's, but for several keeps
     "d20": _d20,
     "dicemaiden": _dicemaiden,
     "rolldice": _rolldice,

@@ -61,6 +61,7 @@ from dicecli.notation.semantics import (
     ceil_div,
     computed_dice,
     count_one,
+    floor_div,
     kept_slice,
     modulo,
     multiply,
@@ -68,6 +69,7 @@ from dicecli.notation.semantics import (
     percent_of,
     pooled_dice,
     rounded,
+    to_power,
 )
 from dicecli.notation.sides import DieName
 from dicecli.probability.distribution import Distribution, fraction_text
@@ -76,10 +78,13 @@ from dicecli.probability.keep import (
     Score,
     Tracker,
     keep_identical,
+    keep_middle_identical,
     keep_over_chains,
     keep_over_items,
     keep_over_sorted_chains,
+    keeps_middle,
     kept_end,
+    one_end,
 )
 from dicecli.probability.weights import (
     MAX_WORK,
@@ -271,8 +276,11 @@ class _Weigher:
         what = str(node)
         if node.op == "*":
             return combine(left, right, multiply, what)
+        if node.op == "^":
+            return combine(left, right, to_power, what)
         _refuse_zero_divisor(node, right)
-        return combine(left, right, ceil_div if node.op == "/" else modulo, what)
+        quotient = {"/": ceil_div, "%": modulo, "//": floor_div}[node.op]
+        return combine(left, right, quotient, what)
 
     def _sum(self, node: BinaryOp) -> Weights:
         """A chain of ``+`` and ``-`` as one sum of its terms: each term weighed once, a
@@ -407,7 +415,8 @@ class _Weigher:
             items += [standing] * term.count
             denominator *= each**term.count
         assert node.modifiers.keep is not None
-        tracker = Tracker.for_keep(node.modifiers.keep, _score(node.modifiers))
+        keep = one_end(node.modifiers.keep, len(items))
+        tracker = Tracker.for_keep(keep, _score(node.modifiers))
         return Weights(keep_over_items(items, tracker, str(node)), denominator)
 
     def _group(self, node: Group) -> Weights:
@@ -423,11 +432,15 @@ class _Weigher:
         score = _score(modifiers)
         what = str(node)
         if modifiers.keep is not None and _all_alike(items):  # {20d6, 20d6, 20d6}kh2
+            if keeps_middle(modifiers.keep, len(items)):
+                unit = items[0].counts
+                counts = keep_middle_identical(unit, len(items), modifiers.keep, score, what)
+                return Weights(counts, denominator, notes)
             keep_highest, kept = kept_end(modifiers.keep, len(items))
             counts = keep_identical(items[0].counts, len(items), keep_highest, kept, score, what)
             return Weights(counts, denominator, notes)
         if modifiers.keep is not None:
-            tracker = Tracker.for_keep(modifiers.keep, score)
+            tracker = Tracker.for_keep(one_end(modifiers.keep, len(items)), score)
             counts = keep_over_items([item.counts for item in items], tracker, what)
             return Weights(counts, denominator, notes)
         total: Counts = {0: 1}
@@ -611,6 +624,8 @@ def _exploding_dice(
     """Step 2 onwards for a term whose standing dice can explode."""
     what, modifiers, count = str(node), node.modifiers, node.count
     assert modifiers.explode is not None
+    if modifiers.explode.once:
+        return _exploding_once(node, standing, denominator, explodes, score)
     chance = Fraction(sum(standing[v] for v in explodes), denominator)
     if chance == 1:
         raise DiceError(f"{what}: every face that can stand explodes, so the roll would never end")
@@ -657,6 +672,46 @@ def _exploding_dice(
     return Weights(counts, _chains_denominator(denominator, depth, count), notes)
 
 
+def _exploding_once(
+    node: Dice, standing: Counts, denominator: int, explodes: frozenset[int], score: Score
+) -> Weights:
+    """Step 2 onwards for ``!o``: a die that explodes adds one die, which stands
+    whatever it shows (worth one less for ``!po``). Exact: no chain to cut off.
+
+    Over ``denominator ** 2`` per die. Keep/drop over ``!o`` (a unit per die) sums, over
+    the number ``j`` of dice that explode, the ``comb(count, j)`` ways to pick them:
+    ``count - j`` stopping dice, ``j`` exploding ones and ``j`` added ones, kept over as
+    different units; a stopping die carries the ``denominator`` of the die it did not
+    add."""
+    what, modifiers, count = str(node), node.modifiers, node.count
+    assert modifiers.explode is not None
+    kind = modifiers.explode.kind
+    penalty = 1 if kind in ("!p", "!!p") else 0
+    clamp = modifiers.clamped if modifiers.clamps else _identity
+    stop = mapped({v: c for v, c in standing.items() if v not in explodes}, clamp)
+    on = mapped({v: c for v, c in standing.items() if v in explodes}, clamp)
+    added = mapped(standing, lambda value: clamp(value - penalty))
+    if kind in ("!!", "!!p"):  # one unit per die: the two dice added
+        unit = scaled(stop, denominator)
+        add_into(unit, convolve(on, added, what))
+        counts = _identical_units(unit, count, modifiers, score, what)
+        return Weights(counts, denominator ** (2 * count))
+    if modifiers.keep is None:
+        per_die = scaled(mapped(stop, score), denominator)
+        add_into(per_die, convolve(mapped(on, score), mapped(added, score), what))
+        return Weights(power(per_die, count, what), denominator ** (2 * count))
+    total: Counts = {}
+    for exploded in range(count + 1):
+        items = [stop] * (count - exploded) + [on, added] * exploded
+        if any(not item for item in items):
+            continue
+        keep = one_end(modifiers.keep, len(items))
+        kept = keep_over_items(items, Tracker.for_keep(keep, score), what)
+        factor = math.comb(count, exploded) * denominator ** (count - exploded)
+        add_into(total, scaled(kept, factor))
+    return Weights(total, denominator ** (2 * count))
+
+
 def _clamped_scores(
     clamp: Score, first: Score, then: Score, compounding: bool, penalty: int, score: Score
 ) -> tuple[Score, Score]:
@@ -683,6 +738,8 @@ def standing_weights(faces: list[int], reroll: Reroll | None) -> tuple[Counts, i
         plain[value] = plain.get(value, 0) + 1
     if reroll is None:
         return plain, sides
+    if reroll.then is not None:
+        return _chained_standing(plain, reroll)
     matches = reroll.condition.matches
     again = sum(count for value, count in plain.items() if matches(value))
     if reroll.once:  # the first face if it stands, else a fresh one, which stands
@@ -692,6 +749,22 @@ def standing_weights(faces: list[int], reroll: Reroll | None) -> tuple[Counts, i
     if not standing:
         raise DiceError("every face re-rolls, so the roll would never end")
     return standing, sides - again
+
+
+def _chained_standing(plain: Counts, reroll: Reroll) -> tuple[Counts, int]:
+    """Where a die stands after several re-rolls (``2d8r1r3``, ``r1ro6``): re-rolled
+    while a repeated condition holds, so the first face beyond them is any of the ``n``
+    faces they let stand alike; when that face meets only a once condition (``o`` such
+    faces), once more, again to any of those ``n``. So each face left standing weighs
+    ``n`` when no once condition holds for it, ``0`` when one does, plus ``o``, over
+    ``n * n``."""
+    free = {v: c for v, c in plain.items() if not reroll.repeats(v)}
+    n = sum(free.values())
+    if not n:
+        raise DiceError("every face re-rolls, so the roll would never end")
+    o = sum(c for v, c in free.items() if reroll.once_only(v))
+    standing = {v: c * ((0 if reroll.once_only(v) else n) + o) for v, c in free.items()}
+    return {v: c for v, c in standing.items() if c}, n * n
 
 
 def explosion_depth(chance: Fraction, dice: int, what: str) -> int:
@@ -811,5 +884,7 @@ def _identical_units(
     """``count`` independent identical units, kept/dropped and scored."""
     if modifiers.keep is None:
         return power(mapped(unit, score), count, what)
+    if keeps_middle(modifiers.keep, count):  # km, dl1kh2: a window of the ranks
+        return keep_middle_identical(unit, count, modifiers.keep, score, what)
     keep_highest, kept = kept_end(modifiers.keep, count)
     return keep_identical(unit, count, keep_highest, kept, score, what)

@@ -45,7 +45,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from dicecli.frozen import frozen
 from dicecli.notation.nodes import Keep
-from dicecli.notation.semantics import kept_slice
+from dicecli.notation.semantics import kept_slice, kept_window
 from dicecli.probability.weights import (
     INTEGER_OP_WORK,
     Counts,
@@ -91,9 +91,65 @@ out where each value leads costs about four ordinary steps)."""
 
 def kept_end(keep: Keep, units: int) -> tuple[bool, int]:
     """For ``units`` units: whether the kept ones are the highest, and how many (read
-    off the roller's own selection, :func:`~dicecli.notation.semantics.kept_slice`)."""
+    off the roller's own selection, :func:`~dicecli.notation.semantics.kept_slice`).
+    A middle window (``km``, ``dl1kh2`` of 4) keeps neither end: the ways that follow
+    one end refuse it (:func:`keep_middle_identical` works it out for identical units)."""
     kept = kept_slice(keep, units)
+    if kept.start and kept.stop is not None:
+        raise OddsTooBigError(
+            f"odds of the keep {keep} over {units} units: keeping a middle window "
+            "is worked out exactly only for identical dice"
+        )
     return kept.stop is None, len(range(units)[kept])
+
+
+def one_end(keep: Keep, units: int) -> Keep:
+    """The one keep (``kh`` or ``kl``) that keeps what ``keep`` and those after it keep
+    of ``units`` units; ``keep`` itself when it is one already. Refused for a middle
+    window (:func:`kept_end`)."""
+    if keep.then is None and keep.kind != "km":
+        return keep
+    keep_highest, kept = kept_end(keep, units)
+    return Keep("kh" if keep_highest else "kl", kept)
+
+
+def keeps_middle(keep: Keep, units: int) -> bool:
+    """Whether ``keep`` over ``units`` units keeps a window closed at both ends."""
+    low, high = kept_window(keep, units)
+    return low > 0 and high < units
+
+
+def keep_middle_identical(
+    unit: Mapping[int, int], units: int, keep: Keep, score: Score, what: str
+) -> Counts:
+    """Weights of the summed score of the ranks ``keep`` keeps of ``units`` identical
+    units, for any window (a middle one too: ``3d6km1``, ``4d6dl1kh2``).
+
+    Walk the values lowest first. A state is how many units are placed so far, with
+    the weights of the score of those placed in the window; ``m`` more landing on the
+    next value take the next ``m`` ranks in ``comb(units - placed, m) * w**m`` ways
+    and add the value's score once for each of those ranks inside the window."""
+    low, high = kept_window(keep, units)
+    values = sorted(unit)
+    scores = [score(value) for value in values]
+    span = (max(scores) - min(scores) + 1) * max(high - low, 1)
+    check_work(len(values) * (units + 1) ** 2 * span, what)
+    states: dict[int, Counts] = {0: {0: 1}}
+    for value, value_score in zip(values, scores, strict=True):
+        weight = unit[value]
+        following: dict[int, Counts] = {}
+        for placed, counts in states.items():
+            free = units - placed
+            for landing in range(free + 1):
+                ways = math.comb(free, landing) * weight**landing
+                inside = max(0, min(placed + landing, high) - max(placed, low))
+                adds = inside * value_score
+                target = following.setdefault(placed + landing, {})
+                for total, count in counts.items():
+                    key = total + adds
+                    target[key] = target.get(key, 0) + count * ways
+        states = following
+    return states[units]
 
 
 def keep_identical(
@@ -570,7 +626,14 @@ class Tracker:
 
     @classmethod
     def for_keep(cls, keep: Keep, score: Score) -> Tracker:
-        """The tracker for ``keep`` over any number of units."""
+        """The tracker for ``keep`` over any number of units: one keep or drop at one
+        end (a chain or ``km`` is first made one for a known number of units,
+        :func:`one_end`)."""
+        if keep.then is not None or keep.kind == "km":
+            raise OddsTooBigError(
+                f"odds of the keep {keep}: several keeps, or keeping the middle, over a "
+                "number of units that is not known in advance are not worked out exactly"
+            )
         high = keep.kind in ("kh", "dh")
         return cls(high, keep.amount, keep.kind in ("kh", "kl"), score)
 

@@ -27,8 +27,7 @@ import math
 from collections.abc import Callable
 
 from dicecli.notation.nodes import Dice, Modifiers
-from dicecli.notation.semantics import count_one, kept_slice
-from dicecli.probability.keep import kept_end
+from dicecli.notation.semantics import count_one, kept_slice, kept_window
 from dicecli.probability.weights import Counts, OddsTooBigError, Weights, charge, check_work
 
 MAX_UNIQUE_STEPS = 500_000
@@ -73,10 +72,12 @@ def _same(value: int) -> int:
 def _uniform_subsets(node: Dice, values: list[int], worth: Worth) -> Weights:
     """Every set of ``node.count`` distinct ``values`` equally likely (see the module)."""
     count, keep = node.count, node.modifiers.keep
-    kept, highest_first = count, True
+    # the ranks kept, counted from the highest: the values are walked highest first
+    first, kept = 0, count
     if keep is not None:
-        highest_first, kept = kept_end(keep, count)
-    ordered = sorted(values, reverse=highest_first)
+        low, high = kept_window(keep, count)
+        first, kept = count - high, count - low
+    ordered = sorted(values, reverse=True)
     worths = [worth(value) for value in ordered]
     span = max(worths) - min(worths) + 1
     check_work(len(values) * count * span * min(kept, count) * 20, str(node))
@@ -84,7 +85,7 @@ def _uniform_subsets(node: Dice, values: list[int], worth: Worth) -> Weights:
     by_chosen: list[Counts] = [{0: 1}] + [{} for _ in range(count)]
     for place, value_worth in enumerate(worths):
         for chosen in range(min(place, count - 1), -1, -1):
-            adds = value_worth if chosen < kept else 0  # the first ``kept`` walked are kept
+            adds = value_worth if first <= chosen < kept else 0  # walked in the window
             target = by_chosen[chosen + 1]
             for total, ways in by_chosen[chosen].items():
                 target[total + adds] = target.get(total + adds, 0) + ways

@@ -47,6 +47,7 @@ from dicecli.notation.nodes import (
     Expr,
     Group,
     Labelled,
+    Modifiers,
     Name,
     Negate,
     Number,
@@ -63,6 +64,7 @@ from dicecli.notation.semantics import (
     check_passes,
     computed_dice,
     count_one,
+    floor_div,
     kept_positions,
     modulo,
     multiply,
@@ -70,6 +72,7 @@ from dicecli.notation.semantics import (
     percent_of,
     pooled_dice,
     rounded,
+    to_power,
 )
 from dicecli.result_tree import (
     Arithmetic,
@@ -78,6 +81,7 @@ from dicecli.result_tree import (
     Constant,
     NamedNumber,
     Negated,
+    Order,
     Parenthesised,
     Percentage,
     Pooled,
@@ -371,17 +375,19 @@ _ARITHMETIC: dict[str, Callable[[int, int], int]] = {
     "+": operator.add,
     "-": operator.sub,
     "*": multiply,
+    "^": to_power,
 }
+_DIVISIONS: dict[str, Callable[[int, int], int]] = {"/": ceil_div, "%": modulo, "//": floor_div}
 
 
 def _compile_binary(node: BinaryOp) -> Step:
     left = _wrapped_step(node.left, node.level)
     op = node.op
-    if op != "/" and op != "%" and type(node.right) is Number:  # the common ``2d6+5``
+    quotient = _DIVISIONS.get(op)
+    if quotient is None and type(node.right) is Number:  # the common ``2d6+5``
         return _with_constant_step(node, left, node.right.value)
-    right = _wrapped_step(node.right, node.level + 1)
-    if op == "/" or op == "%":
-        quotient = ceil_div if op == "/" else modulo
+    right = _wrapped_step(node.right, 7 if op == "^" else node.level + 1)
+    if quotient is not None:
 
         def divide(ev: InProgress) -> Rolled:
             numerator = left(ev)
@@ -538,6 +544,7 @@ def _compile_pooled_group(node: Group) -> Step:
     counting = modifiers.counts_successes
     keep = modifiers.keep
     assert keep is not None
+    order = _order_of(modifiers)
 
     def pooled(ev: InProgress) -> Rolled:
         rolled = item(ev)
@@ -556,8 +563,9 @@ def _compile_pooled_group(node: Group) -> Step:
                 dice[position] = dice[position].marked(*SCORE_MARKS[score])
             else:
                 total += values[index]
-        marked = with_dice(rolled, replaced_in_order(dice))
-        return Pooled(marked, total, (successes, successes - total) if counting else None)
+        marked = with_dice(rolled, replaced_in_order(dice), order)
+        tally = (successes, successes - total) if counting else None
+        return Pooled(marked, total, tally, order)
 
     return pooled
 
@@ -574,6 +582,7 @@ def _compile_group(node: Group) -> Step:
     items = [step_of(item) for item in node.items]
     modifiers = node.modifiers
     counting = modifiers.counts_successes
+    order = _order_of(modifiers)
 
     def group(ev: InProgress) -> Rolled:
         rolled = [item(ev) for item in items]
@@ -591,9 +600,22 @@ def _compile_group(node: Group) -> Step:
                 total += value
         kept = tuple([index in kept_items for index in range(len(rolled))])
         tally = (successes, successes - total) if counting else None
-        return GroupRoll(tuple(rolled), kept, total, tally)
+        if order is not None:  # shown sorted: the items by value, the dice in each
+            rolled = [with_dice(part, _unchanged, order) for part in rolled]
+        return GroupRoll(tuple(rolled), kept, total, tally, order)
 
     return group
+
+
+def _unchanged(die: DieRoll) -> DieRoll:
+    return die
+
+
+def _order_of(modifiers: Modifiers) -> Order | None:
+    """How a group with ``modifiers`` is shown sorted (``s``/``sa``, ``sd``), if it is."""
+    if modifiers.sort is None:
+        return None
+    return "descending" if modifiers.sort == "d" else "ascending"
 
 
 _COMPILERS.update(

@@ -50,12 +50,17 @@ class RerollExplodeRules:
     ``<>`` is all but one value), its unique rule and its clamps."""
 
     die: Die
-    rerolled_on: range | AllBut
+    rerolled_on: range | AllBut | AnyOf
     reroll_once: bool
     exploding_on: range | AllBut
     explode_kind: ExplodeKind | None
     unique: Unique | None = None
     modifiers: Modifiers | None = None  # when it clamps: what each die is worth
+    explode_once: bool = False
+    """``!o``: a die that explodes adds one die, which does not explode in turn."""
+    once_more_on: range | AllBut | AnyOf = range(0)
+    """Beside repeated re-rolls (``rerolled_on``), the values a once re-roll written
+    on the same term re-rolls once more (``r1ro6``)."""
 
     @classmethod
     def of(cls, die: Die, modifiers: Modifiers) -> RerollExplodeRules:
@@ -65,6 +70,18 @@ class RerollExplodeRules:
         if explode is not None:
             condition = explode.condition or Condition("=", die.values[-1])
             exploding_on = values_matching(condition)
+        if reroll is not None and reroll.then is not None:  # several: 2d8r1r3, r1ro6
+            return cls(
+                die,
+                AnyOf(reroll.conditions(False)),
+                False,
+                exploding_on,
+                explode.kind if explode is not None else None,
+                modifiers.unique,
+                modifiers if modifiers.clamps else None,
+                explode is not None and explode.once,
+                AnyOf(reroll.conditions(True)),
+            )
         return cls(
             die,
             values_matching(reroll.condition) if reroll is not None else nothing,
@@ -73,6 +90,7 @@ class RerollExplodeRules:
             explode.kind if explode is not None else None,
             modifiers.unique,
             modifiers if modifiers.clamps else None,
+            explode is not None and explode.once,
         )
 
 
@@ -86,6 +104,19 @@ class AllBut:
 
     def __contains__(self, number: object) -> bool:
         return number != self.value
+
+
+class AnyOf:
+    """The integers any of several conditions holds for (``2d8r1r3``: 1 and 3)."""
+
+    __slots__ = ("conditions",)
+
+    def __init__(self, conditions: tuple[Condition, ...]) -> None:
+        self.conditions = conditions
+
+    def __contains__(self, number: object) -> bool:
+        assert isinstance(number, int)
+        return any(condition.matches(number) for condition in self.conditions)
 
 
 def values_matching(condition: Condition) -> range | AllBut:
@@ -132,6 +163,8 @@ def roll_modified_dice(
                 units.append((total, unit))
                 unit = [position]
                 total = natural - penalty
+            if rules.explode_once:
+                break
         units.append((total, unit))
     return rolled, units
 
@@ -164,6 +197,8 @@ def _roll_unique_or_clamped_dice(
                 units.append((total, unit))
                 unit = [position]
                 total = _clamped(rolled, position, rules.modifiers)
+            if rules.explode_once:
+                break
         units.append((total, unit))
     return rolled, units
 
@@ -228,7 +263,10 @@ def _roll_one(
     index = roller.draw(die)
     natural = values[index]
     these = marks
-    while natural in rerolled_on:
+    once_more = rules.once_more_on
+    while natural in rerolled_on or natural in once_more:
+        if natural not in rerolled_on:  # a once re-roll beside repeated ones: spent
+            once_more = range(0)
         rolled.append(_landed(die, index, False, (*these, REROLLED), penalty))
         index = roller.draw(die)
         natural = values[index]

@@ -137,9 +137,24 @@ def test_foundry_x_explodes() -> None:
     assert dicecli.roll("2d6x", given="6,1,2", environment=env_of("foundry")).total == 9
 
 
-def test_foundry_xo_is_refused_with_the_rollers_name() -> None:
-    with pytest.raises(DiceError, match="Foundry's xo"):
-        dicecli.roll("5d10xo", environment=env_of("foundry"))
+def test_foundry_xo_explodes_once() -> None:
+    """Foundry, "Explode Once": 5d10xo10 adds one die for each 10, which does not
+    explode in turn. Given 10, then 10 (added, no more), then 3."""
+    foundry = env_of("foundry")
+    assert dicecli.roll("1d10xo10", given="10,10", environment=foundry).total == 20
+    assert dicecli.roll("2d6xo", given="6,6,3", environment=foundry).total == 15
+    assert str(dicecli.parse("5d10xo10")) == "5d10!o10"  # the same without the dialect
+
+
+def test_d20_reads_no_dice_as_zero() -> None:
+    """d20 (Avrae), tests/test_dice.py: 0d6 rolls nothing and is worth 0."""
+    d20 = env_of("d20")
+    assert dicecli.roll("0d6", environment=d20).total == 0
+    assert dicecli.roll("0d6kh1 + 3", environment=d20).total == 3
+    assert dicecli.roll("0d6 + 1d4", given="3", environment=d20).total == 3
+    assert dicecli.roll("10d6", given=",".join(["2"] * 10), environment=d20).total == 20
+    with pytest.raises(DiceError, match="roll at least one die"):
+        dicecli.roll("0d6")  # dicecli's own reading, as RPG Dice Roller and Dice Maiden
 
 
 # --- Dice Maiden --------------------------------------------------------------------------

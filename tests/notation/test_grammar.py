@@ -126,7 +126,7 @@ def test_canonical_spelling_parses_back(text: str, canonical: str) -> None:
         ("d10001", "a die needs 1 to 10,000 sides", 0),
         ("d6r<7", "d6r<7: every face re-rolls, so the roll would never end", 0),
         ("d1!", "d1!: every face explodes, so the roll would never end", 0),
-        ("2d6kh1kh2", "a second keep modifier: write one keep per dice term", 6),
+        ("2d6min1min2", "a second min modifier: write one min per dice term", 7),
         ("2d6f1", "f counts failures beside successes: add one such as >=5", 3),
         ("{d6}!", "a group cannot explode: put it on the dice inside the group", 4),
         ("1000000000d6", "roll limit: one roll may use at most 10,000 dice", 0),

@@ -50,7 +50,6 @@ def test_modifiers_parse(text: str, node: Dice, canonical: str) -> None:
     ("text", "message"),
     [
         ("10d10ds10", "ds counts a success twice: add a success such as >=8"),
-        ("{d6}s", "a group cannot sort: put it on the dice inside the group"),
         ("{d6}r", "a group cannot reroll: put it on the dice inside the group"),
         ("d6!!pcs6", "cs and cf judge single dice: a compounded die (!!) is several"),
         ("dF.3", "unexpected '.3'"),

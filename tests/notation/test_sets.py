@@ -54,3 +54,16 @@ def test_a_sets_odds_equal_brute_force(items: list[str], trailing: bool, after: 
     found = dicecli.odds(line).distribution
     assert found is not None
     assert found.as_dict() == brute_distribution(line)
+
+
+@pytest.mark.parametrize(
+    ("line", "canonical"),
+    [
+        ("0 >= (0[{])[},]", "0 >= (0[{])[},]"),  # a label's comma and braces are its text
+        ("(2d6[a,b])", "2d6[a,b]"),
+        ("(2d6[x], d8)kh1", "{2d6[x], d8}kh1"),
+    ],
+)
+def test_a_comma_inside_a_label_makes_no_set(line: str, canonical: str) -> None:
+    assert str(parse(line)) == canonical
+    assert parse(canonical) == parse(line)

@@ -40,6 +40,7 @@ ROLLS: list[tuple[str, str, str]] = [
     ("notation-natural-20", "d20+5", "20"),
     ("notation-natural-1", "d20+5", "1"),
     ("notation-advantage", "2d20kh1", "1,20"),
+    ("notation-advantage-word", "d20 + 5 adv", "3,17"),  # d20 (Avrae)'s adv: 2d20kh1 + 5
     ("notation-explode", "3d6!", "6,2,3,5"),
     ("notation-successes", "6d10>=7f1", "10,7,1,3,8,6"),
     ("notation-group", "{2d6, 1d8}kh1", "3,4,8"),
@@ -99,7 +100,7 @@ ERRORS: list[tuple[str, str]] = [
     ("error-keyword", "alkmey 8 vs 15"),
     ("error-form", "wfb arty"),
     ("error-difficulty", "age STR+2 vs hardd"),
-    ("error-advantage", "d20 adv"),
+    ("error-advantage", "2d6 adv"),  # adv needs a d20 first
     ("error-keep", "4d6 kh 3"),
     ("error-successes", "10d6 4+"),
     ("error-bonus", "alkemy 8 vs 15 bonus"),

@@ -170,11 +170,19 @@ def test_a_syntax_error_points_at_the_fault_and_changes_nothing() -> None:
 
 
 def test_the_line_after_an_error_is_rolled_alone() -> None:
-    # The failed line is not glued to the next one (`d20 adv` then `2d20kh1`).
-    _state, output = run(session("3,17"), "d20 adv", "2d20kh1")
+    # The failed line is not glued to the next one (`2d6 adv` then `2d20kh1`).
+    _state, output = run(session("3,17"), "2d6 adv", "2d20kh1")
     result = rolled(output)
     assert result.input == "2d20kh1"
     assert result.total == 17
+
+
+def test_advantage_after_a_d20_roll_rolls_two_and_keeps_the_higher() -> None:
+    # d20 (Avrae)'s `adv`: the first d20 rolled twice, the higher kept
+    _state, output = run(session("3,17"), "d20 + 5 adv")
+    result = rolled(output)
+    assert result.input == "d20 + 5 adv"
+    assert result.total == 22
 
 
 def test_an_unknown_name_points_at_the_name() -> None:

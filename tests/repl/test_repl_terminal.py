@@ -102,7 +102,7 @@ def test_ctrl_c_clears_the_line_and_keeps_the_session(tmp_path: Path) -> None:
 
 def test_after_an_error_the_prompt_is_empty_and_ctrl_d_leaves(tmp_path: Path) -> None:
     terminal = Terminal(tmp_path, "--given", "3,17")
-    assert "error: unexpected 'adv'" in terminal.type("d20 adv")
+    assert "error: adv rolls the first d20 twice" in terminal.type("2d6 adv")
     # What is typed next is a line of its own, not glued to the bad one.
     shown = terminal.type("2d20kh1")
     assert "\n[3, 17] = 17\n" in shown
