@@ -98,15 +98,19 @@ def _target_numbers(code: str) -> str:
     return _FAILURE_NUMBER.sub(lambda m: f"f<={m['n']}", code)
 
 
-def _refuse_once_and_inward(text: str) -> None:
-    found = _ONCE_OR_INWARD.search(text)
-    if found is None:
-        return
-    what = "explodes each die once" if found["word"] == "e" else "implodes (subtracts a die)"
-    raise DiceError(
-        f"Dice Maiden's {found[0]} {what}, which dicecli cannot roll"
-        + ("; ie explodes repeatedly" if found["word"] == "e" else "")
-    )
+def _once_and_inward(text: str) -> str:
+    """``e6`` (each die of 6 or more explodes once, the dice it adds do not) spelt as
+    dicecli's ``!o>=6`` (a bare ``e``: on the highest face); ``i`` (implode: a die
+    subtracted) is refused, as dicecli has no such die."""
+
+    def once(found: re.Match[str]) -> str:
+        if found["word"] != "e":
+            raise DiceError(
+                f"Dice Maiden's {found[0]} implodes (subtracts a die), which dicecli cannot roll"
+            )
+        return "!o>=" + found["n"] if found["n"] else "!o"
+
+    return _ONCE_OR_INWARD.sub(once, text)
 
 
 # --- the game aliases ------------------------------------------------------------------
@@ -455,8 +459,7 @@ def maiden_line(code: str) -> str:
     code = _target_numbers(code)
     code = _BOTCH.sub(lambda m: f"cf<={m['n'] or 1}", code)  # marked, as criticals are
     code = plain_forms(code)
-    _refuse_once_and_inward(code)
-    return code
+    return _once_and_inward(code)
 
 
 __all__ = [

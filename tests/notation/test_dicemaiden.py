@@ -144,8 +144,6 @@ def test_zero_dice_are_worth_zero() -> None:
 @pytest.mark.parametrize(
     ("line", "named"),
     [
-        ("4d6 e6", "Dice Maiden's e6 explodes each die once"),
-        ("3d6e", "Dice Maiden's e explodes each die once"),
         ("4d6 i1", "Dice Maiden's i1 implodes"),
         ("3hsk", "Dice Maiden's 3hsk has rules"),
         ("vtm7h2", "Dice Maiden's vtm7h2 has rules"),
@@ -157,6 +155,23 @@ def test_zero_dice_are_worth_zero() -> None:
 def test_forms_dicecli_cannot_roll_are_refused_by_name(line: str, named: str) -> None:
     with pytest.raises(DiceError, match=named):
         dicecli.roll(line, environment=MAIDEN)
+
+
+def test_explode_once_adds_one_die_for_each_die_at_or_over_the_number() -> None:
+    """roll_syntax.md: ``e6`` rolls one more die for each die of 6 or more, and the dice
+    it adds do not explode again (``ie`` does); a bare ``e`` explodes on the highest
+    face. Given dice, then exact odds over every face by hand."""
+    result = dicecli.roll("2d6 e5", given="5,6,2", environment=MAIDEN)  # 5 adds the 6
+    assert [die.value for die in result.dice] == [5, 6, 2]
+    assert result.total == 13
+    assert result.notes == ("read as Dice Maiden reads it: 2d6 !o>=5",)
+    assert dicecli.roll("1d4e", given="4,4", environment=MAIDEN).total == 8
+
+    def once(faces: tuple[int, ...]) -> int:
+        first, added = faces
+        return first + (added if first >= 3 else 0)
+
+    assert maiden_odds("1d4 e3") == by_hand([d(4), d(4)], once)
 
 
 def test_explode_indefinitely_and_rerolls_are_not_refused() -> None:
