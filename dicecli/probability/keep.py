@@ -46,6 +46,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dicecli.frozen import frozen
 from dicecli.notation.nodes import Keep
 from dicecli.notation.semantics import kept_slice, kept_window
+from dicecli.probability import weights
 from dicecli.probability.weights import (
     INTEGER_OP_WORK,
     Counts,
@@ -825,7 +826,12 @@ def keep_over_sorted_chains(
     # Each case's keep/drop, powers and sums charge the question as they run: refuse
     # now if all of it is too much, and charge here only what nothing else does.
     own = len(cases) * CASE_WORK + _spreading_work(chain, dice, keep, ways)
-    check_estimate(sum(_keep_over_two_work(two, score) for _, two in cases) + own, what)
+    estimated = own
+    for _, two in cases:  # added up until past what any question may take
+        if estimated > weights.MAX_WORK:
+            break
+        estimated += _keep_over_two_work(two, score)
+    check_estimate(estimated, what)
     check_work(own, what)
     result: Counts = {}
     for added, two in cases:

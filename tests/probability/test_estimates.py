@@ -19,7 +19,12 @@ from dicecli.probability import weights
 from dicecli.probability.engine import clear_caches
 from dicecli.probability.keep import TRACKED_STEP_WORK, keep_identical_work
 from dicecli.probability.report import odds
-from dicecli.probability.weights import MAX_QUESTION_WORK, MAX_WORK, multiply_work
+from dicecli.probability.weights import (
+    MAX_QUESTION_WORK,
+    MAX_WORK,
+    OddsTooBigError,
+    multiply_work,
+)
 
 
 def fair(sides: int) -> dict[int, int]:
@@ -157,3 +162,26 @@ def test_small_analogues_match_brute_force(text: str) -> None:
     found = odds(text).distribution
     assert found is not None
     assert found.as_dict() == brute_distribution(text, max_dice=10)
+
+
+def test_a_question_far_over_the_budget_is_refused_before_its_estimate_is_complete(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``10d100!>5dl100dl10`` (found by the fuzz profile, seed 5): each of its
+    thousands of cases of added dice has an estimate of its own; adding them all up
+    used to take 52 s before the refusal. The sum stops once past the budget: only a
+    few cases are estimated."""
+    from dicecli.probability import keep
+
+    estimated = 0
+    estimate = keep._keep_over_two_work
+
+    def counted(*args: object) -> int:
+        nonlocal estimated
+        estimated += 1
+        return estimate(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(keep, "_keep_over_two_work", counted)
+    with pytest.raises(OddsTooBigError, match="exactly here"):
+        odds("10d100!>5dl100dl10")
+    assert estimated < 10
