@@ -209,6 +209,16 @@ def test_a_roll_starting_with_a_word_reads_only_the_games_declarations() -> None
     assert "importlib.metadata" not in loaded  # no plug-in declared: no metadata import
 
 
+def test_a_roll_starting_like_a_die_reads_no_games_declaration() -> None:
+    """``D6x5`` and ``d20r1`` start with a letter but read as dice, which no game's
+    keyword does (docs/games.md): the games are not asked about them."""
+    for line in ("D6x5", "d20r1"):
+        loaded = modules_loaded_by(line)
+        assert "dicecli.notation.grammar" in loaded, line
+        assert loaded.isdisjoint(registry.BUILT_IN), line
+    assert set(registry.BUILT_IN) <= modules_loaded_by("dfx5")  # may be a keyword
+
+
 def test_modifiers_bring_their_modules_on_first_use() -> None:
     loaded = modules_loaded_by("4d6r1kh3")
     assert "dicecli.rolling.rerolls_and_explosions" in loaded

@@ -924,6 +924,12 @@ def _counted_first(word: str) -> bool:
     return word[digits : digits + 1].isalpha() and word[digits] not in "dD"
 
 
+def _dice_first(word: str) -> bool:
+    """Whether ``word`` starts as a die does (``d6x5``, ``D20r1``, ``d%``): never a
+    game's keyword (docs/games.md), so the games are not asked about it."""
+    return word[0] in "dD" and (word[1:2].isdigit() or word[1:2] == "%")
+
+
 def line_grammar_for(text: str) -> pp.ParserElement:
     """The grammar that reads the line ``text``: a game's, built on first use, when its
     first word is the game's keyword, else the generic one."""
@@ -931,7 +937,9 @@ def line_grammar_for(text: str) -> pp.ParserElement:
     first = words[0] if words else ""
     # a game's keyword is a word, or its pool's count then the word (4xy): lines of
     # numbers and dice never ask
-    if first[:1].isalpha() or (first[:1].isdigit() and _counted_first(first)):
+    if (first[:1].isalpha() and not _dice_first(first)) or (
+        first[:1].isdigit() and _counted_first(first)
+    ):
         from dicecli.notation.games import games  # docs/startup.md
 
         grammar = games().line_grammar(first)
