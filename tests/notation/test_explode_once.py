@@ -18,6 +18,9 @@ from dicecli.notation.nodes import Condition, Dice, Explode, Modifiers
         ("5d10xo", Explode("!", None, True), "5d10!o"),  # Foundry: once on the highest
         ("5d10xo10", Explode("!", Condition("=", 10), True), "5d10!o10"),
         ("5d10XO10", Explode("!", Condition("=", 10), True), "5d10!o10"),
+        # Foundry's xo>=8 explodes once on 8 or more; it was read as xo, then a count
+        ("5d10xo>=8", Explode("!", Condition(">=", 8), True), "5d10!o>=8"),
+        ("2d10xo<3", Explode("!", Condition("<", 3), True), "2d10!o<3"),
         ("d6!o", Explode("!", None, True), "d6!o"),
         ("d6!o>=5", Explode("!", Condition(">=", 5), True), "d6!o>=5"),
         ("2d4!!o", Explode("!!", None, True), "2d4!!o"),
