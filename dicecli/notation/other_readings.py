@@ -30,7 +30,10 @@ _MAYBE = re.compile(
 ``4d6kh3`` neither: only a keep followed by another, ``kh2dl1``, is looked at)."""
 
 _TIMES_DICE = r"^\s*(?P<times>\d{1,9})\s*[xX×]\s*(?P<roll>\d*[dD]\S*)"
-_SPACED_BANG = r"\s!(?:\s|$)"
+_SPACED_BANG = r"\s!(?:\s*$|\s+[^\sA-Za-z])"
+"""A lone ``!`` that explodes: at the end of the line or before more of the roll
+(``2d6 !``, ``d6 ! + 3``); before words (``2d6 ! Fire``) it is read as Dice Maiden's
+comment, and no note is due."""
 _LONE_POOL = r"\{\s*\d*[dD]\d+[A-Za-z!<>=\d]*\s*\}(?:>=|<=|>|<|=)-?\d"
 _ADD_THEN_TIMES = r"(?P<dice>\d*[dD]\d+)(?P<add>[+-]\d+)\*(?P<times>\d{1,9})(?!\d)"
 _SPACED_REROLL = r"[dD]\d+\S*\s+[rR](?:\d|[<>=])"
@@ -116,7 +119,8 @@ def other_readings(text: str) -> tuple[str, ...]:
         )
     strict: str | None = None
     counted: str | None = None
-    once = bare_keep = False
+    once = False
+    bare_keep: str | None = None
     multiplied: tuple[str, str] | None = None
     for head, tokens in modifier_runs(code):
         for index, (word, condition) in enumerate(tokens):
@@ -129,8 +133,8 @@ def other_readings(text: str) -> tuple[str, ...]:
                 once = True
             if low == "x" and condition.isdigit() and head != "}" and multiplied is None:
                 multiplied = (head + "".join(w + c for w, c in tokens[:index]), condition)
-            if low == "k" and condition[:1].isdigit():
-                bare_keep = True
+            if low == "k" and condition[:1].isdigit() and bare_keep is None:
+                bare_keep = condition
     chain = _keeps_read_otherwise(code) if re.search(_TWO_KEEPS, code) else None
     if chain is not None:
         notes.append(
@@ -162,10 +166,14 @@ def other_readings(text: str) -> tuple[str, ...]:
             "or --dialect foundry; Dice Maiden's r2 re-rolls 2 or less once: "
             "--dialect dicemaiden"
         )
-    if bare_keep or re.search(_SPACED_KEEP, code):
+    spaced_keep = None if bare_keep is not None else re.search(_SPACED_KEEP, code)
+    if spaced_keep is not None:
+        bare_keep = spaced_keep["n"]
+    if bare_keep is not None:
+        n = bare_keep
         notes.append(
-            "k3 keeps the 3 highest here; d20 (Avrae) keeps the dice showing 3 and caith "
-            "the 3 lowest: write kh3 or kl3 to say which"
+            f"k{n} keeps the {n} highest here; d20 (Avrae) keeps the dice showing {n} and "
+            f"caith the {n} lowest: write kh{n} or kl{n} to say which"
         )
     if re.search(_SPACED_BANG, code):
         notes.append(

@@ -101,6 +101,8 @@ def test_several_spellings_several_notes() -> None:
         "{2d6, 1d8}kh1",
         "d20 + STR # for the ranger",
         "3d6 # 6x4d6 in a comment",
+        "2d6 ! Damage rolls",  # read as Dice Maiden's comment: nothing explodes
+        "(Attack) 1d20 + 8 ! Rogue sneak attack",
     ],
 )
 def test_lines_read_alike_get_no_note(line: str) -> None:
@@ -169,3 +171,16 @@ def test_with_spaces_a_computed_target_is_a_check() -> None:
     assert result.total == 8
     assert result.outcome is not None
     assert result.outcome.passed is True
+
+
+@pytest.mark.parametrize(("line", "n"), [("4d6k2", "2"), ("4d6 k3", "3"), ("(4d6)k2", "2")])
+def test_a_bare_keep_is_noted_with_its_own_number(line: str, n: str) -> None:
+    """The note used to name k3 whatever the line said (a player review)."""
+    (note,) = other_readings(line)
+    assert note.startswith(f"k{n} keeps the {n} highest here;")
+
+
+def test_a_lone_bang_that_explodes_is_noted() -> None:
+    for line in ("2d6 !", "d6 ! + 3"):
+        assert other_readings(line)[0].startswith("a lone ! explodes here")
+    assert dicecli.roll("2d6 ! Damage rolls", given="6,3").notes == ()
