@@ -53,7 +53,6 @@ from dicecli.notation.nodes import (
     Number,
     PercentOf,
     Roll,
-    assert_never,
     binding,
     children,
 )
@@ -258,38 +257,8 @@ def step_of(node: Expr) -> Step:
 
 
 def compile_step(node: Expr) -> Step:
-    """Make ``node`` ready to roll: one function per node type."""
-    compiler = _COMPILERS.get(type(node))  # the node types themselves: one look-up
-    if compiler is not None:
-        return compiler(node)
-    match node:
-        case Number():
-            return _compile_number(node)
-        case BinaryOp():
-            return _compile_binary(node)
-        case Negate():
-            return _compile_negate(node)
-        case PercentOf():
-            return _compile_percent(node)
-        case Labelled():
-            return _compile_labelled(node)
-        case Name():
-            return _compile_name(node)
-        case Dice():
-            return compile_dice(node)
-        case Group():
-            return _compile_group(node)
-        case Call():
-            return _compile_call(node)
-        case ComputedDice():
-            return _compile_computed_dice(node)
-        case _:
-            return assert_never(node)
-
-
-_COMPILERS: dict[type, Callable[[Any], Step]] = {}
-"""The step compiler of each node type (filled below, once they are defined), for
-:func:`compile_step`; a subclass of a node type goes by its ``match``."""
+    """Make ``node`` ready to roll: one function per node type (:data:`_COMPILERS`)."""
+    return _COMPILERS[type(node)](node)
 
 
 class Evaluation:
@@ -618,20 +587,20 @@ def _order_of(modifiers: Modifiers) -> Order | None:
     return "descending" if modifiers.sort == "d" else "ascending"
 
 
-_COMPILERS.update(
-    {
-        Number: _compile_number,
-        BinaryOp: _compile_binary,
-        Negate: _compile_negate,
-        PercentOf: _compile_percent,
-        Labelled: _compile_labelled,
-        Name: _compile_name,
-        Dice: compile_dice,
-        Group: _compile_group,
-        Call: _compile_call,
-        ComputedDice: _compile_computed_dice,
-    }
-)
+_COMPILERS: dict[type, Callable[[Any], Step]] = {
+    Number: _compile_number,
+    BinaryOp: _compile_binary,
+    Negate: _compile_negate,
+    PercentOf: _compile_percent,
+    Labelled: _compile_labelled,
+    Name: _compile_name,
+    Dice: compile_dice,
+    Group: _compile_group,
+    Call: _compile_call,
+    ComputedDice: _compile_computed_dice,
+}
+"""The step compiler of each node type, by the type itself (nodes are final values, never
+subclassed); a test holds it to every type of :data:`~dicecli.notation.nodes.Expr`."""
 
 
 def _only_added(body: Expr, dice: tuple[DieRoll, ...]) -> None:
