@@ -15,10 +15,11 @@ Two readings, for two uses:
   game, its own line reads Dice Maiden's spelling (``4cod``, ``sr6``, ``fitd2``: the
   games' ``joined`` and ``counted`` keywords), so that needs no alias here.
 
-A form Dice Maiden reads that dicecli cannot roll (an explosion once, ``e6``; the
-implosion ``i1``; an alias whose meaning needs its own rules, ``vtm7h2``) is refused
-with Dice Maiden's name, never rolled otherwise. docs/grammar.md, "Dialects", tables
-each reading; this module is loaded only for a line that needs it (docs/startup.md).
+An explosion once, ``e6``, is dicecli's ``!o>=6``. A form Dice Maiden reads that
+dicecli cannot roll (the implosion ``i1``; an alias whose meaning needs its own rules,
+``vtm7h2``) is refused with Dice Maiden's name, never rolled otherwise.
+docs/grammar.md, "Dialects", tables each reading; this module is loaded only for a line
+that needs it (docs/startup.md).
 """
 
 from __future__ import annotations
@@ -77,13 +78,18 @@ _ONCE_OR_INWARD = re.compile(
 )
 
 
+def with_advantage(sign: str, die: str) -> str:
+    """Dice Maiden's ``+d20``/``-d20`` (``sign``, ``die`` 20) and ``+d%``/``-d%`` (``die``
+    ``%``) in dicecli's notation: the better or worse of two d20, or the better (lower)
+    or worse tens die of two for a 1 to 100."""
+    if die == "20":
+        return "2d20kh1" if sign == "+" else "2d20kl1"
+    tens = "kl1" if sign == "+" else "kh1"
+    return f"(2d10{tens}*10+1d10-10)"
+
+
 def _advantage(found: re.Match[str]) -> str:
-    keep = "kh1" if found["sign"] == "+" else "kl1"
-    if found["die"] == "20":
-        return f"{found['label']}2d20{keep}"
-    # the tens die rolled twice, the better (lower) or worse one kept: 1 to 100
-    tens = "kl1" if found["sign"] == "+" else "kh1"
-    return f"{found['label']}(2d10{tens}*10+1d10-10)"
+    return found["label"] + with_advantage(found["sign"], found["die"])
 
 
 def _target_numbers(code: str) -> str:
@@ -130,7 +136,7 @@ class Alias:
 
 
 def _d20(sign: str) -> str:
-    return {"+": "2d20kh1", "-": "2d20kl1"}.get(sign, "1d20")
+    return with_advantage(sign, "20") if sign else "1d20"
 
 
 _EXPERTISE = {"1": 4, "2": 6, "3": 8}
@@ -468,6 +474,7 @@ __all__ = [
     "alias_line",
     "maiden_line",
     "plain_forms",
+    "with_advantage",
     "with_sets",
     "without_flags",
 ]

@@ -196,8 +196,10 @@ def other_readings(text: str) -> tuple[str, ...]:
         )
     disadvantage = re.match(_DISADVANTAGE, code) if leading_minus else None
     if disadvantage is not None:
+        from dicecli.notation.dicemaiden import with_advantage  # docs/startup.md
+
         die = disadvantage["die"]
-        worse = "2d20kl1" if die == "20" else "(2d10kh1*10+1d10-10)"
+        worse = with_advantage("-", die)
         notes.append(
             f"-d{die} subtracts a d{die} here; Dice Maiden rolls it with disadvantage: "
             f"write {worse}, or --dialect dicemaiden"
