@@ -349,12 +349,34 @@ def _choose(spans: list[Span], count: int) -> Span:
     return Span(sum(lows), sum(highs))
 
 
-def _choose_ranked(spans: list[Span], count: int, highest: bool) -> Span:
-    """The ``count`` highest (or lowest) items: the k-th highest value lies between the
-    k-th highest low and the k-th highest high."""
-    lows = sorted((s.low for s in spans), reverse=highest)[:count]
-    highs = sorted((s.high for s in spans), reverse=highest)[:count]
-    return Span(sum(lows), sum(highs))
+def _kept_ranks(keep: Keep | None, count: int) -> list[int]:
+    """The ranks (0 the lowest) that a chain of keeps and drops keeps of ``count``
+    values, each step taking from what the one before kept, as docs/grammar.md says:
+    ``km`` keeps the middle, the dice left out split with the odd one on top."""
+    ranks = list(range(count))
+    while keep is not None:
+        number = min(keep.amount, len(ranks))
+        if keep.kind == "kh":
+            ranks = ranks[len(ranks) - number :]
+        elif keep.kind == "kl":
+            ranks = ranks[:number]
+        elif keep.kind == "dh":
+            ranks = ranks[: len(ranks) - number]
+        elif keep.kind == "dl":
+            ranks = ranks[number:]
+        else:
+            start = (len(ranks) - number) // 2
+            ranks = ranks[start : start + number]
+        keep = keep.then
+    return ranks
+
+
+def _choose_window(spans: list[Span], keep: Keep) -> Span:
+    """The items a keep chain keeps by rank: the k-th lowest value lies between the
+    k-th lowest low and the k-th lowest high."""
+    ranks = _kept_ranks(keep, len(spans))
+    lows, highs = sorted(s.low for s in spans), sorted(s.high for s in spans)
+    return Span(sum(lows[r] for r in ranks), sum(highs[r] for r in ranks))
 
 
 def pooled_terms(node: Group) -> list[Dice] | None:
@@ -391,7 +413,7 @@ def _group_bounds(node: Group, divides: list[Span]) -> Span:
         count = int(_count_kept(keep, Span(len(each), len(each))).low)
         if node.modifiers.success is not None:  # each kept die scored
             return _choose([_scores_over(die, node.modifiers) for die in each], count)
-        return _choose_ranked(each, count, highest=keep.kind in ("kh", "dl"))
+        return _choose_window(each, keep)
     items = [bounds(item, divides) for item in node.items]
     keep = node.modifiers.keep
     count = int(_count_kept(keep, Span(len(items), len(items))).low)
@@ -399,7 +421,7 @@ def _group_bounds(node: Group, divides: list[Span]) -> Span:
         return _choose([_scores_over(item, node.modifiers) for item in items], count)
     if keep is None:
         return _choose(items, count)
-    return _choose_ranked(items, count, highest=keep.kind in ("kh", "dl"))
+    return _choose_window(items, keep)
 
 
 def _binary_bounds(node: BinaryOp, divides: list[Span]) -> Span:
@@ -1044,3 +1066,20 @@ def test_values_matching_a_condition_are_the_values_it_holds_for(
     """Re-roll and explosion conditions are checked as ranges (RerollExplodeRules)."""
     condition = Condition(op, value)
     assert (number in values_matching(condition)) == condition.matches(number)
+
+
+@pytest.mark.parametrize(
+    ("text", "low", "high"),
+    [
+        ("{0, 0, dex}km1", 0, 0),  # the middle of -1, 0, 0 (found at full example counts)
+        ("{1, 2, 3, 4}km2", 5, 5),
+        ("{1, 2, 3, 4}dl1kh2", 7, 7),
+        ("{1, 2, 3, 4, 5}kh4kl2", 5, 5),
+        ("4d6km2", 2, 12),
+    ],
+)
+def test_the_bounds_of_a_keep_chain_follow_its_window(text: str, low: int, high: int) -> None:
+    """The oracle itself: a middle window or a chain keeps ranks, not an end."""
+    body = parse(text).body
+    assert isinstance(body, Expr)
+    assert bounds(body, []) == Span(low, high)
