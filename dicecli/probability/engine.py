@@ -103,6 +103,7 @@ from dicecli.probability.weights import (
     merged_notes,
     packed_power_work,
     power,
+    power_estimate,
     power_work,
     question,
     recurrence_work,
@@ -657,7 +658,8 @@ def _exploding_dice(
         first, then = score, later
     if clamp is not None:  # each die worth its clamped value, conditions on its face
         first, then = _clamped_scores(clamp, first, then, compounding, penalty, score)
-    check_work(chain_work(standing, explodes, depth, first, then), what)
+    # Refused now when too big as a whole; its steps charge the question as they run.
+    check_estimate(chain_work(standing, explodes, depth, first, then), what)
     if modifiers.keep is None and count > 1:  # and then the chains' total to a power
         # Refused now, before the chains' work; charged by the power itself.
         scores = [first(value) for value in standing] + [then(value) for value in standing]
@@ -806,8 +808,7 @@ def chain_work(
     bits = sum(standing.values()).bit_length()
     width = slot_bytes_for_bits(bits * depth)
     series = span * (depth - 1) + 1
-    work = power_work(span, len(later_on) - 1, bits, depth)
-    work += recurrence_work(series, len(later_on), width, False)
+    work = power_estimate(later_on, depth) + division_work(series, len(later_on), width)
     ends = (len(first_on) * len(later_off), span + max(first_on) - min(first_on), 2 * bits)
     return work + convolve_work((series, series, bits * depth), ends)
 
@@ -841,6 +842,13 @@ def chain_total(
     return total
 
 
+def division_work(length: int, terms: int, width: int) -> int:
+    """Estimated work of :func:`geometric_series`'s exact division: ``terms`` products
+    of big integers (of ``width`` bytes) for each of the quotient's ``length``
+    coefficients."""
+    return recurrence_work(length, terms, width, False)
+
+
 def geometric_series(ratio: Counts, constant: int, terms: int, what: str) -> Counts:
     """``sum(ratio**t * constant**(terms - 1 - t) for t in range(terms))`` as weights
     (``ratio`` a polynomial, its keys the exponents; ``constant`` larger than its
@@ -866,6 +874,8 @@ def geometric_series(ratio: Counts, constant: int, terms: int, what: str) -> Cou
     steps = sorted((degree, weight) for degree, weight in divisor.items() if weight and degree)
     lead = divisor[0]
     length = max(numerator) - max(divisor) + 1
+    width = slot_bytes_for_bits(constant.bit_length() * terms)
+    check_work(division_work(length, len(steps) + 1, width), what)
     quotient: list[int] = []
     for k in range(length):
         remainder = numerator.get(k, 0)

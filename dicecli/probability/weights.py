@@ -49,16 +49,17 @@ MAX_EXACT_BYTES = 16 << 20
 """Most memory (16 MiB) the exact weights of one distribution may take: ``2000d6``
 fits, ``10000d6`` is refused."""
 
-MAX_WORK = 1_000_000_000
+MAX_WORK = 800_000_000
 """Most estimated work one step of the odds may take, in units of about a nanosecond
-of CPU time (so about a second, as much as the whole question may take): every costly
+of CPU time (so under a second, as much as the whole question may take, leaving room
+for an estimate somewhat below the work and for a busy machine): every costly
 step estimates its work from the sizes involved, before doing any of it, and is
 refused beyond this. ``bench/bench_estimates.py`` measures the estimates against the
 work."""
 
 
-MAX_QUESTION_WORK = 1_000_000_000
-"""Most estimated work one whole question may take, its steps together (about a
+MAX_QUESTION_WORK = 800_000_000
+"""Most estimated work one whole question may take, its steps together (under a
 second): a line of many terms, or computed dice of many counts, is refused here even
 when each of its steps is small."""
 
@@ -102,7 +103,7 @@ def charge(work: int, what: str) -> None:
         raise OddsTooBigError(
             f"odds of {what}: with the steps before it, an estimated "
             f"{_millions(_ACCOUNT.spent)} steps of exact arithmetic, more than the "
-            f"{_millions(MAX_QUESTION_WORK)} (about a second) one question may take here"
+            f"{_millions(MAX_QUESTION_WORK)} (under a second) one question may take here"
         )
 
 
@@ -166,7 +167,7 @@ def check_work(work: int, what: str) -> None:
 def _refuse_step(work: int, what: str) -> NoReturn:
     raise OddsTooBigError(
         f"odds of {what}: an estimated {_millions(work)} steps of exact arithmetic, "
-        f"more than the {_millions(MAX_WORK)} (about a second) that can be "
+        f"more than the {_millions(MAX_WORK)} (under a second) that can be "
         "computed exactly here"
     )
 
