@@ -52,6 +52,7 @@ from dicecli.notation.semantics import (
 )
 from dicecli.probability import engine as probability
 from dicecli.probability.distribution import Distribution, Odds
+from dicecli.probability.weights import Weights
 from dicecli.systems.warhammer.dice import ARTILLERY, SCATTER, scatter_bearing, scatter_is_hit
 from dicecli.systems.warhammer.expressions import fixed_value
 from dicecli.systems.warhammer.nodes import (
@@ -165,9 +166,19 @@ class ExactValues:
                 return assert_never(expr)
 
     def _core(self, expr: Expr) -> Outcomes:
+        return dict(self.core_distribution(expr).outcomes)
+
+    def core_distribution(self, expr: Expr) -> Distribution:
+        """The core's distribution of ``expr``, which has no artillery die: kept whole
+        (its integer weights with it), so that a long one is not taken apart into
+        thousands of fractions with huge denominators."""
         found, notes = probability.distribution_and_notes(expr, self.env)
         self.notes.extend(note for note in notes if note not in self.notes)
-        return dict(found.outcomes)
+        return found
+
+    def mentions_artillery(self, expr: Expr) -> bool:
+        """True when ``expr`` rolls the artillery die, directly or in a saved roll."""
+        return self._mentions_artillery(expr)
 
     def _saved(self, node: Name) -> Outcomes:
         saved = name_meaning(node, self.env, self._depth)
@@ -208,6 +219,9 @@ _MISFIRE_NOTE = "the distribution leaves out misfires; it sums to 1 - P(misfire)
 
 def expression_odds(check: WarhammerRoll, env: Environment, text: str) -> Odds:
     values = ExactValues(env)
+    if not values.mentions_artillery(check.expr):
+        found = values.core_distribution(check.expr)
+        return Odds(text, str(check), found, notes=tuple(values.notes))
     outcomes = values.of(check.expr)
     notes = tuple(values.notes)
     if not values.artillery:
@@ -247,6 +261,27 @@ def _bearing_note() -> str:
     return f"bearing: {len(bearing_chances())} clock directions, each {each} (also on a HIT)"
 
 
+_DISTANCE_NOTES = (
+    "the distribution is the distance moved, a HIT counted as 0",
+    '"distance dice" is what the distance dice show, used when an arrow shows',
+)
+
+
+def _moved_weights(dice: Distribution, hit: Fraction) -> Weights:
+    """The distance moved as integer weights: a HIT moves 0, an arrow the distance
+    dice's total (0 when it is below 0). Worked in the integers of the dice's own
+    ``weights``, since those may be thousands of counts over a denominator of hundreds
+    of digits; what the cut-off of the dice left out stays out (the residue)."""
+    assert dice.weights is not None
+    counts, denominator = dice.weights
+    arrow = hit.denominator - hit.numerator
+    moved: dict[int, int] = {0: hit.numerator * denominator}
+    for (value, _), count in zip(dice.outcomes, counts, strict=True):
+        distance = max(value, 0)
+        moved[distance] = moved.get(distance, 0) + arrow * count
+    return Weights(moved, hit.denominator * denominator)
+
+
 def scatter_odds(check: ScatterRoll, env: Environment, text: str) -> Odds:
     hit = scatter_hit_chance()
     bearing = _bearing_note()
@@ -254,6 +289,17 @@ def scatter_odds(check: ScatterRoll, env: Environment, text: str) -> Odds:
     if check.distance is None:
         return Odds(text, str(check), chances=tuple(chances), notes=(bearing,))
     values = ExactValues(env)
+    if not values.mentions_artillery(check.distance):
+        found = values.core_distribution(check.distance)
+        if found.weights is not None:
+            return Odds(
+                text,
+                str(check),
+                _moved_weights(found, hit).to_distribution(str(check)),
+                tuple(chances),
+                tables=(("distance dice", found),),
+                notes=(*_DISTANCE_NOTES, bearing, *values.notes),
+            )
     dice = values.of(check.distance)
     dice_misfire = dice.get(None, ZERO)
     counts_on_hit = misfire_on_hit(env)
@@ -266,10 +312,7 @@ def scatter_odds(check: ScatterRoll, env: Environment, text: str) -> Odds:
     residue = ONE - misfire - sum(moved.values(), ZERO)
     if values.artillery:
         chances.append(("misfire", misfire))
-    notes = [
-        "the distribution is the distance moved, a HIT counted as 0",
-        '"distance dice" is what the distance dice show, used when an arrow shows',
-    ]
+    notes = list(_DISTANCE_NOTES)
     if values.artillery:
         notes.append(_MISFIRE_NOTE)
     return Odds(
