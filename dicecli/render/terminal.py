@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from fractions import Fraction
+from math import lcm
 from typing import Any, TextIO
 
 from rich.console import Console
@@ -19,7 +20,7 @@ from rich.text import Text as RichText
 from dicecli.environment import Environment
 from dicecli.escape import escaped
 from dicecli.notation.readings import reading_note
-from dicecli.probability.distribution import Odds, fraction_text, percent
+from dicecli.probability.distribution import Distribution, Odds, fraction_text, percent
 from dicecli.render import theme
 from dicecli.render.text import chance_text, face_text, named, repeats_value, total_text
 from dicecli.results import (
@@ -385,9 +386,9 @@ class TerminalRenderer:
                 spread = f"range {dist.min}..{dist.max}, {spread}"
             console.print(f"  {spread}")
             under = odds.passing is not None and odds.passing[0] is None
-            console.print(_histogram(dist.outcomes, "value", odds, under, full))
+            console.print(_histogram(dist, "value", odds, under, full))
         for name, table in odds.tables:
-            console.print(_histogram(table.outcomes, escaped(name), None, False, full))
+            console.print(_histogram(table, escaped(name), None, False, full))
         for note in odds.notes:
             console.print(RichText(f"  {escaped(note)}", style=theme.ROLE_STYLES["note"]))
 
@@ -437,79 +438,95 @@ this many rows is shown."""
 
 
 def _histogram(
-    outcomes: Sequence[tuple[int, Fraction]],
+    distribution: Distribution,
     heading: str,
     odds: Odds | None,
     under: bool,
     full: bool,
 ) -> Table:
     """A table of values, chances, the cumulative chance (``at most`` for a roll-under
-    test, else ``at least``) and a bar; the passing rows of a check in green."""
+    test, else ``at least``) and a bar; the passing rows of a check in green. Sums and
+    comparisons are of integer counts (:func:`_integer_chances`): a distribution may
+    have tens of thousands of outcomes whose fractions share a denominator of hundreds
+    of digits."""
     table = Table(box=None, show_header=True, pad_edge=False)
     table.add_column(heading, justify="right")
     table.add_column("chance", justify="right")
     table.add_column("at most" if under else "at least", justify="right")
     table.add_column("")
-    chances = list(outcomes)
-    peak = max((chance for _, chance in chances), default=Fraction(1))
-    total = sum((chance for _, chance in chances), Fraction(0))
-    cumulative: list[Fraction] = []
-    running = Fraction(0) if under else total
-    for _, chance in chances:
+    values = [value for value, _ in distribution.outcomes]
+    counts, denominator = _integer_chances(distribution)
+    peak = max(counts, default=1)
+    cumulative: list[int] = []
+    running = 0 if under else sum(counts)
+    for count in counts:
         if under:
-            running += chance
+            running += count
             cumulative.append(running)
         else:
             cumulative.append(running)
-            running -= chance
-    first, last = (0, len(chances)) if full else _likeliest(chances, SHORT_TABLE)
+            running -= count
+    first, last = (0, len(counts)) if full else _likeliest(counts, denominator, SHORT_TABLE)
     if not full and last - first > SHORT_TABLE_MOST:
-        first, last = _likeliest_run(chances, first, last, SHORT_TABLE_MOST)
+        first, last = _likeliest_run(counts, first, last, SHORT_TABLE_MOST)
     for index in range(first, last):
-        value, chance = chances[index]
-        bar = "█" * max(1, round(HISTOGRAM_WIDTH * chance / peak)) if chance else ""
+        value, count = values[index], counts[index]
+        bar = "█" * max(1, round(Fraction(HISTOGRAM_WIDTH * count, peak))) if count else ""
         passes = odds.passes(value) if odds is not None else None
         style = "green" if passes else ""
         table.add_row(
             RichText(escaped(str(value)), style=f"bold {style}".strip() if passes else ""),
-            RichText(percent(chance), style=style),
-            RichText(percent(cumulative[index]), style=style),
+            RichText(percent(Fraction(count, denominator)), style=style),
+            RichText(percent(Fraction(cumulative[index], denominator)), style=style),
             RichText(bar, "green" if passes else "cyan"),
         )
-    hidden = len(chances) - (last - first)
+    hidden = len(counts) - (last - first)
     if hidden:
-        mass = sum((chance for _, chance in chances[:first] + chances[last:]), Fraction(0))
+        mass = Fraction(sum(counts[:first]) + sum(counts[last:]), denominator)
         more = f"{hidden} rarer rows ({percent(mass)} in all): --full shows them"
         table.add_row("…", "", "", RichText(more, style=theme.ROLE_STYLES["note"]))
     return table
 
 
-def _likeliest_run(
-    chances: Sequence[tuple[int, Fraction]], first: int, last: int, rows: int
-) -> tuple[int, int]:
+def _integer_chances(distribution: Distribution) -> tuple[list[int], int]:
+    """Each outcome's chance as an integer count over one denominator: the odds
+    engine's own weights when the distribution carries them, else over the least
+    common denominator of its chances."""
+    outcomes = distribution.outcomes
+    if distribution.weights is not None and len(distribution.weights[0]) == len(outcomes):
+        counts, denominator = distribution.weights
+        return list(counts), denominator
+    denominator = lcm(*(chance.denominator for _, chance in outcomes)) if outcomes else 1
+    return [chance.numerator * (denominator // chance.denominator) for _, chance in outcomes], (
+        denominator
+    )
+
+
+def _likeliest_run(counts: Sequence[int], first: int, last: int, rows: int) -> tuple[int, int]:
     """The run of ``rows`` rows between ``first`` and ``last`` that holds the most (the
     first such run), by a sliding sum."""
-    held = sum((chance for _, chance in chances[first : first + rows]), Fraction(0))
+    held = sum(counts[first : first + rows])
     best, start = held, first
     for index in range(first + rows, last):
-        held += chances[index][1] - chances[index - rows][1]
+        held += counts[index] - counts[index - rows]
         if held > best:
             best, start = held, index - rows + 1
     return start, start + rows
 
 
-def _likeliest(chances: Sequence[tuple[int, Fraction]], rows: int) -> tuple[int, int]:
+def _likeliest(counts: Sequence[int], denominator: int, rows: int) -> tuple[int, int]:
     """The rows left when the less likely end is cut off, one row at a time, down to
     ``rows`` rows or until the next cut would leave out more than
-    :data:`SHORT_TABLE_LEFT_OUT` in all."""
-    first, last = 0, len(chances)
-    left_out = Fraction(0)
+    :data:`SHORT_TABLE_LEFT_OUT` in all (``counts`` over ``denominator``)."""
+    first, last = 0, len(counts)
+    left_out = 0
+    most = SHORT_TABLE_LEFT_OUT
     while last - first > rows:
-        low = chances[first][1] <= chances[last - 1][1]
-        chance = chances[first][1] if low else chances[last - 1][1]
-        if left_out + chance > SHORT_TABLE_LEFT_OUT:
+        low = counts[first] <= counts[last - 1]
+        count = counts[first] if low else counts[last - 1]
+        if (left_out + count) * most.denominator > most.numerator * denominator:
             break
-        left_out += chance
+        left_out += count
         if low:
             first += 1
         else:
