@@ -248,6 +248,16 @@ class Distribution:
             remaining -= chance
         return tuple(found)
 
+    def at_least_floats(self) -> tuple[float, ...]:
+        """:meth:`at_least_each` as floats, for a table's percentages: from the integer
+        ``weights`` when known, whose quotients round as the fractions' do, without
+        making one fraction per outcome."""
+        if self.weights is None:
+            return tuple(float(tail) for tail in self.at_least_each())
+        counts, denominator = self.weights
+        tails = list(itertools.accumulate(reversed(counts)))
+        return tuple(tail / denominator for tail in reversed(tails))
+
     def at_least(self, value: int) -> Fraction:
         return self.probability(lambda k: k >= value)
 
@@ -276,7 +286,7 @@ class Distribution:
         return self.combine(other, int.__add__)
 
 
-def percent(probability: Fraction) -> str:
+def percent(probability: Fraction | float) -> str:
     """``Fraction(1, 3)`` -> ``"33.33%"``; tiny chances keep significant digits."""
     value = float(probability) * 100
     if value == 0 or value >= 0.01:

@@ -55,7 +55,7 @@ def odds_lines(odds: Odds) -> list[str]:
     dist = odds.distribution
     if dist is not None:
         lines.append(f"range\t{dist.min}..{dist.max}\tstdev {dist.stdev():.4f}")
-        tails = dist.at_least_each()
+        tails = dist.at_least_floats()
         for (value, chance), remaining in zip(dist.outcomes, tails, strict=True):
             chance_text = fraction_text(chance)
             lines.append(f"{value}\t{chance_text}\t{percent(chance)}\t{percent(remaining)}")

@@ -9,6 +9,7 @@ import io
 import re
 from fractions import Fraction
 
+import pytest
 from fuzz.harness import StepCounter
 from rich.console import Console
 
@@ -102,3 +103,13 @@ def test_a_table_without_integer_weights_is_cut_as_one_with_them() -> None:
     assert _integer_chances(without) == (list(with_weights.weights[0]), 8000)
     shown = [odds_output_of(d) for d in (with_weights, without)]
     assert shown[0] == shown[1]
+
+
+@pytest.mark.parametrize("text", ["3d6", "60d50", "d6!", "4d6kh3 - 2", "{1d6, 1d8}kh1"])
+def test_the_chances_of_at_least_each_value_round_as_their_fractions(text: str) -> None:
+    found = dicecli.odds(text).distribution
+    assert found is not None
+    exact = found.at_least_each()
+    assert found.at_least_floats() == tuple(float(tail) for tail in exact)
+    unweighted = Distribution(found.outcomes, found.residue)
+    assert unweighted.at_least_floats() == tuple(float(tail) for tail in exact)
