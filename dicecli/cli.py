@@ -2,11 +2,16 @@
 
 Thin by design: it turns options into :class:`~dicecli.app.RunOptions` and calls
 :mod:`dicecli.app`. The options the commands share are declared once
-(:data:`SHARED_OPTIONS`); each game's options (a plug-in's ``--wild-die``) come from its
+(:func:`shared_options`); each game's options (a plug-in's ``--wild-die``) come from its
 declaration in the registry. The options' spellings, and which command takes which,
 come from the command line's one table (:mod:`dicecli.command_line`), which the entry
 point (:mod:`dicecli.entry`) reads too: a plain roll never comes here
 (docs/startup.md).
+
+The app is made for the run (:func:`app_for`): what it says of the games (examples and
+the list of games in its help, their options) is read from every game's declaration
+only when the run may show it, and a run that shows no help makes its command alone
+(:func:`lone_command`): a roll with the table's options loads no game (docs/startup.md).
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import enum
 import functools
 import inspect
+import os
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -24,8 +30,10 @@ import typer.core
 from typer.core import TyperGroup
 
 from dicecli.command_line import (
+    COMMANDS,
     COMPLETION_OPTIONS,
     OPTION,
+    OPTIONS,
     PROGRAM,
     SPELLINGS,
     VERSION,
@@ -36,17 +44,16 @@ from dicecli.command_line import (
 from dicecli.command_line import route as route_words
 from dicecli.errors import DiceError, escaped
 from dicecli.escape import escaped_lines
-from dicecli.frozen import replace
+from dicecli.frozen import frozen, replace
 from dicecli.notation.dialects import DIALECT_SETTING, DIALECTS, dialect_named
 from dicecli.status import ExitStatus
 from dicecli.systems import registry
-from dicecli.systems.declaration import CORE_FLAGS as CORE_FLAGS
-from dicecli.systems.declaration import CliOption
 from dicecli.terminals import is_terminal
 
 if TYPE_CHECKING:
     from dicecli.app import RunOptions
     from dicecli.environment import Environment
+    from dicecli.systems.declaration import CliOption
 
 
 def _examples() -> str:
@@ -79,6 +86,46 @@ def _games_epilog() -> str:
             forms.pop()
         lines.append(", ".join(forms) + more)
     return "Games:\n\n" + "\n\n".join(lines)
+
+
+@frozen
+class GameTexts:
+    """What the typer app says of the games: examples of their lines and the list of
+    games in its help, a setting's example in ``--setting``'s help, and the games' own
+    options. Read from every game's declaration (:meth:`of_every_game`) for a run that
+    may show them; :data:`UNSAID` for any other run, which then loads no game
+    (:func:`lone_command`)."""
+
+    examples: str
+    epilog: str | None
+    setting_example: str
+    first_example: str
+    last_topic: str
+    options: tuple[CliOption, ...]
+
+    @classmethod
+    def of_every_game(cls) -> GameTexts:
+        games = registry.games()
+        return cls(
+            examples=_examples(),
+            epilog=_games_epilog(),
+            setting_example=_setting_example(),
+            first_example=games[0].example,
+            last_topic=games[-1].topic,
+            options=game_options(),
+        )
+
+
+UNSAID = GameTexts(
+    examples="2D6+5, 4d6kh3",
+    epilog=None,
+    setting_example="KEY=VALUE",
+    first_example="",
+    last_topic="",
+    options=(),
+)
+"""What the app says of the games in a run that shows none of it: no game's text, and
+no game's option."""
 
 
 class _RollByDefault(TyperGroup):
@@ -131,20 +178,6 @@ def _help_markup() -> Literal["rich"] | None:
     return "rich" if sys.stdout.isatty() else None
 
 
-app = typer.Typer(
-    name="dicecli",
-    cls=_RollByDefault,
-    rich_markup_mode=_help_markup(),
-    help=f"Roll dice for tabletop games: {_examples()}. Exact odds with `dicecli odds`. "
-    "A roll's options (--seed, --given, --times, --set, --plain, --json, ...) are listed "
-    "by `dicecli roll --help`; `dicecli help TOPIC` gives examples.",
-    epilog=_games_epilog(),
-    add_completion=True,
-    no_args_is_help=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
-
-
 def _option(name: str, **details: Any) -> Any:
     """The typer option of the table's option ``name`` (its spellings), with ``details``
     (its help ...)."""
@@ -178,14 +211,6 @@ Sets = Annotated[
     _option(
         "sets",
         help="A named value or saved roll: --set STR=3, --set attack=1d20+5 (repeatable).",
-        show_default=False,
-    ),
-]
-Settings = Annotated[
-    Optional[list[str]],  # noqa: UP045
-    _option(
-        "settings",
-        help=f"A game setting: --setting {_setting_example()} (repeatable; see each game's doc).",
         show_default=False,
     ),
 ]
@@ -246,24 +271,36 @@ DiceFile = Annotated[
     ),
 ]
 
-SHARED_OPTIONS: dict[str, tuple[Any, Any]] = {
-    "seed": (Seed, None),
-    "given": (Given, None),
-    "times": (Times, 1),
-    "plain": (Plain, False),
-    "json": (Json, False),
-    "sets": (Sets, None),
-    "character": (Character, None),
-    "dice_file": (DiceFile, None),
-    "settings": (Settings, None),
-    "dialect": (DialectName, None),
-    "debug": (Debug, False),
-    "color": (Color, ColorWhen.AUTO),
-    "summary": (Summary, False),
-}
-"""The options the commands share, declared once: parameter name -> (annotated type,
-default). A command names those it takes with :func:`with_options`; a parameter it
-declares itself (``odds --json`` has its own help) wins."""
+
+@functools.cache
+def shared_options(setting_example: str) -> Mapping[str, tuple[Any, Any]]:
+    """The options the commands share, declared once: parameter name -> (annotated type,
+    default); ``setting_example`` is the ``KEY=VALUE`` of ``--setting``'s help. A command
+    names those it takes with :func:`with_options`; a parameter it declares itself
+    (``odds --json`` has its own help) wins."""
+    settings = Annotated[
+        Optional[list[str]],  # noqa: UP045
+        _option(
+            "settings",
+            help=f"A game setting: --setting {setting_example} (repeatable; see each game's doc).",
+            show_default=False,
+        ),
+    ]
+    return {
+        "seed": (Seed, None),
+        "given": (Given, None),
+        "times": (Times, 1),
+        "plain": (Plain, False),
+        "json": (Json, False),
+        "sets": (Sets, None),
+        "character": (Character, None),
+        "dice_file": (DiceFile, None),
+        "settings": (settings, None),
+        "dialect": (DialectName, None),
+        "debug": (Debug, False),
+        "color": (Color, ColorWhen.AUTO),
+        "summary": (Summary, False),
+    }
 
 
 def _game_option(option: CliOption) -> tuple[Any, Any]:
@@ -274,28 +311,17 @@ def _game_option(option: CliOption) -> tuple[Any, Any]:
     return Annotated[Optional[str], typer.Option(option.flag, help=escaped(option.help))], None  # noqa: UP045
 
 
-CORE_PARAMETERS = frozenset(
-    {
-        *SHARED_OPTIONS,
-        "words",
-        "at_least",
-        "at_most",
-        "full",
-        "odds",
-        "svg",
-        "path",
-        "topic",
-        "version",
-        "context",
-        "shared",
-    }
-)
+CORE_PARAMETERS = frozenset({*OPTION, "words", "topic", "version", "context", "shared"})
+"""The parameter names of the commands' own options and arguments, which no game's
+option may take."""
 
 
 @functools.cache
 def game_options() -> tuple[CliOption, ...]:
     """Every game's command-line options, in game order; one that clashes with the
     command line's own is left out with a warning (a plug-in cannot break them)."""
+    from dicecli.systems.declaration import CORE_FLAGS  # with the games (docs/startup.md)
+
     options: list[CliOption] = []
     for game in registry.games():
         for option in game.options:
@@ -309,18 +335,22 @@ def game_options() -> tuple[CliOption, ...]:
     return tuple(options)
 
 
-def with_options(*names: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
-    """Give a command the shared options ``names`` and every game's options, after its
-    own parameters (``debug`` last). The command receives them as keyword arguments."""
+def with_options(
+    texts: GameTexts, *names: str
+) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """Give a command the shared options ``names`` and the games' options of ``texts``,
+    after its own parameters (``debug`` last). The command receives them as keyword
+    arguments."""
+    shared = shared_options(texts.setting_example)
 
     def decorate(command: Callable[..., None]) -> Callable[..., None]:
         signature = inspect.signature(command, eval_str=True)
         own = [p for p in signature.parameters.values() if p.kind is not p.VAR_KEYWORD]
         taken = {p.name for p in own}
-        added = {n: SHARED_OPTIONS[n] for n in names if n != "debug" and n not in taken}
-        added.update((o.parameter, _game_option(o)) for o in game_options())
+        added = {n: shared[n] for n in names if n != "debug" and n not in taken}
+        added.update((o.parameter, _game_option(o)) for o in texts.options)
         if "debug" in names:
-            added["debug"] = SHARED_OPTIONS["debug"]
+            added["debug"] = shared["debug"]
         parameters = own + [
             inspect.Parameter(
                 name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=kind
@@ -340,9 +370,9 @@ def with_options(*names: str) -> Callable[[Callable[..., None]], Callable[..., N
 
 
 def settings_from(items: list[str] | None, options: Mapping[str, Any]) -> dict[str, str]:
-    """``--setting KEY=VALUE`` items, then the games' own options (each a short spelling
-    of one of the game's settings), as a mapping."""
-    known_settings = registry.settings()
+    """``--setting KEY=VALUE`` items, then the games' own options given to the command
+    (each a short spelling of one of the game's settings; ``options``: the command's
+    values of them, which it has only when the app read every game), as a mapping."""
     settings: dict[str, str] = {}
     for item in items or []:
         key, equals, value = item.partition("=")
@@ -351,11 +381,12 @@ def settings_from(items: list[str] | None, options: Mapping[str, Any]) -> dict[s
         if key.strip() == DIALECT_SETTING:  # not a game's: how every line is read
             settings[DIALECT_SETTING] = dialect_named(value)
             continue
+        known_settings = registry.settings()
         if key.strip() not in known_settings:
             known = ", ".join(known_settings)
             raise DiceError(f"--setting {key.strip()}: no such setting (settings: {known})")
         settings[key.strip()] = value.strip()
-    for option in game_options():
+    for option in game_options() if options else ():
         given = options.get(option.parameter)
         if given is not None:
             settings[option.setting] = str(given)
@@ -375,24 +406,26 @@ def environment_from(
     setting or the character file names."""
     # The rolling stages, which the help does not need, come with a command that rolls.
     from dicecli.environment import Environment  # docs/startup.md
-    from dicecli.naming import with_sets
 
     env = Environment(settings=settings_from(settings, options or {}))
-    # docs/startup.md
-    from dicecli.bundled import example_or_path  # `--dice-file genesys-dice` (an example)
-
     if dice_files:  # read once for the run (docs/dice.md)
-        from dicecli.dicefiles.load import combined, read_book  # docs/startup.md
+        # docs/startup.md: the readers of the user's files, with their option
+        from dicecli.bundled import example_or_path  # `--dice-file genesys-dice` (an example)
+        from dicecli.dicefiles.load import combined, read_book
 
         book = read_book(example_or_path(str(dice_files[0])))
         for path in dice_files[1:]:
             book = combined(book, read_book(example_or_path(str(path))))
         env = replace(env, dice=book)
     if character is not None:
-        from dicecli.character import load_character  # docs/startup.md
+        from dicecli.bundled import example_or_path  # docs/startup.md
+        from dicecli.character import load_character
 
         env = load_character(example_or_path(str(character)), env)
-    env = with_sets(env, sets or [])
+    if sets:
+        from dicecli.naming import with_sets  # docs/startup.md
+
+        env = with_sets(env, sets)
     if dialect is not None:
         env = replace(env, settings={**env.settings, DIALECT_SETTING: dialect_named(dialect)})
     return env
@@ -439,13 +472,7 @@ def _options(
     )
 
 
-@app.command(
-    "roll",
-    help="Roll dice: `dicecli roll 2D6+5`, or just `dicecli 2D6+5`. "
-    "With no roll and a pipe on stdin, roll each line of stdin.",
-    epilog=_games_epilog(),
-)
-@with_options(
+ROLL_OPTIONS = (
     "seed",
     "given",
     "times",
@@ -460,6 +487,11 @@ def _options(
     "summary",
     "debug",
 )
+"""The shared options of the commands that roll (``roll``, ``table``)."""
+REPL_OPTIONS = tuple(name for name in ROLL_OPTIONS if name not in ("times", "summary"))
+"""The shared options of ``repl``, whose ``--times`` is its own."""
+
+
 def roll_command(
     words: Words = None,
     odds: Annotated[
@@ -494,14 +526,6 @@ def _sets_up_a_session(shared: dict[str, Any]) -> bool:
     return any(shared.get(name) not in (None, [], (), "") for name in SESSION_OPTIONS)
 
 
-@app.command(
-    "odds",
-    help="Exact chances of a roll or check, computed, not sampled: "
-    f'`dicecli odds 2d6+3 --at-least 10`, `dicecli odds "{registry.games()[0].example}"`.',
-)
-@with_options(
-    "plain", "json", "sets", "character", "dice_file", "settings", "dialect", "color", "debug"
-)
 def odds_command(
     words: Words = None,
     at_least: Annotated[
@@ -589,11 +613,6 @@ def _guide_for(name: str) -> str | None:
     return next((keyword for keyword in game.keywords if keyword in guides()), None)
 
 
-@app.command(
-    "help",
-    help="Examples of the notation, a game, odds or the REPL, and the guides: `dicecli help`, "
-    f"`dicecli help {registry.games()[-1].topic}`, `dicecli help grammar`.",
-)
 def help_command(
     context: typer.Context,
     topic: Annotated[
@@ -645,11 +664,6 @@ def help_command(
     show_help(sys.stdout, examples, markdown, colour_choice(color.value))
 
 
-@app.command(
-    "examples",
-    help="The example files that come with dicecli (tables, dice files, a character) and "
-    "a line to try each: name one where a file is asked for, `--dice-file genesys-dice`.",
-)
 def examples_command(
     path: Annotated[
         Optional[str],  # noqa: UP045
@@ -683,27 +697,6 @@ def examples_command(
     typer.echo('Copy one to change it: cp "$(dicecli examples --path tables)" my-tables.toml')
 
 
-@app.command(
-    "table",
-    help="Draw from a roll table: `dicecli table NAME` (from the per-user tables.toml), "
-    "`dicecli table FILE NAME` (FILE may name an example: `dicecli table tables encounters`); "
-    "--odds gives each entry's exact chance. See `dicecli help tables`.",
-)
-@with_options(
-    "seed",
-    "given",
-    "times",
-    "plain",
-    "json",
-    "sets",
-    "character",
-    "dice_file",
-    "settings",
-    "dialect",
-    "color",
-    "summary",
-    "debug",
-)
 def table_command(
     words: Annotated[
         Optional[list[str]],  # noqa: UP045
@@ -725,24 +718,6 @@ def table_command(
     _finish(run_table(words or [], options, Streams(), odds))
 
 
-@app.command(
-    "repl",
-    help="The interactive session (also `dicecli` alone at a terminal): history, "
-    "completion, let/vars, again, reroll, odds, help. See `dicecli help repl`.",
-)
-@with_options(
-    "seed",
-    "given",
-    "plain",
-    "json",
-    "sets",
-    "character",
-    "dice_file",
-    "settings",
-    "dialect",
-    "color",
-    "debug",
-)
 def repl_command(
     times: Annotated[int, _option("times", help="Roll each line typed this many times.")] = 1,
     **shared: Any,
@@ -754,11 +729,6 @@ def repl_command(
     _finish(run_repl(options, Streams()))
 
 
-@app.command(
-    "games",
-    help="The games dicecli knows: their keywords, where each comes from (built-in, or "
-    "a plug-in's distribution) and its version. See `dicecli help games`.",
-)
 def games_command(
     json: Annotated[bool, typer.Option("--json", help="A JSON array, one object a game.")] = False,
 ) -> None:
@@ -773,7 +743,6 @@ def _version(value: bool) -> None:
         raise typer.Exit(int(ExitStatus.OK))
 
 
-@app.callback(invoke_without_command=True)
 def main_callback(
     context: typer.Context,
     version: Annotated[
@@ -795,17 +764,164 @@ def main_callback(
         typer.echo(context.get_help())
 
 
+def _make_app(texts: GameTexts, only: str | None = None) -> typer.Typer:
+    """The typer app, saying of the games what ``texts`` says; with ``only``, a command's
+    name, that command alone (the commands' help, which lists them all, is then never
+    shown: :func:`lone_command`)."""
+    app = typer.Typer(
+        name="dicecli",
+        cls=_RollByDefault,
+        rich_markup_mode=_help_markup(),
+        help=f"Roll dice for tabletop games: {texts.examples}. Exact odds with `dicecli odds`. "
+        "A roll's options (--seed, --given, --times, --set, --plain, --json, ...) are listed "
+        "by `dicecli roll --help`; `dicecli help TOPIC` gives examples.",
+        epilog=texts.epilog,
+        add_completion=True,
+        no_args_is_help=False,
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+
+    def add(
+        name: str,
+        command: Callable[..., None],
+        help: str,
+        options: tuple[str, ...] | None = None,
+        epilog: str | None = None,
+    ) -> None:
+        """Add the command ``name`` with the shared ``options`` (:func:`with_options`)."""
+        if only is None or name == only:
+            if options is not None:
+                command = with_options(texts, *options)(command)
+            app.command(name, help=help, epilog=epilog)(command)
+
+    add(
+        "roll",
+        roll_command,
+        "Roll dice: `dicecli roll 2D6+5`, or just `dicecli 2D6+5`. "
+        "With no roll and a pipe on stdin, roll each line of stdin.",
+        ROLL_OPTIONS,
+        texts.epilog,
+    )
+    add(
+        "odds",
+        odds_command,
+        "Exact chances of a roll or check, computed, not sampled: "
+        f'`dicecli odds 2d6+3 --at-least 10`, `dicecli odds "{texts.first_example}"`.',
+        (
+            "plain",
+            "json",
+            "sets",
+            "character",
+            "dice_file",
+            "settings",
+            "dialect",
+            "color",
+            "debug",
+        ),
+    )
+    add(
+        "help",
+        help_command,
+        "Examples of the notation, a game, odds or the REPL, and the guides: "
+        f"`dicecli help`, `dicecli help {texts.last_topic}`, `dicecli help grammar`.",
+    )
+    add(
+        "examples",
+        examples_command,
+        "The example files that come with dicecli (tables, dice files, a character) and "
+        "a line to try each: name one where a file is asked for, `--dice-file genesys-dice`.",
+    )
+    add(
+        "table",
+        table_command,
+        "Draw from a roll table: `dicecli table NAME` (from the per-user tables.toml), "
+        "`dicecli table FILE NAME` (FILE may name an example: `dicecli table tables "
+        "encounters`); --odds gives each entry's exact chance. See `dicecli help tables`.",
+        ROLL_OPTIONS,
+    )
+    add(
+        "repl",
+        repl_command,
+        "The interactive session (also `dicecli` alone at a terminal): history, "
+        "completion, let/vars, again, reroll, odds, help. See `dicecli help repl`.",
+        REPL_OPTIONS,
+    )
+    add(
+        "games",
+        games_command,
+        "The games dicecli knows: their keywords, where each comes from (built-in, or "
+        "a plug-in's distribution) and its version. See `dicecli help games`.",
+    )
+    app.callback(invoke_without_command=True)(main_callback)
+    return app
+
+
+@functools.cache
+def typer_app(only: str | None = None) -> typer.Typer:
+    """The typer app: every command, saying what every game's declaration says; or, with
+    ``only`` (a command's name, from :func:`lone_command`), that command alone, which
+    loads no game (:data:`UNSAID`). Made once per process for each."""
+    return _make_app(game_texts(only is None), only)
+
+
+@functools.cache
+def game_texts(every_game: bool) -> GameTexts:
+    """What the app says of the games (:class:`GameTexts`): every game's, or none."""
+    return GameTexts.of_every_game() if every_game else UNSAID
+
+
+def app_for(args: list[str]) -> typer.Typer:
+    """The typer app a run on ``args`` needs (:func:`lone_command`)."""
+    return typer_app(lone_command(args))
+
+
+QUIET_COMMANDS = frozenset(COMMANDS) - {"help"}
+"""The commands that show no help of their own: given only the table's options, they
+show nothing the games' declarations say, and no other command."""
+
+OPTION_OF_SPELLING = {spelling: option for option in OPTIONS for spelling in option.spellings}
+
+
+def lone_command(args: list[str]) -> str | None:
+    """The one command a run on ``args`` needs when it shows nothing of the games nor of
+    the other commands (``roll`` for ``dicecli --color never 2D6+5``); None when the run
+    needs the whole app and every game's declaration: when a plug-in is installed (its
+    options are the app's, and a broken one is warned of on every typer run), when the
+    shell asks for completions, when the routed line names no command that shows no help
+    (bare ``dicecli``, ``--help``, ``--version``, ``help``), or when a word reads as an
+    option (anywhere on the line) that is not an option of the table the command takes:
+    it may be a game's option, or a typo whose error suggests another option."""
+    if "_DICECLI_COMPLETE" in os.environ or registry.plugins_declared():
+        return None
+    typer_args = route_words(args).typer_args()
+    command = typer_args[0] if typer_args else None
+    if command not in QUIET_COMMANDS:
+        return None
+    for arg in args:
+        if not is_option(arg):
+            continue
+        spelling = arg if arg in OPTION_OF_SPELLING or arg.startswith("--") else arg[:2]
+        option = OPTION_OF_SPELLING.get(spelling)  # `-n3`: `-n` with its value
+        if option is None or command not in option.commands:
+            return None
+    return command
+
+
 def command_names() -> tuple[str, ...]:
     """The app's commands (``roll``, ``odds``, ``repl``)."""
-    return tuple(str(command.name) for command in app.registered_commands)
+    return tuple(str(command.name) for command in typer_app().registered_commands)
 
 
-def route(args: list[str]) -> list[str]:
+def route(args: list[str], options: tuple[CliOption, ...] | None = None) -> list[str]:
     """Arguments as the typer app expects them: ``COMMAND [OPTIONS] -- [WORDS]``, read
     with the command line's table (:func:`dicecli.command_line.route`) and the games'
-    options that take a value."""
-    game_flags = frozenset(option.flag for option in game_options())
+    options that take a value (``options``: the app's, else every game's)."""
+    game_flags = frozenset(option.flag for option in _or_every_games(options))
     return route_words(args, game_flags).typer_args()
+
+
+def _or_every_games(options: tuple[CliOption, ...] | None) -> tuple[CliOption, ...]:
+    return game_options() if options is None else options
 
 
 VALUE_EXAMPLES = {
@@ -826,11 +942,14 @@ VALUE_EXAMPLES = {
 """What a missing value looks like, for the error that asks for it."""
 
 
-def missing_value(args: list[str]) -> DiceError | None:
+def missing_value(
+    args: list[str], options: tuple[CliOption, ...] | None = None
+) -> DiceError | None:
     """The error for an option given last, or followed by another option, without the
     value it takes (``dicecli 2d6 --seed``), pointing after the option; None if every
-    option that takes a value has one."""
-    takes_value = WITH_VALUE | {option.flag for option in game_options()}
+    option that takes a value has one (``options``: the games' options, as in
+    :func:`route`)."""
+    takes_value = WITH_VALUE | {option.flag for option in _or_every_games(options)}
     for index, arg in enumerate(args):
         if arg == "--":
             return None
@@ -847,7 +966,10 @@ def missing_value(args: list[str]) -> DiceError | None:
 def run(args: list[str]) -> int:
     """Run the typer app on ``args``; the exit status. What it raises (a usage error,
     Ctrl-C, a closed pipe) is given its status by :func:`dicecli.entry.exit_status`."""
-    missing = missing_value(args)
+    only = lone_command(args)
+    app = typer_app(only)  # first: a broken plug-in is warned of before all else
+    options = game_texts(only is None).options
+    missing = missing_value(args, options)
     if missing is not None:
         sys.stderr.write(missing.show() + "\n")
         return int(ExitStatus.BAD_INPUT)
@@ -855,7 +977,7 @@ def run(args: list[str]) -> int:
         from dicecli import shell_completion  # docs/startup.md
 
         shell_completion.use_for_typer()
-    result = app(args=route(args), prog_name=PROGRAM, standalone_mode=False)
+    result = app(args=route(args, options), prog_name=PROGRAM, standalone_mode=False)
     return result if isinstance(result, int) else int(ExitStatus.OK)
 
 

@@ -103,8 +103,9 @@ def _dispatch(args: list[str], paused: bool) -> int:
         _start_up_over(paused)
         return int(run_lines(sys.stdin, options, Streams()))
     # The typer app, only on this path: loading typer costs more than the grammar.
-    from dicecli.cli import run  # docs/startup.md
+    from dicecli.cli import app_for, run  # docs/startup.md
 
+    app_for(args)  # made while the collector is paused: it lives as long as the run
     _start_up_over(paused)
     return run(args)
 

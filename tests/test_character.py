@@ -23,9 +23,9 @@ def invoke_roll(*args: str) -> tuple[int, str]:
     """The typer command line on ``args``: its exit status and output."""
     from typer.testing import CliRunner
 
-    from dicecli.cli import app, route
+    from dicecli.cli import route, typer_app
 
-    result = CliRunner().invoke(app, route(list(args)))
+    result = CliRunner().invoke(typer_app(), route(list(args)))
     return result.exit_code, result.output
 
 

@@ -18,7 +18,7 @@ from processes import run_bytes_in_process, run_dicecli, run_in_process
 from typer.testing import CliRunner
 
 import dicecli
-from dicecli.cli import app, route
+from dicecli.cli import route, typer_app
 from dicecli.cli import run as typer_run
 from dicecli.systems import registry
 
@@ -26,7 +26,7 @@ runner = CliRunner()
 
 
 def invoke(*args: str, stdin: str | None = None) -> tuple[int, str]:
-    result = runner.invoke(app, route(list(args)), input=stdin)
+    result = runner.invoke(typer_app(), route(list(args)), input=stdin)
     return result.exit_code, result.output
 
 
@@ -430,12 +430,14 @@ def test_the_core_flags_are_the_apps_own_options() -> None:
 
     from typer.models import OptionInfo
 
-    from dicecli.cli import CORE_FLAGS, game_options
+    from dicecli.cli import game_options
+    from dicecli.systems.declaration import CORE_FLAGS
 
+    whole = typer_app()
     spellings = {"--help", "-h"}
-    callbacks = [command.callback for command in app.registered_commands]
-    assert app.registered_callback is not None
-    callbacks.append(app.registered_callback.callback)
+    callbacks = [command.callback for command in whole.registered_commands]
+    assert whole.registered_callback is not None
+    callbacks.append(whole.registered_callback.callback)
     for callback in callbacks:
         assert callback is not None
         for parameter in inspect.signature(callback, eval_str=True).parameters.values():
@@ -473,6 +475,9 @@ def test_a_game_option_that_clashes_is_left_out_and_the_command_line_works(
     code = (
         "from dicecli.systems import registry\n"
         "registry.BUILT_IN = (*registry.BUILT_IN, 'clash_game')\n"
+        # as when a plug-in is installed: every typer run reads every game's options (a
+        # run of the table's options alone reads none otherwise: docs/startup.md)
+        "registry._plugins_declared = lambda: True\n"
         "from dicecli.__main__ import main\n"
         "main(['odds', '--plain', '--at-least', '12', '2d6'])\n"
     )
@@ -778,3 +783,89 @@ def test_odds_of_a_line_of_several_rolls_in_plain_and_json() -> None:
         "1d20+5 >= 15",
         "2d6+3",
     ]
+
+
+# --- the app made for the run (docs/startup.md, "Two ways in, one table") -------------
+
+
+@pytest.mark.parametrize(
+    ("args", "command"),
+    [
+        (["--color", "never", "2D6+5"], "roll"),
+        (["2d6", "-n3", "--debug", "--summary"], "roll"),
+        (["roll", "--character", "character", "STR+d6"], "roll"),
+        (["odds", "--at-least", "10", "--full", "2d6"], "odds"),
+        (["table", "tables", "encounters", "--odds"], "table"),
+        (["repl", "--setting", "age.max_rolls=200"], "repl"),
+        (["examples", "--path", "tables"], "examples"),
+        (["games", "--json"], "games"),
+        # what shows help, or every command
+        ([], None),
+        (["--help"], None),
+        (["roll", "2d6", "-h"], None),
+        (["help"], None),
+        (["help", "wfb"], None),
+        (["--version"], None),
+        (["--show-completion", "bash"], None),
+        # an option the table does not give the command: perhaps a game's, or a typo
+        (["--wild-die", "d8", "sw d8"], None),
+        (["--seed=3", "2d6"], None),
+        (["odds", "--seed", "3", "2d6"], None),
+        (["roll", "--at-least", "3", "2d6"], None),
+        (["roll", "2d6", "--", "--help"], None),  # read as an option, to be safe
+    ],
+)
+def test_a_run_makes_its_command_alone_unless_it_may_show_help(
+    args: list[str], command: str | None
+) -> None:
+    from dicecli.cli import lone_command
+
+    assert lone_command(args) == command
+
+
+def test_with_a_plugin_or_at_completion_a_run_makes_the_whole_app(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from dicecli.cli import lone_command
+
+    monkeypatch.setattr(registry, "_plugins_declared", lambda: True)
+    assert lone_command(["--color", "never", "2d6"]) is None  # a plug-in's options are the app's
+    monkeypatch.setattr(registry, "_plugins_declared", lambda: False)
+    monkeypatch.setenv("_DICECLI_COMPLETE", "complete_bash")
+    assert lone_command(["--color", "never", "2d6"]) is None
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--color", "never", "--seed", "3", "2D6+5"],
+        ["--color", "purple", "2d6"],
+        ["--seed", "x", "2d6"],
+        ["--times", "0", "2d6"],
+        ["--setting", "nosuch=1", "--seed", "1", "2d6"],
+        ["--setting", "age.max_rolls=200", "--seed", "1", "age 2 vs 13"],
+        ["--dice-file", "genesys-dice", "--seed", "1", "2dBoost"],
+        ["--seed", "2", "--summary", "-n", "4", "wfb ld 8"],
+        ["odds", "--at-least", "x", "2d6"],
+        ["odds", "--plain", "--at-least", "10", "2d6+3"],
+        ["examples", "--path", "nosuch"],
+        ["games", "--json"],
+        ["table", "--seed", "1", "tables", "nosuch"],
+    ],
+)
+def test_the_lone_command_says_what_the_whole_app_says(args: list[str]) -> None:
+    from dicecli.cli import lone_command
+
+    command = lone_command(args)
+    assert command is not None
+    alone = runner.invoke(typer_app(command), route(args, ()))
+    whole = runner.invoke(typer_app(), route(args))
+    assert (alone.exit_code, alone.output) == (whole.exit_code, whole.output)
+
+
+def test_a_roll_on_the_typer_app_loads_no_game_while_help_loads_every_one() -> None:
+    declarations = {*registry.BUILT_IN, "dicecli.systems.declaration"}
+    loaded = modules_loaded_by("--color", "never", "2D6+5")
+    assert "typer" in loaded
+    assert loaded.isdisjoint(declarations)
+    assert declarations <= modules_loaded_by("--help")

@@ -25,7 +25,7 @@ from processes import run_dicecli, run_in_process
 
 from dicecli import entry, shell_completion
 from dicecli.app import RunOptions
-from dicecli.cli import ABORT, USAGE_ERROR, app, command_names, game_options
+from dicecli.cli import ABORT, USAGE_ERROR, command_names, game_options, typer_app
 from dicecli.command_line import (
     APP_OPTIONS,
     COMMANDS,
@@ -45,7 +45,7 @@ DICECLI = [sys.executable, "-m", "dicecli"]
 
 
 def _command_params(name: str) -> list[Any]:
-    group: Any = typer.main.get_command(app)
+    group: Any = typer.main.get_command(typer_app())
     return list(group.commands[name].params)
 
 
@@ -72,7 +72,7 @@ def test_the_table_says_which_options_take_a_value(command: str) -> None:
 
 def test_the_table_lists_the_commands_and_the_programs_own_options() -> None:
     assert command_names() == COMMANDS
-    group: Any = typer.main.get_command(app)
+    group: Any = typer.main.get_command(typer_app())
     own = {s for p in group.params for s in _spellings(p)}
     assert own | set(group.context_settings["help_option_names"]) == set(APP_OPTIONS)
 

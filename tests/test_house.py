@@ -19,7 +19,7 @@ from typing import cast
 import pytest
 
 import dicecli
-from dicecli.cli import app, command_names
+from dicecli.cli import command_names, typer_app
 from dicecli.command_line import COMMANDS
 from dicecli.frozen import field_names
 from dicecli.notation.grammar import parse
@@ -212,7 +212,7 @@ def test_a_rolled_tree_stays_a_plain_value(line: str) -> None:
 
 def test_the_fast_path_knows_the_commands_of_the_typer_app() -> None:
     assert set(COMMANDS) == set(command_names())
-    assert {command.name for command in app.registered_commands} == set(COMMANDS)
+    assert {command.name for command in typer_app().registered_commands} == set(COMMANDS)
 
 
 FOURTH_GAME = '''

@@ -8,7 +8,7 @@ import pytest
 from processes import run_in_process
 from typer.testing import CliRunner
 
-from dicecli.cli import app, route
+from dicecli.cli import route, typer_app
 from dicecli.environment import Environment
 from dicecli.notation.repeats import repeat_spelt_otherwise
 from dicecli.repl.commands import handle_line
@@ -17,7 +17,7 @@ from dicecli.rolling.sources import GivenSource, Roller
 
 
 def invoke(*args: str, stdin: str | None = None) -> tuple[int, str]:
-    result = CliRunner().invoke(app, route(list(args)), input=stdin)
+    result = CliRunner().invoke(typer_app(), route(list(args)), input=stdin)
     return result.exit_code, result.output
 
 

@@ -291,6 +291,14 @@ def settings() -> dict[str, Setting]:
 # --- plug-ins -----------------------------------------------------------------------
 
 
+def plugins_declared() -> bool:
+    """Whether an installed distribution declares a plug-in game (its ``entry_points.txt``
+    names the group), looked at once per process without loading any game: the typer
+    app reads every game for a run only when one does or the run may show them
+    (:func:`dicecli.cli.lone_command`)."""
+    return _plugins_declared()
+
+
 def _plugins_declared() -> bool:
     """True when an installed distribution's ``entry_points.txt`` names the group: a
     quick look, once per process, so that :mod:`importlib.metadata` is imported only
@@ -442,6 +450,7 @@ __all__ = [
     "keywords",
     "may_be_keyword",
     "origin",
+    "plugins_declared",
     "reset",
     "settings",
     "system",

@@ -11,7 +11,7 @@ import pytest
 from processes import run_in_process
 from typer.testing import CliRunner
 
-from dicecli.cli import app, route
+from dicecli.cli import route, typer_app
 from dicecli.environment import Environment
 from dicecli.errors import DiceError
 from dicecli.repl.commands import handle_line
@@ -23,7 +23,7 @@ runner = CliRunner()
 
 
 def invoke(*args: str) -> tuple[int, str]:
-    result = runner.invoke(app, route(list(args)))
+    result = runner.invoke(typer_app(), route(list(args)))
     return result.exit_code, result.output
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from dicecli.cli import app, route
+from dicecli.cli import route, typer_app
 from dicecli.environment import Environment
 from dicecli.errors import DiceError
 from dicecli.repl.commands import handle_line
@@ -81,13 +81,13 @@ def test_the_command_line_sets_the_name(tmp_path: Path) -> None:
     sheet.write_text(CRITS, encoding="utf-8")
     runner = CliRunner()
     args = ["--set", "CRITS=10", "table", str(sheet), "crits", "--given", "95", "--plain"]
-    done = runner.invoke(app, route(args))
+    done = runner.invoke(typer_app(), route(args))
     assert (done.exit_code, done.output) == (
         0,
         f"105\ttable {sheet} crits\t[95] + CRITS(10) => 101-200: a severed limb\n",
     )
     done = runner.invoke(
-        app, route(["--set", "CRITS=10", "table", str(sheet), "crits", "--odds", "--plain"])
+        typer_app(), route(["--set", "CRITS=10", "table", str(sheet), "crits", "--odds", "--plain"])
     )
     assert done.exit_code == 0
     assert "101-200: a severed limb\t1/10\t10.00%" in done.output
