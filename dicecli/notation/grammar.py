@@ -131,14 +131,17 @@ _SPELT_AFTER = (
     r"(?P<respelt_keep>[hld]|p[hl])(?P<respelt_keep_n>\d+)"
     r"|(?P<respelt_clamp>mi|ma)(?P<respelt_bound>-?\d+)"
     r"|ie(?P<respelt_explode>\d*)"
+    rf"|(?P<respelt_e>e)(?:(?P<respelt_e_if>{_EXPLODE_CONDITION})|(?![A-Za-z_]))"
     rf"|(?P<respelt_xo>xo)(?P<respelt_once>{_EXPLODE_CONDITION})?"
     r"|t(?P<respelt_target>\d+)"
     rf"|c(?P<respelt_count>{_COMPARISON})"
 )
 """Other rollers' spellings tried after dicecli's own: ``h3``/``l1`` keep highest or
 lowest, ``d1`` drop lowest, ``ph1``/``pl1`` drop highest or lowest (d20), ``mi2``/``ma5``
-clamps, ``ie``/``ie6`` explode (at least N), ``xo``/``xo10``/``xo>=8`` explode once (Foundry VTT;
-``x`` alone multiplies), ``t7`` and ``c>3`` count successes."""
+clamps, ``ie``/``ie6`` explode (at least N), ``e``/``e6``/``E=6`` explode once (at
+least N; after a comparison, on it: Dice Maiden, caith, DiceParser),
+``xo``/``xo10``/``xo>=8`` explode once (Foundry VTT; ``x`` alone multiplies), ``t7`` and
+``c>3`` count successes."""
 _MODIFIER = rf"(?i){_SPELT_BEFORE}|{_OWN_MODIFIER}|{_SPELT_AFTER}"
 # The patterns are compiled when first used; re.compile keeps them after that.
 _dice_token = lazy_regex(_DICE).set_name("dice such as 2d6")
@@ -272,6 +275,12 @@ def _respelt(groups: dict[str, Any]) -> tuple[str, Any] | None:
     if groups["respelt_xo"]:  # Foundry's xo10: once, on exactly 10; xo>=8 on 8 or more
         condition = groups["respelt_once"]
         return "explode", Explode("!", condition_of(condition) if condition else None, True)
+    if groups["respelt_e"]:  # e6: once, on 6 or more; E=6: once, on exactly 6
+        condition = groups["respelt_e_if"]
+        if condition is None:
+            return "explode", Explode("!", None, True)
+        written = ">=" + condition if condition.isdigit() else condition
+        return "explode", Explode("!", condition_of(written), True)
     if groups["respelt_explode"] is not None:
         number = groups["respelt_explode"]
         return "explode", Explode("!", Condition(">=", int(number)) if number else None)

@@ -25,6 +25,7 @@ from dicecli.notation.nodes import FLOOR_DIVISOR_START, Keep, KeepKind
 
 _MAYBE = re.compile(
     r"[xX{!<>*^]|//|[cC][sSfF]|[rRkK]\d|[rR](?![a-zA-Z])|[kK]\s*\d|[kKdD][hlHL]\d+[kKdD]"
+    r"|[eE](?![A-Za-z_])"
 )
 """A character that one of the spellings below needs: most lines have none (a lone
 ``4d6kh3`` neither: only a keep followed by another, ``kh2dl1``, is looked at)."""
@@ -44,6 +45,11 @@ _SPACED_KEEP = r"(?:[dD]\d+\s+|\)\s*)[kK](?P<n>\d+)"  # 4d6 k3, (4d6)k3
 _TWO_KEEPS = r"(?:[kK][hlHLmM]?|[dDpP][hlHL])\d+[kKdDpP]"  # kh2dl1, k2d1: a chain
 _CARET = r"(?P<dice>\d*[dD]\d+)?\s*\^\s*(?P<n>\d+)?"
 _FLOOR_DIVISION = rf"//(?={FLOOR_DIVISOR_START})"
+_ONCE = (
+    r"(?P<dice>(?<![A-Za-z_\d])\d*[dD]\d+)[A-Za-z!<>=\d\s]*?(?<![A-Za-z])(?P<letter>[eE])"
+    r"(?:(?P<condition>(?:>=|<=|<>|>|<|=)?\d+)|(?![A-Za-z_]))"
+)
+"""An explosion spelt ``e``/``e6``/``E=6`` after dice (``3d6 e6``, ``4d6e6kh3``)."""
 """The spellings' patterns, compiled when a line first passes :data:`_MAYBE` (by
 ``re``'s own cache), not when a line with a ``k`` or ``<`` loads this module."""
 
@@ -204,6 +210,9 @@ def other_readings(text: str) -> tuple[str, ...]:
             f"-d{die} subtracts a d{die} here; Dice Maiden rolls it with disadvantage: "
             f"write {worse}, or --dialect dicemaiden"
         )
+    explosion = re.search(_ONCE, code) if "e" in code.lower() else None
+    if explosion is not None:
+        notes.append(_once_note(explosion["dice"], explosion["letter"], explosion["condition"]))
     added = re.search(_ADD_THEN_TIMES, code)
     if added is not None:
         notes.append(
@@ -211,6 +220,26 @@ def other_readings(text: str) -> tuple[str, ...]:
             f"write {added['dice']}*{added['times']}{added['add']}, or --dialect rolldice"
         )
     return tuple(notes)
+
+
+def _once_note(dice: str, letter: str, condition: str | None) -> str:
+    """The note on an explosion spelt ``e``: once here, as Dice Maiden, caith and
+    DiceParser read it; again and again in Dice-Bag and d20 (Avrae), which reads a
+    bare number as exactly it; python-dice counts the dice meeting it."""
+    written = letter + (condition or "")
+    bare = condition is not None and condition.isdigit()
+    note = f"{written} explodes each die once here, as Dice Maiden and caith read it"
+    if not bare or int(condition or 0) > 1:  # e1 again and again would never end
+        again = f"{dice}!>={condition}" if bare else f"{dice}!{condition or ''}"
+        note += f"; Dice-Bag and d20 (Avrae) explode again and again: write {again}"
+        if bare:
+            note += f" (d20 on exactly {condition}: --dialect d20)"
+    if bare:
+        note += (
+            f"; python-dice reads {written} as counting the dice of {condition} or more: "
+            f"write {dice}>={condition}"
+        )
+    return note
 
 
 __all__ = ["other_readings"]

@@ -212,6 +212,7 @@ def _rdr(text: str) -> str:
 
 
 def _d20_tokens(tokens: list[Token]) -> list[Token]:
+    changed: list[Token] = []
     for word, condition in tokens:
         if word.lower() in ("k", "p") and condition[:1].isdigit():
             what = "keeps" if word.lower() == "k" else "drops"
@@ -219,7 +220,11 @@ def _d20_tokens(tokens: list[Token]) -> list[Token]:
                 f"d20 (Avrae)'s {word}{condition} {what} the dice showing {condition}, "
                 f"which dicecli cannot roll; {word}h{condition} {what} the highest"
             )
-    return tokens
+        if word.lower() == "e" and condition:
+            changed.append(("!", condition))  # explode again and again; e6 is !6 (= 6)
+        else:
+            changed.append((word, condition))
+    return changed
 
 
 _NO_DICE = rf"(?<![A-Za-z_\d])0+[dD](?:\d+|%|[fF](?:\.[12])?|\{{[^{{}}]*\}}){_RUN}"

@@ -1,0 +1,84 @@
+"""Spellings of rollers other than Dice Maiden that dicecli reads (issue 26): each
+reads as dicecli's own spelling, its exact odds equal brute force, and where another
+roller reads it otherwise the result carries a note (docs/grammar.md, "Other rollers'
+spellings")."""
+
+from __future__ import annotations
+
+import pytest
+from brute import brute_distribution
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from property_counts import examples
+
+import dicecli
+from dicecli import parse
+from dicecli.environment import Environment
+from dicecli.notation.other_readings import other_readings
+from dicecli.notation.reader import parse_as
+
+# --- e: explode once ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("spelling", "own"),
+    [
+        ("1d6 e", "1d6!o"),  # Dice-Bag, caith: e alone explodes on the highest face
+        ("3d6 e6", "3d6!o>=6"),  # caith, Dice Maiden: once, on 6 or more
+        ("4d6 e6 k3", "4d6!o>=6kh3"),  # Dice-Bag's readme
+        ("10d6 e6 K8 +4", "10d6!o>=6kh8 + 4"),  # caith's readme
+        ("d6 e + 2", "d6!o + 2"),  # Dice-Bag, spec/transform.rb
+        ("3d6 e t4", "3d6>=4!o"),  # Dice-Bag, spec/roll_part.rb: and count 4 or more
+        ("10d6E=6", "10d6!o=6"),  # DiceParser's README: once, on exactly 6
+        ("2d10e<3", "2d10!o<3"),
+    ],
+)
+def test_e_explodes_once(spelling: str, own: str) -> None:
+    assert parse(spelling) == parse(own)
+
+
+@pytest.mark.parametrize("line", ["2d6 elf damage", "2d6 each round"])
+def test_a_word_starting_with_e_is_no_explosion(line: str) -> None:
+    assert parse(line).body == parse("2d6").body
+    assert parse(line).comment == line.split(None, 1)[1]
+
+
+@pytest.mark.parametrize(
+    ("text", "dice", "total"),
+    [
+        ("1d6 e", "6,6", 12),  # the added 6 does not explode in turn
+        ("2d6 e5", "5,6,2", 13),  # 5 explodes (at least 5): 6 added; 2 does not
+        ("10d6E=6", "6,5," + ",".join(["1"] * 9), 20),  # DiceParser: on exactly 6
+        ("4d6 e6 k3", "6,1,2,3,4", 13),  # Dice-Bag: the added die is kept among all
+    ],
+)
+def test_e_with_given_dice(text: str, dice: str, total: int) -> None:
+    assert dicecli.roll(text, given=dice).total == total
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(st.integers(1, 3), st.integers(2, 6), st.sampled_from(["e", "e{n}", "E={n}", "e>{n}"]))
+def test_e_has_exact_odds(count: int, sides: int, spelling: str) -> None:
+    number = sides // 2 + 1
+    line = f"{count}d{sides} {spelling.format(n=number)}"
+    found = dicecli.odds(line).distribution
+    assert found is not None
+    assert found.as_dict() == brute_distribution(line, max_dice=2 * count)
+
+
+def test_e_is_noted_with_the_other_readings() -> None:
+    (note,) = other_readings("4d6 e6 k3")
+    assert note.startswith("e6 explodes each die once here, as Dice Maiden and caith read it")
+    assert "Dice-Bag and d20 (Avrae) explode again and again: write 4d6!>=6" in note
+    assert "python-dice reads e6 as counting the dice of 6 or more: write 4d6>=6" in note
+    assert "again and again" not in other_readings("100d20e1")[0]  # it would never end
+    assert dicecli.roll("1d6 e", seed=1).notes == other_readings("1d6 e")
+
+
+def test_d20_reads_e_as_exploding_again_on_exactly_n() -> None:
+    """d20 (Avrae) README: ``e`` explodes on the selector (a bare number: exactly it),
+    every added die too."""
+    assert parse_as("4d6e6kh3", "d20") == parse("4d6!=6kh3")
+    assert parse_as("1d2e2", "d20") == parse("1d2!=2")
+    d20 = Environment(settings={"dialect": "d20"})
+    assert dicecli.roll("1d6e6", given="6,6,6,2", environment=d20).total == 20
