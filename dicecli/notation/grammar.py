@@ -135,13 +135,14 @@ _SPELT_AFTER = (
     rf"|(?P<respelt_xo>xo)(?P<respelt_once>{_EXPLODE_CONDITION})?"
     r"|t(?P<respelt_target>\d+)"
     rf"|c(?P<respelt_count>{_COMPARISON})"
+    r"|(?P<respelt_counted>>>|<<)[ \t]*(?P<respelt_counted_n>\d+)"
 )
 """Other rollers' spellings tried after dicecli's own: ``h3``/``l1`` keep highest or
 lowest, ``d1`` drop lowest, ``ph1``/``pl1`` drop highest or lowest (d20), ``mi2``/``ma5``
 clamps, ``ie``/``ie6`` explode (at least N), ``e``/``e6``/``E=6`` explode once (at
 least N; after a comparison, on it: Dice Maiden, caith, DiceParser),
-``xo``/``xo10``/``xo>=8`` explode once (Foundry VTT; ``x`` alone multiplies), ``t7`` and
-``c>3`` count successes."""
+``xo``/``xo10``/``xo>=8`` explode once (Foundry VTT; ``x`` alone multiplies), ``t7``,
+``c>3`` and Rollem's ``>>4``/``<<3`` (at least, at most) count successes."""
 _MODIFIER = rf"(?i){_SPELT_BEFORE}|{_OWN_MODIFIER}|{_SPELT_AFTER}"
 # The patterns are compiled when first used; re.compile keeps them after that.
 _dice_token = lazy_regex(_DICE).set_name("dice such as 2d6")
@@ -288,6 +289,9 @@ def _respelt(groups: dict[str, Any]) -> tuple[str, Any] | None:
         return "success", Condition(">=", int(groups["respelt_target"]))
     if groups["respelt_count"]:
         return "success", condition_of(groups["respelt_count"])
+    if groups["respelt_counted"]:
+        counted: CompareOp = ">=" if groups["respelt_counted"] == ">>" else "<="
+        return "success", Condition(counted, int(groups["respelt_counted_n"]))
     return None
 
 

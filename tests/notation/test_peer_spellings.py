@@ -82,3 +82,32 @@ def test_d20_reads_e_as_exploding_again_on_exactly_n() -> None:
     assert parse_as("1d2e2", "d20") == parse("1d2!=2")
     d20 = Environment(settings={"dialect": "d20"})
     assert dicecli.roll("1d6e6", given="6,6,6,2", environment=d20).total == 20
+
+
+# --- Rollem: >> and << count ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("spelling", "own"),
+    [
+        ("10d6 >>4", "10d6>=4"),  # Rollem, syntax: the dice at 4 or above
+        ("10d6 << 3", "10d6<=3"),  # ... at 3 or below
+        ("10d6>>4 + 1", "10d6>=4 + 1"),
+    ],
+)
+def test_rollem_counts(spelling: str, own: str) -> None:
+    assert parse(spelling) == parse(own)
+
+
+def test_rollem_counts_with_given_dice() -> None:
+    assert dicecli.roll("5d6 >>4", given="4,3,6,1,5").total == 3
+    assert dicecli.roll("5d6 << 3", given="4,3,6,1,5").total == 2
+
+
+@settings(max_examples=examples(50), deadline=None)
+@given(st.integers(1, 3), st.integers(2, 6), st.sampled_from([">>", "<<"]), st.integers(1, 6))
+def test_rollem_counts_have_exact_odds(count: int, sides: int, op: str, number: int) -> None:
+    line = f"{count}d{sides} {op}{number}"
+    found = dicecli.odds(line).distribution
+    assert found is not None
+    assert found.as_dict() == brute_distribution(line, max_dice=count)
