@@ -111,3 +111,34 @@ def test_rollem_counts_have_exact_odds(count: int, sides: int, op: str, number: 
     found = dicecli.odds(line).distribution
     assert found is not None
     assert found.as_dict() == brute_distribution(line, max_dice=count)
+
+
+# --- caith: a comment after " : ", a sorted repetition ^# ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "own", "comment"),
+    [
+        ("1d6 : initiative", "1d6", "initiative"),  # caith's README: text after ':'
+        ("2d6 + 6 : test", "2d6 + 6", "test"),
+        ("4d6 : Hello World!", "4d6", "Hello World!"),
+        ("(2d6 + 6) ^ 8 : test", "(2d6 + 6)^8", "test"),  # a power here, noted
+    ],
+)
+def test_caith_comment(line: str, own: str, comment: str) -> None:
+    read = parse(line)
+    assert read.body == parse(own).body
+    assert read.comment == comment
+
+
+def test_a_colon_right_against_the_roll_stays_an_error() -> None:
+    with pytest.raises(dicecli.DiceSyntaxError, match="unexpected ':x'"):
+        parse("1d6:x")
+
+
+def test_caith_sorted_repetition_is_a_repeat() -> None:
+    from dicecli.app import other_repeat
+
+    assert other_repeat("(2d6 + 6) ^# 8 : test") == "(2d6 + 6) : test -n 8"
+    assert other_repeat("2d6 ^# 3") == "2d6 -n 3"
+    assert other_repeat("2d6 ^ 3") is None  # a power: the line reads as written
