@@ -49,7 +49,7 @@ DIALECTS = {
 DIALECT_SETTING = "dialect"
 """The setting (``--setting dialect=roll20``, a character file's key) naming one."""
 
-NOTE_CHARACTERS = frozenset("xX\N{MULTIPLICATION SIGN}{!<>*cCrRkK^eE")
+NOTE_CHARACTERS = frozenset("xX\N{MULTIPLICATION SIGN}{!<>*cCrRkK^eEvV")
 """A character that a spelling another roller reads otherwise needs: a line with none
 (``2D6+5``) and no ``//`` carries no note, and the notes' module is not even loaded for
 it (nor for one that starts with ``-``, Dice Maiden's disadvantage: ``-d20``)."""

@@ -122,11 +122,13 @@ _OWN_MODIFIER = (
 """dicecli's own modifiers."""
 _SPELT_BEFORE = (
     rf"rr(?P<repeated_if>{_CONDITION})?|(?P<respelt_reroll>rg|irg|ir)(?P<respelt_reroll_n>\d+)"
+    r"|(?P<respelt_versus>[er]?v)(?P<respelt_versus_n>\d+)"
 )
 """Other rollers' spellings that must be tried before dicecli's own (``rr`` before ``r``):
 ``rr`` re-roll repeatedly (d20, Foundry), ``irN``/``irgN`` re-roll repeatedly at most or
-at least N, ``rgN`` once at least N (Dice Maiden). See docs/grammar.md, "Other rollers'
-spellings"."""
+at least N, ``rgN`` once at least N (Dice Maiden), justinian/dice's versus ``v5`` (count
+the dice of 5 or more; ``ev5`` compounding, ``rv5`` adding a die on the highest face, not
+``r`` and ``v5``). See docs/grammar.md, "Other rollers' spellings"."""
 _SPELT_AFTER = (
     r"(?P<respelt_keep>[hld]|p[hl])(?P<respelt_keep_n>\d+)"
     r"|(?P<respelt_clamp>mi|ma)(?P<respelt_bound>-?\d+)"
@@ -172,6 +174,10 @@ def _modifiers(
                 raise _fail(text, loc - len(after), _SELECTED_REROLL.format(after + token))
             slot, value = respelt
             target_spelt = target_spelt or token[:1] in "tT"
+            if groups["respelt_versus"] and len(groups["respelt_versus"]) == 2:  # ev5, rv5
+                if "explode" in values:
+                    raise _fail(text, loc, "a second explode modifier: write one per dice term")
+                values["explode"] = _VERSUS_EXPLOSIONS[groups["respelt_versus"][0].lower()]
         elif groups["keep"]:
             kind = groups["keep"].lower()
             kind = "kh" if kind == "k" else kind
@@ -248,6 +254,11 @@ _SELECTED_REROLL = (
 )
 
 
+_VERSUS_EXPLOSIONS = {"e": Explode("!!", None), "r": Explode("!", None)}
+"""justinian/dice's ``ev5`` (a die on the highest face rolls again and adds to itself)
+and ``rv5`` (it adds another die to the pool)."""
+
+
 def _as_own(match: re.Match[str]) -> dict[str, Any]:
     """The groups of a modifier match, with ``rr`` (re-roll repeatedly, as d20 and
     Foundry spell it) as the ``r`` it is: a bare ``rr`` re-rolls the lowest face too."""
@@ -265,6 +276,8 @@ def _respelt(groups: dict[str, Any]) -> tuple[str, Any] | None:
         spelling, number = groups["respelt_reroll"].lower(), groups["respelt_reroll_n"]
         op: CompareOp = ">=" if spelling.endswith("g") else "<="
         return "reroll", Reroll(Condition(op, int(number or 1)), spelling == "rg")
+    if groups["respelt_versus"]:  # justinian/dice's 10d10v7: the dice of 7 or more
+        return "success", Condition(">=", int(groups["respelt_versus_n"]))
     if groups["respelt_keep"]:
         kind = {"h": "kh", "l": "kl", "d": "dl", "ph": "dh", "pl": "dl"}[
             groups["respelt_keep"].lower()

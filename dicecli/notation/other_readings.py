@@ -25,7 +25,7 @@ from dicecli.notation.nodes import FLOOR_DIVISOR_START, Keep, KeepKind
 
 _MAYBE = re.compile(
     r"[xX{!<>*^]|//|[cC][sSfF]|[rRkK]\d|[rR](?![a-zA-Z])|[kK]\s*\d|[kKdD][hlHL]\d+[kKdD]"
-    r"|[eE](?![A-Za-z_])"
+    r"|[eE](?![A-Za-z_])|\d[vV]\d"
 )
 """A character that one of the spellings below needs: most lines have none (a lone
 ``4d6kh3`` neither: only a keep followed by another, ``kh2dl1``, is looked at)."""
@@ -50,6 +50,8 @@ _ONCE = (
     r"(?:(?P<condition>(?:>=|<=|<>|>|<|=)?\d+)|(?![A-Za-z_]))"
 )
 """An explosion spelt ``e``/``e6``/``E=6`` after dice (``3d6 e6``, ``4d6e6kh3``)."""
+_VERSUS = r"(?P<dice>(?<![A-Za-z_\d])\d*[dD]\d+)[vV](?P<n>\d+)"
+"""justinian/dice's versus right after dice (``6d6v3``), which python-dice reads as a keep."""
 """The spellings' patterns, compiled when a line first passes :data:`_MAYBE` (by
 ``re``'s own cache), not when a line with a ``k`` or ``<`` loads this module."""
 
@@ -213,6 +215,13 @@ def other_readings(text: str) -> tuple[str, ...]:
     explosion = re.search(_ONCE, code) if "e" in code.lower() else None
     if explosion is not None:
         notes.append(_once_note(explosion["dice"], explosion["letter"], explosion["condition"]))
+    versus = re.search(_VERSUS, code) if "v" in code.lower() else None
+    if versus is not None:
+        dice, n = versus["dice"], versus["n"]
+        notes.append(
+            f"v{n} counts the dice of {n} or more here, as justinian/dice reads it; "
+            f"python-dice reads {dice}v{n} as keeping the lowest {n}: write {dice}kl{n}"
+        )
     added = re.search(_ADD_THEN_TIMES, code)
     if added is not None:
         notes.append(

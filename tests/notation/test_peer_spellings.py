@@ -142,3 +142,55 @@ def test_caith_sorted_repetition_is_a_repeat() -> None:
     assert other_repeat("(2d6 + 6) ^# 8 : test") == "(2d6 + 6) : test -n 8"
     assert other_repeat("2d6 ^# 3") == "2d6 -n 3"
     assert other_repeat("2d6 ^ 3") is None  # a power: the line reads as written
+
+
+# --- justinian/dice: versus v, ev, rv ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("spelling", "own"),
+    [
+        ("10d10v7", "10d10>=7"),  # README, "Versus": the number that roll t or greater
+        ("3d8v3", "3d8>=3"),
+        ("3d6ev4", "3d6>=4!!"),  # e: a die on the highest face rolls again, adding
+        ("9d9rv5", "9d9>=5!"),  # r: a die on the highest face adds a die to the pool
+    ],
+)
+def test_versus_counts(spelling: str, own: str) -> None:
+    assert parse(spelling) == parse(own)
+
+
+def test_rv_is_not_a_reroll_and_a_count() -> None:
+    # read as r (re-roll the lowest face) then v5 it would be another roll
+    node = parse("9d9rv5").body
+    assert isinstance(node, dicecli.notation.nodes.Dice)
+    assert node.modifiers.reroll is None
+
+
+@pytest.mark.parametrize(
+    ("text", "dice", "total"),
+    [
+        ("4d6v4", "4,3,6,1", 2),
+        ("3d6ev4", "6,2,3,5", 2),  # 6+2 = 8 (one die), 3, 5: two of 4 or more
+        ("2d6rv6", "6,1,6,6,2", 3),  # 6 adds 1; the second 6 adds a 6, which adds 2
+    ],
+)
+def test_versus_with_given_dice(text: str, dice: str, total: int) -> None:
+    assert dicecli.roll(text, given=dice).total == total
+
+
+@settings(max_examples=examples(50), deadline=None)
+@given(st.integers(1, 3), st.integers(2, 6), st.integers(1, 6))
+def test_versus_has_exact_odds(count: int, sides: int, number: int) -> None:
+    line = f"{count}d{sides}v{number}"
+    found = dicecli.odds(line).distribution
+    assert found is not None
+    assert found.as_dict() == brute_distribution(line, max_dice=count)
+
+
+def test_versus_is_noted_with_python_dice_reading() -> None:
+    assert other_readings("6d6v3") == (
+        "v3 counts the dice of 3 or more here, as justinian/dice reads it; python-dice "
+        "reads 6d6v3 as keeping the lowest 3: write 6d6kl3",
+    )
+    assert other_readings("d20 vs 15") == ()
