@@ -3,7 +3,9 @@
 ``! with sword``, caith's ``: initiative``), a leading label (Dice Maiden's
 ``(Attack) 1d20``) and free words after the roll (``1d20+5 to hit``, as d20 (Avrae)
 allows); and Dice Maiden's forms that no other roller reads otherwise
-(:func:`dicecli.notation.dicemaiden.plain_forms`: ``p s 2d6``, ``1d6++5``, ``6d10 tl7``).
+(:func:`dicecli.notation.dicemaiden.plain_forms`: ``p s 2d6``, ``1d6++5``, ``6d10 tl7``)
+and other rollers' (:func:`dicecli.notation.peer_forms.peer_forms`: ``6d6^``,
+``2d20h``).
 
 The grammar reads a line as written first; only a line it refuses is offered to
 :func:`readings`, which gives the line again with the added text blanked out (spaces
@@ -19,6 +21,7 @@ from collections.abc import Iterator
 
 from dicecli.notation.dicemaiden import plain_forms
 from dicecli.notation.games import games
+from dicecli.notation.peer_forms import peer_forms
 
 _CHAT_PREFIX = re.compile(r"\s*(?:/roll|/r|!roll|!r)(?=\s)", re.IGNORECASE)
 _BLOCK_COMMENT = re.compile(r"/\*(?P<words>.*?)\*/", re.DOTALL)
@@ -79,6 +82,10 @@ def readings(text: str) -> Iterator[tuple[str, str | None]]:
     plain = plain_forms(text)  # Dice Maiden's p s 2d6, 1d6++5, 6d10 tl7
     if plain != text:
         text = plain
+        yield text, None
+    peer = peer_forms(text)  # python-dice's 6d6^, kotlin-dice's 2d20h
+    if peer != text:
+        text = peer
         yield text, None
     label = _LEADING_LABEL.match(text)
     if label is not None:

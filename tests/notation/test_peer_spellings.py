@@ -194,3 +194,49 @@ def test_versus_is_noted_with_python_dice_reading() -> None:
         "reads 6d6v3 as keeping the lowest 3: write 6d6kl3",
     )
     assert other_readings("d20 vs 15") == ()
+
+
+# --- python-dice and kotlin-dice: bare letters -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("spelling", "own"),
+    [
+        ("4d6t", "4d6"),  # python-dice README: t totals the rolls
+        ("6d1t", "6d1"),
+        ("6d6x", "6d6!"),  # x: explode on the highest face
+        ("d6x", "d6!"),
+        ("6d6^", "6d6dl1"),  # ^ or h with no number: all but the lowest
+        ("6d6v", "6d6dh1"),  # v or l with no number: all but the highest
+        ("6d6o", "6d6dl1dh1"),  # o with no number: all but two
+        ("6d6 o 3", "6d6dl2dh1"),  # the middle 3: one more left out at the bottom
+        ("7d6o3", "7d6dl2dh2"),
+        ("2d20h", "2d20kh1"),  # kotlin-dice: the highest one; python-dice: all but one
+        ("2d20l", "2d20kl1"),
+    ],
+)
+def test_bare_letters(spelling: str, own: str) -> None:
+    assert parse(spelling) == parse(own)
+
+
+@pytest.mark.parametrize("line", ["4d6h", "3d6l", "2d6o", "1d6^", "1d6v"])
+def test_bare_letters_read_two_ways_stay_refused(line: str) -> None:
+    # 4d6h: the highest one in kotlin-dice, all but the lowest in python-dice; 2d6o and
+    # 1d6^ keep none or all in python-dice
+    with pytest.raises(dicecli.DiceSyntaxError):
+        parse(line)
+
+
+def test_bare_letters_with_given_dice() -> None:
+    assert dicecli.roll("6d6 o 3", given="1,2,3,4,5,6").total == 3 + 4 + 5
+    assert dicecli.roll("6d6^", given="1,2,3,4,5,6").total == 20
+    assert dicecli.roll("6d6v", given="1,2,3,4,5,6").total == 15
+
+
+@settings(max_examples=examples(50), deadline=None)
+@given(st.integers(3, 4), st.integers(2, 4), st.sampled_from(["^", "v", "o", "o 1", "o2"]))
+def test_bare_letters_have_exact_odds(count: int, sides: int, letter: str) -> None:
+    line = f"{count}d{sides}{letter}"
+    found = dicecli.odds(line).distribution
+    assert found is not None
+    assert found.as_dict() == brute_distribution(line, max_dice=count)
