@@ -5,7 +5,7 @@
 allows); and Dice Maiden's forms that no other roller reads otherwise
 (:func:`dicecli.notation.dicemaiden.plain_forms`: ``p s 2d6``, ``1d6++5``, ``6d10 tl7``)
 and other rollers' (:func:`dicecli.notation.peer_forms.peer_forms`: ``6d6^``,
-``2d20h``).
+``10d10 t7 tt9``, ``4d6even``).
 
 The grammar reads a line as written first; only a line it refuses is offered to
 :func:`readings`, which gives the line again with the added text blanked out (spaces
@@ -83,7 +83,7 @@ def readings(text: str) -> Iterator[tuple[str, str | None]]:
     if plain != text:
         text = plain
         yield text, None
-    peer = peer_forms(text)  # python-dice's 6d6^, kotlin-dice's 2d20h
+    peer = peer_forms(text)  # python-dice's 6d6^, caith's t7 tt9, Foundry's 4d6even
     if peer != text:
         text = peer
         yield text, None

@@ -240,3 +240,54 @@ def test_bare_letters_have_exact_odds(count: int, sides: int, letter: str) -> No
     found = dicecli.odds(line).distribution
     assert found is not None
     assert found.as_dict() == brute_distribution(line, max_dice=count)
+
+
+# --- caith: tt and t[...]; Foundry VTT: even, odd ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "given_dice", "total"),
+    [
+        # caith's lib.rs tests roll one of each face 1..10
+        ("10d10 t7 tt9", ",".join(map(str, range(1, 11))), 6),
+        ("10d10 tt7 t9", ",".join(map(str, range(1, 11))), 8),
+        ("10d10 tt8", ",".join(map(str, range(1, 11))), 6),
+        ("5d10 t8 tt10", "8,9,10,1,10", 6),  # README: 8 and 9 once, 10 twice
+        # a die of a target list or parity shows 1 for a face that counts, else 0
+        ("3d6 t[2,4,6]", "1,0,1", 2),  # README: only even faces count
+        ("4d6even", "1,0,1,0", 2),  # Foundry: count the even results
+        ("4d6odd", "0,1,0,0", 1),
+    ],
+)
+def test_counting_forms_with_given_dice(line: str, given_dice: str, total: int) -> None:
+    assert dicecli.roll(line, given=given_dice).total == total
+
+
+@pytest.mark.parametrize(
+    ("spelling", "own"),
+    [
+        ("10d10 t7 tt9", "10d10>=7ds>=9"),
+        ("10d10 tt7 t9", "10d10>=7ds>=7"),
+        ("10d10 tt8", "10d10>=8ds>=8"),
+        ("3d6 t[2,4,6]", "3d{0,1,0,1,0,1}"),
+        ("4d6even", "4d{0,1,0,1,0,1}"),
+        ("4d6odd", "4d{1,0,1,0,1,0}"),
+    ],
+)
+def test_counting_forms(spelling: str, own: str) -> None:
+    assert parse(spelling) == parse(own)
+
+
+@settings(max_examples=examples(50), deadline=None)
+@given(
+    st.integers(1, 3),
+    st.integers(2, 6),
+    st.sampled_from(["t{a} tt{b}", "tt{a} t{b}", "tt{a}", " t[{a},{b}]", "even", "odd"]),
+    st.integers(1, 6),
+    st.integers(1, 6),
+)
+def test_counting_forms_have_exact_odds(count: int, sides: int, form: str, a: int, b: int) -> None:
+    line = f"{count}d{sides}" + (" " if form[0] == "t" else "") + form.format(a=a, b=b)
+    found = dicecli.odds(line).distribution
+    assert found is not None
+    assert found.as_dict() == brute_distribution(line, max_dice=count)
