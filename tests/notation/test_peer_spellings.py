@@ -234,7 +234,7 @@ def test_bare_letters_with_given_dice() -> None:
 
 
 @settings(max_examples=examples(50), deadline=None)
-@given(st.integers(3, 4), st.integers(2, 4), st.sampled_from(["^", "v", "o", "o 1", "o2"]))
+@given(st.integers(4, 5), st.integers(2, 3), st.sampled_from(["^", "v", "o", "o 1", "o2"]))
 def test_bare_letters_have_exact_odds(count: int, sides: int, letter: str) -> None:
     line = f"{count}d{sides}{letter}"
     found = dicecli.odds(line).distribution
@@ -291,3 +291,38 @@ def test_counting_forms_have_exact_odds(count: int, sides: int, form: str, a: in
     found = dicecli.odds(line).distribution
     assert found is not None
     assert found.as_dict() == brute_distribution(line, max_dice=count)
+
+
+# --- python-dice, DiceParser, kotlin-dice: dice of other faces; caith: ^+ ----------------------
+
+
+@pytest.mark.parametrize(
+    ("spelling", "own"),
+    [
+        ("2u6", "2d{-6,-5,-4,-3,-2,-1,0,1,2,3,4,5,6}"),  # python-dice: -6 to 6
+        ("6d6a", "6d{1,2,3,4,5,12}"),  # python-dice "again": a 6 counts twice
+        ("6d6a3", "6d{1,2,6,4,5,6}"),
+        ("4d1 .+ 3", "4d{4}"),  # python-dice: 3 added to each die
+        ("4d6 .- 1", "4d{0,1,2,3,4,5}"),
+        ("4z6", "4d{0,1,2,3,4,5}"),  # DiceParser, kotlin-dice: zero-based
+        ("6d6 v 3", "6d6kl3"),  # python-dice, spaced: never justinian/dice's versus
+        ("6d6v(-3)", "6d6dh3"),  # a negative number drops
+        ("6d6o(-4)", "6d6dl2dh2"),  # the middle 6 - 4 = 2
+        ("(2d6 + 6) ^+ 2 : test", "(2d6 + 6) + (2d6 + 6) # test"),  # caith: summed
+    ],
+)
+def test_dice_of_other_faces_and_sums(spelling: str, own: str) -> None:
+    assert parse(spelling) == parse(own)
+
+
+@settings(max_examples=examples(50), deadline=None)
+@given(
+    st.integers(1, 3),
+    st.integers(2, 5),
+    st.sampled_from(["{c}u{s}", "{c}z{s}", "{c}d{s}a", "{c}d{s} .+ 2", "({c}d{s} + 1) ^+ 2"]),
+)
+def test_dice_of_other_faces_have_exact_odds(count: int, sides: int, form: str) -> None:
+    line = form.format(c=count, s=sides)
+    found = dicecli.odds(line).distribution
+    assert found is not None
+    assert found.as_dict() == brute_distribution(line, max_dice=2 * count)
