@@ -98,9 +98,27 @@ def _lone_pool(found: re.Match[str]) -> str:
     return term
 
 
+def _roll20_tokens(tokens: list[Token]) -> list[Token]:
+    """Roll20's conditions, inclusive; its ``m``/``m3`` ("Matching Dice": matches are
+    highlighted, the total is unchanged) left out, and ``mt`` (the number of matching
+    sets) refused."""
+    changed: list[Token] = []
+    for word, condition in tokens:
+        low = word.lower()
+        if low.startswith("mt"):
+            raise DiceError(
+                f"Roll20's {word}{condition} counts the sets of matching dice, which "
+                "dicecli cannot roll"
+            )
+        if low == "m" and (condition == "" or condition.isdigit()):
+            continue  # the matches are only highlighted: the dice and total as rolled
+        changed.append((word, _at_least(condition)))
+    return changed
+
+
 def _roll20(text: str) -> str:
     text = re.sub(_LONE_POOL, _lone_pool, text)
-    return _rewrite_runs(text, lambda tokens: [(w, _at_least(c)) for w, c in tokens])
+    return _rewrite_runs(text, _roll20_tokens)
 
 
 # --- Foundry VTT ----------------------------------------------------------------------

@@ -326,3 +326,17 @@ def test_dice_of_other_faces_have_exact_odds(count: int, sides: int, form: str) 
     found = dicecli.odds(line).distribution
     assert found is not None
     assert found.as_dict() == brute_distribution(line, max_dice=2 * count)
+
+
+# --- Roll20: m and mt ---------------------------------------------------------------------------
+
+
+def test_roll20_matching_dice_keep_the_total() -> None:
+    """Roll20, Dice Reference, "Matching Dice": ``2d6m`` highlights matches; the total
+    is the dice's sum. ``mt`` counts the sets of matches, which dicecli cannot roll."""
+    roll20 = Environment(settings={"dialect": "roll20"})
+    assert dicecli.roll("2d6m", given="3,3", environment=roll20).total == 6
+    assert dicecli.roll("4d6m3", given="1,2,3,4", environment=roll20).total == 10
+    assert parse_as("4d6m3>3", "roll20") == parse("4d6>=3")
+    with pytest.raises(dicecli.DiceError, match="Roll20's mt counts the sets of matching"):
+        dicecli.roll("20d6mt", environment=roll20)
