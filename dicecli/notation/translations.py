@@ -250,8 +250,40 @@ _NO_DICE = rf"(?<![A-Za-z_\d])0+[dD](?:\d+|%|[fF](?:\.[12])?|\{{[^{{}}]*\}}){_RU
 compiled when a line is first read in d20's dialect."""
 
 
+_SELECTING_REROLL = re.compile(r"(?i)(?:ra|ro)[hl]?")
+
+
+def _d20_one_die(found: re.Match[str]) -> str:
+    """d20's ``ra`` (re-roll up to one matched die, keeping it: one more die for the
+    whole set) and ``rol1``/``roh1`` (re-roll the lowest / highest die once) on a term
+    of one die, where they are dicecli's ``!o`` and ``ro``: ``1d6ra6`` is ``1d6!o6``,
+    ``1d6ral1`` ``1d6!o>=1``, ``1d6rol1`` ``1d6ro>=1``. On more dice they are refused."""
+    tokens = [_token(piece) for piece in _TOKENS.findall(found["run"])]
+    if not any(_SELECTING_REROLL.fullmatch(word) and word.lower() != "ro" for word, _ in tokens):
+        return found[0]
+    counted = re.match(_COUNTED, found["head"])
+    if counted is None or int(counted["count"] or 1) != 1:
+        raise DiceError(
+            "d20 (Avrae)'s ra, rol and roh act on one die of the set, which dicecli reads "
+            "only for a single die (1d6ra6)"
+        )
+    changed: list[Token] = []
+    for word, condition in tokens:
+        low = word.lower()
+        if low == "ra":
+            changed.append(("!o", condition))
+        elif low in ("ral", "rah") and condition.isdigit() and int(condition) >= 1:
+            changed.append(("!o", ">=1"))  # the one die is its lowest and highest
+        elif low in ("rol", "roh") and condition.isdigit() and int(condition) >= 1:
+            changed.append(("ro", ">=1"))
+        else:
+            changed.append((word, condition))
+    return found["head"] + "".join(word + condition for word, condition in changed)
+
+
 def _d20(text: str) -> str:
-    return _rewrite_runs(re.sub(_NO_DICE, "0", text), _d20_tokens)
+    text = _TERM.sub(_d20_one_die, re.sub(_NO_DICE, "0", text))
+    return _rewrite_runs(text, _d20_tokens)
 
 
 # --- Dice Maiden ----------------------------------------------------------------------

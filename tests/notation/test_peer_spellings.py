@@ -340,3 +340,33 @@ def test_roll20_matching_dice_keep_the_total() -> None:
     assert parse_as("4d6m3>3", "roll20") == parse("4d6>=3")
     with pytest.raises(dicecli.DiceError, match="Roll20's mt counts the sets of matching"):
         dicecli.roll("20d6mt", environment=roll20)
+
+
+# --- d20 (Avrae): ra, rol, roh on one die -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "own"),
+    [
+        ("1d6ra6", "1d6!o6"),  # README, "Operators": re-roll up to one matched die, keep it
+        ("1d6ral1", "1d6!o>=1"),  # the lowest of one die is that die
+        ("1d1ra1", "1d1!o1"),
+        ("1d6rol1", "1d6ro>=1"),  # re-roll the lowest die once
+        ("1d6ra>4", "1d6!o>4"),
+    ],
+)
+def test_d20_reroll_and_add_on_one_die(line: str, own: str) -> None:
+    assert parse_as(line, "d20") == parse(own)
+
+
+def test_d20_reroll_and_add_with_given_dice() -> None:
+    d20 = Environment(settings={"dialect": "d20"})
+    assert dicecli.roll("1d6ra6", given="6,6", environment=d20).total == 12  # once only
+    assert dicecli.roll("1d6rol1", given="2,5", environment=d20).total == 5
+
+
+@pytest.mark.parametrize("line", ["4d6ra6", "4d6rol1"])
+def test_d20_reroll_and_add_on_several_dice_is_refused(line: str) -> None:
+    # ra adds at most one die for the whole set: not dicecli's explode once per die
+    with pytest.raises(dicecli.DiceError, match="only for a single die"):
+        parse_as(line, "d20")
