@@ -153,8 +153,66 @@ def _equal(condition: str) -> str:
     return "=" + condition if condition[:1].isdigit() else condition
 
 
+_FOUNDRY_FAILURES = ("df", "sf")
+_CHECKS: dict[str, Callable[[int, int], bool]] = {
+    "=": lambda face, n: face == n,
+    "<": lambda face, n: face < n,
+    "<=": lambda face, n: face <= n,
+    ">": lambda face, n: face > n,
+    ">=": lambda face, n: face >= n,
+}
+MOST_FACES_SPELT = 100
+"""The most faces a die may have for Foundry's ``df``/``sf`` alone to be spelt as faces."""
+
+
+def _foundry_term(found: re.Match[str]) -> str:
+    """Foundry's modifiers that change what a die is worth, on a term of plain dice
+    (foundryvtt.com dice-modifiers; DiceTerm's deductFailures, subtractFailures,
+    marginSuccess): without ``cs``/``cf``, ``df=1`` makes each failing die worth -1
+    and ``sf<3`` worth minus its face, the others their face (spelt as the die's
+    faces: ``6d6df=1`` is ``6d{-1,2,3,4,5,6}``); ``ms>=10`` is the total less 10
+    (``ms<10``: 10 less the total)."""
+    tokens = [_token(piece) for piece in _TOKENS.findall(found["run"])]
+    words = [word.lower() for word, _ in tokens]
+    head = found["head"]
+    counted = re.fullmatch(r"(?P<count>\d*)[dD](?P<sides>\d+)", head)
+    if counted is None or not ({"df", "sf", "ms"} & set(words)):
+        return found[0]
+    kept: list[Token] = []
+    margin: tuple[str, int] | None = None
+    for word, condition in tokens:
+        low = word.lower()
+        compared = re.fullmatch(r"(?P<op>[<>]=?|=)?(?P<n>\d+)", condition)
+        counting = "cs" in words or "cf" in words
+        if low in _FOUNDRY_FAILURES and not counting and compared is not None:
+            head = _worth(counted, low, compared["op"] or "=", int(compared["n"]))
+        elif low == "ms" and compared is not None:
+            margin = (compared["op"] or "=", int(compared["n"]))
+        else:
+            kept.append((word, condition))
+    term = head + "".join(word + condition for word, condition in kept)
+    if margin is None:
+        return term
+    op, target = margin
+    return f"({term} - {target})" if op in ("=", ">", ">=") else f"({target} - {term})"
+
+
+def _worth(counted: re.Match[str], word: str, op: str, target: int) -> str:
+    """The dice ``counted`` spelt as faces, a failing face worth -1 (``df``) or minus
+    itself (``sf``)."""
+    sides = int(counted["sides"])
+    if sides > MOST_FACES_SPELT:
+        raise DiceError(f"Foundry VTT's {word} alone is read for dice of up to 100 faces")
+    fails = _CHECKS[op]
+    faces = [
+        (-1 if word == "df" else -face) if fails(face, target) else face
+        for face in range(1, sides + 1)
+    ]
+    return f"{counted['count']}d{{{','.join(map(str, faces))}}}"
+
+
 def _foundry(text: str) -> str:
-    return _rewrite_runs(text, _foundry_tokens)
+    return _rewrite_runs(_TERM.sub(_foundry_term, text), _foundry_tokens)
 
 
 # --- RPG Dice Roller ------------------------------------------------------------------

@@ -5,6 +5,9 @@ spellings")."""
 
 from __future__ import annotations
 
+import itertools
+from fractions import Fraction
+
 import pytest
 from brute import brute_distribution
 from hypothesis import given, settings
@@ -370,3 +373,47 @@ def test_d20_reroll_and_add_on_several_dice_is_refused(line: str) -> None:
     # ra adds at most one die for the whole set: not dicecli's explode once per die
     with pytest.raises(dicecli.DiceError, match="only for a single die"):
         parse_as(line, "d20")
+
+
+# --- Foundry VTT: df and sf alone, ms -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "own"),
+    [
+        # DiceTerm.deductFailures: without cs, a failing die counts -1, the rest their face
+        ("6d6df=1", "6d{-1,2,3,4,5,6}"),
+        # DiceTerm.subtractFailures: a failing die counts minus its face
+        ("6d6sf<3", "6d{-1,-2,3,4,5,6}"),
+        # DiceTerm.marginSuccess: the total less the target (or the target less it)
+        ("1d20ms>=10", "(1d20 - 10)"),
+        ("1d20ms<10", "(10 - 1d20)"),
+        ("10d6cs>4df<2", "10d6>4f<2"),  # with cs, as before: successes less failures
+    ],
+)
+def test_foundry_failures_and_margins(line: str, own: str) -> None:
+    assert parse_as(line, "foundry") == parse(own)
+
+
+def test_foundry_failures_with_given_dice() -> None:
+    foundry = Environment(settings={"dialect": "foundry"})
+    assert dicecli.roll("3d6df=1", given="-1,4,6", environment=foundry).total == 9
+    assert dicecli.roll("1d20ms>=10", given="15", environment=foundry).total == 5
+
+
+@settings(max_examples=examples(50), deadline=None)
+@given(st.integers(1, 3), st.integers(2, 6), st.sampled_from(["df", "sf"]), st.integers(1, 6))
+def test_foundry_failures_have_exact_odds(count: int, sides: int, word: str, n: int) -> None:
+    # brute force over every way the dice fall, each face worth what Foundry counts it
+    foundry = Environment(settings={"dialect": "foundry"})
+    found = dicecli.odds(f"{count}d{sides}{word}<={n}", environment=foundry).distribution
+    assert found is not None
+    worth = {
+        face: ((-1 if word == "df" else -face) if face <= n else face)
+        for face in range(1, sides + 1)
+    }
+    tally: dict[int, Fraction] = {}
+    for faces in itertools.product(range(1, sides + 1), repeat=count):
+        total = sum(worth[face] for face in faces)
+        tally[total] = tally.get(total, Fraction(0)) + Fraction(1, sides**count)
+    assert found.as_dict() == tally
