@@ -38,6 +38,8 @@ _SUMMED = re.compile(r"(?P<roll>[^#^]+?)[ \t]*\^\+[ \t]*(?P<times>\d{1,2})(?P<re
 """caith's summed repetition, ``(2d6 + 6) ^+ 2``."""
 MOST_SUMMED = 20
 """The most repetitions of caith's ``^+`` that are spelt out as a sum."""
+_COMPUTED_TOTAL = re.compile(rf"(?<![A-Za-z_\d])(?P<dice>\d*[dD]\([^()]*\))[tT]{_END}")
+"""python-dice's total after dice of computed sides, ``d(d6)t``."""
 _TARGET = r"(?<![A-Za-z])t(?P<t>\d+)"
 _DOUBLE = r"(?<![A-Za-z])tt(?P<d>\d+)"
 _ANY_DICE = r"\d*[dD](?:\d+|%)"
@@ -54,6 +56,7 @@ def peer_forms(text: str) -> str:
     it has none."""
     text = _summed(text)
     text = _BARE.sub(_bare, text)
+    text = _COMPUTED_TOTAL.sub(lambda found: found["dice"], text)
     text = _OTHER_DICE.sub(_other_dice, text)
     text = _doubles(text)
     text = _TARGET_LIST.sub(_target_list, text)

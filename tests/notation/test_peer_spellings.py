@@ -207,6 +207,7 @@ def test_versus_is_noted_with_python_dice_reading() -> None:
     [
         ("4d6t", "4d6"),  # python-dice README: t totals the rolls
         ("6d1t", "6d1"),
+        ("d(d6)t", "d(d6)"),  # python-dice's tests: after dice of computed sides too
         ("6d6x", "6d6!"),  # x: explode on the highest face
         ("d6x", "d6!"),
         ("6d6^", "6d6dl1"),  # ^ or h with no number: all but the lowest
