@@ -23,9 +23,14 @@ from typing import cast
 
 from dicecli.notation.nodes import FLOOR_DIVISOR_START, Keep, KeepKind
 
+LETTER_SPELLINGS = r"[dD](?:\d+|%)[A-Za-z!<>=\d]*?\s*[eE](?:[<>=\d]|(?![A-Za-z_]))|\d[vV]\d"
+"""The ``e`` and ``v`` spellings (``3d6 e6``, ``6d6v3``): the same pattern as
+:data:`dicecli.notation.dialects.LETTER_SPELLINGS`, which looks at a line before this
+module is loaded (a test holds the two equal; this module does not import that one)."""
+
 _MAYBE = re.compile(
     r"[xX{!<>*^]|//|[cC][sSfF]|[rRkK]\d|[rR](?![a-zA-Z])|[kK]\s*\d|[kKdD][hlHL]\d+[kKdD]"
-    r"|[eE](?![A-Za-z_])|\d[vV]\d"
+    rf"|{LETTER_SPELLINGS}"
 )
 """A character that one of the spellings below needs: most lines have none (a lone
 ``4d6kh3`` neither: only a keep followed by another, ``kh2dl1``, is looked at)."""

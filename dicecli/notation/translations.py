@@ -308,7 +308,7 @@ _NO_DICE = rf"(?<![A-Za-z_\d])0+[dD](?:\d+|%|[fF](?:\.[12])?|\{{[^{{}}]*\}}){_RU
 compiled when a line is first read in d20's dialect."""
 
 
-_SELECTING_REROLL = re.compile(r"(?i)(?:ra|ro)[hl]?")
+_SELECTING_REROLL = r"(?i)(?:ra|ro)[hl]?"  # compiled when a line is read in d20's dialect
 
 
 def _d20_one_die(found: re.Match[str]) -> str:
@@ -317,7 +317,7 @@ def _d20_one_die(found: re.Match[str]) -> str:
     of one die, where they are dicecli's ``!o`` and ``ro``: ``1d6ra6`` is ``1d6!o6``,
     ``1d6ral1`` ``1d6!o>=1``, ``1d6rol1`` ``1d6ro>=1``. On more dice they are refused."""
     tokens = [_token(piece) for piece in _TOKENS.findall(found["run"])]
-    if not any(_SELECTING_REROLL.fullmatch(word) and word.lower() != "ro" for word, _ in tokens):
+    if not any(re.fullmatch(_SELECTING_REROLL, w) and w.lower() != "ro" for w, _ in tokens):
         return found[0]
     counted = re.match(_COUNTED, found["head"])
     if counted is None or int(counted["count"] or 1) != 1:

@@ -418,3 +418,14 @@ def test_foundry_failures_have_exact_odds(count: int, sides: int, word: str, n: 
         total = sum(worth[face] for face in faces)
         tally[total] = tally.get(total, Fraction(0)) + Fraction(1, sides**count)
     assert found.as_dict() == tally
+
+
+def test_the_letter_spellings_are_looked_for_alike_before_and_in_the_notes() -> None:
+    from dicecli.notation import dialects
+    from dicecli.notation import other_readings as notes
+
+    assert dialects.LETTER_SPELLINGS == notes.LETTER_SPELLINGS
+    # a label or a word with an e or a v is no spelling: no note, nothing more loaded
+    assert dialects.line_notes("2d6[fire] + 1d4[cold]", None) == ()
+    assert dialects.line_notes("d20 + level", None) == ()
+    assert dialects.line_notes("3d6 e6", None) != ()
