@@ -59,7 +59,10 @@ LETTER_CHARACTERS = frozenset("eEvV")
 and one that has them (a label ``[fire]``, a name ``level``) is looked at with that
 pattern alone, not with the notes' module."""
 
-LETTER_SPELLINGS = r"[dD](?:\d+|%)[A-Za-z!<>=\d]*?\s*[eE](?:[<>=\d]|(?![A-Za-z_]))|\d[vV]\d"
+LETTER_SPELLINGS = (
+    r"[dD](?:\d+|%)[A-Za-z!<>=\d]*?\s*[eE](?:[<>=\d]|(?![A-Za-z_]))"  # 3d6 e6, 4d6e6kh3
+    r"|\d[ \t]*[vV]\d"  # 6d6v3
+)
 """An explosion spelt ``e`` after dice (``3d6 e6``, ``4d6e6kh3``) or a versus ``v``
 (``6d6v3``), which other rollers read otherwise; compiled (by :mod:`re`) the first time
 a line with one of :data:`LETTER_CHARACTERS` is seen."""

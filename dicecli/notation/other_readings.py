@@ -23,7 +23,10 @@ from typing import cast
 
 from dicecli.notation.nodes import FLOOR_DIVISOR_START, Keep, KeepKind
 
-LETTER_SPELLINGS = r"[dD](?:\d+|%)[A-Za-z!<>=\d]*?\s*[eE](?:[<>=\d]|(?![A-Za-z_]))|\d[vV]\d"
+LETTER_SPELLINGS = (
+    r"[dD](?:\d+|%)[A-Za-z!<>=\d]*?\s*[eE](?:[<>=\d]|(?![A-Za-z_]))"  # 3d6 e6, 4d6e6kh3
+    r"|\d[ \t]*[vV]\d"  # 6d6v3
+)
 """The ``e`` and ``v`` spellings (``3d6 e6``, ``6d6v3``): the same pattern as
 :data:`dicecli.notation.dialects.LETTER_SPELLINGS`, which looks at a line before this
 module is loaded (a test holds the two equal; this module does not import that one)."""
@@ -55,7 +58,7 @@ _ONCE = (
     r"(?:(?P<condition>(?:>=|<=|<>|>|<|=)?\d+)|(?![A-Za-z_]))"
 )
 """An explosion spelt ``e``/``e6``/``E=6`` after dice (``3d6 e6``, ``4d6e6kh3``)."""
-_VERSUS = r"(?P<dice>(?<![A-Za-z_\d])\d*[dD]\d+)[vV](?P<n>\d+)"
+_VERSUS = r"(?P<dice>(?<![A-Za-z_\d])\d*[dD]\d+)[ \t]*[vV](?P<n>\d+)"
 """justinian/dice's versus right after dice (``6d6v3``), which python-dice reads as a keep."""
 """The spellings' patterns, compiled when a line first passes :data:`_MAYBE` (by
 ``re``'s own cache), not when a line with a ``k`` or ``<`` loads this module."""

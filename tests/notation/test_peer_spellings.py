@@ -197,6 +197,7 @@ def test_versus_is_noted_with_python_dice_reading() -> None:
         "reads 6d6v3 as keeping the lowest 3: write 6d6kl3",
     )
     assert other_readings("d20 vs 15") == ()
+    assert other_readings("6d6 v3") == other_readings("6d6v3")  # a blank before: noted too
 
 
 # --- python-dice and kotlin-dice: bare letters -----------------------------------------------
