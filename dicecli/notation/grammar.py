@@ -936,6 +936,14 @@ def _refused_feature(text: str, loc: int) -> str | None:
         return "decimals are not supported: dice and values are whole numbers"
     if rest.startswith("%"):
         return "'%' is percent of (10% of 51) or the remainder (1d100 % 10)"
+    bare_keep = rest[:1] in ("h", "H", "l", "L") and not rest[1:2].isalnum()
+    if bare_keep and re.search(r"[dD]\d+$", before):  # 4d6h: two rollers, two readings
+        high = rest[0] in "hH"
+        return (
+            f"a bare {rest[0]} keeps the {'highest' if high else 'lowest'} one in kotlin-dice "
+            f"and all but the {'lowest' if high else 'highest'} in python-dice: write "
+            f"{'kh1 or dl1' if high else 'kl1 or dh1'}"
+        )
     return None
 
 

@@ -430,3 +430,12 @@ def test_the_letter_spellings_are_looked_for_alike_before_and_in_the_notes() -> 
     assert dialects.line_notes("2d6[fire] + 1d4[cold]", None) == ()
     assert dialects.line_notes("d20 + level", None) == ()
     assert dialects.line_notes("3d6 e6", None) != ()
+
+
+@pytest.mark.parametrize(("line", "at"), [("4d6h", 3), ("3d6 l + 2", 4)])
+def test_a_bare_keep_read_two_ways_says_so(line: str, at: int) -> None:
+    with pytest.raises(dicecli.DiceSyntaxError) as caught:
+        parse(line)
+    assert "in kotlin-dice and all but the" in caught.value.message
+    assert "in python-dice" in caught.value.message
+    assert caught.value.position == at
