@@ -1,9 +1,11 @@
 """Text a player adds around a roll, as other rollers let them: chat prefixes (``/r``,
 ``/roll``, ``!r``, ``!roll``), comments (``// fire``, ``/* ... */``, Dice Maiden's
-``! with sword``), a leading label (Dice Maiden's ``(Attack) 1d20``) and free words
-after the roll (``1d20+5 to hit``, as d20 (Avrae) allows); and Dice Maiden's forms that
-no other roller reads otherwise (:func:`dicecli.notation.dicemaiden.plain_forms`:
-``p s 2d6``, ``1d6++5``, ``6d10 tl7``).
+``! with sword``, caith's ``: initiative``), a leading label (Dice Maiden's
+``(Attack) 1d20``) and free words after the roll (``1d20+5 to hit``, as d20 (Avrae)
+allows); and Dice Maiden's forms that no other roller reads otherwise
+(:func:`dicecli.notation.dicemaiden.plain_forms`: ``p s 2d6``, ``1d6++5``, ``6d10 tl7``)
+and other rollers' (:func:`dicecli.notation.peer_forms.peer_forms`: ``6d6^``,
+``10d10 t7 tt9``, ``4d6even``).
 
 The grammar reads a line as written first; only a line it refuses is offered to
 :func:`readings`, which gives the line again with the added text blanked out (spaces
@@ -19,6 +21,7 @@ from collections.abc import Iterator
 
 from dicecli.notation.dicemaiden import plain_forms
 from dicecli.notation.games import games
+from dicecli.notation.peer_forms import peer_forms
 
 _CHAT_PREFIX = re.compile(r"\s*(?:/roll|/r|!roll|!r)(?=\s)", re.IGNORECASE)
 _BLOCK_COMMENT = re.compile(r"/\*(?P<words>.*?)\*/", re.DOTALL)
@@ -26,6 +29,8 @@ _LINE_COMMENT = re.compile(r"\s//[ \t]*(?P<words>[A-Za-z].*)$", re.DOTALL)
 """``// words``: a letter must follow, so that ``60 // 1d6`` (floor division in d20)
 is never read as 60 and a comment."""
 _BANG_COMMENT = re.compile(r"\s!\s+(?P<words>\S.*)$", re.DOTALL)
+_COLON_COMMENT = re.compile(r"\s:(?:\s+(?P<words>\S.*))?\s*$", re.DOTALL)
+"""caith's comment: `` : `` and the words after it (``1d6 : initiative``)."""
 _EMPTY_BANG_COMMENT = re.compile(r"\s!\s*$")
 """A ``!`` alone at the end, after a Dice Maiden label: its empty comment, not an
 explosion (without a label, ``2d6 !`` explodes, as it always has)."""
@@ -78,6 +83,10 @@ def readings(text: str) -> Iterator[tuple[str, str | None]]:
     if plain != text:
         text = plain
         yield text, None
+    peer = peer_forms(text)  # python-dice's 6d6^, caith's t7 tt9, Foundry's 4d6even
+    if peer != text:
+        text = peer
+        yield text, None
     label = _LEADING_LABEL.match(text)
     if label is not None:
         text = _blanked(text, 0, label.end())
@@ -86,7 +95,7 @@ def readings(text: str) -> Iterator[tuple[str, str | None]]:
         if ending is not None:  # Dice Maiden's (Save) 1d20 !: an empty comment
             yield _blanked(text, ending.start(), ending.end()), note
         yield text, note
-    for pattern in (_BLOCK_COMMENT, _LINE_COMMENT, _BANG_COMMENT):
+    for pattern in (_BLOCK_COMMENT, _LINE_COMMENT, _BANG_COMMENT, _COLON_COMMENT):
         found = pattern.search(text)
         if found is not None:
             without = _blanked(text, found.start(), found.end())

@@ -54,6 +54,19 @@ NOTE_CHARACTERS = frozenset("xX\N{MULTIPLICATION SIGN}{!<>*cCrRkK^")
 (``2D6+5``) and no ``//`` carries no note, and the notes' module is not even loaded for
 it (nor for one that starts with ``-``, Dice Maiden's disadvantage: ``-d20``)."""
 
+LETTER_CHARACTERS = frozenset("eEvV")
+"""The letters of the spellings found by :data:`LETTER_SPELLINGS`: most lines have none,
+and one that has them (a label ``[fire]``, a name ``level``) is looked at with that
+pattern alone, not with the notes' module."""
+
+LETTER_SPELLINGS = (
+    r"[dD](?:\d+|%)[A-Za-z!<>=\d]*?\s*[eE](?:[<>=\d]|(?![A-Za-z_]))"  # 3d6 e6, 4d6e6kh3
+    r"|\d[ \t]*[vV]\d"  # 6d6v3
+)
+"""An explosion spelt ``e`` after dice (``3d6 e6``, ``4d6e6kh3``) or a versus ``v``
+(``6d6v3``), which other rollers read otherwise; compiled (by :mod:`re`) the first time
+a line with one of :data:`LETTER_CHARACTERS` is seen."""
+
 
 class DialectError(DiceError):
     """A dialect name that names none (a usage error: exit status 2)."""
@@ -75,6 +88,10 @@ def line_notes(text: str, dialect: str | None) -> tuple[str, ...]:
     ``dialect`` what that roller's reading rolled; ``()`` for most lines, at the cost
     of one look at their characters the first time a line is seen."""
     plain = NOTE_CHARACTERS.isdisjoint(text) and "//" not in text
+    if plain and not LETTER_CHARACTERS.isdisjoint(text):
+        import re  # docs/startup.md: only a line with an e or a v comes here
+
+        plain = re.search(LETTER_SPELLINGS, text) is None
     if dialect is None and plain and text.lstrip()[:1] != "-":
         return ()
     if dialect is not None:
@@ -103,6 +120,8 @@ def dialect_note(text: str, dialect: str) -> str | None:
 __all__ = [
     "DIALECTS",
     "DIALECT_SETTING",
+    "LETTER_CHARACTERS",
+    "LETTER_SPELLINGS",
     "NOTE_CHARACTERS",
     "Dialect",
     "DialectError",

@@ -122,23 +122,29 @@ _OWN_MODIFIER = (
 """dicecli's own modifiers."""
 _SPELT_BEFORE = (
     rf"rr(?P<repeated_if>{_CONDITION})?|(?P<respelt_reroll>rg|irg|ir)(?P<respelt_reroll_n>\d+)"
+    r"|(?P<respelt_versus>[er]?v)(?P<respelt_versus_n>\d+)"
 )
 """Other rollers' spellings that must be tried before dicecli's own (``rr`` before ``r``):
 ``rr`` re-roll repeatedly (d20, Foundry), ``irN``/``irgN`` re-roll repeatedly at most or
-at least N, ``rgN`` once at least N (Dice Maiden). See docs/grammar.md, "Other rollers'
-spellings"."""
+at least N, ``rgN`` once at least N (Dice Maiden), justinian/dice's versus ``v5`` (count
+the dice of 5 or more; ``ev5`` compounding, ``rv5`` adding a die on the highest face, not
+``r`` and ``v5``). See docs/grammar.md, "Other rollers' spellings"."""
 _SPELT_AFTER = (
     r"(?P<respelt_keep>[hld]|p[hl])(?P<respelt_keep_n>\d+)"
     r"|(?P<respelt_clamp>mi|ma)(?P<respelt_bound>-?\d+)"
     r"|ie(?P<respelt_explode>\d*)"
+    rf"|(?P<respelt_e>e)(?:(?P<respelt_e_if>{_EXPLODE_CONDITION})|(?![A-Za-z_]))"
     rf"|(?P<respelt_xo>xo)(?P<respelt_once>{_EXPLODE_CONDITION})?"
     r"|t(?P<respelt_target>\d+)"
     rf"|c(?P<respelt_count>{_COMPARISON})"
+    r"|(?P<respelt_counted>>>|<<)[ \t]*(?P<respelt_counted_n>\d+)"
 )
 """Other rollers' spellings tried after dicecli's own: ``h3``/``l1`` keep highest or
 lowest, ``d1`` drop lowest, ``ph1``/``pl1`` drop highest or lowest (d20), ``mi2``/``ma5``
-clamps, ``ie``/``ie6`` explode (at least N), ``xo``/``xo10``/``xo>=8`` explode once (Foundry VTT;
-``x`` alone multiplies), ``t7`` and ``c>3`` count successes."""
+clamps, ``ie``/``ie6`` explode (at least N), ``e``/``e6``/``E=6`` explode once (at
+least N; after a comparison, on it: Dice Maiden, caith, DiceParser),
+``xo``/``xo10``/``xo>=8`` explode once (Foundry VTT; ``x`` alone multiplies), ``t7``,
+``c>3`` and Rollem's ``>>4``/``<<3`` (at least, at most) count successes."""
 _MODIFIER = rf"(?i){_SPELT_BEFORE}|{_OWN_MODIFIER}|{_SPELT_AFTER}"
 # The patterns are compiled when first used; re.compile keeps them after that.
 _dice_token = lazy_regex(_DICE).set_name("dice such as 2d6")
@@ -168,6 +174,10 @@ def _modifiers(
                 raise _fail(text, loc - len(after), _SELECTED_REROLL.format(after + token))
             slot, value = respelt
             target_spelt = target_spelt or token[:1] in "tT"
+            if groups["respelt_versus"] and len(groups["respelt_versus"]) == 2:  # ev5, rv5
+                if "explode" in values:
+                    raise _fail(text, loc, "a second explode modifier: write one per dice term")
+                values["explode"] = _VERSUS_EXPLOSIONS[groups["respelt_versus"][0].lower()]
         elif groups["keep"]:
             kind = groups["keep"].lower()
             kind = "kh" if kind == "k" else kind
@@ -244,6 +254,11 @@ _SELECTED_REROLL = (
 )
 
 
+_VERSUS_EXPLOSIONS = {"e": Explode("!!", None), "r": Explode("!", None)}
+"""justinian/dice's ``ev5`` (a die on the highest face rolls again and adds to itself)
+and ``rv5`` (it adds another die to the pool)."""
+
+
 def _as_own(match: re.Match[str]) -> dict[str, Any]:
     """The groups of a modifier match, with ``rr`` (re-roll repeatedly, as d20 and
     Foundry spell it) as the ``r`` it is: a bare ``rr`` re-rolls the lowest face too."""
@@ -261,6 +276,8 @@ def _respelt(groups: dict[str, Any]) -> tuple[str, Any] | None:
         spelling, number = groups["respelt_reroll"].lower(), groups["respelt_reroll_n"]
         op: CompareOp = ">=" if spelling.endswith("g") else "<="
         return "reroll", Reroll(Condition(op, int(number or 1)), spelling == "rg")
+    if groups["respelt_versus"]:  # justinian/dice's 10d10v7: the dice of 7 or more
+        return "success", Condition(">=", int(groups["respelt_versus_n"]))
     if groups["respelt_keep"]:
         kind = {"h": "kh", "l": "kl", "d": "dl", "ph": "dh", "pl": "dl"}[
             groups["respelt_keep"].lower()
@@ -272,6 +289,12 @@ def _respelt(groups: dict[str, Any]) -> tuple[str, Any] | None:
     if groups["respelt_xo"]:  # Foundry's xo10: once, on exactly 10; xo>=8 on 8 or more
         condition = groups["respelt_once"]
         return "explode", Explode("!", condition_of(condition) if condition else None, True)
+    if groups["respelt_e"]:  # e6: once, on 6 or more; E=6: once, on exactly 6
+        condition = groups["respelt_e_if"]
+        if condition is None:
+            return "explode", Explode("!", None, True)
+        written = ">=" + condition if condition.isdigit() else condition
+        return "explode", Explode("!", condition_of(written), True)
     if groups["respelt_explode"] is not None:
         number = groups["respelt_explode"]
         return "explode", Explode("!", Condition(">=", int(number)) if number else None)
@@ -279,6 +302,9 @@ def _respelt(groups: dict[str, Any]) -> tuple[str, Any] | None:
         return "success", Condition(">=", int(groups["respelt_target"]))
     if groups["respelt_count"]:
         return "success", condition_of(groups["respelt_count"])
+    if groups["respelt_counted"]:
+        counted: CompareOp = ">=" if groups["respelt_counted"] == ">>" else "<="
+        return "success", Condition(counted, int(groups["respelt_counted_n"]))
     return None
 
 
@@ -910,6 +936,14 @@ def _refused_feature(text: str, loc: int) -> str | None:
         return "decimals are not supported: dice and values are whole numbers"
     if rest.startswith("%"):
         return "'%' is percent of (10% of 51) or the remainder (1d100 % 10)"
+    bare_keep = rest[:1] in ("h", "H", "l", "L") and not rest[1:2].isalnum()
+    if bare_keep and re.search(r"[dD]\d+$", before):  # 4d6h: two rollers, two readings
+        high = rest[0] in "hH"
+        return (
+            f"a bare {rest[0]} keeps the {'highest' if high else 'lowest'} one in kotlin-dice "
+            f"and all but the {'lowest' if high else 'highest'} in python-dice: write "
+            f"{'kh1 or dl1' if high else 'kl1 or dh1'}"
+        )
     return None
 
 

@@ -23,8 +23,17 @@ from typing import cast
 
 from dicecli.notation.nodes import FLOOR_DIVISOR_START, Keep, KeepKind
 
+LETTER_SPELLINGS = (
+    r"[dD](?:\d+|%)[A-Za-z!<>=\d]*?\s*[eE](?:[<>=\d]|(?![A-Za-z_]))"  # 3d6 e6, 4d6e6kh3
+    r"|\d[ \t]*[vV]\d"  # 6d6v3
+)
+"""The ``e`` and ``v`` spellings (``3d6 e6``, ``6d6v3``): the same pattern as
+:data:`dicecli.notation.dialects.LETTER_SPELLINGS`, which looks at a line before this
+module is loaded (a test holds the two equal; this module does not import that one)."""
+
 _MAYBE = re.compile(
     r"[xX{!<>*^]|//|[cC][sSfF]|[rRkK]\d|[rR](?![a-zA-Z])|[kK]\s*\d|[kKdD][hlHL]\d+[kKdD]"
+    rf"|{LETTER_SPELLINGS}"
 )
 """A character that one of the spellings below needs: most lines have none (a lone
 ``4d6kh3`` neither: only a keep followed by another, ``kh2dl1``, is looked at)."""
@@ -44,6 +53,13 @@ _SPACED_KEEP = r"(?:[dD]\d+\s+|\)\s*)[kK](?P<n>\d+)"  # 4d6 k3, (4d6)k3
 _TWO_KEEPS = r"(?:[kK][hlHLmM]?|[dDpP][hlHL])\d+[kKdDpP]"  # kh2dl1, k2d1: a chain
 _CARET = r"(?P<dice>\d*[dD]\d+)?\s*\^\s*(?P<n>\d+)?"
 _FLOOR_DIVISION = rf"//(?={FLOOR_DIVISOR_START})"
+_ONCE = (
+    r"(?P<dice>(?<![A-Za-z_\d])\d*[dD]\d+)[A-Za-z!<>=\d\s]*?(?<![A-Za-z])(?P<letter>[eE])"
+    r"(?:(?P<condition>(?:>=|<=|<>|>|<|=)?\d+)|(?![A-Za-z_]))"
+)
+"""An explosion spelt ``e``/``e6``/``E=6`` after dice (``3d6 e6``, ``4d6e6kh3``)."""
+_VERSUS = r"(?P<dice>(?<![A-Za-z_\d])\d*[dD]\d+)[ \t]*[vV](?P<n>\d+)"
+"""justinian/dice's versus right after dice (``6d6v3``), which python-dice reads as a keep."""
 """The spellings' patterns, compiled when a line first passes :data:`_MAYBE` (by
 ``re``'s own cache), not when a line with a ``k`` or ``<`` loads this module."""
 
@@ -204,6 +220,16 @@ def other_readings(text: str) -> tuple[str, ...]:
             f"-d{die} subtracts a d{die} here; Dice Maiden rolls it with disadvantage: "
             f"write {worse}, or --dialect dicemaiden"
         )
+    explosion = re.search(_ONCE, code) if "e" in code.lower() else None
+    if explosion is not None:
+        notes.append(_once_note(explosion["dice"], explosion["letter"], explosion["condition"]))
+    versus = re.search(_VERSUS, code) if "v" in code.lower() else None
+    if versus is not None:
+        dice, n = versus["dice"], versus["n"]
+        notes.append(
+            f"v{n} counts the dice of {n} or more here, as justinian/dice reads it; "
+            f"python-dice reads {dice}v{n} as keeping the lowest {n}: write {dice}kl{n}"
+        )
     added = re.search(_ADD_THEN_TIMES, code)
     if added is not None:
         notes.append(
@@ -211,6 +237,26 @@ def other_readings(text: str) -> tuple[str, ...]:
             f"write {added['dice']}*{added['times']}{added['add']}, or --dialect rolldice"
         )
     return tuple(notes)
+
+
+def _once_note(dice: str, letter: str, condition: str | None) -> str:
+    """The note on an explosion spelt ``e``: once here, as Dice Maiden, caith and
+    DiceParser read it; again and again in Dice-Bag and d20 (Avrae), which reads a
+    bare number as exactly it; python-dice counts the dice meeting it."""
+    written = letter + (condition or "")
+    bare = condition is not None and condition.isdigit()
+    note = f"{written} explodes each die once here, as Dice Maiden and caith read it"
+    if not bare or int(condition or 0) > 1:  # e1 again and again would never end
+        again = f"{dice}!>={condition}" if bare else f"{dice}!{condition or ''}"
+        note += f"; Dice-Bag and d20 (Avrae) explode again and again: write {again}"
+        if bare:
+            note += f" (d20 on exactly {condition}: --dialect d20)"
+    if bare:
+        note += (
+            f"; python-dice reads {written} as counting the dice of {condition} or more: "
+            f"write {dice}>={condition}"
+        )
+    return note
 
 
 __all__ = ["other_readings"]

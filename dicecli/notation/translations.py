@@ -98,9 +98,27 @@ def _lone_pool(found: re.Match[str]) -> str:
     return term
 
 
+def _roll20_tokens(tokens: list[Token]) -> list[Token]:
+    """Roll20's conditions, inclusive; its ``m``/``m3`` ("Matching Dice": matches are
+    highlighted, the total is unchanged) left out, and ``mt`` (the number of matching
+    sets) refused."""
+    changed: list[Token] = []
+    for word, condition in tokens:
+        low = word.lower()
+        if low.startswith("mt"):
+            raise DiceError(
+                f"Roll20's {word}{condition} counts the sets of matching dice, which "
+                "dicecli cannot roll"
+            )
+        if low == "m" and (condition == "" or condition.isdigit()):
+            continue  # the matches are only highlighted: the dice and total as rolled
+        changed.append((word, _at_least(condition)))
+    return changed
+
+
 def _roll20(text: str) -> str:
     text = re.sub(_LONE_POOL, _lone_pool, text)
-    return _rewrite_runs(text, lambda tokens: [(w, _at_least(c)) for w, c in tokens])
+    return _rewrite_runs(text, _roll20_tokens)
 
 
 # --- Foundry VTT ----------------------------------------------------------------------
@@ -135,8 +153,66 @@ def _equal(condition: str) -> str:
     return "=" + condition if condition[:1].isdigit() else condition
 
 
+_FOUNDRY_FAILURES = ("df", "sf")
+_CHECKS: dict[str, Callable[[int, int], bool]] = {
+    "=": lambda face, n: face == n,
+    "<": lambda face, n: face < n,
+    "<=": lambda face, n: face <= n,
+    ">": lambda face, n: face > n,
+    ">=": lambda face, n: face >= n,
+}
+MOST_FACES_SPELT = 100
+"""The most faces a die may have for Foundry's ``df``/``sf`` alone to be spelt as faces."""
+
+
+def _foundry_term(found: re.Match[str]) -> str:
+    """Foundry's modifiers that change what a die is worth, on a term of plain dice
+    (foundryvtt.com dice-modifiers; DiceTerm's deductFailures, subtractFailures,
+    marginSuccess): without ``cs``/``cf``, ``df=1`` makes each failing die worth -1
+    and ``sf<3`` worth minus its face, the others their face (spelt as the die's
+    faces: ``6d6df=1`` is ``6d{-1,2,3,4,5,6}``); ``ms>=10`` is the total less 10
+    (``ms<10``: 10 less the total)."""
+    tokens = [_token(piece) for piece in _TOKENS.findall(found["run"])]
+    words = [word.lower() for word, _ in tokens]
+    head = found["head"]
+    counted = re.fullmatch(r"(?P<count>\d*)[dD](?P<sides>\d+)", head)
+    if counted is None or not ({"df", "sf", "ms"} & set(words)):
+        return found[0]
+    kept: list[Token] = []
+    margin: tuple[str, int] | None = None
+    for word, condition in tokens:
+        low = word.lower()
+        compared = re.fullmatch(r"(?P<op>[<>]=?|=)?(?P<n>\d+)", condition)
+        counting = "cs" in words or "cf" in words
+        if low in _FOUNDRY_FAILURES and not counting and compared is not None:
+            head = _worth(counted, low, compared["op"] or "=", int(compared["n"]))
+        elif low == "ms" and compared is not None:
+            margin = (compared["op"] or "=", int(compared["n"]))
+        else:
+            kept.append((word, condition))
+    term = head + "".join(word + condition for word, condition in kept)
+    if margin is None:
+        return term
+    op, target = margin
+    return f"({term} - {target})" if op in ("=", ">", ">=") else f"({target} - {term})"
+
+
+def _worth(counted: re.Match[str], word: str, op: str, target: int) -> str:
+    """The dice ``counted`` spelt as faces, a failing face worth -1 (``df``) or minus
+    itself (``sf``)."""
+    sides = int(counted["sides"])
+    if sides > MOST_FACES_SPELT:
+        raise DiceError(f"Foundry VTT's {word} alone is read for dice of up to 100 faces")
+    fails = _CHECKS[op]
+    faces = [
+        (-1 if word == "df" else -face) if fails(face, target) else face
+        for face in range(1, sides + 1)
+    ]
+    return f"{counted['count']}d{{{','.join(map(str, faces))}}}"
+
+
 def _foundry(text: str) -> str:
-    return _rewrite_runs(text, _foundry_tokens)
+    return _rewrite_runs(_TERM.sub(_foundry_term, text), _foundry_tokens)
 
 
 # --- RPG Dice Roller ------------------------------------------------------------------
@@ -212,6 +288,7 @@ def _rdr(text: str) -> str:
 
 
 def _d20_tokens(tokens: list[Token]) -> list[Token]:
+    changed: list[Token] = []
     for word, condition in tokens:
         if word.lower() in ("k", "p") and condition[:1].isdigit():
             what = "keeps" if word.lower() == "k" else "drops"
@@ -219,7 +296,11 @@ def _d20_tokens(tokens: list[Token]) -> list[Token]:
                 f"d20 (Avrae)'s {word}{condition} {what} the dice showing {condition}, "
                 f"which dicecli cannot roll; {word}h{condition} {what} the highest"
             )
-    return tokens
+        if word.lower() == "e" and condition:
+            changed.append(("!", condition))  # explode again and again; e6 is !6 (= 6)
+        else:
+            changed.append((word, condition))
+    return changed
 
 
 _NO_DICE = rf"(?<![A-Za-z_\d])0+[dD](?:\d+|%|[fF](?:\.[12])?|\{{[^{{}}]*\}}){_RUN}"
@@ -227,8 +308,40 @@ _NO_DICE = rf"(?<![A-Za-z_\d])0+[dD](?:\d+|%|[fF](?:\.[12])?|\{{[^{{}}]*\}}){_RU
 compiled when a line is first read in d20's dialect."""
 
 
+_SELECTING_REROLL = r"(?i)(?:ra|ro)[hl]?"  # compiled when a line is read in d20's dialect
+
+
+def _d20_one_die(found: re.Match[str]) -> str:
+    """d20's ``ra`` (re-roll up to one matched die, keeping it: one more die for the
+    whole set) and ``rol1``/``roh1`` (re-roll the lowest / highest die once) on a term
+    of one die, where they are dicecli's ``!o`` and ``ro``: ``1d6ra6`` is ``1d6!o6``,
+    ``1d6ral1`` ``1d6!o>=1``, ``1d6rol1`` ``1d6ro>=1``. On more dice they are refused."""
+    tokens = [_token(piece) for piece in _TOKENS.findall(found["run"])]
+    if not any(re.fullmatch(_SELECTING_REROLL, w) and w.lower() != "ro" for w, _ in tokens):
+        return found[0]
+    counted = re.match(_COUNTED, found["head"])
+    if counted is None or int(counted["count"] or 1) != 1:
+        raise DiceError(
+            "d20 (Avrae)'s ra, rol and roh act on one die of the set, which dicecli reads "
+            "only for a single die (1d6ra6)"
+        )
+    changed: list[Token] = []
+    for word, condition in tokens:
+        low = word.lower()
+        if low == "ra":
+            changed.append(("!o", condition))
+        elif low in ("ral", "rah") and condition.isdigit() and int(condition) >= 1:
+            changed.append(("!o", ">=1"))  # the one die is its lowest and highest
+        elif low in ("rol", "roh") and condition.isdigit() and int(condition) >= 1:
+            changed.append(("ro", ">=1"))
+        else:
+            changed.append((word, condition))
+    return found["head"] + "".join(word + condition for word, condition in changed)
+
+
 def _d20(text: str) -> str:
-    return _rewrite_runs(re.sub(_NO_DICE, "0", text), _d20_tokens)
+    text = _TERM.sub(_d20_one_die, re.sub(_NO_DICE, "0", text))
+    return _rewrite_runs(text, _d20_tokens)
 
 
 # --- Dice Maiden ----------------------------------------------------------------------

@@ -91,7 +91,7 @@ def test_odds_follow_the_exact_quotient() -> None:
         ("1.5d6", "decimals are not supported: dice and values are whole numbers", 1),
         ("2d6*1.5", "decimals are not supported: dice and values are whole numbers", 5),
         ("2d6 %% 3", "'%' is percent of (10% of 51) or the remainder (1d100 % 10)", 5),
-        ("2d6^", "expected a number, dice such as 2d6, '(' or a name at the end", 4),
+        ("(2d6)^", "expected a number, dice such as 2d6, '(' or a name at the end", 6),
     ],
 )
 def test_forms_still_refused_name_the_feature(text: str, message: str, position: int) -> None:

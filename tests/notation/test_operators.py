@@ -127,9 +127,12 @@ def test_odds_refuse_a_power_that_may_be_negative() -> None:
         dicecli.odds("2^(d6-3)")
 
 
-def test_a_power_needs_its_exponent() -> None:
+@pytest.mark.parametrize("line", ["2^", "(1d6)^", "6d6 ^"])
+def test_a_power_needs_its_exponent(line: str) -> None:
     with pytest.raises(DiceSyntaxError, match="expected a number"):
-        parse("6d6^")  # python-dice's "drop the lowest": no reading here
+        parse(line)
+    # right against dice, python-dice's bare ^ keeps all but the lowest (peer_forms)
+    assert parse("6d6^") == parse("6d6dl1")
 
 
 def test_caret_and_floor_division_name_the_other_readings() -> None:
