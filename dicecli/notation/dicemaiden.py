@@ -15,9 +15,10 @@ Two readings, for two uses:
   game, its own line reads Dice Maiden's spelling (``4cod``, ``sr6``, ``fitd2``: the
   games' ``joined`` and ``counted`` keywords), so that needs no alias here.
 
-An explosion once, ``e6``, is dicecli's ``!o>=6``. A form Dice Maiden reads that
-dicecli cannot roll (the implosion ``i1``; an alias whose meaning needs its own rules,
-``vtm7h2``) is refused with Dice Maiden's name, never rolled otherwise.
+An explosion once, ``e6``, is dicecli's ``!o>=6``; the implosion ``i1`` is dicecli's
+own ``i1`` (dropped beside a target, where Dice Maiden ignores it). A form Dice Maiden
+reads that dicecli cannot roll (an alias whose meaning needs its own rules, ``vtm7h2``)
+is refused with Dice Maiden's name, never rolled otherwise.
 docs/grammar.md, "Dialects", tables each reading; this module is loaded only for a line
 that needs it (docs/startup.md).
 """
@@ -73,9 +74,10 @@ _DOUBLE_NUMBER = re.compile(r"(?<![A-Za-z])ds(?P<n>\d+)")
 _FAILURE_NUMBER = re.compile(r"(?<![A-Za-z])f(?P<n>\d+)")
 _BOTCH = re.compile(r"(?:(?<=\s)|(?<=\d))b(?P<n>\d*)(?=\s|$|[a-z]{1,2}(?:\d|\s|$))")
 """``b1``: count the dice of 1 or less as botches, told apart; the total stays."""
-_ONCE_OR_INWARD = re.compile(
-    r"(?:(?<=\s)|(?<=\d))(?P<word>e|i(?![er]))(?P<n>\d*)(?=\s|$|[a-z]{1,2}(?:\d|\s|$))"
-)
+_ONCE = re.compile(r"(?:(?<=\s)|(?<=\d))e(?P<n>\d*)(?=\s|$|[a-z]{1,2}(?:\d|\s|$))")
+_IMPLODE = re.compile(r"\s*(?:(?<=\s)|(?<=\d))i\d*(?![a-z])")
+"""``i``/``i2``: implode (dicecli's own ``i``, read as Dice Maiden reads it)."""
+_REROLL_AFTER = re.compile(r"(?<![A-Za-z])i?rg?\d")
 
 
 def with_advantage(sign: str, die: str) -> str:
@@ -104,19 +106,28 @@ def _target_numbers(code: str) -> str:
     return _FAILURE_NUMBER.sub(lambda m: f"f<={m['n']}", code)
 
 
-def _once_and_inward(text: str) -> str:
+def _once(text: str) -> str:
     """``e6`` (each die of 6 or more explodes once, the dice it adds do not) spelt as
-    dicecli's ``!o>=6`` (a bare ``e``: on the highest face); ``i`` (implode: a die
-    subtracted) is refused, as dicecli has no such die."""
+    dicecli's ``!o>=6`` (a bare ``e``: on the highest face)."""
+    return _ONCE.sub(lambda found: "!o>=" + found["n"] if found["n"] else "!o", text)
 
-    def once(found: re.Match[str]) -> str:
-        if found["word"] != "e":
-            raise DiceError(
-                f"Dice Maiden's {found[0]} implodes (subtracts a die), which dicecli cannot roll"
-            )
-        return "!o>=" + found["n"] if found["n"] else "!o"
 
-    return _ONCE_OR_INWARD.sub(once, text)
+def _implosions(code: str) -> str:
+    """``code`` with its implosions (``i1``) as Dice Maiden rolls them: dropped beside a
+    target (an imploded die never joins the dice counted, roll_syntax.md: "i# does
+    nothing on a success-counting roll"), refused before a re-roll (Dice Maiden judges
+    the die before that re-roll, dicecli after every re-roll), else as written."""
+    found = _IMPLODE.search(code)
+    if found is None:
+        return code
+    if _TARGET.search(code):
+        return _IMPLODE.sub("", code)
+    if _REROLL_AFTER.search(code, found.end()):
+        raise DiceError(
+            f"Dice Maiden judges {found[0].strip()} before the re-roll written after it, dicecli "
+            "after it: write the re-roll first"
+        )
+    return code
 
 
 # --- the game aliases ------------------------------------------------------------------
@@ -464,8 +475,9 @@ def maiden_line(code: str) -> str:
     code = _ADVANTAGE.sub(_advantage, code, count=1) if _ADVANTAGE.match(code) else code
     code = _target_numbers(code)
     code = _BOTCH.sub(lambda m: f"cf<={m['n'] or 1}", code)  # marked, as criticals are
+    code = _implosions(code)
     code = plain_forms(code)
-    return _once_and_inward(code)
+    return _once(code)
 
 
 __all__ = [

@@ -144,7 +144,6 @@ def test_zero_dice_are_worth_zero() -> None:
 @pytest.mark.parametrize(
     ("line", "named"),
     [
-        ("4d6 i1", "Dice Maiden's i1 implodes"),
         ("3hsk", "Dice Maiden's 3hsk has rules"),
         ("vtm7h2", "Dice Maiden's vtm7h2 has rules"),
         ("ol5a1", "Dice Maiden's ol5a1 has rules"),
