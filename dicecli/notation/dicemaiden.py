@@ -106,6 +106,85 @@ def _target_numbers(code: str) -> str:
     return _FAILURE_NUMBER.sub(lambda m: f"f<={m['n']}", code)
 
 
+_TARGET_WORD = r"(?:tl?\d+(?:ds\d*)?|f\d+|b\d*)"
+_ARITHMETIC = r"(?:\s*[-+*/]\s*\d+)"
+_COUNTED_TERM = re.compile(
+    r"(?P<head>\s*(?:\([^()]*\)\s*)?\d*[dD](?P<sides>\d+|%)"
+    rf"(?:\s*(?!{_TARGET_WORD})[a-z]+\d*)*)"
+    rf"(?P<before>{_ARITHMETIC}*)(?P<targets>(?:\s*{_TARGET_WORD})+)(?P<after>{_ARITHMETIC}*)\s*"
+)
+"""One dice term with Dice Maiden's targets (``t``, ``tl``, ``ds``, ``f``, ``b``), and
+numbers added, subtracted, multiplied or divided before and after them."""
+_ARITHMETIC_PART = re.compile(r"\s*(?P<op>[-+*/])\s*(?P<n>\d+)")
+_TARGET_PART = re.compile(r"(?P<word>tl|t|f|b)(?P<n>\d*)(?:ds(?P<double>\d*))?")
+
+
+def _applied(value: int, steps: list[tuple[str, int]]) -> int:
+    """``value`` through ``steps`` in the order written, dividing as Dice Maiden does
+    (Rust's integer ``/``: towards zero)."""
+    for op, number in steps:
+        if op == "+":
+            value += number
+        elif op == "-":
+            value -= number
+        elif op == "*":
+            value *= number
+        else:
+            if number == 0:
+                raise DiceError("Dice Maiden cannot divide by zero")
+            value = abs(value) // number * (1 if value >= 0 else -1)
+    return value
+
+
+def _arithmetic_beside_targets(code: str) -> str:
+    """``code`` with the numbers Dice Maiden works on a counted roll spelt as dicecli's:
+    written before the targets they change each die (``1d12+2 t8`` counts the dice
+    whose face plus 2 is 8 or more: dicecli's ``1d12>=6``; dicemaiden-rs roller.rs,
+    ``apply_pre_target_mathematical_modifiers``), written after they change the count,
+    in the order written (``t4 +1 *2`` is ``(count + 1) * 2``). Each die's worth only
+    grows with its face, so each target becomes a threshold on the face; ``code``
+    itself when it has no such numbers."""
+    found = _COUNTED_TERM.fullmatch(code)
+    if found is None:
+        return code
+    before = [(m["op"], int(m["n"])) for m in _ARITHMETIC_PART.finditer(found["before"])]
+    after = [(m["op"], int(m["n"])) for m in _ARITHMETIC_PART.finditer(found["after"])]
+    if not before and len(after) < 2:
+        return code  # dicecli adds a number to the count already (1d20 t10 +5)
+    sides = 100 if found["sides"] == "%" else int(found["sides"])
+    worth = [(_applied(face, before), face) for face in range(1, sides + 1)]
+
+    def at_least(number: int) -> int:
+        return min((face for value, face in worth if value >= number), default=sides + 1)
+
+    def at_most(number: int) -> int:
+        return max((face for value, face in worth if value <= number), default=0)
+
+    counted = ""
+    for part in _TARGET_PART.finditer(found["targets"]):
+        word, number = part["word"], int(part["n"] or 1)
+        if word == "t":
+            counted += f">={at_least(number)}"
+        elif word == "tl":
+            counted += f"<={at_most(number)}"
+        elif word == "f":
+            counted += f"f<={at_most(number)}"
+        else:  # a botch: marked, as criticals are
+            counted += f"cf<={at_most(number)}"
+        if part["double"] is not None:
+            double = int(part["double"] or number)
+            counted += f"ds>={at_least(double)}" if word == "t" else f"ds<={at_most(double)}"
+    if "/" in (op for op, _ in after):
+        raise DiceError(
+            "Dice Maiden divides a count towards zero, dicecli rounds up: "
+            "write the division after the roll, in brackets"
+        )
+    text = found["head"] + counted
+    for op, number in after:
+        text = f"({text}) {op} {number}"
+    return text
+
+
 def _once(text: str) -> str:
     """``e6`` (each die of 6 or more explodes once, the dice it adds do not) spelt as
     dicecli's ``!o>=6`` (a bare ``e``: on the highest face)."""
@@ -473,6 +552,7 @@ def maiden_line(code: str) -> str:
         return aliased
     code = _ZERO_DICE.sub("0", code)
     code = _ADVANTAGE.sub(_advantage, code, count=1) if _ADVANTAGE.match(code) else code
+    code = _arithmetic_beside_targets(code)
     code = _target_numbers(code)
     code = _BOTCH.sub(lambda m: f"cf<={m['n'] or 1}", code)  # marked, as criticals are
     code = _implosions(code)
