@@ -6,7 +6,8 @@ Two readings, for two uses:
 - :func:`plain_forms` rewrites the forms that no well-known roller reads otherwise and
   that dicecli refuses as written: the display flags before a roll (``p s 2d6``), a
   doubled sign (``1d6++5``), ``tl6`` (count the dice of 6 or less), ``ds`` with no
-  number beside ``t``/``tl`` (its target), and the display flag ``c`` (``4d10 t8 c``).
+  number beside ``t``/``tl`` (its target), and ``c`` where no failures are counted
+  (``4d10 t8 c``: its cancel has nothing to cancel).
   The grammar offers a refused line this reading, so these read by default.
 - :func:`maiden_line` is the whole of the ``dicemaiden`` dialect's own reading: the
   plain forms, the spellings that mean something else here (``-d20`` is disadvantage
@@ -40,7 +41,9 @@ _DOUBLED_PLUS = re.compile(r"\+(?:[ \t]*\+)+")
 _TARGET_LOWER = re.compile(r"(?<![A-Za-z])tl(?P<target>\d+)(?P<double>ds(?![\d<>=!]))?")
 _TARGET_DOUBLE = re.compile(r"(?<![A-Za-z])t(?P<target>\d+)ds(?![\d<>=!])")
 _COUNT_ONLY = re.compile(r"(?:(?<=\s)|(?<=\d))c(?=\s|$)")
-"""The flag ``c`` (show the count only), alone or right after a modifier's number."""
+"""``c``, alone or right after a modifier's number: Dice Maiden's cancel (each 10
+cancels a failure on a 1), which does nothing without failures (``f``)."""
+_FAILURES = re.compile(r"(?<![A-Za-z])f(?:<=)?\d")
 
 
 def without_flags(text: str) -> str:
@@ -56,7 +59,7 @@ def plain_forms(text: str) -> str:
     text = _DOUBLED_PLUS.sub("+", text)
     text = _TARGET_LOWER.sub(_lower_target, text)
     text = _TARGET_DOUBLE.sub(lambda m: f">={m['target']}ds>={m['target']}", text)
-    return _COUNT_ONLY.sub("", text).rstrip()
+    return text if _FAILURES.search(text) else _COUNT_ONLY.sub("", text).rstrip()
 
 
 def _lower_target(found: re.Match[str]) -> str:
@@ -68,7 +71,6 @@ def _lower_target(found: re.Match[str]) -> str:
 
 _LABEL = r"(?P<label>\s*(?:\([^()]*\)\s*)?)"
 _ADVANTAGE = re.compile(_LABEL + r"(?P<sign>[+-])[dD](?P<die>20|%)(?![\w])")
-_ZERO_DICE = re.compile(r"(?<![\w.])0[dD](?:\d+|%)(?![\w])")
 _TARGET = re.compile(r"(?<![A-Za-z])t(?P<lower>l?)\d")
 _DOUBLE_NUMBER = re.compile(r"(?<![A-Za-z])ds(?P<n>\d+)")
 _FAILURE_NUMBER = re.compile(r"(?<![A-Za-z])f(?P<n>\d+)")
@@ -185,9 +187,48 @@ def _arithmetic_beside_targets(code: str) -> str:
     return text
 
 
+_FAILURES_ONLY = re.compile(
+    r"(?P<label>\s*(?:\([^()]*\)\s*)?)(?P<term>\d*[dD](?:\d+|%)(?:\s*[a-z]+\d*)*)\s*"
+)
+_FAILURE_WORD = re.compile(r"\s*(?<![A-Za-z])f(?P<n>\d+)")
+_BOTCH_WORD = re.compile(r"(?<![A-Za-z])b(?P<n>\d*)(?![a-z])")
+
+
+def _failures_only(code: str) -> str:
+    """``4d6 f1``: failures counted without a target, minus one for each die of 1 or
+    less (dicemaiden-rs roller.rs: ``f`` alone starts the successes at 0), spelt as
+    dicecli's ``4d6<=1*-1`` (a minus in front would read a label before it as a
+    name); ``code`` itself for any other line."""
+    found = _FAILURES_ONLY.fullmatch(code)
+    if found is None or _TARGET.search(code) or not _FAILURE_WORD.search(found["term"]):
+        return code
+    term = _FAILURE_WORD.sub(lambda m: f"<={m['n']}", found["term"])
+    term = _BOTCH_WORD.sub(lambda m: f"cf<={m['n'] or 1}", term)  # marked, as criticals are
+    return f"{found['label']}{term}*-1"
+
+
+def _refuse_cancel(code: str) -> None:
+    """Refuse ``c`` beside failures (``4d10 f1 c``): each 10 cancels a failure on a 1,
+    which dicecli cannot roll."""
+    if _COUNT_ONLY.search(code) and _FAILURES.search(code):
+        raise DiceError(
+            "Dice Maiden's c (each 10 cancels a failure on a 1) has rules dicecli cannot roll"
+        )
+
+
+_EXPERTISE_WORD = re.compile(r"(?<![A-Za-z])ex\d+(?![\w])")
+
+
 def _once(text: str) -> str:
     """``e6`` (each die of 6 or more explodes once, the dice it adds do not) spelt as
-    dicecli's ``!o>=6`` (a bare ``e``: on the highest face)."""
+    dicecli's ``!o>=6`` (a bare ``e``: on the highest face). ``ex1`` after a roll is
+    refused: it is Level Up A5E's expertise die, which goes after ``a5e``."""
+    expertise = _EXPERTISE_WORD.search(text)
+    if expertise is not None:
+        raise DiceError(
+            f"Dice Maiden's {expertise[0]} is an expertise die of Level Up A5E: "
+            f"write it after a5e (a5e +5 {expertise[0]})"
+        )
     return _ONCE.sub(lambda found: "!o>=" + found["n"] if found["n"] else "!o", text)
 
 
@@ -550,9 +591,10 @@ def maiden_line(code: str) -> str:
     aliased = alias_line(code)
     if aliased is not None:
         return aliased
-    code = _ZERO_DICE.sub("0", code)
     code = _ADVANTAGE.sub(_advantage, code, count=1) if _ADVANTAGE.match(code) else code
+    _refuse_cancel(code)
     code = _arithmetic_beside_targets(code)
+    code = _failures_only(code)
     code = _target_numbers(code)
     code = _BOTCH.sub(lambda m: f"cf<={m['n'] or 1}", code)  # marked, as criticals are
     code = _implosions(code)

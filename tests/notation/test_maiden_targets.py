@@ -59,6 +59,10 @@ def maiden_odds(line: str) -> dict[int, Fraction]:
         ("1d20 t10 +1 *2", "(d20>=10 + 1)*2"),  # the count, in the order written
         ("1d20 t10 +5", "d20>=10 + 5"),  # as dicecli reads it already
         ("(Hit) 4d6 k3 +1 t4", "4d6kh3>=3"),  # keep first, then each kept die plus 1
+        # f alone: "successes" start at 0, less one for each die of 1 or less
+        ("4d6f1", "4d6<=1*-1"),
+        ("4d6 f1 b1", "4d6<=1cf<=1*-1"),  # botches marked, as beside a target
+        ("(Hit) 4d6 k3 f2", "4d6kh3<=2*-1"),
     ],
 )
 def test_read_as_dice_maiden_counts(line: str, read: str) -> None:
@@ -72,6 +76,7 @@ def test_read_as_dice_maiden_counts(line: str, read: str) -> None:
         ("1d12+2 t8", "5", 0),
         ("4d1+1 f1t4+1", "1,1,1,1", 1),  # no success, no failure, then plus 1
         ("3d10*2 t10f2", "5,1,4", 0),  # 10 succeeds, 2 fails, 8 neither
+        ("4d6 f1 b1", "1,2,1,6", -2),
     ],
 )
 def test_given_dice(line: str, given: str, total: int) -> None:
@@ -97,7 +102,27 @@ def test_exact_odds_equal_brute_force(line: str) -> None:
     maiden_odds(line)
 
 
+@pytest.mark.parametrize("line", ["4d10 f1 c", "5d10 t8 f1 c", "6d10 f1 t7 c"])
+def test_cancel_beside_failures_is_refused(line: str) -> None:
+    """unit_tests.rs's valid_cancel_tests: ``c`` makes each 10 cancel a failure on a 1
+    (roller.rs ``apply_cancel_modifier``), which dicecli cannot roll: refused, in the
+    dialect by name and by default as an unexpected ``c``, never read without it."""
+    with pytest.raises(DiceError, match="each 10 cancels a failure on a 1"):
+        parse_as(line, "dicemaiden")
+    with pytest.raises(DiceError, match=r"unexpected 'c'|f counts failures beside successes"):
+        dicecli.parse(line)
+
+
 def test_dividing_a_count_is_refused() -> None:
     """Dice Maiden divides a count towards zero; dicecli's ``/`` rounds up (rule N3)."""
     with pytest.raises(DiceError, match="divides a count towards zero"):
         parse_as("4d6+1 t4 / 2", "dicemaiden")
+
+
+def test_expertise_die_after_a_roll_is_refused() -> None:
+    """``ex1`` is Level Up A5E's expertise die (roll_syntax.md, "Level Up A5E"; its
+    aliases.rs matches it only after ``a5e``): after another roll it is refused with
+    that hint, not read as an explosion once (``e``) and a stray ``x1``."""
+    with pytest.raises(DiceError, match=r"ex1 is an expertise die of Level Up A5E"):
+        parse_as("1d20+5 ex1", "dicemaiden")
+    assert str(parse_as("+a5e +5 ex1", "dicemaiden").body) == "2d20kh1 + 5 + d4"
