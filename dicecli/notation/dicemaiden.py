@@ -348,10 +348,61 @@ def _wrath_and_glory(found: re.Match[str]) -> str:
 
 
 def _mothership(found: re.Match[str]) -> str:
+    """Roll-under 1d100; with advantage (``+``) two dice, the better: it passes when
+    either passes, as ``2d100kl1`` does; with disadvantage the worse (``2d100kh1``)."""
     stat = int(found["stat"] or 50)
     if not 1 <= stat <= 99:
         raise DiceError(f"Dice Maiden's Mothership stat is 1 to 99, not {stat}")
-    return f"1d100 <= {stat}"
+    dice = {"+": "2d100kl1", "-": "2d100kh1"}.get(found["sign"], "1d100")
+    return f"{dice} <= {stat}"
+
+
+_STEPS_TO_7 = ("1d4!-2", "1d4!-1", "1d4!", "1d6!", "1d8!", "1d10!", "1d12!")
+_STEP_CYCLE = (
+    ("2d6",),
+    ("1d8", "1d6"),
+    ("2d8",),
+    ("1d10", "1d8"),
+    ("2d10",),
+    ("1d12", "1d10"),
+    ("2d12",),
+    ("1d12", "2d6"),
+    ("1d12", "1d8", "1d6"),
+    ("1d12", "2d8"),
+    ("1d12", "1d10", "1d8"),
+)
+"""Earthdawn's step dice from step 8, eleven steps that repeat with one more d20 each
+time round (4th edition; the first edition's steps above 18 differ)."""
+
+
+def _earthdawn(found: re.Match[str]) -> str:
+    """Earthdawn's step dice, each exploding on its highest face: steps 1 to 100 of
+    the 4th edition (``ed4e``), 1 to 18 of the first (``ed``; its steps above 18 are
+    a table of their own, refused here)."""
+    step = int(found["step"])
+    highest = 100 if found["edition"] else 18
+    if not 1 <= step <= highest:
+        edition = "ed4e" if found["edition"] else "ed"
+        raise DiceError(f"Dice Maiden's {edition} steps are 1 to {highest} here, not {step}")
+    if step <= 7:
+        return _STEPS_TO_7[step - 1]
+    d20s, place = divmod(step - 8, 11)
+    dice = ((f"{d20s}d20",) if d20s else ()) + _STEP_CYCLE[place]
+    return "+".join(f"{term}!" for term in dice)
+
+
+def _plot_dice(found: re.Match[str]) -> str:
+    count = int(found["count"] or 1)
+    if count < 1:
+        raise DiceError("Dice Maiden's plot dice roll at least one die: 1dp")
+    return f"{count}d{{2,4,0,0,0,0}}"
+
+
+def _wild_worlds(found: re.Match[str]) -> str:
+    count, cut = int(found["count"]), int(found["cut"] or 0)
+    if count < 1 or cut >= count:
+        raise DiceError(f"Dice Maiden's Wild Worlds cannot cut {cut} of {count} dice")
+    return f"{count}d6" + (f"dh{cut}" if cut else "") + "kh1"
 
 
 def _godbound(found: re.Match[str]) -> str:
@@ -450,10 +501,39 @@ ALIASES: tuple[Alias, ...] = (
     ),
     Alias(
         "Mothership",
-        r"ms(?P<stat>\d*)",
+        r"(?P<sign>[+-]?)ms(?P<stat>\d*)",
         _mothership,
-        "ms45",
-        "1d100 roll-under 45 (the default stat 50)",
+        "+ms45",
+        "1d100 roll-under 45 (the default stat 50); +ms45 rolls two and takes the better, "
+        "-ms45 the worse (as pass or fail: a critical, doubles, is not told apart here)",
+    ),
+    Alias(
+        "Cyberpunk Red",
+        r"cpr(?P<rest>\s*[-+]\s*\d+)?",
+        _fixed("1d10!o10i1{rest}"),
+        "cpr + 5",
+        "1d10 + 5: a 10 adds another d10, a 1 subtracts another d10",
+    ),
+    Alias(
+        "Earthdawn",
+        r"ed(?P<edition>4e)?(?P<step>\d+)",
+        _earthdawn,
+        "ed15",
+        "step 15: 1d12 ie + 2d6 ie (each die explodes on its highest face)",
+    ),
+    Alias(
+        "Plot dice",
+        r"(?P<count>\d*)dp",
+        _plot_dice,
+        "3dp",
+        "3d6 plot: 1 = C+2, 2 = C+4, 3-4 blank, 5-6 Opportunity (worth 0)",
+    ),
+    Alias(
+        "Wild Worlds",
+        r"ww(?P<count>\d+)(?:c(?P<cut>\d+))?",
+        _wild_worlds,
+        "ww4c2",
+        "4d6, the 2 highest cut, the highest left: 6 Triumph, 4-5 Conflict, 1-3 Disaster",
     ),
     Alias(
         "Storypath",
@@ -543,8 +623,8 @@ _ALIAS_PATTERNS = tuple(
 )
 
 _UNROLLED = re.compile(
-    r"[+-]?(?:\d*hsk\d*|\d+\.\d+hsk|\d+wod\d+c|cpr|wit|vtm\d+h\d+|wng|mm|[+-]ms\d*|sil\d*"
-    r"|bnw\d+|conan\d*(?:cd\d+)?|ed(?:4e)?\d+|dheart(?:gm)?|mnm|ww\d+(?:c\d+)?|\d*dp"
+    r"[+-]?(?:\d*hsk\d*|\d+\.\d+hsk|\d+wod\d+c|wit|vtm\d+h\d+|wng|mm|sil\d*"
+    r"|bnw\d+|conan\d*(?:cd\d+)?|dheart(?:gm)?|mnm"
     r"|ol\d+[ad]\d+)(?![\w.])",
     re.IGNORECASE,
 )
