@@ -418,6 +418,34 @@ def _godbound(found: re.Match[str]) -> str:
     return f"{count}d{{{','.join(map(str, faces))}}}" + found["rest"]
 
 
+_HERO = r"(?P<whole>\d*)(?:\.(?P<fraction>\d+))?hs"
+"""Hero System's dice before ``hsn``/``hsk``/``hsh``: ``2``, ``2.5`` (half a die: a 1d3)."""
+
+
+def _hero(found: re.Match[str]) -> str:
+    """Hero System (roll_syntax.md, "Hero System 5th Edition"; roller.rs
+    ``apply_hero_system_calculation``): ``hsn`` normal damage, the dice; ``hsh`` to hit,
+    always 3d6; ``hsk`` killing damage, shown as STUN: BODY (the dice and any number
+    added) times 1d3. A fraction (``2.5hsk``), or a pip of 1 after ``hsk``
+    (``2hsk1``), adds a 1d3."""
+    kind, pip = found["kind"], found["pip"]
+    if kind == "h":
+        return "3d6" + found["rest"]
+    fraction = bool(found["fraction"] and int(found["fraction"]))
+    if kind == "k" and pip:
+        if pip != "1":
+            raise DiceError(f"Dice Maiden's hsk{pip} has no such half die: write hsk1")
+        fraction = True
+    whole = int(found["whole"] or (0 if found["fraction"] else 1))
+    parts = ([f"{whole}d6"] if whole else []) + (["1d3"] if fraction else [])
+    if not parts:
+        raise DiceError("Dice Maiden's Hero System rolls at least half a die: 0.5hsk")
+    dice = "+".join(parts)
+    if kind == "n":
+        return dice + found["rest"]
+    return f"({dice}{found['rest']})*1d3"  # arithmetic comes before the multiplier
+
+
 _REST = r"(?P<rest>(?:\s*[-+*/]\s*(?:\d*[dD])?\d+)*)"
 """Arithmetic after an alias, kept as written (``cpd4 + 2``, ``bnw4 + 2``)."""
 
@@ -472,10 +500,17 @@ ALIASES: tuple[Alias, ...] = (
     ),
     Alias(
         "Hero System",
-        r"(?P<dice>\d*)hs(?P<kind>[nh])" + _REST,
-        lambda m: f"{m['dice'] or 1}d6{m['rest']}",
+        _HERO + r"(?P<kind>[nh])(?P<pip>\d*)" + _REST,
+        _hero,
         "2hsn",
         "2d6 hsn (normal damage)",
+    ),
+    Alias(
+        "Hero System killing",
+        _HERO + r"(?P<kind>k)(?P<pip>\d*)" + _REST,
+        _hero,
+        "2.5hsk",
+        "2d6 + 1d3 hsk: killing damage, STUN = BODY (the dice) times 1d3",
     ),
     Alias(
         "Cypher System",
@@ -623,7 +658,7 @@ _ALIAS_PATTERNS = tuple(
 )
 
 _UNROLLED = re.compile(
-    r"[+-]?(?:\d*hsk\d*|\d+\.\d+hsk|\d+wod\d+c|wit|vtm\d+h\d+|wng|mm|sil\d*"
+    r"[+-]?(?:\d+wod\d+c|wit|vtm\d+h\d+|wng|mm|sil\d*"
     r"|bnw\d+|conan\d*(?:cd\d+)?|dheart(?:gm)?|mnm"
     r"|ol\d+[ad]\d+)(?![\w.])",
     re.IGNORECASE,

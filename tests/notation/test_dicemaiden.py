@@ -146,7 +146,7 @@ def test_zero_dice_are_refused_as_dice_maiden_refuses_them() -> None:
 @pytest.mark.parametrize(
     ("line", "named"),
     [
-        ("3hsk", "Dice Maiden's 3hsk has rules"),
+        ("sil5", "Dice Maiden's sil5 has rules"),
         ("vtm7h2", "Dice Maiden's vtm7h2 has rules"),
         ("ol5a1", "Dice Maiden's ol5a1 has rules"),
         ("0d6l", "D6 Legends rolls at least the wild die"),

@@ -119,3 +119,29 @@ def test_wild_worlds() -> None:
     assert maiden_odds("ww4c2") == by_hand([range(1, 7)] * 4, lambda f: sorted(f)[1])
     with pytest.raises(DiceError, match="cannot cut 3 of 3 dice"):
         dicecli.roll("ww3c3", environment=MAIDEN)
+
+
+@pytest.mark.parametrize(
+    ("line", "read"),
+    [
+        ("2hsn", "2d6"),  # normal damage: the dice
+        ("2.5hsn", "2d6+1d3"),  # half a die is a 1d3
+        ("3hsh", "3d6"),  # to hit: always 3d6
+        ("2hsh", "3d6"),
+        ("3hsk", "(3d6)*1d3"),  # killing: STUN = BODY times 1d3
+        ("2.5hsk", "(2d6+1d3)*1d3"),  # roll_syntax.md: 2d6 + 1d3 hsk
+        ("2hsk1", "(2d6+1d3)*1d3"),  # "alternative fractional notation"
+        ("hsk", "(1d6)*1d3"),
+    ],
+)
+def test_hero_system(line: str, read: str) -> None:
+    assert alias_line(line) == read
+
+
+def test_hero_system_killing_odds_by_hand() -> None:
+    """roller.rs: killing damage's total is STUN, BODY (the dice total) times 1d3."""
+    assert dicecli.roll("2hsk1", given="4,6,5,2", environment=MAIDEN).total == (4 + 6 + 3) * 1
+    d3 = (1, 1, 2, 2, 3, 3)  # dicecli's D3 is a d6 halved, rounded up (rule N4)
+    assert maiden_odds("hsk") == by_hand([range(1, 7), range(1, 7)], lambda f: f[0] * d3[f[1] - 1])
+    with pytest.raises(DiceError, match="write hsk1"):
+        alias_line("2hsk2")
