@@ -216,7 +216,7 @@ def _refuse_cancel(code: str) -> None:
         )
 
 
-_EXPERTISE_WORD = re.compile(r"(?<![A-Za-z])ex\d+(?![\w])")
+_EXPERTISE_WORD = re.compile(r"(?<![A-Za-z])e[x]\d+(?![\w])")
 
 
 def _once(text: str) -> str:
