@@ -32,6 +32,7 @@ DOUBLE_SUCCESS = "double-success"  # a success that counts 2 (``ds``)
 CRITICAL_SUCCESS = "critical-success"  # a kept die meeting ``cs`` (a lone d20's 20)
 CRITICAL_FAILURE = "critical-failure"  # a kept die meeting ``cf`` (a lone d20's 1)
 CLAMPED = "clamped"  # worth a clamp's bound (``min3``, ``max6``), not its face
+IMPLOSION = "implosion"  # rolled by an implosion (``i1``): its face is subtracted
 
 CoreRole = Literal[
     "plain",  # ordinary text

@@ -6,7 +6,8 @@ Two readings, for two uses:
 - :func:`plain_forms` rewrites the forms that no well-known roller reads otherwise and
   that dicecli refuses as written: the display flags before a roll (``p s 2d6``), a
   doubled sign (``1d6++5``), ``tl6`` (count the dice of 6 or less), ``ds`` with no
-  number beside ``t``/``tl`` (its target), and the display flag ``c`` (``4d10 t8 c``).
+  number beside ``t``/``tl`` (its target), and ``c`` where no failures are counted
+  (``4d10 t8 c``: its cancel has nothing to cancel).
   The grammar offers a refused line this reading, so these read by default.
 - :func:`maiden_line` is the whole of the ``dicemaiden`` dialect's own reading: the
   plain forms, the spellings that mean something else here (``-d20`` is disadvantage
@@ -15,9 +16,10 @@ Two readings, for two uses:
   game, its own line reads Dice Maiden's spelling (``4cod``, ``sr6``, ``fitd2``: the
   games' ``joined`` and ``counted`` keywords), so that needs no alias here.
 
-An explosion once, ``e6``, is dicecli's ``!o>=6``. A form Dice Maiden reads that
-dicecli cannot roll (the implosion ``i1``; an alias whose meaning needs its own rules,
-``vtm7h2``) is refused with Dice Maiden's name, never rolled otherwise.
+An explosion once, ``e6``, is dicecli's ``!o>=6``; the implosion ``i1`` is dicecli's
+own ``i1`` (dropped beside a target, where Dice Maiden ignores it). A form Dice Maiden
+reads that dicecli cannot roll (an alias whose meaning needs its own rules, ``vtm7h2``)
+is refused with Dice Maiden's name, never rolled otherwise.
 docs/grammar.md, "Dialects", tables each reading; this module is loaded only for a line
 that needs it (docs/startup.md).
 """
@@ -39,7 +41,9 @@ _DOUBLED_PLUS = re.compile(r"\+(?:[ \t]*\+)+")
 _TARGET_LOWER = re.compile(r"(?<![A-Za-z])tl(?P<target>\d+)(?P<double>ds(?![\d<>=!]))?")
 _TARGET_DOUBLE = re.compile(r"(?<![A-Za-z])t(?P<target>\d+)ds(?![\d<>=!])")
 _COUNT_ONLY = re.compile(r"(?:(?<=\s)|(?<=\d))c(?=\s|$)")
-"""The flag ``c`` (show the count only), alone or right after a modifier's number."""
+"""``c``, alone or right after a modifier's number: Dice Maiden's cancel (each 10
+cancels a failure on a 1), which does nothing without failures (``f``)."""
+_FAILURES = re.compile(r"(?<![A-Za-z])f(?:<=)?\d")
 
 
 def without_flags(text: str) -> str:
@@ -55,7 +59,7 @@ def plain_forms(text: str) -> str:
     text = _DOUBLED_PLUS.sub("+", text)
     text = _TARGET_LOWER.sub(_lower_target, text)
     text = _TARGET_DOUBLE.sub(lambda m: f">={m['target']}ds>={m['target']}", text)
-    return _COUNT_ONLY.sub("", text).rstrip()
+    return text if _FAILURES.search(text) else _COUNT_ONLY.sub("", text).rstrip()
 
 
 def _lower_target(found: re.Match[str]) -> str:
@@ -67,15 +71,15 @@ def _lower_target(found: re.Match[str]) -> str:
 
 _LABEL = r"(?P<label>\s*(?:\([^()]*\)\s*)?)"
 _ADVANTAGE = re.compile(_LABEL + r"(?P<sign>[+-])[dD](?P<die>20|%)(?![\w])")
-_ZERO_DICE = re.compile(r"(?<![\w.])0[dD](?:\d+|%)(?![\w])")
 _TARGET = re.compile(r"(?<![A-Za-z])t(?P<lower>l?)\d")
 _DOUBLE_NUMBER = re.compile(r"(?<![A-Za-z])ds(?P<n>\d+)")
 _FAILURE_NUMBER = re.compile(r"(?<![A-Za-z])f(?P<n>\d+)")
 _BOTCH = re.compile(r"(?:(?<=\s)|(?<=\d))b(?P<n>\d*)(?=\s|$|[a-z]{1,2}(?:\d|\s|$))")
 """``b1``: count the dice of 1 or less as botches, told apart; the total stays."""
-_ONCE_OR_INWARD = re.compile(
-    r"(?:(?<=\s)|(?<=\d))(?P<word>e|i(?![er]))(?P<n>\d*)(?=\s|$|[a-z]{1,2}(?:\d|\s|$))"
-)
+_ONCE = re.compile(r"(?:(?<=\s)|(?<=\d))e(?P<n>\d*)(?=\s|$|[a-z]{1,2}(?:\d|\s|$))")
+_IMPLODE = re.compile(r"\s*(?:(?<=\s)|(?<=\d))i\d*(?![a-z])")
+"""``i``/``i2``: implode (dicecli's own ``i``, read as Dice Maiden reads it)."""
+_REROLL_AFTER = re.compile(r"(?<![A-Za-z])i?rg?\d")
 
 
 def with_advantage(sign: str, die: str) -> str:
@@ -104,19 +108,146 @@ def _target_numbers(code: str) -> str:
     return _FAILURE_NUMBER.sub(lambda m: f"f<={m['n']}", code)
 
 
-def _once_and_inward(text: str) -> str:
+_TARGET_WORD = r"(?:tl?\d+(?:ds\d*)?|f\d+|b\d*)"
+_ARITHMETIC = r"(?:\s*[-+*/]\s*\d+)"
+_COUNTED_TERM = re.compile(
+    r"(?P<head>\s*(?:\([^()]*\)\s*)?\d*[dD](?P<sides>\d+|%)"
+    rf"(?:\s*(?!{_TARGET_WORD})[a-z]+\d*)*)"
+    rf"(?P<before>{_ARITHMETIC}*)(?P<targets>(?:\s*{_TARGET_WORD})+)(?P<after>{_ARITHMETIC}*)\s*"
+)
+"""One dice term with Dice Maiden's targets (``t``, ``tl``, ``ds``, ``f``, ``b``), and
+numbers added, subtracted, multiplied or divided before and after them."""
+_ARITHMETIC_PART = re.compile(r"\s*(?P<op>[-+*/])\s*(?P<n>\d+)")
+_TARGET_PART = re.compile(r"(?P<word>tl|t|f|b)(?P<n>\d*)(?:ds(?P<double>\d*))?")
+
+
+def _applied(value: int, steps: list[tuple[str, int]]) -> int:
+    """``value`` through ``steps`` in the order written, dividing as Dice Maiden does
+    (Rust's integer ``/``: towards zero)."""
+    for op, number in steps:
+        if op == "+":
+            value += number
+        elif op == "-":
+            value -= number
+        elif op == "*":
+            value *= number
+        else:
+            if number == 0:
+                raise DiceError("Dice Maiden cannot divide by zero")
+            value = abs(value) // number * (1 if value >= 0 else -1)
+    return value
+
+
+def _arithmetic_beside_targets(code: str) -> str:
+    """``code`` with the numbers Dice Maiden works on a counted roll spelt as dicecli's:
+    written before the targets they change each die (``1d12+2 t8`` counts the dice
+    whose face plus 2 is 8 or more: dicecli's ``1d12>=6``; dicemaiden-rs roller.rs,
+    ``apply_pre_target_mathematical_modifiers``), written after they change the count,
+    in the order written (``t4 +1 *2`` is ``(count + 1) * 2``). Each die's worth only
+    grows with its face, so each target becomes a threshold on the face; ``code``
+    itself when it has no such numbers."""
+    found = _COUNTED_TERM.fullmatch(code)
+    if found is None:
+        return code
+    before = [(m["op"], int(m["n"])) for m in _ARITHMETIC_PART.finditer(found["before"])]
+    after = [(m["op"], int(m["n"])) for m in _ARITHMETIC_PART.finditer(found["after"])]
+    if not before and len(after) < 2:
+        return code  # dicecli adds a number to the count already (1d20 t10 +5)
+    sides = 100 if found["sides"] == "%" else int(found["sides"])
+    worth = [(_applied(face, before), face) for face in range(1, sides + 1)]
+
+    def at_least(number: int) -> int:
+        return min((face for value, face in worth if value >= number), default=sides + 1)
+
+    def at_most(number: int) -> int:
+        return max((face for value, face in worth if value <= number), default=0)
+
+    counted = ""
+    for part in _TARGET_PART.finditer(found["targets"]):
+        word, number = part["word"], int(part["n"] or 1)
+        if word == "t":
+            counted += f">={at_least(number)}"
+        elif word == "tl":
+            counted += f"<={at_most(number)}"
+        elif word == "f":
+            counted += f"f<={at_most(number)}"
+        else:  # a botch: marked, as criticals are
+            counted += f"cf<={at_most(number)}"
+        if part["double"] is not None:
+            double = int(part["double"] or number)
+            counted += f"ds>={at_least(double)}" if word == "t" else f"ds<={at_most(double)}"
+    if "/" in (op for op, _ in after):
+        raise DiceError(
+            "Dice Maiden divides a count towards zero, dicecli rounds up: "
+            "write the division after the roll, in brackets"
+        )
+    text = found["head"] + counted
+    for op, number in after:
+        text = f"({text}) {op} {number}"
+    return text
+
+
+_FAILURES_ONLY = re.compile(
+    r"(?P<label>\s*(?:\([^()]*\)\s*)?)(?P<term>\d*[dD](?:\d+|%)(?:\s*[a-z]+\d*)*)\s*"
+)
+_FAILURE_WORD = re.compile(r"\s*(?<![A-Za-z])f(?P<n>\d+)")
+_BOTCH_WORD = re.compile(r"(?<![A-Za-z])b(?P<n>\d*)(?![a-z])")
+
+
+def _failures_only(code: str) -> str:
+    """``4d6 f1``: failures counted without a target, minus one for each die of 1 or
+    less (dicemaiden-rs roller.rs: ``f`` alone starts the successes at 0), spelt as
+    dicecli's ``4d6<=1*-1`` (a minus in front would read a label before it as a
+    name); ``code`` itself for any other line."""
+    found = _FAILURES_ONLY.fullmatch(code)
+    if found is None or _TARGET.search(code) or not _FAILURE_WORD.search(found["term"]):
+        return code
+    term = _FAILURE_WORD.sub(lambda m: f"<={m['n']}", found["term"])
+    term = _BOTCH_WORD.sub(lambda m: f"cf<={m['n'] or 1}", term)  # marked, as criticals are
+    return f"{found['label']}{term}*-1"
+
+
+def _refuse_cancel(code: str) -> None:
+    """Refuse ``c`` beside failures (``4d10 f1 c``): each 10 cancels a failure on a 1,
+    which dicecli cannot roll."""
+    if _COUNT_ONLY.search(code) and _FAILURES.search(code):
+        raise DiceError(
+            "Dice Maiden's c (each 10 cancels a failure on a 1) has rules dicecli cannot roll"
+        )
+
+
+_EXPERTISE_WORD = re.compile(r"(?<![A-Za-z])e[x]\d+(?![\w])")
+
+
+def _once(text: str) -> str:
     """``e6`` (each die of 6 or more explodes once, the dice it adds do not) spelt as
-    dicecli's ``!o>=6`` (a bare ``e``: on the highest face); ``i`` (implode: a die
-    subtracted) is refused, as dicecli has no such die."""
+    dicecli's ``!o>=6`` (a bare ``e``: on the highest face). ``ex1`` after a roll is
+    refused: it is Level Up A5E's expertise die, which goes after ``a5e``."""
+    expertise = _EXPERTISE_WORD.search(text)
+    if expertise is not None:
+        raise DiceError(
+            f"Dice Maiden's {expertise[0]} is an expertise die of Level Up A5E: "
+            f"write it after a5e (a5e +5 {expertise[0]})"
+        )
+    return _ONCE.sub(lambda found: "!o>=" + found["n"] if found["n"] else "!o", text)
 
-    def once(found: re.Match[str]) -> str:
-        if found["word"] != "e":
-            raise DiceError(
-                f"Dice Maiden's {found[0]} implodes (subtracts a die), which dicecli cannot roll"
-            )
-        return "!o>=" + found["n"] if found["n"] else "!o"
 
-    return _ONCE_OR_INWARD.sub(once, text)
+def _implosions(code: str) -> str:
+    """``code`` with its implosions (``i1``) as Dice Maiden rolls them: dropped beside a
+    target (an imploded die never joins the dice counted, roll_syntax.md: "i# does
+    nothing on a success-counting roll"), refused before a re-roll (Dice Maiden judges
+    the die before that re-roll, dicecli after every re-roll), else as written."""
+    found = _IMPLODE.search(code)
+    if found is None:
+        return code
+    if _TARGET.search(code):
+        return _IMPLODE.sub("", code)
+    if _REROLL_AFTER.search(code, found.end()):
+        raise DiceError(
+            f"Dice Maiden judges {found[0].strip()} before the re-roll written after it, dicecli "
+            "after it: write the re-roll first"
+        )
+    return code
 
 
 # --- the game aliases ------------------------------------------------------------------
@@ -217,10 +348,61 @@ def _wrath_and_glory(found: re.Match[str]) -> str:
 
 
 def _mothership(found: re.Match[str]) -> str:
+    """Roll-under 1d100; with advantage (``+``) two dice, the better: it passes when
+    either passes, as ``2d100kl1`` does; with disadvantage the worse (``2d100kh1``)."""
     stat = int(found["stat"] or 50)
     if not 1 <= stat <= 99:
         raise DiceError(f"Dice Maiden's Mothership stat is 1 to 99, not {stat}")
-    return f"1d100 <= {stat}"
+    dice = {"+": "2d100kl1", "-": "2d100kh1"}.get(found["sign"], "1d100")
+    return f"{dice} <= {stat}"
+
+
+_STEPS_TO_7 = ("1d4!-2", "1d4!-1", "1d4!", "1d6!", "1d8!", "1d10!", "1d12!")
+_STEP_CYCLE = (
+    ("2d6",),
+    ("1d8", "1d6"),
+    ("2d8",),
+    ("1d10", "1d8"),
+    ("2d10",),
+    ("1d12", "1d10"),
+    ("2d12",),
+    ("1d12", "2d6"),
+    ("1d12", "1d8", "1d6"),
+    ("1d12", "2d8"),
+    ("1d12", "1d10", "1d8"),
+)
+"""Earthdawn's step dice from step 8, eleven steps that repeat with one more d20 each
+time round (4th edition; the first edition's steps above 18 differ)."""
+
+
+def _earthdawn(found: re.Match[str]) -> str:
+    """Earthdawn's step dice, each exploding on its highest face: steps 1 to 100 of
+    the 4th edition (``ed4e``), 1 to 18 of the first (``ed``; its steps above 18 are
+    a table of their own, refused here)."""
+    step = int(found["step"])
+    highest = 100 if found["edition"] else 18
+    if not 1 <= step <= highest:
+        edition = "ed4e" if found["edition"] else "ed"
+        raise DiceError(f"Dice Maiden's {edition} steps are 1 to {highest} here, not {step}")
+    if step <= 7:
+        return _STEPS_TO_7[step - 1]
+    d20s, place = divmod(step - 8, 11)
+    dice = ((f"{d20s}d20",) if d20s else ()) + _STEP_CYCLE[place]
+    return "+".join(f"{term}!" for term in dice)
+
+
+def _plot_dice(found: re.Match[str]) -> str:
+    count = int(found["count"] or 1)
+    if count < 1:
+        raise DiceError("Dice Maiden's plot dice roll at least one die: 1dp")
+    return f"{count}d{{2,4,0,0,0,0}}"
+
+
+def _wild_worlds(found: re.Match[str]) -> str:
+    count, cut = int(found["count"]), int(found["cut"] or 0)
+    if count < 1 or cut >= count:
+        raise DiceError(f"Dice Maiden's Wild Worlds cannot cut {cut} of {count} dice")
+    return f"{count}d6" + (f"dh{cut}" if cut else "") + "kh1"
 
 
 def _godbound(found: re.Match[str]) -> str:
@@ -234,6 +416,34 @@ def _godbound(found: re.Match[str]) -> str:
         for face in range(1, sides + 1)
     ]
     return f"{count}d{{{','.join(map(str, faces))}}}" + found["rest"]
+
+
+_HERO = r"(?P<whole>\d*)(?:\.(?P<fraction>\d+))?hs"
+"""Hero System's dice before ``hsn``/``hsk``/``hsh``: ``2``, ``2.5`` (half a die: a 1d3)."""
+
+
+def _hero(found: re.Match[str]) -> str:
+    """Hero System (roll_syntax.md, "Hero System 5th Edition"; roller.rs
+    ``apply_hero_system_calculation``): ``hsn`` normal damage, the dice; ``hsh`` to hit,
+    always 3d6; ``hsk`` killing damage, shown as STUN: BODY (the dice and any number
+    added) times 1d3. A fraction (``2.5hsk``), or a pip of 1 after ``hsk``
+    (``2hsk1``), adds a 1d3."""
+    kind, pip = found["kind"], found["pip"]
+    if kind == "h":
+        return "3d6" + found["rest"]
+    fraction = bool(found["fraction"] and int(found["fraction"]))
+    if kind == "k" and pip:
+        if pip != "1":
+            raise DiceError(f"Dice Maiden's hsk{pip} has no such half die: write hsk1")
+        fraction = True
+    whole = int(found["whole"] or (0 if found["fraction"] else 1))
+    parts = ([f"{whole}d6"] if whole else []) + (["1d3"] if fraction else [])
+    if not parts:
+        raise DiceError("Dice Maiden's Hero System rolls at least half a die: 0.5hsk")
+    dice = "+".join(parts)
+    if kind == "n":
+        return dice + found["rest"]
+    return f"({dice}{found['rest']})*1d3"  # arithmetic comes before the multiplier
 
 
 _REST = r"(?P<rest>(?:\s*[-+*/]\s*(?:\d*[dD])?\d+)*)"
@@ -290,10 +500,17 @@ ALIASES: tuple[Alias, ...] = (
     ),
     Alias(
         "Hero System",
-        r"(?P<dice>\d*)hs(?P<kind>[nh])" + _REST,
-        lambda m: f"{m['dice'] or 1}d6{m['rest']}",
+        _HERO + r"(?P<kind>[nh])(?P<pip>\d*)" + _REST,
+        _hero,
         "2hsn",
         "2d6 hsn (normal damage)",
+    ),
+    Alias(
+        "Hero System killing",
+        _HERO + r"(?P<kind>k)(?P<pip>\d*)" + _REST,
+        _hero,
+        "2.5hsk",
+        "2d6 + 1d3 hsk: killing damage, STUN = BODY (the dice) times 1d3",
     ),
     Alias(
         "Cypher System",
@@ -319,10 +536,39 @@ ALIASES: tuple[Alias, ...] = (
     ),
     Alias(
         "Mothership",
-        r"ms(?P<stat>\d*)",
+        r"(?P<sign>[+-]?)ms(?P<stat>\d*)",
         _mothership,
-        "ms45",
-        "1d100 roll-under 45 (the default stat 50)",
+        "+ms45",
+        "1d100 roll-under 45 (the default stat 50); +ms45 rolls two and takes the better, "
+        "-ms45 the worse (as pass or fail: a critical, doubles, is not told apart here)",
+    ),
+    Alias(
+        "Cyberpunk Red",
+        r"cpr(?P<rest>\s*[-+]\s*\d+)?",
+        _fixed("1d10!o10i1{rest}"),
+        "cpr + 5",
+        "1d10 + 5: a 10 adds another d10, a 1 subtracts another d10",
+    ),
+    Alias(
+        "Earthdawn",
+        r"ed(?P<edition>4e)?(?P<step>\d+)",
+        _earthdawn,
+        "ed15",
+        "step 15: 1d12 ie + 2d6 ie (each die explodes on its highest face)",
+    ),
+    Alias(
+        "Plot dice",
+        r"(?P<count>\d*)dp",
+        _plot_dice,
+        "3dp",
+        "3d6 plot: 1 = C+2, 2 = C+4, 3-4 blank, 5-6 Opportunity (worth 0)",
+    ),
+    Alias(
+        "Wild Worlds",
+        r"ww(?P<count>\d+)(?:c(?P<cut>\d+))?",
+        _wild_worlds,
+        "ww4c2",
+        "4d6, the 2 highest cut, the highest left: 6 Triumph, 4-5 Conflict, 1-3 Disaster",
     ),
     Alias(
         "Storypath",
@@ -412,8 +658,8 @@ _ALIAS_PATTERNS = tuple(
 )
 
 _UNROLLED = re.compile(
-    r"[+-]?(?:\d*hsk\d*|\d+\.\d+hsk|\d+wod\d+c|cpr|wit|vtm\d+h\d+|wng|mm|[+-]ms\d*|sil\d*"
-    r"|bnw\d+|conan\d*(?:cd\d+)?|ed(?:4e)?\d+|dheart(?:gm)?|mnm|ww\d+(?:c\d+)?|\d*dp"
+    r"[+-]?(?:\d+wod\d+c|wit|vtm\d+h\d+|wng|mm|sil\d*"
+    r"|bnw\d+|conan\d*(?:cd\d+)?|dheart(?:gm)?|mnm"
     r"|ol\d+[ad]\d+)(?![\w.])",
     re.IGNORECASE,
 )
@@ -460,12 +706,15 @@ def maiden_line(code: str) -> str:
     aliased = alias_line(code)
     if aliased is not None:
         return aliased
-    code = _ZERO_DICE.sub("0", code)
     code = _ADVANTAGE.sub(_advantage, code, count=1) if _ADVANTAGE.match(code) else code
+    _refuse_cancel(code)
+    code = _arithmetic_beside_targets(code)
+    code = _failures_only(code)
     code = _target_numbers(code)
     code = _BOTCH.sub(lambda m: f"cf<={m['n'] or 1}", code)  # marked, as criticals are
+    code = _implosions(code)
     code = plain_forms(code)
-    return _once_and_inward(code)
+    return _once(code)
 
 
 __all__ = [

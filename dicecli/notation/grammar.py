@@ -134,6 +134,7 @@ _SPELT_AFTER = (
     r"|(?P<respelt_clamp>mi|ma)(?P<respelt_bound>-?\d+)"
     r"|ie(?P<respelt_explode>\d*)"
     rf"|(?P<respelt_e>e)(?:(?P<respelt_e_if>{_EXPLODE_CONDITION})|(?![A-Za-z_]))"
+    r"|(?P<implode>i)(?:(?P<implode_n>\d+)|(?![a-z]))"
     rf"|(?P<respelt_xo>xo)(?P<respelt_once>{_EXPLODE_CONDITION})?"
     r"|t(?P<respelt_target>\d+)"
     rf"|c(?P<respelt_count>{_COMPARISON})"
@@ -142,7 +143,8 @@ _SPELT_AFTER = (
 """Other rollers' spellings tried after dicecli's own: ``h3``/``l1`` keep highest or
 lowest, ``d1`` drop lowest, ``ph1``/``pl1`` drop highest or lowest (d20), ``mi2``/``ma5``
 clamps, ``ie``/``ie6`` explode (at least N), ``e``/``e6``/``E=6`` explode once (at
-least N; after a comparison, on it: Dice Maiden, caith, DiceParser),
+least N; after a comparison, on it: Dice Maiden, caith, DiceParser), ``i``/``i2``
+implode (Dice Maiden: at most N, a bare ``i`` at most 1),
 ``xo``/``xo10``/``xo>=8`` explode once (Foundry VTT; ``x`` alone multiplies), ``t7``,
 ``c>3`` and Rollem's ``>>4``/``<<3`` (at least, at most) count successes."""
 _MODIFIER = rf"(?i){_SPELT_BEFORE}|{_OWN_MODIFIER}|{_SPELT_AFTER}"
@@ -235,6 +237,8 @@ def _modifiers(
         loc = found[-1][0]
         raise _fail(text, loc, "f counts failures beside successes: add one such as >=5")
     _check_unique_and_clamps(text, found[-1][0], values)
+    if "implode" in values:
+        _check_implode(text, found[-1][0], values)
     compounds = "explode" in values and values["explode"].kind in ("!!", "!!p")
     if compounds and ("critical_success" in values or "critical_failure" in values):
         loc = found[-1][0]
@@ -298,6 +302,8 @@ def _respelt(groups: dict[str, Any]) -> tuple[str, Any] | None:
     if groups["respelt_explode"] is not None:
         number = groups["respelt_explode"]
         return "explode", Explode("!", Condition(">=", int(number)) if number else None)
+    if groups["implode"]:
+        return "implode", int(groups["implode_n"] or 1)
     if groups["respelt_target"]:
         return "success", Condition(">=", int(groups["respelt_target"]))
     if groups["respelt_count"]:
@@ -319,6 +325,19 @@ def _check_unique_and_clamps(text: str, loc: int, values: dict[str, Any]) -> Non
         raise _fail(text, loc, f"min{low} is above max{high}: no value is within both")
 
 
+def _check_implode(text: str, loc: int, values: dict[str, Any]) -> None:
+    """Refuse an implosion (``i2``) on 0 or less, beside counting (a count has no
+    total to subtract from), and beside unique dice or clamps."""
+    if values["implode"] < 1:
+        raise _fail(text, loc, "i implodes on a face of at most N: N is 1 or more (i1)")
+    if "success" in values or "failure" in values:
+        raise _fail(
+            text, loc, "i subtracts dice from a total: a term that counts successes has none"
+        )
+    if "unique" in values or "clamp_low" in values or "clamp_high" in values:
+        raise _fail(text, loc, "i does not go with unique dice (u) or clamps (min, max)")
+
+
 _SLOT_WORDS = {
     "critical_success": "cs",
     "critical_failure": "cf",
@@ -334,6 +353,7 @@ _PER_DIE = {
     "unique": "re-roll duplicates",
     "clamp_low": "clamp",
     "clamp_high": "clamp",
+    "implode": "implode",
 }
 """Modifiers of single dice, refused on a group, and what a group cannot do."""
 

@@ -8,6 +8,8 @@ always applied in one fixed order (see ``docs/grammar.md``, "Modifier order"):
    earlier die stands on (unique dice, ``u``/``uo``),
 2. explode (``!``, ``!!``, ``!p``) the die that stands after re-rolls; clamp what each
    die is worth (``min3``, ``max6``; conditions judge the face),
+   implode (``i2``, Dice Maiden's): each die first rolled that stands at 2 or less
+   rolls one more die, subtracted from the total and never kept, dropped or counted,
 3. keep/drop (``kh kl dh dl``) over every die standing,
 4. count successes (``>=5`` ...) and failures (``f1``) among the kept dice;
    mark kept dice critical (``cs``, ``cf``, or a lone ``d20``'s 20 and 1 by default).
@@ -208,6 +210,7 @@ class Modifiers:
     unique: Unique | None = None  # u, uo: re-roll duplicates (after r/ro)
     clamp_low: int | None = None  # min3: a die worth less is worth 3
     clamp_high: int | None = None  # max6: a die worth more is worth 6
+    implode: int | None = None  # i2: a die first standing at 2 or less subtracts a die
 
     def __str__(self) -> str:
         if self is NO_MODIFIERS:  # most dice terms, as the readers build them
@@ -221,6 +224,8 @@ class Modifiers:
         bare_unique = unique is not None and not unique.condition and self.success
         parts = [self.reroll, None if bare_unique else unique, first]
         text = "".join(str(part) for part in parts if part is not None)
+        if self.implode is not None:
+            text += f"i{self.implode}"
         if self.clamp_low is not None or self.clamp_high is not None:
             text += self._clamps()
         text += "".join(str(part) for part in (self.keep, self.success) if part is not None)

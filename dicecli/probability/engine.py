@@ -600,6 +600,14 @@ def _dice_weights(node: Dice) -> Weights:
     if modifiers.explode is not None:
         condition = modifiers.explode.condition or Condition("=", die.values[-1])
         explodes = frozenset(value for value in standing if condition.matches(value))
+    if modifiers.implode is not None:  # Dice Maiden's i1
+        from dicecli.probability.implosions import (  # docs/startup.md
+            imploding_dice_weights,
+            without_implosion,
+        )
+
+        one = None if modifiers.keep is not None else dice_weights(without_implosion(node, 1))
+        return imploding_dice_weights(node, standing, denominator, explodes, one)
     if modifiers.unique is not None:
         # Imported when first needed (docs/startup.md).
         from dicecli.probability.unique import unique_dice_weights  # imported on first use

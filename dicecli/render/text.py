@@ -13,6 +13,7 @@ from dicecli.results import (
     CRITICAL_FAILURE,
     CRITICAL_SUCCESS,
     EXPLODED,
+    IMPLOSION,
     DieRoll,
     RollResult,
     Segment,
@@ -30,10 +31,12 @@ def face_text(die: DieRoll) -> str:
     """``5``; ``5→3`` when the value differs from the face (D3, penetrating dice,
     clamps ``min3``/``max6``, on a Fudge die too: ``-→0``);
     ``6!`` for a die that exploded; ``+3`` for a die added into the one before (``!!``);
-    ``20*`` for a critical die."""
+    ``20*`` for a critical die; ``-3`` for a die an implosion subtracts (``i1``)."""
     text = die.face
     marks = die.marks
     value = die.value
+    if IMPLOSION in marks and value is not None:
+        return str(value)
     if value is not None and str(value) != text:
         numbered = text.lstrip("-+").isdigit() or CLAMPED in marks  # dF: -→0 (min0)
         if numbered:

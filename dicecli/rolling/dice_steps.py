@@ -46,6 +46,16 @@ def compile_dice(node: Dice) -> Step:
     """The step that rolls the dice term ``node``."""
     if isinstance(node.sides, DieName):  # a die of a dice file: docs/dice.md
         return _compile_named_dice(node)
+    if node.modifiers.implode is not None:  # Dice Maiden's i1: after the rest of the term
+        from dicecli.rolling.implosions import imploding_step  # docs/startup.md
+
+        inner = replace(node, modifiers=replace(node.modifiers, implode=None))
+        return imploding_step(node, _numbered_dice_step(inner))
+    return _numbered_dice_step(node)
+
+
+def _numbered_dice_step(node: Dice) -> DiceStep:
+    """The step of ``node``, dice that are not of a dice file, without an implosion."""
     if node.modifiers.sort is not None:
         return _sorted_as_shown(node, _shown_dice_step(node))
     return _shown_dice_step(node)
