@@ -44,8 +44,32 @@ _SPACED_KEEP = r"(?:[dD]\d+\s+|\)\s*)[kK](?P<n>\d+)"  # 4d6 k3, (4d6)k3
 _TWO_KEEPS = r"(?:[kK][hlHLmM]?|[dDpP][hlHL])\d+[kKdDpP]"  # kh2dl1, k2d1: a chain
 _CARET = r"(?P<dice>\d*[dD]\d+)?\s*\^\s*(?P<n>\d+)?"
 _FLOOR_DIVISION = rf"//(?={FLOOR_DIVISOR_START})"
-"""The spellings' patterns, compiled when a line first passes :data:`_MAYBE` (by
-``re``'s own cache), not when a line with a ``k`` or ``<`` loads this module."""
+"""The spellings' patterns, each compiled the first time a line has the characters it
+needs (:func:`_pattern`), not when a line with a ``k`` or ``<`` loads this module."""
+
+_COMPILED: dict[str, re.Pattern[str]] = {}
+
+
+def _pattern(pattern: str) -> re.Pattern[str]:
+    """``pattern`` compiled, once (a lookup here costs less than ``re``'s own cache)."""
+    compiled = _COMPILED.get(pattern)
+    if compiled is None:
+        compiled = _COMPILED[pattern] = re.compile(pattern)
+    return compiled
+
+
+def _any_of(characters: frozenset[str], code: str) -> bool:
+    return not characters.isdisjoint(code)
+
+
+_TIMES_SIGNS = frozenset("xX\N{MULTIPLICATION SIGN}")
+_RUN_LETTERS = frozenset("<>cCrRxXkK")
+"""What the modifiers looked at below need: a strict condition, ``cs``, ``r``, ``x``
+or ``k``; a line with none of them has no run worth reading."""
+_KEEP_LETTERS = frozenset("kKhHlL")
+"""What a chain of keeps (:data:`_TWO_KEEPS`) needs: a ``k``, or an ``h`` or ``l``."""
+_REROLL_LETTERS = frozenset("rR")
+_K_LETTERS = frozenset("kK")
 
 _KEEPS = frozenset(("k", "kh", "kl", "d", "dh", "dl"))
 
@@ -80,7 +104,7 @@ def _keeps_read_otherwise(code: str) -> str | None:
         if len(steps) < 2:
             continue
         written = ("{...}" if head == "}" else head) + "".join(f"{k}{n}" for k, n in steps)
-        counted = re.match(_COUNT, head)
+        counted = _pattern(_COUNT).match(head)
         if counted is None:  # a group, Fudge dice ...: the count is not known here
             return written
         count = int(counted["count"] or 1)
@@ -105,14 +129,19 @@ def other_readings(text: str) -> tuple[str, ...]:
     from dicecli.notation.translations import modifier_runs  # docs/startup.md
 
     notes: list[str] = []
-    repeat = re.match(_TIMES_DICE, code)
+    # Each pattern is tried only on a line with a character it needs (a cheap look).
+    repeat = (
+        _pattern(_TIMES_DICE).match(code)
+        if _any_of(_TIMES_SIGNS, code) and code.lstrip()[:1].isdigit()
+        else None
+    )
     if repeat is not None:
         count = int(repeat["times"])
         notes.append(
             f"{code.strip()} multiplies; to roll {_times(count)}: -n {count}, "
             f"as rolldice reads {count}x with --dialect rolldice"
         )
-    if re.search(_LONE_POOL, code):
+    if "{" in code and _pattern(_LONE_POOL).search(code):
         notes.append(
             "a group of one dice term counts its sum as one value; Roll20 compares each "
             "die with the target: write the dice without braces, or --dialect roll20"
@@ -122,7 +151,8 @@ def other_readings(text: str) -> tuple[str, ...]:
     once = False
     bare_keep: str | None = None
     multiplied: tuple[str, str] | None = None
-    for head, tokens in modifier_runs(code):
+    runs = modifier_runs(code) if _any_of(_RUN_LETTERS, code) else []
+    for head, tokens in runs:
         for index, (word, condition) in enumerate(tokens):
             low = word.lower()
             if strict is None and _strict(condition) and low not in _KEEPS:
@@ -135,7 +165,8 @@ def other_readings(text: str) -> tuple[str, ...]:
                 multiplied = (head + "".join(w + c for w, c in tokens[:index]), condition)
             if low == "k" and condition[:1].isdigit() and bare_keep is None:
                 bare_keep = condition
-    chain = _keeps_read_otherwise(code) if re.search(_TWO_KEEPS, code) else None
+    two_keeps = _any_of(_KEEP_LETTERS, code) and _pattern(_TWO_KEEPS).search(code)
+    chain = _keeps_read_otherwise(code) if two_keeps else None
     if chain is not None:
         notes.append(
             f"{chain}: each keep or drop here takes from the dice the one before kept, as "
@@ -160,13 +191,17 @@ def other_readings(text: str) -> tuple[str, ...]:
             "cs marks critical successes here and the total is the sum; Foundry VTT "
             f"counts successes with cs: write {counted}, or --dialect foundry"
         )
-    if once or re.search(_SPACED_REROLL, code):
+    if once or (_any_of(_REROLL_LETTERS, code) and _pattern(_SPACED_REROLL).search(code)):
         notes.append(
             "r re-rolls until the face is gone here; Foundry VTT re-rolls once: write ro, "
             "or --dialect foundry; Dice Maiden's r2 re-rolls 2 or less once: "
             "--dialect dicemaiden"
         )
-    spaced_keep = None if bare_keep is not None else re.search(_SPACED_KEEP, code)
+    spaced_keep = (
+        _pattern(_SPACED_KEEP).search(code)
+        if bare_keep is None and _any_of(_K_LETTERS, code)
+        else None
+    )
     if spaced_keep is not None:
         bare_keep = spaced_keep["n"]
     if bare_keep is not None:
@@ -175,12 +210,12 @@ def other_readings(text: str) -> tuple[str, ...]:
             f"k{n} keeps the {n} highest here; d20 (Avrae) keeps the dice showing {n} and "
             f"caith the {n} lowest: write kh{n} or kl{n} to say which"
         )
-    if re.search(_SPACED_BANG, code):
+    if "!" in code and _pattern(_SPACED_BANG).search(code):
         notes.append(
             "a lone ! explodes here; Dice Maiden reads ' !' as the start of a comment: "
             "write # for a comment, or --dialect dicemaiden"
         )
-    caret = re.search(_CARET, code) if "^" in code else None
+    caret = _pattern(_CARET).search(code) if "^" in code else None
     if caret is not None:
         dice, n = caret["dice"], caret["n"]
         others = ["python-dice and caith read ^ otherwise (keep, repeat)"]
@@ -189,12 +224,12 @@ def other_readings(text: str) -> tuple[str, ...]:
             if dice:
                 others.insert(0, f"python-dice reads {dice}^{n} as {dice}kh{n}")
         notes.append("^ is a power here, as in RPG Dice Roller; " + " and ".join(others))
-    if "//" in code and re.search(_FLOOR_DIVISION, code):
+    if "//" in code and _pattern(_FLOOR_DIVISION).search(code):
         notes.append(
             "// divides rounding down here, as in d20 (Avrae); RPG Dice Roller reads // as "
             "the start of a comment: write # for a comment"
         )
-    disadvantage = re.match(_DISADVANTAGE, code) if leading_minus else None
+    disadvantage = _pattern(_DISADVANTAGE).match(code) if leading_minus else None
     if disadvantage is not None:
         from dicecli.notation.dicemaiden import with_advantage  # docs/startup.md
 
@@ -204,7 +239,7 @@ def other_readings(text: str) -> tuple[str, ...]:
             f"-d{die} subtracts a d{die} here; Dice Maiden rolls it with disadvantage: "
             f"write {worse}, or --dialect dicemaiden"
         )
-    added = re.search(_ADD_THEN_TIMES, code)
+    added = _pattern(_ADD_THEN_TIMES).search(code) if "*" in code else None
     if added is not None:
         notes.append(
             f"* comes before {added['add'][0]} here; rolldice multiplies the dice first: "
