@@ -19,9 +19,12 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from dicecli.notation.nodes import FLOOR_DIVISOR_START, Keep, KeepKind
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 _MAYBE = re.compile(
     r"[xX{!<>*^]|//|[cC][sSfF]|[rRkK]\d|[rR](?![a-zA-Z])|[kK]\s*\d|[kKdD][hlHL]\d+[kKdD]"
@@ -56,6 +59,21 @@ def _pattern(pattern: str) -> re.Pattern[str]:
     if compiled is None:
         compiled = _COMPILED[pattern] = re.compile(pattern)
     return compiled
+
+
+_LOADED: dict[str, Callable[[str], list[tuple[str, list[tuple[str, str]]]]]] = {}
+
+
+def _modifier_runs() -> Callable[[str], list[tuple[str, list[tuple[str, str]]]]]:
+    """:func:`~dicecli.notation.translations.modifier_runs`, loaded by the first line
+    with a run worth reading and kept: an import statement run again for each new line
+    costs more than this lookup."""
+    runs = _LOADED.get("modifier_runs")
+    if runs is None:
+        from dicecli.notation.translations import modifier_runs  # docs/startup.md
+
+        runs = _LOADED["modifier_runs"] = modifier_runs
+    return runs
 
 
 def _any_of(characters: frozenset[str], code: str) -> bool:
@@ -126,8 +144,6 @@ def other_readings(text: str) -> tuple[str, ...]:
     leading_minus = code.lstrip()[:1] == "-"
     if not leading_minus and not _MAYBE.search(code):
         return ()
-    from dicecli.notation.translations import modifier_runs  # docs/startup.md
-
     notes: list[str] = []
     # Each pattern is tried only on a line with a character it needs (a cheap look).
     repeat = (
@@ -151,7 +167,7 @@ def other_readings(text: str) -> tuple[str, ...]:
     once = False
     bare_keep: str | None = None
     multiplied: tuple[str, str] | None = None
-    runs = modifier_runs(code) if _any_of(_RUN_LETTERS, code) else []
+    runs = _modifier_runs()(code) if _any_of(_RUN_LETTERS, code) else []
     for head, tokens in runs:
         for index, (word, condition) in enumerate(tokens):
             low = word.lower()
