@@ -76,19 +76,6 @@ def _modifier_runs() -> Callable[[str], list[tuple[str, list[tuple[str, str]]]]]
     return runs
 
 
-def _any_of(characters: frozenset[str], code: str) -> bool:
-    return not characters.isdisjoint(code)
-
-
-_TIMES_SIGNS = frozenset("xX\N{MULTIPLICATION SIGN}")
-_RUN_LETTERS = frozenset("<>cCrRxXkK")
-"""What the modifiers looked at below need: a strict condition, ``cs``, ``r``, ``x``
-or ``k``; a line with none of them has no run worth reading."""
-_KEEP_LETTERS = frozenset("kKhHlL")
-"""What a chain of keeps (:data:`_TWO_KEEPS`) needs: a ``k``, or an ``h`` or ``l``."""
-_REROLL_LETTERS = frozenset("rR")
-_K_LETTERS = frozenset("kK")
-
 _KEEPS = frozenset(("k", "kh", "kl", "d", "dh", "dl"))
 
 _NUMBER_WORDS = ("", "once", "twice", "three", "four", "five", "six", "seven", "eight")
@@ -145,10 +132,12 @@ def other_readings(text: str) -> tuple[str, ...]:
     if not leading_minus and not _MAYBE.search(code):
         return ()
     notes: list[str] = []
-    # Each pattern is tried only on a line with a character it needs (a cheap look).
+    # Each pattern is tried only on a line with a letter or sign it needs: ``in`` on
+    # the line in lower case (a ``K`` is a ``k`` there) is the cheapest look.
+    lowered = code.lower()
     repeat = (
         _pattern(_TIMES_DICE).match(code)
-        if _any_of(_TIMES_SIGNS, code) and code.lstrip()[:1].isdigit()
+        if ("x" in lowered or "\N{MULTIPLICATION SIGN}" in code) and code.lstrip()[:1].isdigit()
         else None
     )
     if repeat is not None:
@@ -167,7 +156,9 @@ def other_readings(text: str) -> tuple[str, ...]:
     once = False
     bare_keep: str | None = None
     multiplied: tuple[str, str] | None = None
-    runs = _modifier_runs()(code) if _any_of(_RUN_LETTERS, code) else []
+    # what the modifiers read below need: a strict condition, cs, r, x or k
+    worth_reading = "<" in code or ">" in code or "c" in lowered or "r" in lowered or "x" in lowered
+    runs = _modifier_runs()(code) if worth_reading or "k" in lowered else []
     for head, tokens in runs:
         for index, (word, condition) in enumerate(tokens):
             low = word.lower()
@@ -181,7 +172,8 @@ def other_readings(text: str) -> tuple[str, ...]:
                 multiplied = (head + "".join(w + c for w, c in tokens[:index]), condition)
             if low == "k" and condition[:1].isdigit() and bare_keep is None:
                 bare_keep = condition
-    two_keeps = _any_of(_KEEP_LETTERS, code) and _pattern(_TWO_KEEPS).search(code)
+    keep_letter = "k" in lowered or "h" in lowered or "l" in lowered  # what a chain needs
+    two_keeps = keep_letter and _pattern(_TWO_KEEPS).search(code)
     chain = _keeps_read_otherwise(code) if two_keeps else None
     if chain is not None:
         notes.append(
@@ -207,16 +199,14 @@ def other_readings(text: str) -> tuple[str, ...]:
             "cs marks critical successes here and the total is the sum; Foundry VTT "
             f"counts successes with cs: write {counted}, or --dialect foundry"
         )
-    if once or (_any_of(_REROLL_LETTERS, code) and _pattern(_SPACED_REROLL).search(code)):
+    if once or ("r" in lowered and _pattern(_SPACED_REROLL).search(code)):
         notes.append(
             "r re-rolls until the face is gone here; Foundry VTT re-rolls once: write ro, "
             "or --dialect foundry; Dice Maiden's r2 re-rolls 2 or less once: "
             "--dialect dicemaiden"
         )
     spaced_keep = (
-        _pattern(_SPACED_KEEP).search(code)
-        if bare_keep is None and _any_of(_K_LETTERS, code)
-        else None
+        _pattern(_SPACED_KEEP).search(code) if bare_keep is None and "k" in lowered else None
     )
     if spaced_keep is not None:
         bare_keep = spaced_keep["n"]
