@@ -50,8 +50,14 @@ def breakdown(node: Rolled) -> tuple[Segment, ...]:
             return (node.shown,)  # a lone term (d20, 3d6): nothing else to say
     elif isinstance(node, Arithmetic):  # the usual 2d6 + 5, without a call per part
         left, right = node.left, node.right
-        if isinstance(right, Constant) and isinstance(left, RolledDice) and _plain(left):
-            return (left.shown, _OPERATORS[node.op], number_text(right.value))
+        if (
+            isinstance(right, Constant)
+            and isinstance(left, RolledDice)
+            and left.tally is None
+            and left.order is None  # _plain, and number_text's look-up, without a call
+        ):
+            number = _NUMBER_TEXTS.get(right.value) or number_text(right.value)
+            return (left.shown, _OPERATORS[node.op], number)
     segments: list[Segment] = []
     render(node, segments)
     return tuple(segments)

@@ -42,8 +42,8 @@ def _printable(text: str) -> bool:
 def escaped(text: str) -> str:
     """``text`` as one line of printable characters: every other character written as
     an escape (``\\x1b``, ``\\u202e``)."""
-    if _printable(text):
-        return text
+    if text.isprintable() if len(text) <= SHORT_TEXT else _printable(text):
+        return text  # (short text checked here: no call of _printable for it)
     return "".join(
         character if character.isprintable() else _escape(character) for character in text
     )

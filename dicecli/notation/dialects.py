@@ -17,6 +17,7 @@ rewriting and the notes only for a line that may need them (docs/startup.md).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 from dicecli.errors import DiceError
@@ -97,9 +98,18 @@ def line_notes(text: str, dialect: str | None) -> tuple[str, ...]:
     if dialect is not None:
         note = dialect_note(text, dialect)
         return () if note is None else (note,)
-    from dicecli.notation.other_readings import other_readings  # docs/startup.md
+    readings = _LOADED.get("other_readings")
+    if readings is None:  # the first line that may carry a note loads them
+        from dicecli.notation.other_readings import other_readings  # docs/startup.md
 
-    return other_readings(text)
+        readings = _LOADED["other_readings"] = other_readings
+    return readings(text)
+
+
+_LOADED: dict[str, Callable[[str], tuple[str, ...]]] = {}
+"""The notes' function once loaded: an import statement run again for each new line
+costs more than this lookup (Python looks for a ``__path__`` the module lacks, and
+writes the error it then drops)."""
 
 
 def dialect_note(text: str, dialect: str) -> str | None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from dicecli.notation.nodes import FLOOR_DIVISOR_START, Keep, KeepKind
 
@@ -30,6 +30,9 @@ LETTER_SPELLINGS = (
 """The ``e`` and ``v`` spellings (``3d6 e6``, ``6d6v3``): the same pattern as
 :data:`dicecli.notation.dialects.LETTER_SPELLINGS`, which looks at a line before this
 module is loaded (a test holds the two equal; this module does not import that one)."""
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 _MAYBE = re.compile(
     r"[xX{!<>*^]|//|[cC][sSfF]|[rRkK]\d|[rR](?![a-zA-Z])|[kK]\s*\d|[kKdD][hlHL]\d+[kKdD]"
@@ -60,8 +63,36 @@ _ONCE = (
 """An explosion spelt ``e``/``e6``/``E=6`` after dice (``3d6 e6``, ``4d6e6kh3``)."""
 _VERSUS = r"(?P<dice>(?<![A-Za-z_\d])\d*[dD]\d+)[ \t]*[vV](?P<n>\d+)"
 """justinian/dice's versus right after dice (``6d6v3``), which python-dice reads as a keep."""
-"""The spellings' patterns, compiled when a line first passes :data:`_MAYBE` (by
-``re``'s own cache), not when a line with a ``k`` or ``<`` loads this module."""
+
+# The spellings' patterns above are each compiled the first time a line has the
+# characters it needs (:func:`_pattern`), not when a line with a ``k`` or ``<`` loads
+# this module.
+
+_COMPILED: dict[str, re.Pattern[str]] = {}
+
+
+def _pattern(pattern: str) -> re.Pattern[str]:
+    """``pattern`` compiled, once (a lookup here costs less than ``re``'s own cache)."""
+    compiled = _COMPILED.get(pattern)
+    if compiled is None:
+        compiled = _COMPILED[pattern] = re.compile(pattern)
+    return compiled
+
+
+_LOADED: dict[str, Callable[[str], list[tuple[str, list[tuple[str, str]]]]]] = {}
+
+
+def _modifier_runs() -> Callable[[str], list[tuple[str, list[tuple[str, str]]]]]:
+    """:func:`~dicecli.notation.translations.modifier_runs`, loaded by the first line
+    with a run worth reading and kept: an import statement run again for each new line
+    costs more than this lookup."""
+    runs = _LOADED.get("modifier_runs")
+    if runs is None:
+        from dicecli.notation.translations import modifier_runs  # docs/startup.md
+
+        runs = _LOADED["modifier_runs"] = modifier_runs
+    return runs
+
 
 _KEEPS = frozenset(("k", "kh", "kl", "d", "dh", "dl"))
 
@@ -96,7 +127,7 @@ def _keeps_read_otherwise(code: str) -> str | None:
         if len(steps) < 2:
             continue
         written = ("{...}" if head == "}" else head) + "".join(f"{k}{n}" for k, n in steps)
-        counted = re.match(_COUNT, head)
+        counted = _pattern(_COUNT).match(head)
         if counted is None:  # a group, Fudge dice ...: the count is not known here
             return written
         count = int(counted["count"] or 1)
@@ -118,17 +149,22 @@ def other_readings(text: str) -> tuple[str, ...]:
     leading_minus = code.lstrip()[:1] == "-"
     if not leading_minus and not _MAYBE.search(code):
         return ()
-    from dicecli.notation.translations import modifier_runs  # docs/startup.md
-
     notes: list[str] = []
-    repeat = re.match(_TIMES_DICE, code)
+    # Each pattern is tried only on a line with a letter or sign it needs: ``in`` on
+    # the line in lower case (a ``K`` is a ``k`` there) is the cheapest look.
+    lowered = code.lower()
+    repeat = (
+        _pattern(_TIMES_DICE).match(code)
+        if ("x" in lowered or "\N{MULTIPLICATION SIGN}" in code) and code.lstrip()[:1].isdigit()
+        else None
+    )
     if repeat is not None:
         count = int(repeat["times"])
         notes.append(
             f"{code.strip()} multiplies; to roll {_times(count)}: -n {count}, "
             f"as rolldice reads {count}x with --dialect rolldice"
         )
-    if re.search(_LONE_POOL, code):
+    if "{" in code and _pattern(_LONE_POOL).search(code):
         notes.append(
             "a group of one dice term counts its sum as one value; Roll20 compares each "
             "die with the target: write the dice without braces, or --dialect roll20"
@@ -138,7 +174,10 @@ def other_readings(text: str) -> tuple[str, ...]:
     once = False
     bare_keep: str | None = None
     multiplied: tuple[str, str] | None = None
-    for head, tokens in modifier_runs(code):
+    # what the modifiers read below need: a strict condition, cs, r, x or k
+    worth_reading = "<" in code or ">" in code or "c" in lowered or "r" in lowered or "x" in lowered
+    runs = _modifier_runs()(code) if worth_reading or "k" in lowered else []
+    for head, tokens in runs:
         for index, (word, condition) in enumerate(tokens):
             low = word.lower()
             if strict is None and _strict(condition) and low not in _KEEPS:
@@ -151,7 +190,9 @@ def other_readings(text: str) -> tuple[str, ...]:
                 multiplied = (head + "".join(w + c for w, c in tokens[:index]), condition)
             if low == "k" and condition[:1].isdigit() and bare_keep is None:
                 bare_keep = condition
-    chain = _keeps_read_otherwise(code) if re.search(_TWO_KEEPS, code) else None
+    keep_letter = "k" in lowered or "h" in lowered or "l" in lowered  # what a chain needs
+    two_keeps = keep_letter and _pattern(_TWO_KEEPS).search(code)
+    chain = _keeps_read_otherwise(code) if two_keeps else None
     if chain is not None:
         notes.append(
             f"{chain}: each keep or drop here takes from the dice the one before kept, as "
@@ -176,13 +217,15 @@ def other_readings(text: str) -> tuple[str, ...]:
             "cs marks critical successes here and the total is the sum; Foundry VTT "
             f"counts successes with cs: write {counted}, or --dialect foundry"
         )
-    if once or re.search(_SPACED_REROLL, code):
+    if once or ("r" in lowered and _pattern(_SPACED_REROLL).search(code)):
         notes.append(
             "r re-rolls until the face is gone here; Foundry VTT re-rolls once: write ro, "
             "or --dialect foundry; Dice Maiden's r2 re-rolls 2 or less once: "
             "--dialect dicemaiden"
         )
-    spaced_keep = None if bare_keep is not None else re.search(_SPACED_KEEP, code)
+    spaced_keep = (
+        _pattern(_SPACED_KEEP).search(code) if bare_keep is None and "k" in lowered else None
+    )
     if spaced_keep is not None:
         bare_keep = spaced_keep["n"]
     if bare_keep is not None:
@@ -191,12 +234,12 @@ def other_readings(text: str) -> tuple[str, ...]:
             f"k{n} keeps the {n} highest here; d20 (Avrae) keeps the dice showing {n} and "
             f"caith the {n} lowest: write kh{n} or kl{n} to say which"
         )
-    if re.search(_SPACED_BANG, code):
+    if "!" in code and _pattern(_SPACED_BANG).search(code):
         notes.append(
             "a lone ! explodes here; Dice Maiden reads ' !' as the start of a comment: "
             "write # for a comment, or --dialect dicemaiden"
         )
-    caret = re.search(_CARET, code) if "^" in code else None
+    caret = _pattern(_CARET).search(code) if "^" in code else None
     if caret is not None:
         dice, n = caret["dice"], caret["n"]
         others = ["python-dice and caith read ^ otherwise (keep, repeat)"]
@@ -205,12 +248,12 @@ def other_readings(text: str) -> tuple[str, ...]:
             if dice:
                 others.insert(0, f"python-dice reads {dice}^{n} as {dice}kh{n}")
         notes.append("^ is a power here, as in RPG Dice Roller; " + " and ".join(others))
-    if "//" in code and re.search(_FLOOR_DIVISION, code):
+    if "//" in code and _pattern(_FLOOR_DIVISION).search(code):
         notes.append(
             "// divides rounding down here, as in d20 (Avrae); RPG Dice Roller reads // as "
             "the start of a comment: write # for a comment"
         )
-    disadvantage = re.match(_DISADVANTAGE, code) if leading_minus else None
+    disadvantage = _pattern(_DISADVANTAGE).match(code) if leading_minus else None
     if disadvantage is not None:
         from dicecli.notation.dicemaiden import with_advantage  # docs/startup.md
 
@@ -220,17 +263,17 @@ def other_readings(text: str) -> tuple[str, ...]:
             f"-d{die} subtracts a d{die} here; Dice Maiden rolls it with disadvantage: "
             f"write {worse}, or --dialect dicemaiden"
         )
-    explosion = re.search(_ONCE, code) if "e" in code.lower() else None
+    explosion = _pattern(_ONCE).search(code) if "e" in lowered else None
     if explosion is not None:
         notes.append(_once_note(explosion["dice"], explosion["letter"], explosion["condition"]))
-    versus = re.search(_VERSUS, code) if "v" in code.lower() else None
+    versus = _pattern(_VERSUS).search(code) if "v" in lowered else None
     if versus is not None:
         dice, n = versus["dice"], versus["n"]
         notes.append(
             f"v{n} counts the dice of {n} or more here, as justinian/dice reads it; "
             f"python-dice reads {dice}v{n} as keeping the lowest {n}: write {dice}kl{n}"
         )
-    added = re.search(_ADD_THEN_TIMES, code)
+    added = _pattern(_ADD_THEN_TIMES).search(code) if "*" in code else None
     if added is not None:
         notes.append(
             f"* comes before {added['add'][0]} here; rolldice multiplies the dice first: "

@@ -113,7 +113,8 @@ def dice_text(dice: Sequence[DieRoll]) -> str:
                 text = face_text(die)
         else:
             text = cached(id(die)) or die_text(die)
-            if die.marks:
+            marks = die.marks
+            if marks and die.die in marks:  # a die that may need naming (see named)
                 if among is None:
                     among = any(other.die != dice[0].die for other in dice)
                 if among:
@@ -166,7 +167,9 @@ def result_line(result: RollResult) -> str:
     if result.comment:
         detail += f" # {result.comment}"
     # Control characters (a tab in a comment) escaped: always exactly three fields.
-    return f"{total_text(result)}\t{escaped(result.input.strip())}\t{escaped(detail)}"
+    total = result.total
+    shown = TOTAL_MISSING if total is None else str(total)  # total_text, without a call
+    return f"{shown}\t{escaped(result.input.strip())}\t{escaped(detail)}"
 
 
 def chance_text(result: RollResult, odds: Odds) -> str:

@@ -140,8 +140,9 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
         if not any(book.numbered(rolled.die) for rolled in dice):
             total = None  # dice of symbols alone: no total, the counts say it all
     notes = line_notes(text, env.dialect if env.settings else None)  # cached by line
+    # every field by place: a keyword costs each roll a dict of it
     return RollResult(
-        text, canonical, total, dice, breakdown(tree), outcome, roll.comment, notes=notes
+        text, canonical, total, dice, breakdown(tree), outcome, roll.comment, False, notes
     )
 
 
