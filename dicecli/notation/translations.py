@@ -17,15 +17,18 @@ from functools import lru_cache
 
 from dicecli.errors import DiceError, DiceSyntaxError
 
-# A dice term's head, and the modifiers written right against it (or against a
-# group's closing brace): each a word and a condition, ``kh3``, ``r<2``, ``cs>=19``,
-# ``>4`` (a word left out: a success condition), ``!!``.
+# A dice term's head, and the modifiers written against it (or against a group's
+# closing brace), each right after the one before or after spaces (``4d6 kh3``: the
+# grammar reads both alike): each a word and a condition, ``kh3``, ``r<2``, ``cs>=19``,
+# ``>4`` (a word left out: a success condition), ``!!``, ``!p``.
 _HEAD = r"(?<![A-Za-z_\d])\d*[dD](?:\d+|%|[fF](?:\.[12])?|\{[^{}]*\})"
 _COMPARE = r"(?:>=|<=|<>|!=|>|<|=)"
-_TOKEN = rf"(?P<word>[A-Za-z!]*)(?P<condition>{_COMPARE}-?\d+|\d+)?"
-_RUN = rf"(?:[A-Za-z!]+(?:{_COMPARE}-?\d+|\d+)?|{_COMPARE}-?\d+)*"
+_WORD = r"(?:!!p|!!|!p|!)o?|[A-Za-z]+"  # an explosion as the grammar reads it: 4d6!kh3
+_PIECE = rf"(?:{_WORD})(?:{_COMPARE}-?\d+|\d+)?|{_COMPARE}-?\d+"
+_TOKEN = rf"(?P<word>{_WORD}|)(?P<condition>{_COMPARE}-?\d+|\d+)?"
+_RUN = rf"(?:\s*(?:{_PIECE}))*"
 _TERM = re.compile(rf"(?P<head>{_HEAD}|\}})(?P<run>{_RUN})")
-_TOKENS = re.compile(rf"[A-Za-z!]+(?:{_COMPARE}-?\d+|\d+)?|{_COMPARE}-?\d+")
+_TOKENS = re.compile(rf"(?P<space>\s*)(?P<piece>{_PIECE})")
 _SPLIT = re.compile(_TOKEN)
 # The patterns below are each dialect's own: kept as text, compiled (and cached by
 # :mod:`re`) when a line is first read in that dialect, not by every line that is
@@ -40,9 +43,13 @@ def modifier_runs(text: str) -> list[tuple[str, list[Token]]]:
     """Each dice term's (or group's) head and its modifiers, as written in ``text``."""
     runs = []
     for found in _TERM.finditer(text):
-        tokens = [_token(piece) for piece in _TOKENS.findall(found["run"])]
-        runs.append((found["head"], tokens))
+        runs.append((found["head"], [token for _, token in _spaced(found["run"])]))
     return runs
+
+
+def _spaced(run: str) -> list[tuple[str, Token]]:
+    """Each modifier of a term's ``run`` and the spaces written before it."""
+    return [(found["space"], _token(found["piece"])) for found in _TOKENS.finditer(run)]
 
 
 def _token(piece: str) -> Token:
@@ -52,11 +59,17 @@ def _token(piece: str) -> Token:
 
 
 def _rewrite_runs(text: str, change: Callable[[list[Token]], list[Token]]) -> str:
-    """``text`` with each dice term's modifiers replaced by ``change(modifiers)``."""
+    """``text`` with each dice term's modifiers replaced by ``change(modifiers)``, one
+    for one, each after the spaces written before it."""
 
     def one(found: re.Match[str]) -> str:
-        tokens = [_token(piece) for piece in _TOKENS.findall(found["run"])]
-        return found["head"] + "".join(word + condition for word, condition in change(tokens))
+        spaced = _spaced(found["run"])
+        changed = change([token for _, token in spaced])
+        pieces = (
+            space + word + condition
+            for (space, _), (word, condition) in zip(spaced, changed, strict=True)
+        )
+        return found["head"] + "".join(pieces)
 
     return _TERM.sub(one, text)
 
@@ -72,7 +85,7 @@ def _at_least(condition: str) -> str:
 
 # --- Roll20 ---------------------------------------------------------------------------
 
-_LONE_POOL = rf"\{{\s*(?P<term>{_HEAD}{_RUN})\s*\}}(?=(?:{_COMPARE})-?\d)"
+_LONE_POOL = rf"\{{\s*(?P<term>{_HEAD}{_RUN})\s*\}}(?=\s*(?:{_COMPARE})-?\d)"
 """A group of one dice term with a success condition after it: ``{5d6!!}>8``."""
 
 
@@ -186,7 +199,8 @@ _COUNTED = r"(?P<count>\d*)[dD]"  # compiled when first used (re keeps it)
 def _rdr_term(found: re.Match[str]) -> str:
     """A term's keeps and drops as RPG Dice Roller applies them (:func:`rdr_window`),
     spelt as one drop from each end: ``4d6kh2dl1`` -> ``4d6dl2``."""
-    tokens = [_token(piece) for piece in _TOKENS.findall(found["run"])]
+    spaced = _spaced(found["run"])
+    tokens = [token for _, token in spaced]
     steps = keep_steps(tokens)
     if len(steps) < 2:
         return found[0]
@@ -200,7 +214,9 @@ def _rdr_term(found: re.Match[str]) -> str:
     count = int(counted["count"] or 1)
     low, high = rdr_window(steps, count)
     window = (f"dl{low}" if low else "") + (f"dh{count - high}" if high < count else "")
-    rest = "".join(word + condition for word, condition in tokens if not _is_keep(word, condition))
+    rest = "".join(
+        space + word + cond for space, (word, cond) in spaced if not _is_keep(word, cond)
+    )
     return head + window + rest
 
 
@@ -262,7 +278,7 @@ def _dicemaiden(text: str) -> str:
 
 # --- rolldice -------------------------------------------------------------------------
 
-_ROLLDICE_REPEAT = r"\s*(?P<times>\d{1,9})[xX](?=\d*[dD])"
+_ROLLDICE_REPEAT = r"\s*(?P<times>\d{1,9})\s*[xX]\s*(?=\d*[dD])"
 _ROLLDICE_MULTIPLIER = rf"(?P<dice>{_HEAD}{_RUN})(?P<add>[+-]\d+)\*(?P<times>\d{{1,9}})(?!\d)"
 
 

@@ -1,0 +1,104 @@
+"""Issue 26's review of the dialects: each finding reproduced, then held fixed.
+
+A modifier written after a space is read by the grammar as one written against the
+dice (``4d6 kh3`` is ``4d6kh3``), so each dialect must rewrite it too; RPG Dice
+Roller's keep chains over exploding dice are refused as docs/grammar.md says.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+import dicecli
+from dicecli.environment import Environment
+from dicecli.errors import DiceError
+from dicecli.notation.reader import with_repeats
+from dicecli.notation.translations import translated
+
+
+def env_of(dialect: str) -> Environment:
+    return Environment(settings={"dialect": dialect})
+
+
+def chances(text: str, dialect: str) -> dict[int, Fraction]:
+    found = dicecli.odds(text, environment=env_of(dialect)).distribution
+    assert found is not None
+    return dict(found.outcomes)
+
+
+# Each dialect's rewrites, written against the dice and after a space.
+SPACED = [
+    ("foundry", "5d10x10", "5d10 x10"),
+    ("foundry", "2d10x>=8", "2d10 x>=8"),
+    ("foundry", "2d6xo", "2d6 xo"),
+    ("foundry", "1d20r<10", "1d20 r<10"),
+    ("foundry", "1d20rr<3", "1d20 rr<3"),
+    ("foundry", "3d6cs>4", "3d6 cs>4"),
+    ("foundry", "3d6cs>4df<2", "3d6 cs>4 df<2"),
+    ("foundry", "3d6cf<3", "3d6 cf<3"),
+    ("roll20", "3d6>3", "3d6 >3"),
+    ("roll20", "3d10>6f<3", "3d10 >6 f<3"),
+    ("roll20", "2d8r<2", "2d8 r<2"),
+    ("roll20", "3d6!>4", "3d6 !>4"),
+    ("roll20", "{3d6!!}>8", "{3d6!!} >8"),
+    ("rdr", "4d6kh2dl1", "4d6 kh2 dl1"),
+    ("rdr", "4d6kh2dl1", "4d6 kh2dl1"),
+    ("d20", "0d6kh1+3", "0d6 kh1+3"),
+    ("rolldice", "4d6s1", "4d6 s1"),
+    ("dicemaiden", "4d6r2", "4d6 r2"),
+]
+
+
+@pytest.mark.parametrize(("dialect", "compact", "spaced"), SPACED)
+def test_a_modifier_after_a_space_is_read_in_the_dialect(
+    dialect: str, compact: str, spaced: str
+) -> None:
+    """``--dialect foundry '5d10 x10'`` multiplied by 10 (the grammar's reading of a
+    spaced x), silently; it explodes on 10 as ``5d10x10`` does."""
+    assert chances(spaced, dialect) == chances(compact, dialect)
+
+
+def test_foundry_x10_after_a_space_explodes_with_given_dice() -> None:
+    """Foundry, "Explode": given 10 then 4, ``1d10 x10`` is 14, not 100."""
+    result = dicecli.roll("1d10 x10", given="10,4", environment=env_of("foundry"))
+    assert result.total == 14
+
+
+def test_rolldice_repeat_after_spaces_rolls_six_times() -> None:
+    """The note on ``6 x 4d6`` says rolldice rolls it six times: so does its dialect."""
+    assert with_repeats("6 x 4d6 s1", "rolldice") == "4d6 s1 -n 6"
+    assert with_repeats("6x4d6s1", "rolldice") == "4d6s1 -n 6"
+    assert with_repeats("6 x 2", "rolldice") == "6 x 2"  # no dice: a product
+
+
+def test_spaces_are_kept_where_the_modifiers_stand() -> None:
+    assert translated("1d20 r1 to hit", "foundry") == "1d20 ro1 to hit"
+    assert translated("4d6 kh2 dl1 to hit", "rdr") == "4d6dl2 to hit"
+    assert translated("d20 + 5 > 15", "roll20") == "d20 + 5 > 15"  # a check: left alone
+
+
+def test_without_a_dialect_a_spaced_spelling_is_noted() -> None:
+    """No silent surprise without a dialect either: ``5d10 x10`` multiplies and says
+    Foundry explodes; ``3d6 >3`` is strict and says Roll20 is not."""
+    assert any("--dialect foundry" in note for note in dicecli.roll("5d10 x10", seed=1).notes)
+    assert any("--dialect roll20" in note for note in dicecli.roll("3d6 >3", seed=1).notes)
+    assert any("--dialect rdr" in note for note in dicecli.roll("4d6 kh2 dl1", seed=1).notes)
+
+
+# RPG Dice Roller's keeps over exploding dice (docs/grammar.md, rdr's table: refused).
+
+
+@pytest.mark.parametrize("text", ["4d6!kh2dl1", "4d6! kh2 dl1", "4d6!!kh2dl1", "4d6!pkh3dl1"])
+def test_rdr_refuses_a_keep_chain_over_exploding_dice(text: str) -> None:
+    """The explosion was read as one word with the keep after it (``!kh2``), so the
+    chain was rolled in dicecli's reading under ``--dialect rdr``."""
+    with pytest.raises(DiceError, match="RPG Dice Roller"):
+        dicecli.roll(text, seed=1, environment=env_of("rdr"))
+
+
+def test_rdr_still_reads_one_keep_over_exploding_dice() -> None:
+    """One keep is read alike by both (nothing to apply in another order)."""
+    result = dicecli.roll("2d6!kh1", given="6,2,3", environment=env_of("rdr"))
+    assert result.total == 6
