@@ -55,17 +55,24 @@ NOTE_CHARACTERS = frozenset("xX\N{MULTIPLICATION SIGN}{!<>*cCrRkK^")
 it (nor for one that starts with ``-``, Dice Maiden's disadvantage: ``-d20``)."""
 
 
+OFF = "off"
+"""The name that asks for dicecli's own reading (``--dialect off``), over a character
+file's dialect or the setting."""
+
+
 class DialectError(DiceError):
     """A dialect name that names none (a usage error: exit status 2)."""
 
 
-def dialect_named(name: str) -> str:
-    """``name`` as a dialect's name (case-insensitive); a :class:`DialectError` listing
-    the dialects when it names none."""
+def dialect_named(name: str) -> str | None:
+    """``name`` as a dialect's name (case-insensitive), None for :data:`OFF` (dicecli's
+    own reading); a :class:`DialectError` listing the dialects when it names none."""
     key = name.strip().lower()
+    if key == OFF:
+        return None
     if key not in DIALECTS:
         known = ", ".join(DIALECTS)
-        raise DialectError(f"no dialect '{name.strip()}' (dialects: {known})")
+        raise DialectError(f"no dialect '{name.strip()}' (dialects: {known}; {OFF}: dicecli's own)")
     return key
 
 
@@ -104,6 +111,7 @@ __all__ = [
     "DIALECTS",
     "DIALECT_SETTING",
     "NOTE_CHARACTERS",
+    "OFF",
     "Dialect",
     "DialectError",
     "dialect_named",

@@ -8,14 +8,19 @@ Roller's keep chains over exploding dice are refused as docs/grammar.md says.
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
+from processes import run_in_process
 
 import dicecli
 from dicecli.environment import Environment
 from dicecli.errors import DiceError
 from dicecli.notation.reader import with_repeats
 from dicecli.notation.translations import translated
+from dicecli.repl.commands import handle_line
+from dicecli.repl.state import Message, ReplState, Rolled, start_state
+from dicecli.rolling.sources import GivenSource, Roller
 
 
 def env_of(dialect: str) -> Environment:
@@ -102,3 +107,124 @@ def test_rdr_still_reads_one_keep_over_exploding_dice() -> None:
     """One keep is read alike by both (nothing to apply in another order)."""
     result = dicecli.roll("2d6!kh1", given="6,2,3", environment=env_of("rdr"))
     assert result.total == 6
+
+
+# Saved rolls and the dialect in force; which dialect wins (docs/grammar.md, "Asking for
+# a dialect"): the command line, then a character file's key, then the setting.
+
+FOUNDRY_SHEET = 'dialect = "foundry"\n[rolls]\nblast = "1d10x10"\n'
+PLAIN_SHEET = '[rolls]\nblast = "1d10x10"\n'
+
+
+def sheet(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "hero.toml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def total(*args: str) -> str:
+    done = run_in_process("--plain", *args)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split("\t")[0]
+
+
+@pytest.mark.parametrize("first", [(), ("--seed", "1")])  # the fast path, the typer app
+def test_set_saves_a_roll_read_in_the_dialect(first: tuple[str, ...]) -> None:
+    """``--set blast=1d10x10 --dialect foundry`` saved 1d10*10: given 10 then 4, the
+    explosion makes 14 where the product made 100."""
+    args = ("--set", "blast=1d10x10", "--dialect", "foundry", "--given", "10,4", "blast")
+    assert total(*first, *args) == "14"
+    setting = ("--set", "blast=1d10x10", "--setting", "dialect=foundry", "--given", "10,4")
+    assert total(*setting, "blast") == "14"
+
+
+@pytest.mark.parametrize("first", [(), ("--seed", "1")])
+def test_the_command_line_dialect_reads_the_character_files_rolls(
+    tmp_path: Path, first: tuple[str, ...]
+) -> None:
+    """A sheet without a dialect, rolled with ``--dialect foundry``: its saved roll is
+    read in Foundry's dialect (14), not dicecli's (100)."""
+    path = sheet(tmp_path, PLAIN_SHEET)
+    assert (
+        total(*first, "--character", path, "--dialect", "foundry", "--given", "10,4", "blast")
+        == "14"
+    )
+
+
+def test_the_command_line_dialect_wins_over_the_files(tmp_path: Path) -> None:
+    """The sheet says foundry, the command line roll20: its saved roll ``1d10x10`` is
+    read as Roll20 reads it (a product: 100), and so is a typed line."""
+    path = sheet(tmp_path, FOUNDRY_SHEET)
+    assert total("--character", path, "--dialect", "roll20", "--given", "10", "blast") == "100"
+    assert total("--character", path, "--dialect", "roll20", "--given", "3", "1d6>3") == "1"
+
+
+def test_the_files_dialect_wins_over_the_setting(tmp_path: Path) -> None:
+    path = sheet(tmp_path, FOUNDRY_SHEET)
+    args = ("--setting", "dialect=roll20", "--character", path, "--given", "10,4", "blast")
+    assert total(*args) == "14"
+    without = sheet(tmp_path, PLAIN_SHEET)
+    args = ("--setting", "dialect=foundry", "--character", without, "--given", "10,4", "blast")
+    assert total(*args) == "14"  # a file naming none: the setting reads its rolls
+
+
+@pytest.mark.parametrize("first", [(), ("--seed", "1")])
+def test_dialect_off_on_the_command_line(tmp_path: Path, first: tuple[str, ...]) -> None:
+    """``--dialect off`` was refused ("no dialect 'off'"): it is dicecli's own reading,
+    over a character file's dialect and the setting."""
+    path = sheet(tmp_path, FOUNDRY_SHEET)
+    assert total(*first, "--dialect", "off", "--given", "3", "1d6>3") == "0"
+    assert total(*first, "--character", path, "--dialect", "off", "--given", "10", "blast") == "100"
+    args = ("--setting", "dialect=foundry", "--dialect", "OFF", "--given", "10", "1d10x10")
+    assert total(*first, *args) == "100"
+    assert total("--setting", "dialect=off", "--given", "3", "1d6>3") == "0"
+
+
+def test_the_refusal_names_off() -> None:
+    done = run_in_process("--dialect", "nope", "2d6")
+    assert done.stderr.splitlines() == [
+        "error: no dialect 'nope' (dialects: roll20, foundry, rdr, d20, dicemaiden, "
+        "rolldice; off: dicecli's own)"
+    ]
+
+
+def repl_state(faces: str) -> ReplState:
+    return start_state(Roller(GivenSource.from_text(faces)), Environment(), 1)
+
+
+def rolled_total(state: ReplState, line: str) -> tuple[ReplState, int]:
+    state, output = handle_line(state, line)
+    assert isinstance(output[0], Rolled), output
+    found = output[0].result.total
+    assert found is not None
+    return state, found
+
+
+def test_let_in_the_repl_reads_the_roll_in_the_dialect() -> None:
+    state = repl_state("10,4")
+    state, _ = handle_line(state, "dialect foundry")
+    state, output = handle_line(state, "let blast = 1d10x10")
+    assert isinstance(output[0], Message)
+    assert output[0].text.startswith("blast = d10!10")
+    assert rolled_total(state, "blast")[1] == 14
+
+
+def test_load_in_the_repl_reads_the_rolls_in_the_chosen_dialect(tmp_path: Path) -> None:
+    """``dialect foundry`` then ``load`` of a sheet without a dialect: Foundry's reading;
+    a sheet naming its own dialect after ``dialect roll20``: the chosen one stays."""
+    state = repl_state("10,4,10,4")
+    state, _ = handle_line(state, "dialect foundry")
+    state, _ = handle_line(state, f"load {sheet(tmp_path, PLAIN_SHEET)}")
+    assert rolled_total(state, "blast")[1] == 14
+    state = repl_state("10")
+    state, _ = handle_line(state, "dialect roll20")
+    state, _ = handle_line(state, f"load {sheet(tmp_path, FOUNDRY_SHEET)}")
+    assert state.env.dialect == "roll20"
+    assert rolled_total(state, "blast")[1] == 100
+
+
+def test_load_in_the_repl_takes_the_files_dialect_when_none_was_chosen(tmp_path: Path) -> None:
+    state = repl_state("10,4")
+    state, _ = handle_line(state, f"load {sheet(tmp_path, FOUNDRY_SHEET)}")
+    assert state.env.dialect == "foundry"
+    assert rolled_total(state, "blast")[1] == 14
