@@ -7,6 +7,7 @@ Roller's keep chains over exploding dice are refused as docs/grammar.md says.
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from pathlib import Path
 
@@ -228,3 +229,25 @@ def test_load_in_the_repl_takes_the_files_dialect_when_none_was_chosen(tmp_path:
     state, _ = handle_line(state, f"load {sheet(tmp_path, FOUNDRY_SHEET)}")
     assert state.env.dialect == "foundry"
     assert rolled_total(state, "blast")[1] == 14
+
+
+# --given errors in JSON name what they are about.
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "given"),
+    [
+        (("--given", "1,2,3", "2d6"), "", "1,2,3"),  # left over after one roll
+        (("--given", "1,2,3", "--seed", "1", "2d6"), "", "1,2,3"),  # the typer app
+        (("--given", "1,2,3,4,5"), "2d6\n1d4\n", "1,2,3,4,5"),  # after piped lines
+        (("--given", "3,,4", "2d6"), "", "3,,4"),  # an empty place
+    ],
+)
+def test_a_given_error_in_json_has_an_input(args: tuple[str, ...], stdin: str, given: str) -> None:
+    """Its ``input`` was null: an error about the ``--given`` faces as a whole points
+    into no roll's line, so it names the ``--given`` text."""
+    done = run_in_process("--json", *args, stdin=stdin)
+    assert done.returncode == 2
+    error = json.loads(done.stderr.splitlines()[-1])
+    assert error["input"] == given
+    assert "given" in error["error"]
