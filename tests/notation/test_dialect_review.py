@@ -12,11 +12,13 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from processes import run_in_process
 
 import dicecli
 from dicecli.environment import Environment
-from dicecli.errors import DiceError
+from dicecli.errors import DiceError, DiceSyntaxError
 from dicecli.notation.reader import with_repeats
 from dicecli.notation.translations import translated
 from dicecli.repl.commands import handle_line
@@ -251,3 +253,62 @@ def test_a_given_error_in_json_has_an_input(args: tuple[str, ...], stdin: str, g
     error = json.loads(done.stderr.splitlines()[-1])
     assert error["input"] == given
     assert "given" in error["error"]
+
+
+# A caret never splits a word (issue 26, "Errors that keep words whole").
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "position"),
+    [
+        ("2d20 keep -1", "unexpected 'keep'", 5),
+        ("4d6kh3 STR", "unexpected 'STR'", 7),
+        ("4d6 s1", "unexpected 's1'", 4),  # s sorts; the word is s1 (rolldice's drop)
+        ("4d6s1", "unexpected 's1'", 3),
+        ("1d20 s1x", "unexpected 's1x'", 5),
+        ("2d6 ab3", "unexpected 'ab3'", 4),
+        # // lacks its right side: the caret after the pair, not between its slashes
+        ("1d6 //", "expected a number, dice such as 2d6, '(' or a name at the end", 6),
+        ("1d6 ///3", "expected a number, dice such as 2d6, '(' or a name, found '/3'", 6),
+        ("1d20 >=", "expected a number, dice such as 2d6, '(' or a name at the end", 7),
+    ],
+)
+def test_the_caret_marks_the_whole_word(text: str, message: str, position: int) -> None:
+    with pytest.raises(DiceSyntaxError) as caught:
+        dicecli.parse(text)
+    assert (caught.value.message, caught.value.position) == (message, position)
+
+
+def test_the_caret_stands_under_the_first_character_of_s1() -> None:
+    with pytest.raises(DiceSyntaxError) as caught:
+        dicecli.parse("4d6 s1")
+    assert caught.value.show().splitlines()[1:] == ["  4d6 s1", "      ^"]
+
+
+_PIECES = ["2d6", "d20", "kh", "s", "1", "3", "x", " ", "/", "//", ">", "=", "+", "r", "e"]
+
+
+def _inside_a_word(text: str, where: int) -> bool:
+    """Whether ``where`` splits a word of letters and the digits after them, or a
+    pair ``//``, ``>=``."""
+    here, before = text[where : where + 1], text[where - 1 : where] if where else ""
+    if here.isalpha() and before.isalpha():
+        return True
+    if here.isdigit() and (before.isdigit() or before.isalpha()):
+        return True
+    return before + here in ("//", ">=", "<=", "!=", "<>", "**", "==")
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=8).map("".join))
+def test_a_syntax_error_never_stands_inside_a_word(text: str) -> None:
+    found: DiceSyntaxError | None = None
+    try:
+        dicecli.parse(text)
+    except DiceSyntaxError as error:
+        found = error
+    except DiceError:
+        pass  # refused otherwise (a name that means nothing): not a syntax error
+    if found is None or found.position is None:
+        return
+    if found.message.startswith("unexpected") or ", found '" in found.message:
+        assert not _inside_a_word(text, found.position), (text, found.position)
