@@ -332,4 +332,44 @@ def translated(text: str, dialect: str) -> str:
         raise error.at(text, 0) from None
 
 
-__all__ = ["modifier_runs", "rolldice_repeats", "translated", "with_repeats"]
+def typed_position(typed: str, rewritten: str, position: int) -> int:
+    """Where ``position`` in the ``rewritten`` line stands in the line as ``typed``: at
+    the same character where the rewriting left it, else at the start of what it
+    rewrote (``5d10!10 +``'s end is ``5d10x10 +``'s)."""
+    from difflib import SequenceMatcher  # docs/startup.md: for an error only
+
+    if position >= len(rewritten):
+        return len(typed)
+    matcher = SequenceMatcher(None, rewritten, typed, autojunk=False)
+    for tag, start, end, typed_start, _ in matcher.get_opcodes():
+        if start <= position < end:
+            return typed_start + (position - start if tag == "equal" else 0)
+    return len(typed)
+
+
+def typed_error(error: DiceError, typed: str, dialect: str) -> DiceError:
+    """``error``, raised about the line ``typed`` read in ``dialect`` (its rewritten
+    line, or a node of it, the position in the rewritten line), pointing into the line
+    as typed: a player sees what they wrote, the caret under it."""
+    try:
+        rewritten = translated(typed, dialect)
+    except DiceError:
+        return error
+    if error.text not in (None, rewritten) or rewritten == typed:
+        return error
+    position = error.position
+    if position is not None:
+        position = typed_position(typed, rewritten, position)
+    moved = type(error)(error.message, typed, position)
+    moved.hint = error.hint
+    return moved
+
+
+__all__ = [
+    "modifier_runs",
+    "rolldice_repeats",
+    "translated",
+    "typed_error",
+    "typed_position",
+    "with_repeats",
+]

@@ -86,6 +86,10 @@ def _odds(
             found = _with_criticals(found, body, env)
         return _with_bounds(found, at_least, at_most)
     except DiceError as error:
+        if env.dialect is not None:  # the caret under the line as typed
+            from dicecli.notation.translations import typed_error  # docs/startup.md
+
+            error = typed_error(error, text, env.dialect)
         raise error.at(text) from None
     except RecursionError:
         raise DiceError("too deeply nested", text, 0) from None

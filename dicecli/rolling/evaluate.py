@@ -122,7 +122,7 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
         evaluation = Evaluation(roller, env)
         tree = step(evaluation)
     except DiceError as error:
-        raise error.at(text) from None
+        raise _as_typed(error, text, env).at(text) from None
     except RecursionError:
         raise DiceError("too deeply nested", text, 0) from None
     total: int | None = tree.value
@@ -143,6 +143,16 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
     return RollResult(
         text, canonical, total, dice, breakdown(tree), outcome, roll.comment, notes=notes
     )
+
+
+def _as_typed(error: DiceError, text: str, env: Environment) -> DiceError:
+    """``error`` pointing into ``text`` as typed, not as its dialect rewrote it."""
+    dialect = env.dialect if env.settings else None
+    if dialect is None:
+        return error
+    from dicecli.notation.translations import typed_error  # docs/startup.md
+
+    return typed_error(error, text, dialect)
 
 
 def roll_comparison(

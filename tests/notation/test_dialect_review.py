@@ -312,3 +312,38 @@ def test_a_syntax_error_never_stands_inside_a_word(text: str) -> None:
         return
     if found.message.startswith("unexpected") or ", found '" in found.message:
         assert not _inside_a_word(text, found.position), (text, found.position)
+
+
+# Errors show the line as typed, not as a dialect rewrote it.
+
+
+@pytest.mark.parametrize(
+    ("dialect", "typed", "position"),
+    [
+        ("foundry", "5d10x10 +", 9),  # rewritten 5d10!10 +
+        ("foundry", "1d20 r1 + (0)d6", 10),  # an error of rolling, at the ( as typed
+        ("roll20", "{5d6!!}>8 +", 11),  # rewritten 5d6!!6>=8 +
+        ("dicemaiden", "attack +5 +", 11),  # an alias: rewritten 1d20 +5 +
+    ],
+)
+def test_an_error_shows_the_line_as_typed(dialect: str, typed: str, position: int) -> None:
+    with pytest.raises(DiceError) as caught:
+        dicecli.roll(typed, seed=1, environment=env_of(dialect))
+    assert (caught.value.text, caught.value.position) == (typed, position)
+    assert caught.value.show().splitlines()[1] == f"  {typed}"
+
+
+def test_odds_errors_show_the_line_as_typed() -> None:
+    with pytest.raises(DiceError) as caught:
+        dicecli.odds("1d20r1 + (0)d6", environment=env_of("foundry"))
+    assert (caught.value.text, caught.value.position) == ("1d20r1 + (0)d6", 9)
+
+
+def test_a_json_error_has_the_typed_input_escaped() -> None:
+    done = run_in_process("--json", "--dialect", "roll20", "{5d6!!}>8 +\x07")
+    assert done.returncode == 2
+    assert '"input": "{5d6!!}>8 +\\u0007"' in done.stderr
+    error = json.loads(done.stderr)
+    assert (error["input"], error["position"]) == ("{5d6!!}>8 +\x07", 11)
+    text = run_in_process("--dialect", "foundry", "5d10x10 +")
+    assert text.stderr.splitlines()[1:] == ["  5d10x10 +", "           ^"]
