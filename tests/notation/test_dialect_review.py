@@ -347,3 +347,35 @@ def test_a_json_error_has_the_typed_input_escaped() -> None:
     assert (error["input"], error["position"]) == ("{5d6!!}>8 +\x07", 11)
     text = run_in_process("--dialect", "foundry", "5d10x10 +")
     assert text.stderr.splitlines()[1:] == ["  5d10x10 +", "           ^"]
+
+
+# A refusal says which dialect reads the line.
+
+
+@pytest.mark.parametrize(
+    ("line", "hint"),
+    [
+        ("+d20", "Dice Maiden reads it: --dialect dicemaiden rolls 2d20kh1"),
+        ("10d6 e6", "Dice Maiden reads it: --dialect dicemaiden rolls 10d6 !o>=6"),
+        ("4d6 s1", "rolldice reads it: --dialect rolldice rolls 4d6 dl1"),
+    ],
+)
+def test_a_refusal_names_the_dialect_that_reads_it(line: str, hint: str) -> None:
+    done = run_in_process(line)
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-1] == f"  {hint}"
+    json_done = run_in_process("--json", line)
+    assert json.loads(json_done.stderr)["hint"] == hint
+
+
+def test_no_dialect_hint_when_no_dialect_reads_it() -> None:
+    done = run_in_process("2d6 foo")
+    assert done.returncode == 2
+    assert len(done.stderr.splitlines()) == 3  # the message, the line, the caret
+
+
+def test_no_dialect_hint_for_the_dialect_in_force() -> None:
+    """Under --dialect dicemaiden, 4d6 i1 is refused by Dice Maiden's reading itself."""
+    done = run_in_process("--dialect", "dicemaiden", "+d20 +")
+    assert done.returncode == 2
+    assert "--dialect dicemaiden" not in done.stderr
