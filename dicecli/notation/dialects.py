@@ -60,6 +60,12 @@ OFF = "off"
 file's dialect or the setting."""
 
 
+NO_DICE_AS_ZERO = frozenset(("d20",))
+"""The dialects in which a count of no dice rolls nothing, worth 0: d20 (Avrae) reads
+``0d6`` so, and a count worked out as 0 (``(1d2-1)d6``, ``(STR)d6``) alike, in rolls
+and in odds; dicecli's own reading refuses both."""
+
+
 class DialectError(DiceError):
     """A dialect name that names none (a usage error: exit status 2)."""
 
@@ -111,6 +117,7 @@ __all__ = [
     "DIALECTS",
     "DIALECT_SETTING",
     "NOTE_CHARACTERS",
+    "NO_DICE_AS_ZERO",
     "OFF",
     "Dialect",
     "DialectError",

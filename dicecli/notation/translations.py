@@ -238,9 +238,15 @@ def _d20_tokens(tokens: list[Token]) -> list[Token]:
     return tokens
 
 
-_NO_DICE = rf"(?<![A-Za-z_\d])0+[dD](?:\d+|%|[fF](?:\.[12])?|\{{[^{{}}]*\}}){_RUN}"
-"""A dice term of no dice, ``0d6`` (d20 reads it as 0, with any modifiers after it);
-compiled when a line is first read in d20's dialect."""
+_ZERO = r"(?:0+|\(\s*0+\s*\)|\(\s*\(\s*0+\s*\)\s*\))"  # 0, (0), ((0))
+_NO_DICE = (
+    rf"(?<![A-Za-z_\d]){_ZERO}[dD]"
+    rf"(?:\d+|%|[fF](?:\.[12])?|\{{[^{{}}]*\}}|\(\s*\d+\s*\)){_RUN}"
+)
+"""A dice term of no dice, ``0d6``, ``(0)d6``, ``(0)d(6)`` (d20 reads it as 0, with
+any modifiers after it; a count worked out as 0 is read so when rolled,
+:data:`dicecli.notation.dialects.NO_DICE_AS_ZERO`); compiled when a line is first read
+in d20's dialect."""
 
 
 def _d20(text: str) -> str:

@@ -379,3 +379,59 @@ def test_no_dialect_hint_for_the_dialect_in_force() -> None:
     done = run_in_process("--dialect", "dicemaiden", "+d20 +")
     assert done.returncode == 2
     assert "--dialect dicemaiden" not in done.stderr
+
+
+# d20 (Avrae) reads no dice as 0, a count worked out as 0 too (its test suite: 0d6).
+
+
+@pytest.mark.parametrize("line", ["0d6", "(0)d6", "((0))d6", "(0)d(6)", "(1-1)d6", "(STR)d6"])
+def test_d20_reads_a_count_of_zero_as_no_dice(line: str) -> None:
+    """``(0)d6`` and ``(1d2-1)d6`` were refused while ``0d6`` was 0."""
+    env = Environment(values={"STR": 0}, settings={"dialect": "d20"})
+    assert dicecli.roll(line + " + 3", seed=1, environment=env).total == 3
+    found = dicecli.odds(line + " + 3", environment=env).distribution
+    assert found is not None
+    assert dict(found.outcomes) == {3: 1}
+
+
+def test_d20_rolled_count_of_zero_with_given_dice() -> None:
+    """Given 1: the count 1d2-1 is 0, no d6 is rolled, the total is 2."""
+    result = dicecli.roll("(1d2-1)d6 + 2", given="1", environment=env_of("d20"))
+    assert result.total == 2
+    assert [rolled.value for rolled in result.dice] == [1]  # the d2 alone
+
+
+def brute_computed(count_sides: int, offset: int, sizes: list[int]) -> dict[int, Fraction]:
+    """The distribution of ``(1d{count_sides}-offset)d(size)``, size drawn evenly from
+    ``sizes``, a count of 0 worth 0, by every way the dice fall."""
+    import itertools
+
+    found: dict[int, Fraction] = {}
+    for first in range(1, count_sides + 1):
+        dice = first - offset
+        for size in sizes:
+            share = Fraction(1, count_sides * len(sizes))
+            ways = list(itertools.product(range(1, size + 1), repeat=dice))
+            for faces in ways:
+                total = sum(faces)
+                found[total] = found.get(total, Fraction(0)) + share / len(ways)
+    return dict(sorted(found.items()))
+
+
+def test_d20_odds_of_a_count_that_may_be_zero_match_brute_force() -> None:
+    assert chances("(1d2-1)d6", "d20") == brute_computed(2, 1, [6])
+    assert chances("(1d3-1)d(1d2+2)", "d20") == brute_computed(3, 1, [3, 4])
+
+
+def test_d20_critical_chance_over_a_count_that_may_be_zero() -> None:
+    """A d20 marks a critical success on 20; half the time no d20 is rolled."""
+    found = dict(dicecli.odds("(1d2-1)d20", environment=env_of("d20")).chances)
+    assert found["critical_success"] == Fraction(1, 40)
+
+
+def test_without_the_dialect_a_count_of_zero_is_still_refused() -> None:
+    for line in ("(0)d6", "(1-1)d6"):
+        with pytest.raises(DiceError):
+            dicecli.roll(line, seed=1)
+        with pytest.raises(DiceError):
+            dicecli.odds(line)
