@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import codecs
 import os
-import re
 import sys
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
-from dicecli.command_line import REPEAT_SPELLINGS
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment, saved_line
 from dicecli.errors import DiceError
 from dicecli.frozen import frozen
@@ -27,12 +25,12 @@ from dicecli.rolling.sources import DiceSource, GivenSource, RandomSource, Rolle
 from dicecli.status import SIGNAL_GUARD, ExitStatus, Terminated
 from dicecli.tally import Tally
 from dicecli.terminals import is_terminal
+from dicecli.times import LONG_REPEAT, SHORT_REPEAT, check_times
+from dicecli.times import other_repeat as other_repeat  # the REPL reads them here
+from dicecli.times import repeat_count as repeat_count
 
 if TYPE_CHECKING:
     from dicecli.results import RollResult
-
-MAX_TIMES = 100_000
-"""Most rolls ``--times`` may ask for in one go."""
 
 
 class Streams:
@@ -185,7 +183,7 @@ class Session:
             return
         checks = self.environment.checks
         many = self.options.times != 1 or self.options.summary
-        if many or checks or _SHORT_REPEAT in text or _LONG_REPEAT in text:
+        if many or checks or SHORT_REPEAT in text or LONG_REPEAT in text:
             self._roll_times(text)  # the slower path: --times, saved checks, `2d6 -n 3`
             return
         try:
@@ -306,57 +304,6 @@ def write_all(stream: TextIO, text: str) -> None:
     data = memoryview(text.encode(stream.encoding or "utf-8", stream.errors or "strict"))
     while data:
         data = data[os.write(descriptor, data) :]
-
-
-def check_times(times: int) -> None:
-    if not 1 <= times <= MAX_TIMES:
-        raise DiceError(f"--times takes 1 to {MAX_TIMES:,}")
-
-
-_SPELLINGS = "|".join(map(re.escape, REPEAT_SPELLINGS))
-_REPEAT = re.compile(rf"(?<!\S)(?:{_SPELLINGS})(?:\s*=\s*|\s*)(?P<count>\d+)(?!\S)")
-"""``-n 6``, ``-n6``, ``--times 6``, ``--times=6`` in a line: roll it that many times."""
-_LONG_REPEAT, _SHORT_REPEAT = REPEAT_SPELLINGS
-"""A quick look before :data:`_REPEAT`: whether a line has ``-n`` or ``--times`` at all."""
-
-
-def repeat_count(line: str) -> tuple[str, int | None]:
-    """``line`` without its ``-n N`` / ``--times N`` option (before any ``# comment``),
-    and N; ``(line, None)`` when it has none. ``-n3`` is always the option, never a
-    name: ``4d6kh3 -n3`` rolls three times."""
-    code, hash_sign, comment = line.partition("#")
-    match = _REPEAT.search(code)
-    if match is None:
-        return line, None
-    count = int(match["count"])
-    try:
-        check_times(count)
-    except DiceError as error:
-        raise DiceError(error.message, line, match.start()) from None
-    rest = (code[: match.start()] + code[match.end() :]).strip()
-    return rest + (f" {hash_sign}{comment}" if hash_sign else ""), count
-
-
-def other_repeat(line: str) -> str | None:
-    """``line`` with dicecli's own ``-n N`` when it is a repeat as another roller spells
-    it (``6 4d6``, ``repeat(4d6kh3, 6)``: :mod:`dicecli.notation.repeats`), else None.
-    Asked only of a line refused as a roll."""
-    from dicecli.notation.repeats import repeat_spelt_otherwise  # docs/startup.md
-
-    found = repeat_spelt_otherwise(line)
-    if found is None:
-        return None
-    text, count, where = found
-    try:
-        parse(text)
-    except DiceError:
-        return None  # the line's own error says more than one about the repeated roll
-    try:
-        check_times(count)
-    except DiceError as error:
-        raise DiceError(error.message, line, where) from None
-    code, hash_sign, comment = text.partition("#")
-    return f"{code.rstrip()} -n {count}" + (f" {hash_sign}{comment}" if hash_sign else "")
 
 
 PROGRESS_EVERY = 1024

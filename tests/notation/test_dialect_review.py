@@ -435,3 +435,44 @@ def test_without_the_dialect_a_count_of_zero_is_still_refused() -> None:
             dicecli.roll(line, seed=1)
         with pytest.raises(DiceError):
             dicecli.odds(line)
+
+
+# Odds of a repeated line: those of one roll, and a note of how many times.
+
+
+@pytest.mark.parametrize(
+    ("line", "dialect", "one_roll"),
+    [
+        ("6 4d6", None, "4d6"),
+        ("repeat(4d6kh3, 6)", None, "4d6kh3"),
+        ("4d6kh3 -n 6", None, "4d6kh3"),
+        ("dndstats", "dicemaiden", "4d6kh3"),
+        ("6 4d6 k3", "dicemaiden", "4d6kh3"),
+        ("6x4d6s1", "rolldice", "4d6dl1"),
+    ],
+)
+def test_odds_of_a_repeat_are_those_of_one_roll(
+    line: str, dialect: str | None, one_roll: str
+) -> None:
+    """``odds '6 4d6'`` was refused, and ``odds --dialect rolldice 6x4d6`` gave the odds
+    of six times one roll, where the roll says six rolls."""
+    env = Environment() if dialect is None else env_of(dialect)
+    found = dicecli.odds(line, environment=env)
+    single = dicecli.odds(one_roll)
+    assert found.distribution == single.distribution
+    assert "repeated 6 times (-n 6): the odds of one roll" in found.notes
+    assert found.input == line
+
+
+def test_odds_of_a_repeat_on_the_command_line() -> None:
+    done = run_in_process("odds", "--plain", "6 4d6")
+    assert done.returncode == 0, done.stderr
+    assert "note\trepeated 6 times (-n 6): the odds of one roll" in done.stdout.splitlines()
+    assert "range\t4..24\tstdev 3.4157" in done.stdout.splitlines()
+
+
+def test_a_product_is_still_a_product_in_odds() -> None:
+    """Without the dialect, 6x4d6 multiplies (a seed rule), in odds as in rolls."""
+    found = dicecli.odds("6x4d6")
+    assert found.distribution is not None
+    assert max(value for value, _ in found.distribution.outcomes) == 144
