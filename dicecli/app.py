@@ -13,10 +13,11 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
+from dicecli.command_line import REPEAT_SPELLINGS
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment, saved_line
 from dicecli.errors import DiceError
 from dicecli.frozen import frozen
-from dicecli.limits import MAX_LINE_LENGTH
+from dicecli.limits import MAX_LINE_LENGTH, check_times
 from dicecli.notation.lines import parse_rolls
 from dicecli.notation.reader import parse, parse_as, with_repeats
 from dicecli.render import Colour, Mode, Renderer, colour_choice, make_renderer
@@ -25,9 +26,6 @@ from dicecli.rolling.sources import DiceSource, GivenSource, RandomSource, Rolle
 from dicecli.status import SIGNAL_GUARD, ExitStatus, Terminated
 from dicecli.tally import Tally
 from dicecli.terminals import is_terminal
-from dicecli.times import LONG_REPEAT, SHORT_REPEAT, check_times
-from dicecli.times import other_repeat as other_repeat  # the REPL reads them here
-from dicecli.times import repeat_count as repeat_count
 
 if TYPE_CHECKING:
     from dicecli.results import RollResult
@@ -183,12 +181,14 @@ class Session:
             return
         checks = self.environment.checks
         many = self.options.times != 1 or self.options.summary
-        if many or checks or SHORT_REPEAT in text or LONG_REPEAT in text:
+        if many or checks or _SHORT_REPEAT in text or _LONG_REPEAT in text:
             self._roll_times(text)  # the slower path: --times, saved checks, `2d6 -n 3`
             return
         try:
             parsed = parse(text) if dialect is None else parse_as(text, dialect)
         except DiceError:
+            from dicecli.times import other_repeat  # docs/startup.md: a refused line
+
             repeated = other_repeat(text)  # 6 4d6, repeat(4d6, 6): refused as a roll
             if repeated is None:
                 raise
@@ -212,6 +212,8 @@ class Session:
     def _roll_times(self, text: str) -> None:
         """Roll ``text`` ``times`` times, or as many as its own ``-n N`` says (a saved
         check's name stands for its game line)."""
+        from dicecli.times import repeat_count  # docs/startup.md: the slower path
+
         text, count = repeat_count(text)
         times = self.options.times if count is None else count
         parsed = parse_as(saved_line(text, self.environment) or text, self.environment.dialect)
@@ -304,6 +306,11 @@ def write_all(stream: TextIO, text: str) -> None:
     data = memoryview(text.encode(stream.encoding or "utf-8", stream.errors or "strict"))
     while data:
         data = data[os.write(descriptor, data) :]
+
+
+_LONG_REPEAT, _SHORT_REPEAT = REPEAT_SPELLINGS
+"""A quick look before :func:`dicecli.times.repeat_count`: whether a line has ``-n``
+or ``--times`` at all."""
 
 
 PROGRESS_EVERY = 1024

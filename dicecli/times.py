@@ -2,7 +2,8 @@
 written in it (``4d6kh3 -n 6``), or a repeat as another roller spells it (``6 4d6``,
 ``repeat(4d6kh3, 6)``, read by :mod:`dicecli.notation.repeats`). One place for the
 rolls (:mod:`dicecli.app`, the REPL) and the odds (:mod:`dicecli.probability.report`),
-which give the odds of one roll of a repeated line.
+which give the odds of one roll of a repeated line. Loaded by a line that has ``-n``
+or ``--times`` in it, or that is refused (docs/startup.md).
 """
 
 from __future__ import annotations
@@ -11,22 +12,12 @@ import re
 
 from dicecli.command_line import REPEAT_SPELLINGS
 from dicecli.errors import DiceError
+from dicecli.limits import check_times
 from dicecli.notation.reader import parse
-
-MAX_TIMES = 100_000
-"""Most rolls ``--times`` may ask for in one go."""
-
-
-def check_times(times: int) -> None:
-    if not 1 <= times <= MAX_TIMES:
-        raise DiceError(f"--times takes 1 to {MAX_TIMES:,}")
-
 
 _SPELLINGS = "|".join(map(re.escape, REPEAT_SPELLINGS))
 _REPEAT = re.compile(rf"(?<!\S)(?:{_SPELLINGS})(?:\s*=\s*|\s*)(?P<count>\d+)(?!\S)")
 """``-n 6``, ``-n6``, ``--times 6``, ``--times=6`` in a line: roll it that many times."""
-LONG_REPEAT, SHORT_REPEAT = REPEAT_SPELLINGS
-"""A quick look before :data:`_REPEAT`: whether a line has ``-n`` or ``--times`` at all."""
 
 
 def repeat_count(line: str) -> tuple[str, int | None]:
@@ -68,11 +59,4 @@ def other_repeat(line: str) -> str | None:
     return f"{code.rstrip()} -n {count}" + (f" {hash_sign}{comment}" if hash_sign else "")
 
 
-__all__ = [
-    "LONG_REPEAT",
-    "MAX_TIMES",
-    "SHORT_REPEAT",
-    "check_times",
-    "other_repeat",
-    "repeat_count",
-]
+__all__ = ["other_repeat", "repeat_count"]
