@@ -23,8 +23,13 @@ from dicecli.errors import DiceError, DiceSyntaxError
 # ``>4`` (a word left out: a success condition), ``!!``, ``!p``.
 _HEAD = r"(?<![A-Za-z_\d])\d*[dD](?:\d+|%|[fF](?:\.[12])?|\{[^{}]*\})"
 _COMPARE = r"(?:>=|<=|<>|!=|>|<|=)"
-_WORD = r"(?:!!p|!!|!p|!)o?|[A-Za-z]+"  # an explosion as the grammar reads it: 4d6!kh3
-_PIECE = rf"(?:{_WORD})(?:{_COMPARE}-?\d+|\d+)?|{_COMPARE}-?\d+"
+# Each piece is read one way only (a word whole, its condition whole, an explosion
+# whole): a run of pieces that can be split otherwise is tried every way before a
+# pattern that needs more after it fails (a line of free words took seconds).
+_WORD = r"(?:!!p|!!|!p|!)(?!!)(?:o|(?!o))|[A-Za-z]+(?![A-Za-z])"  # 4d6!kh3: ! then kh3
+_NUMBER = r"-?\d+(?!\d)"
+_CONDITION = rf"{_COMPARE}{_NUMBER}|\d+(?!\d)"
+_PIECE = rf"(?:{_WORD})(?:{_CONDITION}|(?!{_COMPARE}-?\d|\d))|{_COMPARE}{_NUMBER}"
 _TOKEN = rf"(?P<word>{_WORD}|)(?P<condition>{_COMPARE}-?\d+|\d+)?"
 _RUN = rf"(?:\s*(?:{_PIECE}))*"
 _TERM = re.compile(rf"(?P<head>{_HEAD}|\}})(?P<run>{_RUN})")

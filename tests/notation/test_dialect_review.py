@@ -476,3 +476,15 @@ def test_a_product_is_still_a_product_in_odds() -> None:
     found = dicecli.odds("6x4d6")
     assert found.distribution is not None
     assert max(value for value, _ in found.distribution.outcomes) == 144
+
+
+@pytest.mark.parametrize("dialect", ["roll20", "foundry", "rdr", "d20", "dicemaiden", "rolldice"])
+def test_a_line_of_many_free_words_is_read_one_way(dialect: str) -> None:
+    """The modifiers' pattern could split a word or an explosion many ways, and a
+    pattern that needs more after them (rolldice's ``3d6-1*10``) tried every split of
+    ``... ! Large roll set with exploding dice`` before failing: this line did not end
+    (each word more doubled the work). Read one way, it is rewritten at once."""
+    words = " ".join(["Large", "roll", "set", "with", "exploding", "dice"] * 6)
+    line = f"20 (Set) 10d6 e6 kh5 ! {words}"
+    code = translated(line, dialect).partition("#")[0]
+    assert code.startswith("20 (Set) 10d6 ")
