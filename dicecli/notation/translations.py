@@ -31,7 +31,11 @@ _NUMBER = r"-?\d+(?!\d)"
 _CONDITION = rf"{_COMPARE}{_NUMBER}|\d+(?!\d)"
 _PIECE = rf"(?:{_WORD})(?:{_CONDITION}|(?!{_COMPARE}-?\d|\d))|{_COMPARE}{_NUMBER}"
 _TOKEN = rf"(?P<word>{_WORD}|)(?P<condition>{_COMPARE}-?\d+|\d+)?"
-_RUN = rf"(?:\s*(?:{_PIECE}))*"
+_DICE_AHEAD = r"\d*[dD](?:\d|%|\{|[fF](?![<>=]))"  # dF dice, not Foundry's df<2
+_RUN = rf"(?:(?:{_PIECE})|\s+(?!{_DICE_AHEAD}|[xX]\s)(?:{_PIECE}))*"
+"""The modifiers after a head: each against the one before, or after spaces but for
+the next dice term (``2d6 + 1 x d8``: ``d8`` is dice, not a modifier ``d`` and ``8``)
+and a lone ``x`` between spaces (``2d6 x 3``: a product)."""
 _TERM = re.compile(rf"(?P<head>{_HEAD}|\}})(?P<run>{_RUN})")
 _TOKENS = re.compile(rf"(?P<space>\s*)(?P<piece>{_PIECE})")
 _SPLIT = re.compile(_TOKEN)

@@ -81,6 +81,17 @@ def test_rolldice_repeat_after_spaces_rolls_six_times() -> None:
     assert with_repeats("6 x 2", "rolldice") == "6 x 2"  # no dice: a product
 
 
+def test_a_dice_term_after_a_space_is_no_modifier() -> None:
+    """``x d8r1``: d8 is the next dice term, not a modifier d with the condition 8,
+    so its own r1 is read (Foundry: once) and noted without the dialect; a lone x
+    between spaces stays a product."""
+    assert translated("2d6 x d8r1", "foundry") == "2d6 x d8ro1"
+    assert translated("2d6 x 3", "foundry") == "2d6 x 3"
+    assert translated("40d6 x 1d3cf1 x dF.1r1kh1", "foundry") == "40d6 x 1d3=1 x dF.1ro1kh1"
+    assert translated("4dF df<2", "foundry") == "4dF f<2"
+    assert any("--dialect foundry" in note for note in dicecli.roll("2d6 + d8r1", seed=1).notes)
+
+
 def test_spaces_are_kept_where_the_modifiers_stand() -> None:
     assert translated("1d20 r1 to hit", "foundry") == "1d20 ro1 to hit"
     assert translated("4d6 kh2 dl1 to hit", "rdr") == "4d6dl2 to hit"
