@@ -125,7 +125,8 @@ def _dialect_hint(roll: str, env: Environment) -> str | None:
             parse(spelt)
         except DiceError:
             continue
-        return f"{dialect.roller} reads it: --dialect {name} rolls {spelt.strip()}"
+        rolled = spelt.partition("#")[0].strip()  # as a dialect's note shows it
+        return f"{dialect.roller} reads it: --dialect {name} rolls {rolled}"
     return None
 
 
