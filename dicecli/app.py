@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import codecs
 import os
-import re
 import sys
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TextIO, cast
@@ -18,7 +17,7 @@ from dicecli.command_line import REPEAT_SPELLINGS
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment, saved_line
 from dicecli.errors import DiceError
 from dicecli.frozen import frozen
-from dicecli.limits import MAX_LINE_LENGTH
+from dicecli.limits import MAX_LINE_LENGTH, check_times
 from dicecli.notation.lines import parse_rolls
 from dicecli.notation.reader import parse, parse_as, with_repeats
 from dicecli.render import Colour, Mode, Renderer, colour_choice, make_renderer
@@ -30,9 +29,6 @@ from dicecli.terminals import is_terminal
 
 if TYPE_CHECKING:
     from dicecli.results import RollResult
-
-MAX_TIMES = 100_000
-"""Most rolls ``--times`` may ask for in one go."""
 
 
 class Streams:
@@ -191,6 +187,8 @@ class Session:
         try:
             parsed = parse(text) if dialect is None else parse_as(text, dialect)
         except DiceError:
+            from dicecli.times import other_repeat  # docs/startup.md: a refused line
+
             repeated = other_repeat(text)  # 6 4d6, repeat(4d6, 6): refused as a roll
             if repeated is None:
                 raise
@@ -214,6 +212,8 @@ class Session:
     def _roll_times(self, text: str) -> None:
         """Roll ``text`` ``times`` times, or as many as its own ``-n N`` says (a saved
         check's name stands for its game line)."""
+        from dicecli.times import repeat_count  # docs/startup.md: the slower path
+
         text, count = repeat_count(text)
         times = self.options.times if count is None else count
         parsed = parse_as(saved_line(text, self.environment) or text, self.environment.dialect)
@@ -308,55 +308,9 @@ def write_all(stream: TextIO, text: str) -> None:
         data = data[os.write(descriptor, data) :]
 
 
-def check_times(times: int) -> None:
-    if not 1 <= times <= MAX_TIMES:
-        raise DiceError(f"--times takes 1 to {MAX_TIMES:,}")
-
-
-_SPELLINGS = "|".join(map(re.escape, REPEAT_SPELLINGS))
-_REPEAT = re.compile(rf"(?<!\S)(?:{_SPELLINGS})(?:\s*=\s*|\s*)(?P<count>\d+)(?!\S)")
-"""``-n 6``, ``-n6``, ``--times 6``, ``--times=6`` in a line: roll it that many times."""
 _LONG_REPEAT, _SHORT_REPEAT = REPEAT_SPELLINGS
-"""A quick look before :data:`_REPEAT`: whether a line has ``-n`` or ``--times`` at all."""
-
-
-def repeat_count(line: str) -> tuple[str, int | None]:
-    """``line`` without its ``-n N`` / ``--times N`` option (before any ``# comment``),
-    and N; ``(line, None)`` when it has none. ``-n3`` is always the option, never a
-    name: ``4d6kh3 -n3`` rolls three times."""
-    code, hash_sign, comment = line.partition("#")
-    match = _REPEAT.search(code)
-    if match is None:
-        return line, None
-    count = int(match["count"])
-    try:
-        check_times(count)
-    except DiceError as error:
-        raise DiceError(error.message, line, match.start()) from None
-    rest = (code[: match.start()] + code[match.end() :]).strip()
-    return rest + (f" {hash_sign}{comment}" if hash_sign else ""), count
-
-
-def other_repeat(line: str) -> str | None:
-    """``line`` with dicecli's own ``-n N`` when it is a repeat as another roller spells
-    it (``6 4d6``, ``repeat(4d6kh3, 6)``: :mod:`dicecli.notation.repeats`), else None.
-    Asked only of a line refused as a roll."""
-    from dicecli.notation.repeats import repeat_spelt_otherwise  # docs/startup.md
-
-    found = repeat_spelt_otherwise(line)
-    if found is None:
-        return None
-    text, count, where = found
-    try:
-        parse(text)
-    except DiceError:
-        return None  # the line's own error says more than one about the repeated roll
-    try:
-        check_times(count)
-    except DiceError as error:
-        raise DiceError(error.message, line, where) from None
-    code, hash_sign, comment = text.partition("#")
-    return f"{code.rstrip()} -n {count}" + (f" {hash_sign}{comment}" if hash_sign else "")
+"""A quick look before :func:`dicecli.times.repeat_count`: whether a line has ``-n``
+or ``--times`` at all."""
 
 
 PROGRESS_EVERY = 1024

@@ -14,7 +14,9 @@ A character file has two tables, both optional, and an optional ``name``::
     check = "KEYWORD ..."  # a game's line: a saved check, rolled when `check` is a line
 
 ``dialect = "roll20"`` at the top reads every line in that roller's dialect, the file's
-saved rolls included (``docs/grammar.md``, "Dialects"); ``--dialect`` wins over it.
+saved rolls included (``docs/grammar.md``, "Dialects"); ``--dialect`` (or the REPL's
+``dialect``) wins over it, and the file's rolls are then read in that one; it wins over
+the ``dialect`` setting. ``dialect = "off"`` is dicecli's own reading.
 
 ``dice = "genesys.toml"`` at the top names a dice file (``docs/dice.md``; a path relative
 to the character file's folder): its dice join those in force (``3dBoost``).
@@ -38,7 +40,7 @@ from dicecli.errors import DiceError
 from dicecli.frozen import field, frozen, replace
 from dicecli.limits import MAX_DIGITS, MAX_VALUE
 from dicecli.naming import name_problem
-from dicecli.notation.dialects import DIALECT_SETTING, DialectError, dialect_named
+from dicecli.notation.dialects import OFF, DialectError, dialect_named
 from dicecli.notation.nodes import Expr
 from dicecli.notation.reader import parse_as
 
@@ -63,7 +65,8 @@ class Character:
     dice: DiceBook | None = None
     """The dice of the dice file the character file names (``dice = "PATH"``)."""
     dialect: str | None = None
-    """The dialect its lines are read in (``dialect = "roll20"``); None: dicecli's."""
+    """The dialect its lines are read in (``dialect = "roll20"``, ``"off"`` for
+    dicecli's own); None when the file names none."""
 
     def names(self) -> tuple[str, ...]:
         return (*self.stats, *self.rolls)
@@ -78,18 +81,20 @@ class Character:
             from dicecli.dicefiles.load import with_book  # docs/startup.md
 
             env = replace(env, dice=with_book(env.dice, self.dice))
-        if self.dialect is not None:
-            env = replace(env, settings={**env.settings, DIALECT_SETTING: self.dialect})
+        if self.dialect is not None and not env.dialect_chosen:
+            env = env.with_dialect(None if self.dialect == OFF else self.dialect, chosen=False)
         return env.with_names(self.stats, rolls, checks)
 
 
 def load_character(path: Path, env: Environment) -> Environment:
     """``env`` with the stats and saved rolls of the character file at ``path``."""
-    return read_character(path).apply(env, path.name)
+    return read_character(path, env).apply(env, path.name)
 
 
-def read_character(path: Path) -> Character:
-    """Read and check a character file; raises :class:`CharacterFileError`."""
+def read_character(path: Path, env: Environment | None = None) -> Character:
+    """Read and check a character file, its saved rolls read in the dialect that is in
+    force once it is applied to ``env`` (:func:`reading_dialect`); raises
+    :class:`CharacterFileError`."""
     data = _read_toml(path)
     checker = _Checker(path)
     checker.keys(data, TOP_LEVEL_KEYS, "the file")
@@ -97,13 +102,22 @@ def read_character(path: Path) -> Character:
     if name is not None and not isinstance(name, str):
         raise checker.error("'name' must be text in quotes")
     dialect = checker.dialect(data.get("dialect"))
+    read_in = reading_dialect(dialect, env)
     stats = {key: checker.stat(key, value) for key, value in checker.table(data, "stats").items()}
     rolls = {
-        key: checker.roll(key, value, dialect)
+        key: checker.roll(key, value, read_in)
         for key, value in checker.table(data, "rolls").items()
     }
     checker.no_repeats([*stats, *rolls])
     return Character(name, stats, rolls, checker.dice(data.get("dice")), dialect)
+
+
+def reading_dialect(named: str | None, env: Environment | None) -> str | None:
+    """The dialect a file naming ``named`` (None: none) is read in over ``env``: the
+    one the player chose (``--dialect``), else the file's, else the setting's."""
+    if env is not None and (env.dialect_chosen or named is None):
+        return env.dialect
+    return None if named is None or named == OFF else named
 
 
 def _read_toml(path: Path) -> dict[str, object]:
@@ -150,13 +164,14 @@ class _Checker:
         return value
 
     def dialect(self, value: object) -> str | None:
-        """The dialect ``dialect = "NAME"`` names, or None when the file names none."""
+        """The dialect ``dialect = "NAME"`` names (:data:`OFF` for dicecli's own), or None
+        when the file names none."""
         if value is None:
             return None
         if not isinstance(value, str):
             raise self.error("'dialect' must be a dialect's name in quotes, e.g. \"roll20\"")
         try:
-            return dialect_named(value)
+            return dialect_named(value) or OFF
         except DialectError as error:
             raise self.error(error.message) from None
 

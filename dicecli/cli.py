@@ -228,8 +228,8 @@ DialectName = Annotated[
     Optional[str],  # noqa: UP045
     _option(
         "dialect",
-        help=f"Read lines as another roller does: {', '.join(DIALECTS)} (dicecli help "
-        "grammar, Dialects); also the setting dialect.",
+        help=f"Read lines as another roller does: {', '.join(DIALECTS)}; off for "
+        "dicecli's own (dicecli help grammar, Dialects); also the setting dialect.",
         show_default=False,
     ),
 ]
@@ -379,7 +379,11 @@ def settings_from(items: list[str] | None, options: Mapping[str, Any]) -> dict[s
         if not equals or not key.strip():
             raise DiceError(f"--setting takes KEY=VALUE, e.g. {_setting_example()} (got '{item}')")
         if key.strip() == DIALECT_SETTING:  # not a game's: how every line is read
-            settings[DIALECT_SETTING] = dialect_named(value)
+            named = dialect_named(value)  # off: dicecli's own
+            if named is None:
+                settings.pop(DIALECT_SETTING, None)
+            else:
+                settings[DIALECT_SETTING] = named
             continue
         known_settings = registry.settings()
         if key.strip() not in known_settings:
@@ -402,12 +406,15 @@ def environment_from(
     dialect: str | None = None,
 ) -> Environment:
     """``--dice-file``, ``--character``, then ``--set`` (which wins), ``--setting`` and
-    the games' options as an :class:`Environment`; ``--dialect`` wins over a dialect a
-    setting or the character file names."""
+    the games' options as an :class:`Environment`. The dialect: ``--dialect`` (``off``
+    included) wins over the character file's, which wins over the setting's; the file's
+    saved rolls and ``--set`` rolls are read in the one that wins."""
     # The rolling stages, which the help does not need, come with a command that rolls.
     from dicecli.environment import Environment  # docs/startup.md
 
     env = Environment(settings=settings_from(settings, options or {}))
+    if dialect is not None:
+        env = env.with_dialect(dialect_named(dialect))
     if dice_files:  # read once for the run (docs/dice.md)
         # docs/startup.md: the readers of the user's files, with their option
         from dicecli.bundled import example_or_path  # `--dice-file genesys-dice` (an example)
@@ -426,8 +433,6 @@ def environment_from(
         from dicecli.naming import with_sets  # docs/startup.md
 
         env = with_sets(env, sets)
-    if dialect is not None:
-        env = replace(env, settings={**env.settings, DIALECT_SETTING: dialect_named(dialect)})
     return env
 
 

@@ -112,8 +112,9 @@ def _dispatch(args: list[str], paused: bool) -> int:
 
 def _run_options(fast: dict[str, Any]) -> RunOptions:
     """The typer-free path's :class:`RunOptions` from the fast options: each under its
-    name, but those the table puts in the environment the line is read in: ``--set``
-    (each in order, as the typer app gives them) and then ``--dialect NAME``; a
+    name, but those the table puts in the environment the line is read in: ``--dialect
+    NAME`` and then ``--set`` (each in order, as the typer app gives them, its saved
+    rolls read in the dialect); a
     :class:`DiceError` for a ``--set`` that cannot be given or a dialect of no name."""
     from dicecli.app import RunOptions  # docs/startup.md
     from dicecli.environment import EMPTY_ENVIRONMENT  # docs/startup.md
@@ -124,16 +125,14 @@ def _run_options(fast: dict[str, Any]) -> RunOptions:
     if sets is None and given is None:
         return RunOptions(**options)
     environment = EMPTY_ENVIRONMENT
+    if given is not None:
+        from dicecli.notation.dialects import dialect_named  # docs/startup.md
+
+        environment = environment.with_dialect(dialect_named(given))
     if sets is not None:
         from dicecli.naming import with_sets  # docs/startup.md
 
         environment = with_sets(environment, sets)
-    if given is not None:
-        from dicecli.frozen import replace  # docs/startup.md
-        from dicecli.notation.dialects import DIALECT_SETTING, dialect_named  # docs/startup.md
-
-        settings = {**environment.settings, DIALECT_SETTING: dialect_named(given)}
-        environment = replace(environment, settings=settings)
     return RunOptions(**options, environment=environment)
 
 

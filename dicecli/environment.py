@@ -43,6 +43,12 @@ class Environment:
     that the sheet does not set is an error: the sheet was meant to hold it, so
     counting it as 0 would give a wrong result with only a note."""
 
+    dialect_chosen: bool = False
+    """Whether the player named the dialect for this run or session (``--dialect``,
+    ``--dialect off``, the REPL's ``dialect``): then a character file's ``dialect`` key
+    does not replace it, and the file's saved rolls are read in it (docs/grammar.md,
+    "Asking for a dialect")."""
+
     def __post_init__(self) -> None:
         for name in ("values", "rolls", "settings", "checks"):
             object.__setattr__(self, name, MappingProxyType(_folded(getattr(self, name))))
@@ -52,6 +58,14 @@ class Environment:
         """The roller whose readings apply (the ``dialect`` setting: ``--dialect
         roll20``); None: dicecli's own (docs/grammar.md, "Dialects")."""
         return self.settings.get("dialect")
+
+    def with_dialect(self, dialect: str | None, chosen: bool = True) -> Environment:
+        """``env`` reading lines in ``dialect`` (None: dicecli's own); ``chosen``: named
+        by the player, so that a character file's dialect does not replace it."""
+        settings = {key: value for key, value in self.settings.items() if key != "dialect"}
+        if dialect is not None:
+            settings["dialect"] = dialect
+        return replace(self, settings=settings, dialect_chosen=chosen)
 
     def value(self, name: str) -> int | None:
         return self.values.get(name.casefold())

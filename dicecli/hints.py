@@ -9,7 +9,8 @@ points the error at that word:
   place (after a word the game declares in ``follows``, else its ``completions``: a
   misspelt form or difficulty gets the close one), or the list of
   them when none is close;
-- Dice Maiden's game aliases (``sw8``), which its dialect reads;
+- Dice Maiden's game aliases (``sw8``), which its dialect reads, and any refused line
+  a dialect reads (``+d20``, ``10d6 e6``): which ``--dialect`` rolls it, and as what;
 - forms of other dice rollers that mean something else here (``4d6 kh 3``,
   ``10d6 4+``, ``CON = 2``), and each game's own common mistakes
   (:attr:`~dicecli.systems.declaration.Game.hints`);
@@ -29,7 +30,7 @@ import re
 from collections.abc import Sequence
 
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
-from dicecli.errors import DiceError
+from dicecli.errors import DiceError, DiceSyntaxError
 from dicecli.systems import registry
 from dicecli.systems.declaration import Game, Hint
 
@@ -98,7 +99,35 @@ def advise(
         found = _game_word_hint(game, line, error.position, start)
         if found is not None:
             return error.with_hint(found)
+    if game is None and isinstance(error, DiceSyntaxError):
+        dialect = _dialect_hint(roll, env)
+        if dialect is not None:
+            return error.with_hint(dialect)
     return error
+
+
+def _dialect_hint(roll: str, env: Environment) -> str | None:
+    """Which dialect reads the refused ``roll`` (``+d20``: Dice Maiden's advantage),
+    and what it rolls: the first of the dialects, in the help's order, whose reading
+    the grammar takes; None when none does (or only the one in force)."""
+    from dicecli.notation.dialects import DIALECTS  # docs/startup.md
+    from dicecli.notation.reader import parse  # docs/startup.md
+    from dicecli.notation.translations import translated  # docs/startup.md
+
+    code = roll.partition("#")[0].strip()
+    for name, dialect in DIALECTS.items():
+        if name == env.dialect:
+            continue
+        try:
+            spelt = translated(code, name)
+            if spelt.strip() == code:
+                continue
+            parse(spelt)
+        except DiceError:
+            continue
+        rolled = spelt.partition("#")[0].strip()  # as a dialect's note shows it
+        return f"{dialect.roller} reads it: --dialect {name} rolls {rolled}"
+    return None
 
 
 def _dice_maiden_hint(roll: str, env: Environment) -> str | None:

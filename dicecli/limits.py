@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 import sys
 
-from dicecli.errors import DiceSyntaxError, RollLimitError
+from dicecli.errors import DiceError, DiceSyntaxError, RollLimitError
 
 MAX_LINE_LENGTH = 10_000
 """Most characters in one line (a roll, a REPL line, a piped line)."""
@@ -36,6 +36,9 @@ the largest numbered die (``d10000``): each face is built once."""
 MAX_FACE_VALUE = 1_000_000
 """Largest face of a custom die, either way (``d{-1000000..1000000}`` has too many
 faces, but ``d{0,1000000}`` is fine): modifiers' conditions compare faces far below."""
+
+MAX_TIMES = 100_000
+"""Most rolls ``--times`` (or ``-n`` in a line) may ask for in one go."""
 
 RECURSION_LIMIT = 12_000
 """Python's recursion limit while dicecli runs (at least): enough for a line of
@@ -95,3 +98,9 @@ def check_value(value: int) -> int:
     if -MAX_VALUE <= value <= MAX_VALUE:
         return value
     raise RollLimitError(f"value too large: more than {MAX_DIGITS} digits, the limit")
+
+
+def check_times(times: int) -> None:
+    """Refuse a count of rolls (``--times``, ``-n``) outside 1 to :data:`MAX_TIMES`."""
+    if not 1 <= times <= MAX_TIMES:
+        raise DiceError(f"--times takes 1 to {MAX_TIMES:,}")

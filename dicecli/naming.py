@@ -18,7 +18,7 @@ from dicecli.environment import saved_line as saved_line  # the REPL and app rea
 from dicecli.errors import DiceError, UnknownNameError
 from dicecli.notation.dice import Die
 from dicecli.notation.nodes import Expr, Name, children
-from dicecli.notation.reader import parse
+from dicecli.notation.reader import parse, parse_as
 from dicecli.notation.semantics import reference_cycle
 from dicecli.rolling.evaluate import Evaluation
 from dicecli.rolling.sources import Roller
@@ -50,16 +50,18 @@ def names_in(expr: Expr) -> Iterator[Name]:
         yield from names_in(child)
 
 
-def is_check_line(text: str) -> bool:
-    """True when ``text`` is a check, saved whole: a game's line (its first word a game
-    keyword) or a comparison (``d20+5 >= 15``), not an expression."""
-    return not isinstance(parse(text).body, Expr)
+def is_check_line(text: str, env: Environment | None = None) -> bool:
+    """True when ``text`` (read in ``env``'s dialect) is a check, saved whole: a game's
+    line (its first word a game keyword) or a comparison (``d20+5 >= 15``), not an
+    expression."""
+    return not isinstance(parse_as(text, None if env is None else env.dialect).body, Expr)
 
 
 def value_expression(text: str, env: Environment) -> Expr:
-    """The expression a value's text holds, its names checked against ``env`` (a game
-    line is saved apart, with :meth:`Environment.with_check`)."""
-    body = parse(text).body
+    """The expression a value's text holds, read in ``env``'s dialect (docs/grammar.md,
+    "Dialects"), its names checked against ``env`` (a game line is saved apart, with
+    :meth:`Environment.with_check`)."""
+    body = parse_as(text, env.dialect).body
     if not isinstance(body, Expr):
         raise DiceError("a check is saved whole (a saved check), not used in a roll", text, 0)
     for name in names_in(body):
@@ -97,7 +99,7 @@ def with_named(env: Environment, name: str, text: str) -> Environment:
     problem = name_problem(name)
     if problem is not None:
         raise DiceError(problem)
-    if is_check_line(text):
+    if is_check_line(text, env):
         return env.with_check(name, text.strip())
     expr = value_expression(text, env)
     number = constant_value(expr, env)

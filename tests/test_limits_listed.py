@@ -33,7 +33,7 @@ LISTED: dict[str, tuple[int, str, str]] = {
     "dicecli.rolling.sources.DEFAULT_BUDGET": (10_000, "10,000", "dice in one roll"),
     "dicecli.rolling.sources.MAX_GIVEN_FACES": (100_000, "100,000", "faces in `--given`"),
     "dicecli.rolling.sources.MAX_GIVEN_TEXT": (1_000_000, "1,000,000", "characters of `--given`"),
-    "dicecli.app.MAX_TIMES": (100_000, "100,000", "`--times`"),
+    "dicecli.limits.MAX_TIMES": (100_000, "100,000", "`--times`"),
     "dicecli.files.MAX_FILE_BYTES": (1 << 20, "1 MiB", "character file"),
     "dicecli.dicefiles.load.MAX_FACES": (1_000, "1,000 faces", "dice file"),
     "dicecli.repl.prompt.MAX_HISTORY_BYTES": (16 << 20, "16 MiB", "REPL history"),

@@ -164,10 +164,10 @@ def classify(notation: str, equivalent: str | None, dialect: str | None = None) 
 def _as_rolled(notation: str, dialect: str | None) -> list[str]:
     """The rolls the command line makes of ``notation`` (``dicecli.app``): a repeat's
     one roll, each roll of a line of several, else the line itself."""
-    from dicecli.app import other_repeat, repeat_count
     from dicecli.errors import DiceError
     from dicecli.notation.lines import split_rolls
     from dicecli.notation.reader import with_repeats
+    from dicecli.times import other_repeat, repeat_count
 
     text = with_repeats(notation, dialect)
     if ";" in text:

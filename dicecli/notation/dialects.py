@@ -69,17 +69,30 @@ LETTER_SPELLINGS = (
 a line with one of :data:`LETTER_CHARACTERS` is seen."""
 
 
+OFF = "off"
+"""The name that asks for dicecli's own reading (``--dialect off``), over a character
+file's dialect or the setting."""
+
+
+NO_DICE_AS_ZERO = frozenset(("d20",))
+"""The dialects in which a count of no dice rolls nothing, worth 0: d20 (Avrae) reads
+``0d6`` so, and a count worked out as 0 (``(1d2-1)d6``, ``(STR)d6``) alike, in rolls
+and in odds; dicecli's own reading refuses both."""
+
+
 class DialectError(DiceError):
     """A dialect name that names none (a usage error: exit status 2)."""
 
 
-def dialect_named(name: str) -> str:
-    """``name`` as a dialect's name (case-insensitive); a :class:`DialectError` listing
-    the dialects when it names none."""
+def dialect_named(name: str) -> str | None:
+    """``name`` as a dialect's name (case-insensitive), None for :data:`OFF` (dicecli's
+    own reading); a :class:`DialectError` listing the dialects when it names none."""
     key = name.strip().lower()
+    if key == OFF:
+        return None
     if key not in DIALECTS:
         known = ", ".join(DIALECTS)
-        raise DialectError(f"no dialect '{name.strip()}' (dialects: {known})")
+        raise DialectError(f"no dialect '{name.strip()}' (dialects: {known}; {OFF}: dicecli's own)")
     return key
 
 
@@ -133,6 +146,8 @@ __all__ = [
     "LETTER_CHARACTERS",
     "LETTER_SPELLINGS",
     "NOTE_CHARACTERS",
+    "NO_DICE_AS_ZERO",
+    "OFF",
     "Dialect",
     "DialectError",
     "dialect_named",

@@ -924,14 +924,28 @@ def _reported(error: pp.ParseBaseException, text: str) -> tuple[str, int]:
     return _expected(message, text, loc), loc
 
 
+_PAIRS = ("//", "**", ">=", "<=", "<>", "!=", "==")
+"""Operators of two characters: an error between the two stands after the pair (the
+operand it lacks), never inside it."""
+
+
 def _word_start(text: str, loc: int) -> int:
-    """Where the word of letters that ``loc`` stands in starts (``loc`` itself when the
-    character there is not a letter)."""
-    if not text[loc : loc + 1].isalpha():
+    """Where the word that ``loc`` stands in starts: a word of letters and the digits
+    after them (``keep``, ``s1``, ``STR``), or a number; after an operator of two
+    characters that ``loc`` splits (``//``). ``loc`` itself elsewhere."""
+    if text[loc - 1 : loc + 1] in _PAIRS and loc > 0:
+        return loc + 1
+    start = loc
+    if text[start : start + 1].isdigit():
+        while start > 0 and text[start - 1].isdigit():
+            start -= 1
+        if not text[start - 1 : start].isalpha() or start == 0:
+            return start
+    elif not text[start : start + 1].isalpha():
         return loc
-    while loc > 0 and text[loc - 1].isalpha():
-        loc -= 1
-    return loc
+    while start > 0 and text[start - 1].isalpha():
+        start -= 1
+    return start
 
 
 def _expected(message: str, text: str, loc: int) -> str:

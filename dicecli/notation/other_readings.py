@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 _MAYBE = re.compile(
-    r"[xX{!<>*^]|//|[cC][sSfF]|[rRkK]\d|[rR](?![a-zA-Z])|[kK]\s*\d|[kKdD][hlHL]\d+[kKdD]"
+    r"[xX{!<>*^]|//|[cC][sSfF]|[rRkK]\d|[rR](?![a-zA-Z])|[kK]\s*\d|[kKdD][hlHL]\d+\s*[kKdD]"
     rf"|{LETTER_SPELLINGS}"
 )
 """A character that one of the spellings below needs: most lines have none (a lone
@@ -46,14 +46,14 @@ _SPACED_BANG = r"\s!(?:\s*$|\s+[^\sA-Za-z])"
 """A lone ``!`` that explodes: at the end of the line or before more of the roll
 (``2d6 !``, ``d6 ! + 3``); before words (``2d6 ! Fire``) it is read as Dice Maiden's
 comment, and no note is due."""
-_LONE_POOL = r"\{\s*\d*[dD]\d+[A-Za-z!<>=\d]*\s*\}(?:>=|<=|>|<|=)-?\d"
+_LONE_POOL = r"\{\s*\d*[dD]\d+[A-Za-z!<>=\d]*\s*\}\s*(?:>=|<=|>|<|=)-?\d"
 _ADD_THEN_TIMES = r"(?P<dice>\d*[dD]\d+)(?P<add>[+-]\d+)\*(?P<times>\d{1,9})(?!\d)"
 _SPACED_REROLL = r"[dD]\d+\S*\s+[rR](?:\d|[<>=])"
 _DISADVANTAGE = r"\s*-[dD](?P<die>20|%)(?!\w)"
 """Dice Maiden's disadvantage, ``-d20``: looked for (and compiled) only in a line that
 starts with ``-``."""
 _SPACED_KEEP = r"(?:[dD]\d+\s+|\)\s*)[kK](?P<n>\d+)"  # 4d6 k3, (4d6)k3
-_TWO_KEEPS = r"(?:[kK][hlHLmM]?|[dDpP][hlHL])\d+[kKdDpP]"  # kh2dl1, k2d1: a chain
+_TWO_KEEPS = r"(?:[kK][hlHLmM]?|[dDpP][hlHL])\d+\s*[kKdDpP]"  # kh2dl1, k2d1: a chain
 _CARET = r"(?P<dice>\d*[dD]\d+)?\s*\^\s*(?P<n>\d+)?"
 _FLOOR_DIVISION = rf"//(?={FLOOR_DIVISOR_START})"
 _ONCE = (
@@ -128,7 +128,8 @@ def _keeps_read_otherwise(code: str) -> str | None:
             continue
         written = ("{...}" if head == "}" else head) + "".join(f"{k}{n}" for k, n in steps)
         counted = _pattern(_COUNT).match(head)
-        if counted is None:  # a group, Fudge dice ...: the count is not known here
+        exploding = any(word.startswith("!") for word, _ in tokens)
+        if counted is None or exploding:  # a group, Fudge dice, added dice: count unknown
             return written
         count = int(counted["count"] or 1)
         chain = Keep(cast("KeepKind", steps[0][0]), steps[0][1])

@@ -70,9 +70,14 @@ def parse_as(text: str, dialect: str | None) -> Roll:
     """``text``'s tree: as written (no dialect), or as ``dialect``'s roller reads it."""
     if dialect is None:
         return parse(text)
-    from dicecli.notation.translations import translated  # docs/startup.md
+    from dicecli.errors import DiceError  # docs/startup.md
+    from dicecli.notation.translations import translated, typed_error  # docs/startup.md
 
-    return parse(translated(text, dialect))
+    rewritten = translated(text, dialect)
+    try:
+        return parse(rewritten)
+    except DiceError as error:  # shown in the line as typed, not as rewritten
+        raise typed_error(error, text, dialect) from None
 
 
 def with_repeats(text: str, dialect: str | None) -> str:

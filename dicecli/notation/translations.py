@@ -17,15 +17,27 @@ from functools import lru_cache
 
 from dicecli.errors import DiceError, DiceSyntaxError
 
-# A dice term's head, and the modifiers written right against it (or against a
-# group's closing brace): each a word and a condition, ``kh3``, ``r<2``, ``cs>=19``,
-# ``>4`` (a word left out: a success condition), ``!!``.
+# A dice term's head, and the modifiers written against it (or against a group's
+# closing brace), each right after the one before or after spaces (``4d6 kh3``: the
+# grammar reads both alike): each a word and a condition, ``kh3``, ``r<2``, ``cs>=19``,
+# ``>4`` (a word left out: a success condition), ``!!``, ``!p``.
 _HEAD = r"(?<![A-Za-z_\d])\d*[dD](?:\d+|%|[fF](?:\.[12])?|\{[^{}]*\})"
 _COMPARE = r"(?:>=|<=|<>|!=|>|<|=)"
-_TOKEN = rf"(?P<word>[A-Za-z!]*)(?P<condition>{_COMPARE}-?\d+|\d+)?"
-_RUN = rf"(?:[A-Za-z!]+(?:{_COMPARE}-?\d+|\d+)?|{_COMPARE}-?\d+)*"
+# Each piece is read one way only (a word whole, its condition whole, an explosion
+# whole): a run of pieces that can be split otherwise is tried every way before a
+# pattern that needs more after it fails (a line of free words took seconds).
+_WORD = r"(?:!!p|!!|!p|!)(?!!)(?:o|(?!o))|[A-Za-z]+(?![A-Za-z])"  # 4d6!kh3: ! then kh3
+_NUMBER = r"-?\d+(?!\d)"
+_CONDITION = rf"{_COMPARE}{_NUMBER}|\d+(?!\d)"
+_PIECE = rf"(?:{_WORD})(?:{_CONDITION}|(?!{_COMPARE}-?\d|\d))|{_COMPARE}{_NUMBER}"
+_TOKEN = rf"(?P<word>{_WORD}|)(?P<condition>{_COMPARE}-?\d+|\d+)?"
+_DICE_AHEAD = r"\d*[dD](?:\d|%|\{|[fF](?![<>=]))"  # dF dice, not Foundry's df<2
+_RUN = rf"(?:(?:{_PIECE})|\s+(?!{_DICE_AHEAD}|[xX]\s)(?:{_PIECE}))*"
+"""The modifiers after a head: each against the one before, or after spaces but for
+the next dice term (``2d6 + 1 x d8``: ``d8`` is dice, not a modifier ``d`` and ``8``)
+and a lone ``x`` between spaces (``2d6 x 3``: a product)."""
 _TERM = re.compile(rf"(?P<head>{_HEAD}|\}})(?P<run>{_RUN})")
-_TOKENS = re.compile(rf"[A-Za-z!]+(?:{_COMPARE}-?\d+|\d+)?|{_COMPARE}-?\d+")
+_TOKENS = re.compile(rf"(?P<space>\s*)(?P<piece>{_PIECE})")
 _SPLIT = re.compile(_TOKEN)
 # The patterns below are each dialect's own: kept as text, compiled (and cached by
 # :mod:`re`) when a line is first read in that dialect, not by every line that is
@@ -40,9 +52,13 @@ def modifier_runs(text: str) -> list[tuple[str, list[Token]]]:
     """Each dice term's (or group's) head and its modifiers, as written in ``text``."""
     runs = []
     for found in _TERM.finditer(text):
-        tokens = [_token(piece) for piece in _TOKENS.findall(found["run"])]
-        runs.append((found["head"], tokens))
+        runs.append((found["head"], [token for _, token in _spaced(found["run"])]))
     return runs
+
+
+def _spaced(run: str) -> list[tuple[str, Token]]:
+    """Each modifier of a term's ``run`` and the spaces written before it."""
+    return [(found["space"], _token(found["piece"])) for found in _TOKENS.finditer(run)]
 
 
 def _token(piece: str) -> Token:
@@ -52,11 +68,17 @@ def _token(piece: str) -> Token:
 
 
 def _rewrite_runs(text: str, change: Callable[[list[Token]], list[Token]]) -> str:
-    """``text`` with each dice term's modifiers replaced by ``change(modifiers)``."""
+    """``text`` with each dice term's modifiers replaced by ``change(modifiers)``, one
+    for one, each after the spaces written before it."""
 
     def one(found: re.Match[str]) -> str:
-        tokens = [_token(piece) for piece in _TOKENS.findall(found["run"])]
-        return found["head"] + "".join(word + condition for word, condition in change(tokens))
+        spaced = _spaced(found["run"])
+        changed = change([token for _, token in spaced])
+        pieces = (
+            space + word + condition
+            for (space, _), (word, condition) in zip(spaced, changed, strict=True)
+        )
+        return found["head"] + "".join(pieces)
 
     return _TERM.sub(one, text)
 
@@ -72,7 +94,7 @@ def _at_least(condition: str) -> str:
 
 # --- Roll20 ---------------------------------------------------------------------------
 
-_LONE_POOL = rf"\{{\s*(?P<term>{_HEAD}{_RUN})\s*\}}(?=(?:{_COMPARE})-?\d)"
+_LONE_POOL = rf"\{{\s*(?P<term>{_HEAD}{_RUN})\s*\}}(?=\s*(?:{_COMPARE})-?\d)"
 """A group of one dice term with a success condition after it: ``{5d6!!}>8``."""
 
 
@@ -262,7 +284,8 @@ _COUNTED = r"(?P<count>\d*)[dD]"  # compiled when first used (re keeps it)
 def _rdr_term(found: re.Match[str]) -> str:
     """A term's keeps and drops as RPG Dice Roller applies them (:func:`rdr_window`),
     spelt as one drop from each end: ``4d6kh2dl1`` -> ``4d6dl2``."""
-    tokens = [_token(piece) for piece in _TOKENS.findall(found["run"])]
+    spaced = _spaced(found["run"])
+    tokens = [token for _, token in spaced]
     steps = keep_steps(tokens)
     if len(steps) < 2:
         return found[0]
@@ -276,7 +299,9 @@ def _rdr_term(found: re.Match[str]) -> str:
     count = int(counted["count"] or 1)
     low, high = rdr_window(steps, count)
     window = (f"dl{low}" if low else "") + (f"dh{count - high}" if high < count else "")
-    rest = "".join(word + condition for word, condition in tokens if not _is_keep(word, condition))
+    rest = "".join(
+        space + word + cond for space, (word, cond) in spaced if not _is_keep(word, cond)
+    )
     return head + window + rest
 
 
@@ -303,9 +328,15 @@ def _d20_tokens(tokens: list[Token]) -> list[Token]:
     return changed
 
 
-_NO_DICE = rf"(?<![A-Za-z_\d])0+[dD](?:\d+|%|[fF](?:\.[12])?|\{{[^{{}}]*\}}){_RUN}"
-"""A dice term of no dice, ``0d6`` (d20 reads it as 0, with any modifiers after it);
-compiled when a line is first read in d20's dialect."""
+_ZERO = r"(?:0+|\(\s*0+\s*\)|\(\s*\(\s*0+\s*\)\s*\))"  # 0, (0), ((0))
+_NO_DICE = (
+    rf"(?<![A-Za-z_\d]){_ZERO}[dD]"
+    rf"(?:\d+|%|[fF](?:\.[12])?|\{{[^{{}}]*\}}|\(\s*\d+\s*\)){_RUN}"
+)
+"""A dice term of no dice, ``0d6``, ``(0)d6``, ``(0)d(6)`` (d20 reads it as 0, with
+any modifiers after it; a count worked out as 0 is read so when rolled,
+:data:`dicecli.notation.dialects.NO_DICE_AS_ZERO`); compiled when a line is first read
+in d20's dialect."""
 
 
 _SELECTING_REROLL = r"(?i)(?:ra|ro)[hl]?"  # compiled when a line is read in d20's dialect
@@ -375,7 +406,7 @@ def _dicemaiden(text: str) -> str:
 
 # --- rolldice -------------------------------------------------------------------------
 
-_ROLLDICE_REPEAT = r"\s*(?P<times>\d{1,9})[xX](?=\d*[dD])"
+_ROLLDICE_REPEAT = r"\s*(?P<times>\d{1,9})\s*[xX]\s*(?=\d*[dD])"
 _ROLLDICE_MULTIPLIER = rf"(?P<dice>{_HEAD}{_RUN})(?P<add>[+-]\d+)\*(?P<times>\d{{1,9}})(?!\d)"
 
 
@@ -429,4 +460,44 @@ def translated(text: str, dialect: str) -> str:
         raise error.at(text, 0) from None
 
 
-__all__ = ["modifier_runs", "rolldice_repeats", "translated", "with_repeats"]
+def typed_position(typed: str, rewritten: str, position: int) -> int:
+    """Where ``position`` in the ``rewritten`` line stands in the line as ``typed``: at
+    the same character where the rewriting left it, else at the start of what it
+    rewrote (``5d10!10 +``'s end is ``5d10x10 +``'s)."""
+    from difflib import SequenceMatcher  # docs/startup.md: for an error only
+
+    if position >= len(rewritten):
+        return len(typed)
+    matcher = SequenceMatcher(None, rewritten, typed, autojunk=False)
+    for tag, start, end, typed_start, _ in matcher.get_opcodes():
+        if start <= position < end:
+            return typed_start + (position - start if tag == "equal" else 0)
+    return len(typed)
+
+
+def typed_error(error: DiceError, typed: str, dialect: str) -> DiceError:
+    """``error``, raised about the line ``typed`` read in ``dialect`` (its rewritten
+    line, or a node of it, the position in the rewritten line), pointing into the line
+    as typed: a player sees what they wrote, the caret under it."""
+    try:
+        rewritten = translated(typed, dialect)
+    except DiceError:
+        return error
+    if error.text not in (None, rewritten) or rewritten == typed:
+        return error
+    position = error.position
+    if position is not None:
+        position = typed_position(typed, rewritten, position)
+    moved = type(error)(error.message, typed, position)
+    moved.hint = error.hint
+    return moved
+
+
+__all__ = [
+    "modifier_runs",
+    "rolldice_repeats",
+    "translated",
+    "typed_error",
+    "typed_position",
+    "with_repeats",
+]

@@ -20,6 +20,7 @@ from fractions import Fraction
 
 from dicecli.environment import Environment
 from dicecli.frozen import replace
+from dicecli.notation.dialects import NO_DICE_AS_ZERO
 from dicecli.notation.nodes import Comparison, ComputedDice, Condition, Dice, Expr, Name, children
 from dicecli.notation.semantics import computed_dice, critical_conditions, name_meaning
 from dicecli.notation.sides import DieName
@@ -82,6 +83,9 @@ def _computed_chance_of_none(term: ComputedDice, which: int, env: Environment) -
     for dice, count_weight in count.counts.items():
         for size, size_weight in sizes.items():
             chance = Fraction(count_weight * size_weight, count.denominator * size_total)
+            if dice == 0 and env.dialect in NO_DICE_AS_ZERO:  # d20: no dice, none marked
+                none += chance
+                continue
             rolled = computed_dice(term, dice, size)
             of_none = _chance_of_none(rolled, critical_conditions(rolled)[which])
             marks = marks or of_none is not None

@@ -35,6 +35,7 @@ from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
 from dicecli.frozen import frozen, replace
 from dicecli.identity_cache import SizedCache
+from dicecli.notation.dialects import NO_DICE_AS_ZERO
 from dicecli.notation.dice import die_for_sides
 from dicecli.notation.nodes import (
     ROUNDING_FUNCTIONS,
@@ -136,8 +137,8 @@ def distribution(expr: Expr, env: Environment | None = None) -> Distribution:
 def analyse(expr: Expr, env: Environment | None = None) -> Analysis:
     """The distribution of ``expr``'s total, its mean, and notes on any cut-off."""
     with question():
-        if _is_closed(expr):
-            return _closed_analysis(expr)
+        if _is_closed(expr) and (env is None or env.dialect not in NO_DICE_AS_ZERO):
+            return _closed_analysis(expr)  # the same in every environment
         return _analysis(weights(expr, env))
 
 
@@ -326,11 +327,15 @@ class _Weigher:
         the weights of that many such dice (an impossible count or size is refused, as
         rolling it would be, whatever its chance)."""
         count = self.weights(node.count)
+        none = count.counts.get(0, 0) if self.env.dialect in NO_DICE_AS_ZERO else 0
+        counted = {dice: weight for dice, weight in count.counts.items() if dice or not none}
+        if not counted:  # d20: no dice, worth 0, whatever their size
+            return Weights({0: none}, count.denominator, count.notes)
         sides: Weights | None = None if isinstance(node.sides, str) else self.weights(node.sides)
         sizes = {node.sides: 1} if isinstance(node.sides, str) else (sides.counts if sides else {})
         what = str(node)
-        check_outcomes(len(count.counts) * len(sizes), what)
-        low, high = min(count.counts), max(count.counts)
+        check_outcomes(len(counted) * len(sizes), what)
+        low, high = min(counted), max(counted)
         numbers = sorted(size for size in sizes if isinstance(size, int))
         first = next(iter(sizes))
         ends = [(low, first), (high, first)] + [(low, size) for size in numbers[:1] + numbers[-1:]]
@@ -338,7 +343,7 @@ class _Weigher:
             computed_dice(node, dice, size)
         raw = [
             (count_weight * size_weight, Dice(dice, size, node.modifiers))
-            for dice, count_weight in count.counts.items()
+            for dice, count_weight in counted.items()
             for size, size_weight in sizes.items()
         ]
         check_estimate(mixture_work([term for _, term in raw]), what)
@@ -350,6 +355,8 @@ class _Weigher:
         counts: Counts = {}
         for weight, part in parts:
             add_into(counts, part.counts, weight * (common // part.denominator))
+        if none:  # d20: a count of 0 rolls nothing, worth 0, over every size
+            add_into(counts, {0: 1}, none * (sides.denominator if sides else 1) * common)
         denominator = count.denominator * (sides.denominator if sides else 1) * common
         notes = merged_notes(
             count.notes, sides.notes if sides else (), *(p.notes for _, p in parts)

@@ -54,11 +54,51 @@ def odds(
     """The exact odds of one line; ``at_least``/``at_most`` add the chance that the
     total is at least/at most that number."""
     env = env or EMPTY_ENVIRONMENT
-    body = parse_as(text, env.dialect).body
+    line, times = text, None
+    if env.dialect is not None:  # rolldice's 6x4d6, Dice Maiden's 6 4d6 and dndstats
+        line, times = _dialect_repeat(text, env.dialect)
+    try:
+        body = parse_as(line, env.dialect).body
+    except DiceError:
+        repeated = None if times is not None else _repeat(text)
+        if repeated is None:
+            raise
+        line, times = repeated
+        body = parse_as(line, env.dialect).body
     with question():
-        found = _odds(body, env, text, at_least, at_most)
-    notes = line_notes(text, env.dialect)  # another roller's reading of the line
+        found = _odds(body, env, line, at_least, at_most)
+    notes = line_notes(line, env.dialect)  # another roller's reading of the line
+    if times is not None:
+        notes = (*notes, f"repeated {times} times (-n {times}): the odds of one roll")
+        found = replace(found, input=text)
     return replace(found, notes=(*found.notes, *notes)) if notes else found
+
+
+def _dialect_repeat(text: str, dialect: str) -> tuple[str, int | None]:
+    """The roll ``text`` repeats and how many times, when ``dialect`` reads it as a
+    repeat (rolldice's ``6x4d6``); ``(text, None)`` otherwise."""
+    from dicecli.notation.reader import with_repeats  # docs/startup.md
+
+    line = with_repeats(text, dialect)
+    if line == text:
+        return text, None
+    from dicecli.times import repeat_count  # docs/startup.md
+
+    return repeat_count(line)
+
+
+def _repeat(text: str) -> tuple[str, int] | None:
+    """The roll the refused line ``text`` repeats and how many times, when it is a
+    repeat (``4d6 -n 6``, ``6 4d6``, ``repeat(4d6kh3, 6)``); else None."""
+    from dicecli.times import other_repeat, repeat_count  # docs/startup.md
+
+    line, times = repeat_count(text)
+    if times is None:
+        spelt = other_repeat(text)
+        if spelt is None:
+            return None
+        line, times = repeat_count(spelt)
+    return None if times is None else (line, times)
 
 
 def _odds(
@@ -86,6 +126,10 @@ def _odds(
             found = _with_criticals(found, body, env)
         return _with_bounds(found, at_least, at_most)
     except DiceError as error:
+        if env.dialect is not None:  # the caret under the line as typed
+            from dicecli.notation.translations import typed_error  # docs/startup.md
+
+            error = typed_error(error, text, env.dialect)
         raise error.at(text) from None
     except RecursionError:
         raise DiceError("too deeply nested", text, 0) from None

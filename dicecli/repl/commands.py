@@ -115,7 +115,7 @@ def _let(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
         raise invocation.syntax(f"expected a number or a roll after '{name} ='")
     value_at = Invocation(invocation.line, value_text, invocation.offset + match.start("value"))
     try:
-        if is_check_line(value_text):
+        if is_check_line(value_text, state.env):
             saved = value_text.strip()
             return state.with_names(state.env.with_check(name, saved), name), (
                 Message(f"{name} = {saved}  (a saved check: rolled anew each time)"),
@@ -194,7 +194,7 @@ def _load(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     if book is not None:  # a dice file: its dice join those in force
         env = replace(state.env, dice=with_book(state.env.dice, book))
         return state.with_names(env), (Message(f"loaded dice {', '.join(book.names())}"),)
-    character = read_character(Path(path))
+    character = read_character(Path(path), state.env)
     names = character.names()
     state = state.with_names(character.apply(state.env, Path(path).name), *names)
     who = f"{character.name}: " if character.name else ""
@@ -208,28 +208,25 @@ def _load(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     "read lines as another roller does (roll20, foundry, rdr, d20, dicemaiden, rolldice)",
 )
 def _dialect(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
-    from dicecli.notation.dialects import (  # docs/startup.md
-        DIALECT_SETTING,
+    from dicecli.notation.dialects import (
         DIALECTS,
+        OFF,
         DialectError,
         dialect_named,
-    )
+    )  # docs/startup.md
 
     word = invocation.argument.strip()
     current = state.env.dialect
     if not word:
         said = DIALECTS[current].roller if current is not None else "dicecli's own"
-        return state, (Message(f"dialect: {said} (dialects: {', '.join(DIALECTS)}, off)"),)
-    settings = {k: v for k, v in state.env.settings.items() if k != DIALECT_SETTING}
-    if word.casefold() == "off":
-        env = replace(state.env, settings=settings)
-        return replace(state, env=env), (Message("dialect: dicecli's own"),)
+        return state, (Message(f"dialect: {said} (dialects: {', '.join(DIALECTS)}, {OFF})"),)
     try:
         name = dialect_named(word)
     except DialectError as error:
         raise invocation.syntax(error.message, 0) from None
-    env = replace(state.env, settings={**settings, DIALECT_SETTING: name})
-    return replace(state, env=env), (Message(f"dialect: {DIALECTS[name].roller}"),)
+    env = state.env.with_dialect(name)  # chosen: a character file loaded next keeps it
+    said = "dicecli's own" if name is None else DIALECTS[name].roller
+    return replace(state, env=env), (Message(f"dialect: {said}"),)
 
 
 # Roll tables (docs/tables.md).

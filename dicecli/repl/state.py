@@ -24,7 +24,6 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, TextIO
 
-from dicecli.app import other_repeat, repeat_count
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
 from dicecli.errors import DiceError
 from dicecli.escape import escaped_lines
@@ -34,6 +33,7 @@ from dicecli.notation.reader import parse_as, with_repeats
 from dicecli.results import RollResult
 from dicecli.rolling.evaluate import roll
 from dicecli.rolling.sources import Roller
+from dicecli.times import other_repeat, repeat_count
 
 if TYPE_CHECKING:
     from dicecli.probability.distribution import Odds

@@ -26,14 +26,14 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from dicecli.breakdown import breakdown
 from dicecli.environment import Environment
 from dicecli.errors import DiceError, RollLimitError
 from dicecli.frozen import replace
 from dicecli.identity_cache import IdentityCache
-from dicecli.notation.dialects import line_notes
+from dicecli.notation.dialects import NO_DICE_AS_ZERO, line_notes
 from dicecli.notation.dice import MAX_SHARED_ROLLS
 from dicecli.notation.nodes import (
     ROUNDING_FUNCTIONS,
@@ -53,6 +53,7 @@ from dicecli.notation.nodes import (
     Number,
     PercentOf,
     Roll,
+    Sides,
     binding,
     children,
 )
@@ -122,7 +123,7 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
         evaluation = Evaluation(roller, env)
         tree = step(evaluation)
     except DiceError as error:
-        raise error.at(text) from None
+        raise _as_typed(error, text, env).at(text) from None
     except RecursionError:
         raise DiceError("too deeply nested", text, 0) from None
     total: int | None = tree.value
@@ -144,6 +145,16 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
     return RollResult(
         text, canonical, total, dice, breakdown(tree), outcome, roll.comment, False, notes
     )
+
+
+def _as_typed(error: DiceError, text: str, env: Environment) -> DiceError:
+    """``error`` pointing into ``text`` as typed, not as its dialect rewrote it."""
+    dialect = env.dialect if env.settings else None
+    if dialect is None:
+        return error
+    from dicecli.notation.translations import typed_error  # docs/startup.md
+
+    return typed_error(error, text, dialect)
 
 
 def roll_comparison(
@@ -429,6 +440,10 @@ def _compile_computed_dice(node: ComputedDice) -> Step:
     def computed(ev: InProgress) -> Rolled:
         rolled_count: Rolled = fixed_count if count_step is None else count_step(ev)
         rolled_sides: Rolled | str = fixed_sides if sides_step is None else sides_step(ev)
+        if rolled_count.value == 0 and ev.env.dialect in NO_DICE_AS_ZERO:  # d20: worth 0
+            size = rolled_sides if isinstance(rolled_sides, str) else rolled_sides.value
+            none = Dice(0, cast(Sides, size), node.modifiers)
+            return ComputedRoll(rolled_count, rolled_sides, none, Constant(0), 0)
         dice = computed_dice(
             node,
             rolled_count.value,

@@ -71,9 +71,12 @@ class RandomSource:
 class GivenSource:
     """The faces of physical dice, typed by a player, used in roll order."""
 
-    def __init__(self, faces: Sequence[str]) -> None:
+    def __init__(self, faces: Sequence[str], text: str | None = None) -> None:
         self.faces = [face.strip() for face in faces]
         self.used = 0
+        self.text = text
+        """The ``--given`` text the faces were read from: the ``input`` of an error
+        about them as a whole (``--json``), which no roll's line points into."""
 
     @classmethod
     def from_text(cls, text: str) -> GivenSource:
@@ -81,17 +84,20 @@ class GivenSource:
         so are more than :data:`MAX_GIVEN_FACES` faces."""
         if len(text) > MAX_GIVEN_TEXT:
             raise GivenFacesError(
-                f"--given is too long: {len(text):,} characters, the limit is {MAX_GIVEN_TEXT:,}"
+                f"--given is too long: {len(text):,} characters, the limit is {MAX_GIVEN_TEXT:,}",
+                shortened(text),
             )
         empty = re.search(r"(^|,)\s*,", text.strip())
         if empty:
-            raise GivenFacesError(f"--given '{shortened(text)}' has an empty place between commas")
+            raise GivenFacesError(
+                f"--given '{shortened(text)}' has an empty place between commas", text
+            )
         faces = text.replace(",", " ").split()
         if len(faces) > MAX_GIVEN_FACES:
             raise GivenFacesError(
-                f"--given has {len(faces):,} faces, the limit is {MAX_GIVEN_FACES:,}"
+                f"--given has {len(faces):,} faces, the limit is {MAX_GIVEN_FACES:,}", text
             )
-        return cls(faces)
+        return cls(faces, text)
 
     def draw(self, die: Die) -> int:
         if self.used >= len(self.faces):
@@ -115,7 +121,8 @@ class GivenSource:
             raise GivenFacesError(
                 f"too many dice given: {left} of the {len(self.faces)} given "
                 f"{'was' if left == 1 else 'were'} not used "
-                f"({self._listed(self.faces[self.used :])})"
+                f"({self._listed(self.faces[self.used :])})",
+                self.text,
             )
 
     @staticmethod

@@ -223,7 +223,8 @@ def test_a_bad_name_lists_the_dialects() -> None:
     with pytest.raises(DialectError) as raised:
         dialect_named("roll21")
     assert str(raised.value) == (
-        "no dialect 'roll21' (dialects: roll20, foundry, rdr, d20, dicemaiden, rolldice)"
+        "no dialect 'roll21' (dialects: roll20, foundry, rdr, d20, dicemaiden, rolldice; "
+        "off: dicecli's own)"
     )
     assert dialect_named(" Roll20 ") == "roll20"
     assert set(DIALECTS) == {"roll20", "foundry", "rdr", "d20", "dicemaiden", "rolldice"}
@@ -261,7 +262,8 @@ def test_a_bad_dialect_is_one_line_and_status_2(args: tuple[str, ...]) -> None:
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr.splitlines() == [
-        "error: no dialect 'nope' (dialects: roll20, foundry, rdr, d20, dicemaiden, rolldice)"
+        "error: no dialect 'nope' (dialects: roll20, foundry, rdr, d20, dicemaiden, rolldice; "
+        "off: dicecli's own)"
     ]
 
 
