@@ -133,7 +133,10 @@ def _roll20_tokens(tokens: list[Token]) -> list[Token]:
                 "dicecli cannot roll"
             )
         if low == "m" and (condition == "" or condition.isdigit()):
-            continue  # the matches are only highlighted: the dice and total as rolled
+            # the matches are only highlighted: the dice and total as rolled (left out,
+            # as an empty token: a rewriting replaces its tokens one for one)
+            changed.append(("", ""))
+            continue
         changed.append((word, _at_least(condition)))
     return changed
 
@@ -194,7 +197,7 @@ def _foundry_term(found: re.Match[str]) -> str:
     and ``sf<3`` worth minus its face, the others their face (spelt as the die's
     faces: ``6d6df=1`` is ``6d{-1,2,3,4,5,6}``); ``ms>=10`` is the total less 10
     (``ms<10``: 10 less the total)."""
-    tokens = [_token(piece) for piece in _TOKENS.findall(found["run"])]
+    tokens = [token for _, token in _spaced(found["run"])]
     words = [word.lower() for word, _ in tokens]
     head = found["head"]
     counted = re.fullmatch(r"(?P<count>\d*)[dD](?P<sides>\d+)", head)
@@ -347,7 +350,7 @@ def _d20_one_die(found: re.Match[str]) -> str:
     whole set) and ``rol1``/``roh1`` (re-roll the lowest / highest die once) on a term
     of one die, where they are dicecli's ``!o`` and ``ro``: ``1d6ra6`` is ``1d6!o6``,
     ``1d6ral1`` ``1d6!o>=1``, ``1d6rol1`` ``1d6ro>=1``. On more dice they are refused."""
-    tokens = [_token(piece) for piece in _TOKENS.findall(found["run"])]
+    tokens = [token for _, token in _spaced(found["run"])]
     if not any(re.fullmatch(_SELECTING_REROLL, w) and w.lower() != "ro" for w, _ in tokens):
         return found[0]
     counted = re.match(_COUNTED, found["head"])

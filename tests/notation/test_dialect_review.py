@@ -367,7 +367,7 @@ def test_a_json_error_has_the_typed_input_escaped() -> None:
     ("line", "hint"),
     [
         ("+d20", "Dice Maiden reads it: --dialect dicemaiden rolls 2d20kh1"),
-        ("10d6 e6", "Dice Maiden reads it: --dialect dicemaiden rolls 10d6 !o>=6"),
+        ("1d20 ms>=10", "Foundry VTT reads it: --dialect foundry rolls (1d20 - 10)"),
         ("4d6 s1", "rolldice reads it: --dialect rolldice rolls 4d6 dl1"),
     ],
 )

@@ -70,7 +70,8 @@ def test_e_has_exact_odds(count: int, sides: int, spelling: str) -> None:
 
 
 def test_e_is_noted_with_the_other_readings() -> None:
-    (note,) = other_readings("4d6 e6 k3")
+    keep_note, note = other_readings("4d6 e6 k3")  # a bare k3 after a blank is noted too
+    assert keep_note.startswith("k3 keeps the 3 highest here")
     assert note.startswith("e6 explodes each die once here, as Dice Maiden and caith read it")
     assert "Dice-Bag and d20 (Avrae) explode again and again: write 4d6!>=6" in note
     assert "python-dice reads e6 as counting the dice of 6 or more: write 4d6>=6" in note
@@ -140,7 +141,7 @@ def test_a_colon_right_against_the_roll_stays_an_error() -> None:
 
 
 def test_caith_sorted_repetition_is_a_repeat() -> None:
-    from dicecli.app import other_repeat
+    from dicecli.times import other_repeat
 
     assert other_repeat("(2d6 + 6) ^# 8 : test") == "(2d6 + 6) : test -n 8"
     assert other_repeat("2d6 ^# 3") == "2d6 -n 3"
