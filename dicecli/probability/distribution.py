@@ -143,7 +143,15 @@ class Distribution:
     ) -> Distribution:
         """From integer counts over ``denominator`` (the exact probabilities)."""
         pairs = sorted((value, count) for value, count in counts.items() if count)
-        fraction = _fraction_maker(denominator, len(pairs))
+        # Weights with a cut-off (explosions followed to a depth) share irregular
+        # powers of the denominator with it, which a gcd reads off in about the same
+        # time whatever they are; the remainders of the maker take longer the more
+        # they share.
+        fraction = (
+            partial(_reduced_fraction, denominator=denominator)
+            if residue
+            else _fraction_maker(denominator, len(pairs))
+        )
         outcomes = tuple((value, fraction(count)) for value, count in pairs)
         weights = (tuple(count for _, count in pairs), denominator)
         return cls(outcomes, residue, weights)
