@@ -35,7 +35,7 @@ def _coprime_fraction(numerator: int, denominator: int) -> Fraction:
     return fraction
 
 
-def _reduced_fraction(count: int, denominator: int) -> Fraction:
+def reduced_fraction(count: int, denominator: int) -> Fraction:
     """``Fraction(count, denominator)`` for ``denominator > 0``: one gcd, without the
     type checks of ``Fraction()``."""
     common = math.gcd(count, denominator)
@@ -73,7 +73,7 @@ def _fraction_maker(denominator: int, how_many: int) -> Callable[[int], Fraction
     instead of a gcd of two big numbers each time."""
     factors = small_factors(denominator) if how_many >= 8 else None
     if factors is None or denominator.bit_length() < 256:
-        return partial(_reduced_fraction, denominator=denominator)
+        return partial(reduced_fraction, denominator=denominator)
     twos = factors.pop(2, 0)
     primes = sorted(factors)
     # Powers of each odd prime, small enough together to fit a machine word or so.
@@ -148,7 +148,7 @@ class Distribution:
         # time whatever they are; the remainders of the maker take longer the more
         # they share.
         fraction = (
-            partial(_reduced_fraction, denominator=denominator)
+            partial(reduced_fraction, denominator=denominator)
             if residue
             else _fraction_maker(denominator, len(pairs))
         )

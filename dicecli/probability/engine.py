@@ -72,7 +72,7 @@ from dicecli.notation.semantics import (
     to_power,
 )
 from dicecli.notation.sides import DieName
-from dicecli.probability.distribution import Distribution, fraction_text
+from dicecli.probability.distribution import Distribution, fraction_text, reduced_fraction
 from dicecli.probability.keep import (
     Chain,
     Score,
@@ -206,7 +206,7 @@ _closed_analysis: SizedCache[Expr, Analysis] = SizedCache(
 def _analysis(found: Weights) -> Analysis:
     # The mean from the integer weights: one fraction instead of one per outcome.
     weighted = sum(value * count for value, count in found.counts.items())
-    mean = Fraction(weighted, found.total)
+    mean = reduced_fraction(weighted, found.total)
     return Analysis(found.to_distribution(), mean, found.notes)
 
 

@@ -36,7 +36,7 @@ from dicecli.notation.nodes import (
 from dicecli.notation.reader import parse_as
 from dicecli.notation.semantics import critical_conditions, kept_count
 from dicecli.notation.sides import DieName
-from dicecli.probability.distribution import ONE, Distribution, Odds, exact_text
+from dicecli.probability.distribution import Distribution, Odds, exact_text, reduced_fraction
 from dicecli.probability.engine import PRECISION, analyse, check_names, dice_weights
 from dicecli.probability.games import games
 from dicecli.probability.weights import Weights, question
@@ -166,15 +166,15 @@ def _lone_die_criticals(body: Expr | Comparison) -> tuple[tuple[str, Fraction], 
     chances = []
     for name, which in (("critical_success", 0), ("critical_failure", 1)):
         terms = [(term, both[which]) for term, both in marking]
-        none, marks = ONE, False
+        none, whole, marks = 1, 1, False  # the chance that none marks: none / whole
         for term, condition in terms:
             if condition is not None:
                 found = dice_weights(term)
-                stays = sum(w for v, w in found.counts.items() if not condition.matches(v))
-                none *= Fraction(stays, found.denominator)
+                none *= sum(w for v, w in found.counts.items() if not condition.matches(v))
+                whole *= found.denominator
                 marks = True
         if marks:
-            chances.append((name, ONE - none))
+            chances.append((name, reduced_fraction(whole - none, whole)))
     return tuple(chances)
 
 

@@ -36,7 +36,7 @@ from typing import NoReturn
 
 from dicecli.errors import DiceError
 from dicecli.frozen import frozen
-from dicecli.probability.distribution import Distribution
+from dicecli.probability.distribution import ZERO, Distribution, reduced_fraction
 
 MAX_OUTCOMES = 100_000
 """Most distinct outcomes one distribution may have."""
@@ -141,7 +141,8 @@ class Weights:
 
     @property
     def residue(self) -> Fraction:
-        return Fraction(self.denominator - self.total, self.denominator)
+        left_out = self.denominator - self.total
+        return reduced_fraction(left_out, self.denominator) if left_out else ZERO
 
     def to_distribution(self, what: str = "this roll") -> Distribution:
         """The exact fractions: each outcome's weight over the denominator, reduced
