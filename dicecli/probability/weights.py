@@ -250,9 +250,8 @@ def convolve(a: Mapping[int, int], b: Mapping[int, int], what: str = "this roll"
         return {single + value: weight * count for value, count in b.items()}
     low_a, high_a, low_b, high_b = min(a), max(a), min(b), max(b)
     slots = high_a - low_a + high_b - low_b + 1
-    bits_a, bits_b = sum(a.values()).bit_length(), sum(b.values()).bit_length()
-    width = slot_bytes_for_bits(bits_a + bits_b)
-    pairs = len(a) * len(b) * pair_work(bits_a, bits_b)
+    width = slot_bytes_for_bits(sum(a.values()).bit_length() + sum(b.values()).bit_length())
+    pairs = len(a) * len(b) * PAIR_WORK
     packed = (
         multiply_work((high_a - low_a + 1) * width, (high_b - low_b + 1) * width)
         + slots * SLOT_WORK
@@ -408,19 +407,7 @@ def _is_palindrome(counts: Mapping[int, int], low: int, high: int) -> bool:
 # --- estimates of work (units of about a nanosecond of CPU time; bench_estimates.py) --
 
 PAIR_WORK = 1_000
-"""Work of one outcome pair in a pair-by-pair loop of sums of few values."""
-
-PAIR_STEP_WORK = 200
-"""Work of one outcome pair in :func:`convolve`'s pair-by-pair loop (a sum, a dict
-look-up and update), beside the product and sum of its weights."""
-
-
-def pair_work(bits_a: int, bits_b: int) -> int:
-    """Estimated work of one outcome pair of :func:`convolve`'s pair-by-pair loop, for
-    weights of at most ``bits_a`` and ``bits_b`` bits: their product, added in."""
-    bytes_a, bytes_b = bits_a // 8 + 1, bits_b // 8 + 1
-    return PAIR_STEP_WORK + multiply_work(bytes_a, bytes_b) + add_work(bytes_a + bytes_b)
-
+"""Work of one outcome pair in a pair-by-pair loop (a dict update of big integers)."""
 
 SLOT_WORK = 400
 """Work of packing and unpacking one slot of a packed integer."""
@@ -503,26 +490,13 @@ def convolve_work(sizes_a: tuple[int, int, int], sizes_b: tuple[int, int, int]) 
     (count_a, span_a, bits_a), (count_b, span_b, bits_b) = sizes_a, sizes_b
     width = slot_bytes_for_bits(bits_a + bits_b)
     packed = multiply_work((span_a + 1) * width, (span_b + 1) * width)
-    pairs = count_a * count_b * pair_work(bits_a, bits_b)
-    return min(pairs, packed + (span_a + span_b + 1) * SLOT_WORK)
+    return min(count_a * count_b * PAIR_WORK, packed + (span_a + span_b + 1) * SLOT_WORK)
 
 
 def recurrence_work(slots: int, terms: int, width: int, palindrome: bool) -> int:
-    """Estimated work of :func:`miller_power`: per coefficient of ``width`` bytes, an
-    exact division by a small number and ``terms`` products of a small number by a
-    coefficient, added in."""
+    """Estimated work of :func:`miller_power`: ``terms`` big additions per coefficient."""
     coefficients = slots // 2 + 1 if palindrome else slots
-    each = RECURRENCE_STEP_WORK + width + max(terms, 1) * (RECURRENCE_TERM_WORK + 3 * width // 10)
-    return coefficients * each
-
-
-RECURRENCE_STEP_WORK = 100
-"""Work of one coefficient of a recurrence (:func:`miller_power`, the geometric series'
-division), beside its division (about a unit a byte) and its terms."""
-
-RECURRENCE_TERM_WORK = 150
-"""Work of one term of a recurrence's coefficient, beside its product and sum (about
-0.3 units a byte of the coefficient)."""
+    return coefficients * max(terms, 1) * (100 + width) * 13 // 10
 
 
 def slot_bytes_for_bits(bits: int) -> int:
