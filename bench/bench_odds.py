@@ -11,6 +11,8 @@ Both sides answer each question completely, in exact fractions: every outcome's
 probability and the mean (dicecli: ``odds(text)``; icepool: the die, its
 ``probabilities()`` and ``mean()``).
 
+dicecli is byte-compiled first, as ``pip install`` leaves it.
+
 - **cold**: the first call in a fresh process (imports done, and for dicecli both
   parsers set up by parsing another line, before the clock starts: pyparsing's
   one-time set-up costs about 2 ms, and loading the quick reader of common lines
@@ -26,6 +28,9 @@ probability and the mean (dicecli: ``odds(text)``; icepool: the die, its
   cached: icepool parses no text). icepool's warm figure keeps *its* caches (the
   module-level dice remember their computations): a cache hit, shown for reference;
   the fair comparison is the cold one, where neither side has a cache.
+
+Questions named on the command line (``bench_odds.py 3d6 2d20kh1 4dF``) are the only
+rows of the first table.
 
 ``--big`` runs the second table instead: big questions (issues 16 and 17), each the
 first call in a fresh process for both sides (no cache on either side), with the
@@ -47,6 +52,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 # (name, dicecli text, at_least, icepool expression as Python source using d6, d10, d20,
@@ -161,9 +167,21 @@ def _ms(seconds: float) -> str:
     return f"{seconds * 1000:9.3f}"
 
 
-def main() -> None:
+def compile_dicecli() -> None:
+    """Byte-compile the dicecli measured, as ``pip install`` does: with
+    PYTHONDONTWRITEBYTECODE, an editable install would compile each module a first
+    call loads (the odds of criticals, the notes ...) on the clock, every time."""
+    import compileall
+
+    import dicecli
+
+    compileall.compile_dir(str(Path(dicecli.__file__).parent), quiet=1)
+
+
+def main(names: list[str]) -> None:
     import icepool  # type: ignore[import-not-found, unused-ignore]
 
+    compile_dicecli()
     print(f"python {sys.version.split()[0]}, icepool {icepool.__version__}; times in ms")
     header = (
         f"{'question':<20}{'ours cold':>10}{'(engine)':>10}{'icepool':>10}{'ratio':>7}"
@@ -172,6 +190,8 @@ def main() -> None:
     print(header)
     print("-" * len(header))
     for name, text, at_least, source in QUESTIONS:
+        if names and name not in names:
+            continue
         our_cold, engine_cold = cold("ours", name), cold("engine", name)
         their_cold = cold("icepool", name)
         our_warm = warm(ours(text, at_least))
@@ -283,6 +303,7 @@ def big_cold(side: str, index: int, timeout: float) -> tuple[float | None, float
 def big_main(timeout: float, with_icepool: bool) -> None:
     import icepool  # type: ignore[import-not-found, unused-ignore]
 
+    compile_dicecli()
     print(f"python {sys.version.split()[0]}, icepool {icepool.__version__}; cold, ms")
     header = (
         f"{'question':<18}{'dicecli':>10}{'(in-proc)':>10}{'icepool':>12}{'ratio':>9}"
@@ -325,4 +346,4 @@ if __name__ == "__main__":
             limit = float(options[options.index("--icepool-timeout") + 1])
         big_main(limit, with_icepool="--ours-only" not in options)
     else:
-        main()
+        main(sys.argv[1:])

@@ -101,7 +101,7 @@ def line_notes(text: str, dialect: str | None) -> tuple[str, ...]:
     """The notes a result of ``text`` carries: other rollers' readings of it, or under
     ``dialect`` what that roller's reading rolled; ``()`` for most lines, at the cost
     of one look at their characters the first time a line is seen."""
-    plain = NOTE_CHARACTERS.isdisjoint(text) and "//" not in text
+    plain = "//" not in text and (NOTE_CHARACTERS.isdisjoint(text) or _lone_keeps_only(text))
     if plain and not LETTER_CHARACTERS.isdisjoint(text):
         import re  # docs/startup.md: only a line with an e or a v comes here
 
@@ -123,6 +123,39 @@ _LOADED: dict[str, Callable[[str], tuple[str, ...]]] = {}
 """The notes' function once loaded: an import statement run again for each new line
 costs more than this lookup (Python looks for a ``__path__`` the module lacks, and
 writes the error it then drops)."""
+
+
+def _lone_keeps_only(text: str) -> bool:
+    """True when the only characters of :data:`NOTE_CHARACTERS` in ``text`` are keeps'
+    ``k`` and none of them is a spelling another roller reads otherwise: a bare keep
+    (``k3``, ``k 3``) or a keep next to another (``kh2dl1``, ``dl1kh2``, ``kh2 dl1``), the keeps
+    :mod:`~dicecli.notation.other_readings` looks at (its ``_MAYBE``). So a lone
+    ``2d20kh1`` or ``4d6kh3`` does not load the notes' module."""
+    if not NOTE_CHARACTERS.intersection(text) <= _KEEP_LETTERS:
+        return False
+    code = text.partition("#")[0]
+    end = len(code)
+    for at, char in enumerate(code):
+        if char in "kK":  # a bare keep: k3, k 3
+            after = at + 1
+            while after < end and code[after].isspace():
+                after += 1
+            if after < end and code[after].isdecimal():
+                return False
+        if char in "kKdD" and code[at + 1 : at + 2] in _KEEP_ENDS:  # kh2dl1, dl1kh2
+            after = at + 2
+            while after < end and code[after].isdecimal():
+                after += 1
+            digits_end = after
+            while after < end and code[after].isspace():  # kh2 dl1 is a chain too
+                after += 1
+            if at + 2 < digits_end and after < end and code[after] in "kKdD":
+                return False
+    return True
+
+
+_KEEP_LETTERS = frozenset("kK")
+_KEEP_ENDS = frozenset("hlHL")
 
 
 def dialect_note(text: str, dialect: str) -> str | None:

@@ -35,6 +35,13 @@ def _coprime_fraction(numerator: int, denominator: int) -> Fraction:
     return fraction
 
 
+def reduced_fraction(count: int, denominator: int) -> Fraction:
+    """``Fraction(count, denominator)`` for ``denominator > 0``: one gcd, without the
+    type checks of ``Fraction()``."""
+    common = math.gcd(count, denominator)
+    return _coprime_fraction(count // common, denominator // common)
+
+
 LARGEST_TRIAL_FACTOR = 1 << 17
 """Trial factors tried on a denominator (dice have at most 100,000 faces)."""
 
@@ -66,7 +73,7 @@ def _fraction_maker(denominator: int, how_many: int) -> Callable[[int], Fraction
     instead of a gcd of two big numbers each time."""
     factors = small_factors(denominator) if how_many >= 8 else None
     if factors is None or denominator.bit_length() < 256:
-        return partial(Fraction, denominator=denominator)
+        return partial(reduced_fraction, denominator=denominator)
     twos = factors.pop(2, 0)
     primes = sorted(factors)
     # Powers of each odd prime, small enough together to fit a machine word or so.
@@ -136,7 +143,15 @@ class Distribution:
     ) -> Distribution:
         """From integer counts over ``denominator`` (the exact probabilities)."""
         pairs = sorted((value, count) for value, count in counts.items() if count)
-        fraction = _fraction_maker(denominator, len(pairs))
+        # Weights with a cut-off (explosions followed to a depth) share irregular
+        # powers of the denominator with it, which a gcd reads off in about the same
+        # time whatever they are; the remainders of the maker take longer the more
+        # they share.
+        fraction = (
+            partial(reduced_fraction, denominator=denominator)
+            if residue
+            else _fraction_maker(denominator, len(pairs))
+        )
         outcomes = tuple((value, fraction(count)) for value, count in pairs)
         weights = (tuple(count for _, count in pairs), denominator)
         return cls(outcomes, residue, weights)

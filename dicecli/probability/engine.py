@@ -73,7 +73,7 @@ from dicecli.notation.semantics import (
     to_power,
 )
 from dicecli.notation.sides import DieName
-from dicecli.probability.distribution import Distribution, fraction_text
+from dicecli.probability.distribution import Distribution, fraction_text, reduced_fraction
 from dicecli.probability.keep import (
     Chain,
     Score,
@@ -207,7 +207,7 @@ _closed_analysis: SizedCache[Expr, Analysis] = SizedCache(
 def _analysis(found: Weights) -> Analysis:
     # The mean from the integer weights: one fraction instead of one per outcome.
     weighted = sum(value * count for value, count in found.counts.items())
-    mean = Fraction(weighted, found.total)
+    mean = reduced_fraction(weighted, found.total)
     return Analysis(found.to_distribution(), mean, found.notes)
 
 
@@ -594,18 +594,21 @@ def _weights_size(node: Dice, found: Weights) -> int:
 def _dice_weights(node: Dice) -> Weights:
     """The weights of one dice term with all its modifiers."""
     what = str(node)
-    if isinstance(node.sides, int):
-        check_outcomes(node.sides, what)  # before building a die of a million faces
-    die = die_for_sides(node.sides)
-    faces = [face.value for face in die.faces if face.value is not None]
-    if len(faces) < len(die.faces):
-        raise DiceError(f"{die.name} has faces without numbers: no odds for a total")
+    if isinstance(node.sides, int):  # the plain 1..N: no die to build
+        check_outcomes(node.sides, what)  # before a list of a million faces
+        faces, last = list(range(1, node.sides + 1)), node.sides
+    else:
+        die = die_for_sides(node.sides)
+        faces = [face.value for face in die.faces if face.value is not None]
+        if len(faces) < len(die.faces):
+            raise DiceError(f"{die.name} has faces without numbers: no odds for a total")
+        last = die.values[-1]
     modifiers = node.modifiers
     standing, denominator = standing_weights(faces, modifiers.reroll)
     score = _score(modifiers)
     explodes: frozenset[int] = frozenset()
     if modifiers.explode is not None:
-        condition = modifiers.explode.condition or Condition("=", die.values[-1])
+        condition = modifiers.explode.condition or Condition("=", last)
         explodes = frozenset(value for value in standing if condition.matches(value))
     if modifiers.implode is not None:  # Dice Maiden's i1
         from dicecli.probability.implosions import (  # docs/startup.md

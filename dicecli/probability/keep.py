@@ -825,7 +825,7 @@ def keep_over_sorted_chains(
         cases.append((added, _two_kinds(low, low_units, high, high_units, keep_highest, kept)))
     # Each case's keep/drop, powers and sums charge the question as they run: refuse
     # now if all of it is too much, and charge here only what nothing else does.
-    own = len(cases) * CASE_WORK + _spreading_work(chain, dice, keep, ways)
+    own = len(cases) * CASE_WORK + _spreading_work(chain, dice, cases, ways, score)
     estimated = own
     for _, two in cases:  # added up until past what any question may take
         if estimated > weights.MAX_WORK:
@@ -843,25 +843,51 @@ def keep_over_sorted_chains(
     return result
 
 
-def _spreading_work(chain: Chain, dice: int, keep: Keep, ways: Mapping[int, int]) -> int:
+def _spreading_work(
+    chain: Chain,
+    dice: int,
+    cases: Sequence[tuple[int, _TwoKinds]],
+    ways: Mapping[int, int],
+    score: Score,
+) -> int:
     """The estimated work of spreading each case's weights over the chains that stopped
     sooner (:func:`keep_over_sorted_chains`): a product for each total of each case, of
     a weight by ``denominator ** (depth * dice - added)``, a number of thousands of
-    digits when the chains may be long (``10d100kl2!>=4``)."""
-    span = max(chain.standing) - min(chain.standing)
+    digits when the chains may be long (``10d100kl2!>=4``). A case's totals are those
+    of its kept units: from the near kind, and from the far one past it; when the far
+    kind is all dropped, its total weight to the power of its units multiplies each
+    (:func:`_keep_over_two`), a number as long when the chains are
+    (``4d100kl1!>=4``)."""
     bits = chain.denominator.bit_length()
+    spans: dict[int, int] = {}  # each kind's span of scores, by identity (two kinds)
     work = 0
-    for added, spread in ways.items():
-        _, kept = kept_end(keep, dice + added)
-        factor_bytes = (bits * (chain.depth * dice - added) + spread.bit_length()) // 8 + 1
+    for added, two in cases:
+        for kind in (two.near, two.far):
+            if id(kind) not in spans:
+                spans[id(kind)] = _score_span(kind, score)
+        near_kept = min(two.kept, two.near_units)
+        totals = near_kept * spans[id(two.near)] + (two.kept - near_kept) * spans[id(two.far)]
+        factor_bytes = (bits * (chain.depth * dice - added) + ways[added].bit_length()) // 8 + 1
         weight_bytes = bits * (dice + added) // 8 + 1
-        work += (kept * span + 1) * multiply_work(factor_bytes, weight_bytes)
+        work += (totals + 1) * multiply_work(factor_bytes, weight_bytes)
+        if two.kept <= two.near_units:  # the far kind only weighs: a power, and products
+            far_bytes = sum(two.far.values()).bit_length() * two.far_units // 8 + 1
+            near_bytes = sum(two.near.values()).bit_length() * two.near_units // 8 + 1
+            work += 3 * multiply_work(far_bytes // 2, far_bytes // 2) // 2
+            work += (totals + 1) * multiply_work(near_bytes, far_bytes)
     return work
 
 
-CASE_WORK = 20_000
+def _score_span(kind: Mapping[int, int], score: Score) -> int:
+    """The highest score less the lowest of a kind of units."""
+    scores = [score(value) for value in kind]
+    return max(scores) - min(scores)
+
+
+CASE_WORK = 40_000
 """Work of setting up one case of :func:`keep_over_sorted_chains`, beside its
-keep/drop."""
+keep/drop: its two kinds, and the estimate of its keep/drop, made before any case is
+worked out (about as long as the plan the keep/drop then makes again)."""
 
 
 @frozen

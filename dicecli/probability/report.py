@@ -27,16 +27,17 @@ from dicecli.notation.nodes import (
     Check,
     Comparison,
     ComputedDice,
+    Condition,
     Dice,
     Expr,
     Name,
     children,
 )
 from dicecli.notation.reader import parse_as
-from dicecli.notation.semantics import critical_conditions
+from dicecli.notation.semantics import critical_conditions, kept_count
 from dicecli.notation.sides import DieName
-from dicecli.probability.distribution import Distribution, Odds, exact_text
-from dicecli.probability.engine import PRECISION, analyse, check_names
+from dicecli.probability.distribution import Distribution, Odds, exact_text, reduced_fraction
+from dicecli.probability.engine import PRECISION, analyse, check_names, dice_weights
 from dicecli.probability.games import games
 from dicecli.probability.weights import Weights, question
 from dicecli.results import JSONValue
@@ -165,14 +166,60 @@ def odds_of_rolls(
 def _with_criticals(found: Odds, body: Expr | Comparison, env: Environment) -> Odds:
     if not _may_mark_criticals(body):
         return found
-    # Imported when first needed (docs/startup.md).
-    from dicecli.probability.criticals import LinkedCriticalsError, critical_chances
+    chances = _lone_die_criticals(body)
+    if chances is None:
+        # Imported when first needed (docs/startup.md).
+        from dicecli.probability.criticals import LinkedCriticalsError, critical_chances
 
-    try:
-        chances = critical_chances(body, env)
-    except LinkedCriticalsError as error:
-        return replace(found, notes=(*found.notes, str(error)))
+        try:
+            chances = critical_chances(body, env)
+        except LinkedCriticalsError as error:
+            return replace(found, notes=(*found.notes, str(error)))
     return replace(found, chances=found.chances + chances) if chances else found
+
+
+def _lone_die_criticals(body: Expr | Comparison) -> tuple[tuple[str, Fraction], ...] | None:
+    """The chances of criticals (as :func:`~dicecli.probability.criticals.critical_chances`
+    gives them) for a line whose every term that can mark one keeps one die, worth its
+    value (``d20``, ``2d20kh1 + 5``, ``d20ro1 >= 15``): the term's own weights, already
+    worked out for the total, are then those of the kept die, so the chance that it
+    marks none is theirs over the values that do not meet the condition, and the module
+    of criticals, which walks names, computed dice and counted dice, is not loaded.
+    None for any other line."""
+    marking: list[tuple[Dice, tuple[Condition | None, Condition | None]]] = []
+    pending: list[Expr | Comparison] = [body]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, Comparison):
+            pending += [node.left, node.right]
+            continue
+        if isinstance(node, (Name, ComputedDice)):
+            return None
+        if isinstance(node, Dice):
+            if isinstance(node.sides, DieName):
+                return None
+            conditions = critical_conditions(node)
+            if conditions == (None, None):
+                continue
+            mods = node.modifiers
+            lone = mods.explode is None and mods.unique is None and not mods.counts_successes
+            if not lone or kept_count(node) != 1:
+                return None
+            marking.append((node, conditions))
+        pending.extend(children(node))
+    chances = []
+    for name, which in (("critical_success", 0), ("critical_failure", 1)):
+        terms = [(term, both[which]) for term, both in marking]
+        none, whole, marks = 1, 1, False  # the chance that none marks: none / whole
+        for term, condition in terms:
+            if condition is not None:
+                found = dice_weights(term)
+                none *= sum(w for v, w in found.counts.items() if not condition.matches(v))
+                whole *= found.denominator
+                marks = True
+        if marks:
+            chances.append((name, reduced_fraction(whole - none, whole)))
+    return tuple(chances)
 
 
 def _may_mark_criticals(body: Expr | Comparison) -> bool:

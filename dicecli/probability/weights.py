@@ -36,7 +36,7 @@ from typing import NoReturn
 
 from dicecli.errors import DiceError
 from dicecli.frozen import frozen
-from dicecli.probability.distribution import Distribution
+from dicecli.probability.distribution import ZERO, Distribution, reduced_fraction
 
 MAX_OUTCOMES = 100_000
 """Most distinct outcomes one distribution may have."""
@@ -141,7 +141,8 @@ class Weights:
 
     @property
     def residue(self) -> Fraction:
-        return Fraction(self.denominator - self.total, self.denominator)
+        left_out = self.denominator - self.total
+        return reduced_fraction(left_out, self.denominator) if left_out else ZERO
 
     def to_distribution(self, what: str = "this roll") -> Distribution:
         """The exact fractions: each outcome's weight over the denominator, reduced
@@ -418,10 +419,10 @@ FRACTION_WORK = 1_500
 FRACTION_BIT_WORK = 1
 """Work of making one outcome's fraction, per bit of the denominator."""
 
-CUT_FRACTION_BIT_WORK = 8
+CUT_FRACTION_BIT_WORK = 5
 """The same for weights with a cut-off (explosions followed to a depth): a chain that
 stops early carries the unused depth as a power of the denominator, a common factor
-divided out a word-sized chunk at a time."""
+read off by a gcd of two big numbers."""
 
 
 def fractions_work(outcomes: int, denominator: int, cut: bool = False) -> int:

@@ -186,3 +186,26 @@ def test_a_question_far_over_the_budget_is_refused_before_its_estimate_is_comple
     with pytest.raises(OddsTooBigError, match="exactly here"):
         odds("10d100!>5dl100dl10")
     assert estimated < 10
+
+
+# --- exploding dice: each part's estimate follows the sizes it works on -------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "d20!>=2",  # about 0.2-0.3 s; estimated 551 million at first
+        "6d100kl2!>=20",  # about 0.27 s, refused at 900 million: its cases' totals
+        # are those of the two lowest dice, among the stopping ones (1-19), not 1-100
+        "10d20kl2!>=5",  # about 0.12 s
+        "80d6!",  # about 0.5 s, refused at 826 million
+    ],
+)
+def test_exploding_dice_that_finish_within_a_second_estimate_under_the_budget(text: str) -> None:
+    assert estimated(text) < MAX_QUESTION_WORK
+
+
+def test_exploding_dice_of_seconds_are_refused() -> None:
+    """``10d100kl2!>=4`` takes about 18 s: refused before its work, by its estimate."""
+    with pytest.raises(OddsTooBigError, match="estimated"):
+        odds("10d100kl2!>=4")

@@ -1,8 +1,8 @@
 """The first ``odds`` call loads only what the question asked needs (issue 25): the odds
-of criticals for a line whose dice can mark one, the dice files' reader for a line
-naming a die of a dice file, the notes on other rollers' readings for a line whose
-spelling they need, a game's registry for a game's line. Checked by module, not by time
-(``bench/bench_odds.py`` times it against icepool)."""
+of criticals for a line whose dice can mark one beyond a lone kept die, the dice
+files' reader for a line naming a die of a dice file, the notes on other rollers'
+readings for a line whose spelling they need, a game's registry for a game's line.
+Checked by module, not by time (``bench/bench_odds.py`` times it against icepool)."""
 
 from __future__ import annotations
 
@@ -49,12 +49,16 @@ def test_a_small_question_without_criticals_loads_nothing_more(text: str) -> Non
     assert loaded.isdisjoint({CRITICALS, *DICE_FILES, *NOTES, *GAMES})
 
 
-def test_a_lone_d20_loads_the_odds_of_criticals_only() -> None:
-    """``kh`` holds a character a noted spelling needs (``k3``): the notes' module
-    looks at the line, and finding no such spelling loads nothing more."""
-    loaded = modules_loaded_by_odds("2d20kh1")
-    assert CRITICALS in loaded
-    assert loaded.isdisjoint({*DICE_FILES, "dicecli.notation.translations", *GAMES})
+@pytest.mark.parametrize("text", ["2d20kh1", "d20 + 5", "2d20kl1 - 2", "3d20km1"])
+def test_a_lone_kept_die_marking_criticals_loads_nothing_more(text: str) -> None:
+    """Its chances of criticals come from the term's own weights; ``kh`` is a keep no
+    other roller reads otherwise, so the notes' module is not loaded either."""
+    assert modules_loaded_by_odds(text).isdisjoint({CRITICALS, *DICE_FILES, *NOTES, *GAMES})
+
+
+@pytest.mark.parametrize("text", ["4d6cs6", "(d4)d20", "4d20!cs20"])
+def test_dice_counted_for_criticals_load_their_module(text: str) -> None:
+    assert CRITICALS in modules_loaded_by_odds(text)
 
 
 def test_a_spelling_another_roller_reads_otherwise_loads_its_note() -> None:
