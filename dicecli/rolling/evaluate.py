@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from functools import partial
+from typing import TYPE_CHECKING, Any, cast
 
 from dicecli.breakdown import breakdown
 from dicecli.environment import Environment
@@ -118,7 +119,7 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
             compared = roll_comparison(body, roller, env, text, roll.comment)
             notes = line_notes(text, env.dialect if env.settings else None)
             return replace(compared, notes=notes) if notes else compared
-        step, canonical = prepared(body)
+        step, canonical = _ready(body)
         evaluation = Evaluation(roller, env)
         tree = step(evaluation)
     except DiceError as error:
@@ -249,6 +250,65 @@ prepared: IdentityCache[Expr, tuple[Step, str]] = IdentityCache(
 (:func:`dicecli.notation.reader.parse`) and saved rolls live in the environment, so an
 expression rolled again is the same object. Kept here, off the frozen nodes, so that a
 tree stays a plain value: it compares, hashes and pickles as typed."""
+
+
+dice_steps: IdentityCache[Dice, Step] = IdentityCache(
+    compile_dice, weigh=_faces_named, capacity=PREPARED_FACES
+)
+"""The step of a dice term, made once per node object, as :data:`prepared` does for a
+whole expression: the reader of dice sums (:mod:`dicecli.notation.dice_sums`) shares
+the dice terms it reads, so a term written on many new lines (``4d6kh3 + 1``,
+``4d6kh3 + 2`` ...) is made ready once, not once per line."""
+
+
+SEEN_ONCE = 4096
+"""Most expressions :func:`_ready` remembers having rolled once without a step."""
+
+_seen_once: dict[int, Expr] = {}
+
+
+def _ready(body: Expr) -> tuple[Step, str]:
+    """What rolls ``body`` and its canonical text: its step (:data:`prepared`), but for
+    a sum of one dice term and numbers (``17d743 + 12``) rolled for the first time,
+    which is rolled directly (:func:`_run_sum`): a line read once, as piped lines
+    mostly are, is not made ready for rolls that never come. Its second roll makes
+    the step. Each entry of ``_seen_once`` holds its expression, so an identity is
+    not reused while it is remembered."""
+    ready = prepared.found(body)
+    if ready is not None:
+        return ready
+    if not _is_sum(body):
+        return prepared(body)
+    if _seen_once.get(id(body)) is body:
+        del _seen_once[id(body)]
+        return prepared(body)
+    if len(_seen_once) >= SEEN_ONCE:
+        _seen_once.clear()
+    _seen_once[id(body)] = body
+    return partial(_run_sum, body), str(body)
+
+
+def _is_sum(node: Expr) -> bool:
+    """Whether ``node`` is a dice term with numbers put to it one by one
+    (``4d6kh3 + 1 - 2``): what :func:`_run_sum` rolls."""
+    while type(node) is BinaryOp:
+        if type(node.right) is not Number or node.op not in _ARITHMETIC:
+            return False
+        node = node.left
+    return type(node) is Dice
+
+
+def _run_sum(node: Expr, ev: InProgress) -> Rolled:
+    """Roll the sum ``node`` (:func:`_is_sum`) without making its step: the tree its
+    step builds (:func:`_compile_binary`'s ``with_constant``, and the dice term's step)."""
+    if type(node) is not BinaryOp:
+        return dice_steps(cast(Dice, node))(ev)
+    left = _run_sum(node.left, ev)
+    if binding(node.left) < node.level:
+        left = Parenthesised(left, left.value)
+    constant = cast(Number, node.right).value
+    combined = _ARITHMETIC[node.op](left.value, constant)
+    return Arithmetic(left, node.op, Constant(constant), combined)
 
 
 def step_of(node: Expr) -> Step:
@@ -594,7 +654,7 @@ _COMPILERS: dict[type, Callable[[Any], Step]] = {
     PercentOf: _compile_percent,
     Labelled: _compile_labelled,
     Name: _compile_name,
-    Dice: compile_dice,
+    Dice: dice_steps,
     Group: _compile_group,
     Call: _compile_call,
     ComputedDice: _compile_computed_dice,
