@@ -13,6 +13,8 @@ nothing for them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from dicecli.identity_cache import SizedCache
 from dicecli.notation.nodes import Roll
 
@@ -46,19 +48,33 @@ parse: SizedCache[str, Roll] = SizedCache(_parse, _line_size, PARSED_CHARACTERS,
 within :data:`PARSED_LINES` lines and :data:`PARSED_CHARACTERS` characters."""
 
 
+_QuickReader = Callable[[str], "Roll | None"]
+
+_read_dice_sum: _QuickReader | None = None
+_read_common_line: _QuickReader | None = None
+"""The quick readers, once imported: a line reads them here, not by an import statement,
+which costs as much again as reading a short line (an import of a loaded module is
+still a look-up in :data:`sys.modules` and a check that it is not loading)."""
+
+
 def _read_quickly(text: str) -> Roll | None:
     """``text``'s tree from a quick reader, or None when neither takes the line."""
+    global _read_dice_sum, _read_common_line
     head = text.lstrip(" \t\r\n")[:1]
     if head.isalpha() and head not in "dD":  # a word first: the quick readers take none
         return None
-    from dicecli.notation.dice_sums import read_dice_sum  # docs/startup.md
+    if _read_dice_sum is None:
+        from dicecli.notation.dice_sums import read_dice_sum  # docs/startup.md
 
-    summed = read_dice_sum(text)
+        _read_dice_sum = read_dice_sum
+    summed = _read_dice_sum(text)
     if summed is not None:
         return summed
-    from dicecli.notation.common_lines import read_common_line  # docs/startup.md
+    if _read_common_line is None:
+        from dicecli.notation.common_lines import read_common_line  # docs/startup.md
 
-    return read_common_line(text)
+        _read_common_line = read_common_line
+    return _read_common_line(text)
 
 
 def load_grammar_for(text: str) -> None:

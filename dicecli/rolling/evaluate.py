@@ -285,7 +285,23 @@ def _ready(body: Expr) -> tuple[Step, str]:
     if len(_seen_once) >= SEEN_ONCE:
         _seen_once.clear()
     _seen_once[id(body)] = body
-    return partial(_run_sum, body), str(body)
+    return partial(_run_sum, body), _sum_text(body)
+
+
+def _sum_text(node: Expr) -> str:
+    """``str(node)`` for a sum (:func:`_is_sum`), spelt out directly when its numbers
+    are only added and subtracted (``4d6kh3 + 1 - 2``: nothing in brackets)."""
+    added = []
+    while type(node) is BinaryOp:
+        if node.op not in _ADDED:
+            return str(node)
+        added.append(f" {node.op} {cast(Number, node.right).value}")
+        node = node.left
+    added.append(node.__str__())
+    return "".join(reversed(added))
+
+
+_ADDED = ("+", "-")
 
 
 def _is_sum(node: Expr) -> bool:
