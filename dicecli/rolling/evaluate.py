@@ -27,7 +27,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from dicecli.breakdown import breakdown
 from dicecli.environment import Environment
@@ -39,6 +39,7 @@ from dicecli.notation.dice import MAX_SHARED_ROLLS
 from dicecli.notation.nodes import (
     ROUNDING_FUNCTIONS,
     BinaryOp,
+    BinaryOpSymbol,
     Call,
     Check,
     CheckOp,
@@ -269,62 +270,59 @@ _seen_once: dict[int, Expr] = {}
 
 def _ready(body: Expr) -> tuple[Step, str]:
     """What rolls ``body`` and its canonical text: its step (:data:`prepared`), but for
-    a sum of one dice term and numbers (``17d743 + 12``) rolled for the first time,
-    which is rolled directly (:func:`_run_sum`): a line read once, as piped lines
-    mostly are, is not made ready for rolls that never come. Its second roll makes
-    the step. Each entry of ``_seen_once`` holds its expression, so an identity is
-    not reused while it is remembered."""
+    a dice term with numbers put to it one by one (``17d743 + 12``, ``(4d6kh3 - 1) * 2``)
+    rolled for the first time, which is rolled directly (:func:`_run_sum`): a line read
+    once, as piped lines mostly are, is not made ready for rolls that never come. Its
+    second roll makes the step. Each entry of ``_seen_once`` holds its expression, so an
+    identity is not reused while it is remembered."""
     ready = prepared.found(body)
     if ready is not None:
         return ready
-    if not _is_sum(body):
-        return prepared(body)
-    if _seen_once.get(id(body)) is body:
-        del _seen_once[id(body)]
+    numbers: list[tuple[BinaryOpSymbol, int, int]] = []  # op, its level, the number
+    node = body
+    while type(node) is BinaryOp:
+        right = node.right
+        if type(right) is not Number or node.op not in _ARITHMETIC:
+            return prepared(body)
+        numbers.append((node.op, node.level, right.value))
+        node = node.left
+    if type(node) is not Dice or _seen_once.get(id(body)) is body:
+        _seen_once.pop(id(body), None)
         return prepared(body)
     if len(_seen_once) >= SEEN_ONCE:
         _seen_once.clear()
     _seen_once[id(body)] = body
-    return partial(_run_sum, body), _sum_text(body)
+    numbers.reverse()  # innermost first
+    return partial(_run_sum, node, numbers), _sum_text(body, node, numbers)
 
 
-def _sum_text(node: Expr) -> str:
-    """``str(node)`` for a sum (:func:`_is_sum`), spelt out directly when its numbers
-    are only added and subtracted (``4d6kh3 + 1 - 2``: nothing in brackets)."""
-    added = []
-    while type(node) is BinaryOp:
-        if node.op not in _ADDED:
-            return str(node)
-        added.append(f" {node.op} {cast(Number, node.right).value}")
-        node = node.left
-    added.append(node.__str__())
-    return "".join(reversed(added))
+def _run_sum(dice: Dice, numbers: list[tuple[BinaryOpSymbol, int, int]], ev: InProgress) -> Rolled:
+    """Roll ``dice`` and put ``numbers`` to it in turn without making a step: the tree
+    the steps build (:func:`_compile_binary`'s ``with_constant`` over the dice term's
+    step, the left side in brackets when it binds less tightly)."""
+    rolled = dice_steps(dice)(ev)
+    binds = Dice.precedence  # a dice term binds tightest: never in brackets
+    for op, level, number in numbers:
+        if binds < level:
+            rolled = Parenthesised(rolled, rolled.value)
+        rolled = Arithmetic(rolled, op, Constant(number), _ARITHMETIC[op](rolled.value, number))
+        binds = level
+    return rolled
 
 
-_ADDED = ("+", "-")
+def _sum_text(body: Expr, dice: Dice, numbers: list[tuple[BinaryOpSymbol, int, int]]) -> str:
+    """``str(body)``, spelt out directly when its numbers are only added and subtracted
+    (``4d6kh3 + 1 - 2``: nothing in brackets)."""
+    text = _dice_texts(dice)
+    for op, _, number in numbers:
+        if op != "+" and op != "-":
+            return str(body)
+        text = f"{text} {op} {number}"
+    return text
 
 
-def _is_sum(node: Expr) -> bool:
-    """Whether ``node`` is a dice term with numbers put to it one by one
-    (``4d6kh3 + 1 - 2``): what :func:`_run_sum` rolls."""
-    while type(node) is BinaryOp:
-        if type(node.right) is not Number or node.op not in _ARITHMETIC:
-            return False
-        node = node.left
-    return type(node) is Dice
-
-
-def _run_sum(node: Expr, ev: InProgress) -> Rolled:
-    """Roll the sum ``node`` (:func:`_is_sum`) without making its step: the tree its
-    step builds (:func:`_compile_binary`'s ``with_constant``, and the dice term's step)."""
-    if type(node) is not BinaryOp:
-        return dice_steps(cast(Dice, node))(ev)
-    left = _run_sum(node.left, ev)
-    if binding(node.left) < node.level:
-        left = Parenthesised(left, left.value)
-    constant = cast(Number, node.right).value
-    combined = _ARITHMETIC[node.op](left.value, constant)
-    return Arithmetic(left, node.op, Constant(constant), combined)
+_dice_texts: IdentityCache[Dice, str] = IdentityCache(str)
+"""A dice term's canonical text, made once per node (the dice-sum reader shares them)."""
 
 
 def step_of(node: Expr) -> Step:
