@@ -1,7 +1,9 @@
 """Syntax tree + dice -> :class:`~dicecli.results.RollResult`, for the generic notation.
 
 The walker: each node of an expression becomes a step once (:func:`compile_step`), and
-rolling a line runs its steps, which build the result tree (:mod:`dicecli.result_tree`).
+rolling a line runs its steps, which build the result tree (:mod:`dicecli.result_tree`);
+a dice term with numbers put to it (``17d743 + 12``) is rolled directly the first time
+(:func:`_ready`), and made a step only when rolled again.
 The result's dice are the tree's, in roll order, discarded ones included
 (``kept=False``); its breakdown is a rendering of the tree
 (:func:`dicecli.breakdown.breakdown`). Dice terms are
