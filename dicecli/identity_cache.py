@@ -52,6 +52,11 @@ class IdentityCache(Generic[K, V]):
             self._held += weight
         return entry[1]
 
+    def found(self, key: K) -> V | None:
+        """What ``make`` gave for ``key`` if its entry is kept, else None (nothing made)."""
+        entry = self._entries.get(id(key))
+        return None if entry is None else entry[1]
+
     def many(self, keys: Iterable[K]) -> list[V]:
         """What ``make`` gives for each of ``keys``, in order (one call for all of them:
         cheaper than a call per key, for the dice of a roll)."""

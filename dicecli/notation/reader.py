@@ -1,15 +1,19 @@
 """Text -> syntax tree: the one way in for every line dicecli reads.
 
-A common line (``2D6+5``, ``4d6kh3``, ``d20 + 7``) is read by
-:mod:`dicecli.notation.common_lines` without loading pyparsing; every other line, and
-every error, comes from the grammar of record, :mod:`dicecli.notation.grammar`, which
-is imported only then. Both give the same tree for the lines the first accepts (a
-Hypothesis test checks it). A line starting with a word other than a dice term (a
-game's keyword, a name) goes straight to the grammar: the quick reader is not even
-imported for it, so a game line pays nothing for it.
+A common line is read without loading pyparsing: dice and numbers added up (``2D6+5``,
+``4d6kh3``, ``d20 + 7``) by :mod:`dicecli.notation.dice_sums`, the quickest, and the
+other common forms (``6d6>4``, ``(1d4+1)*2``) by :mod:`dicecli.notation.common_lines`;
+every other line, and every error, comes from the grammar of record,
+:mod:`dicecli.notation.grammar`, which is imported only then. Each quick reader gives
+the grammar's tree for the lines it accepts (Hypothesis tests check it). A line
+starting with a word other than a dice term (a game's keyword, a name) goes straight to
+the grammar: the quick readers are not even imported for it, so a game line pays
+nothing for them.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from dicecli.identity_cache import SizedCache
 from dicecli.notation.nodes import Roll
@@ -44,14 +48,33 @@ parse: SizedCache[str, Roll] = SizedCache(_parse, _line_size, PARSED_CHARACTERS,
 within :data:`PARSED_LINES` lines and :data:`PARSED_CHARACTERS` characters."""
 
 
-def _read_quickly(text: str) -> Roll | None:
-    """``text``'s tree from the quick reader, or None when it does not take the line."""
-    head = text.lstrip(" \t\r\n")[:1]
-    if head.isalpha() and head not in "dD":  # a word first: the quick reader takes none
-        return None
-    from dicecli.notation.common_lines import read_common_line  # docs/startup.md
+_QuickReader = Callable[[str], "Roll | None"]
 
-    return read_common_line(text)
+_read_dice_sum: _QuickReader | None = None
+_read_common_line: _QuickReader | None = None
+"""The quick readers, once imported: a line reads them here, not by an import statement,
+which costs as much again as reading a short line (an import of a loaded module is
+still a look-up in :data:`sys.modules` and a check that it is not loading)."""
+
+
+def _read_quickly(text: str) -> Roll | None:
+    """``text``'s tree from a quick reader, or None when neither takes the line."""
+    global _read_dice_sum, _read_common_line
+    head = text.lstrip(" \t\r\n")[:1]
+    if head.isalpha() and head not in "dD":  # a word first: the quick readers take none
+        return None
+    if _read_dice_sum is None:
+        from dicecli.notation.dice_sums import read_dice_sum  # docs/startup.md
+
+        _read_dice_sum = read_dice_sum
+    summed = _read_dice_sum(text)
+    if summed is not None:
+        return summed
+    if _read_common_line is None:
+        from dicecli.notation.common_lines import read_common_line  # docs/startup.md
+
+        _read_common_line = read_common_line
+    return _read_common_line(text)
 
 
 def load_grammar_for(text: str) -> None:

@@ -1,7 +1,9 @@
 """Syntax tree + dice -> :class:`~dicecli.results.RollResult`, for the generic notation.
 
 The walker: each node of an expression becomes a step once (:func:`compile_step`), and
-rolling a line runs its steps, which build the result tree (:mod:`dicecli.result_tree`).
+rolling a line runs its steps, which build the result tree (:mod:`dicecli.result_tree`);
+a dice term with numbers put to it (``17d743 + 12``) is rolled directly the first time
+(:func:`_ready`), and made a step only when rolled again.
 The result's dice are the tree's, in roll order, discarded ones included
 (``kept=False``); its breakdown is a rendering of the tree
 (:func:`dicecli.breakdown.breakdown`). Dice terms are
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
 from dicecli.breakdown import breakdown
@@ -38,6 +41,7 @@ from dicecli.notation.dice import MAX_SHARED_ROLLS
 from dicecli.notation.nodes import (
     ROUNDING_FUNCTIONS,
     BinaryOp,
+    BinaryOpSymbol,
     Call,
     Check,
     CheckOp,
@@ -119,7 +123,7 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
             compared = roll_comparison(body, roller, env, text, roll.comment)
             notes = line_notes(text, env.dialect if env.settings else None)
             return replace(compared, notes=notes) if notes else compared
-        step, canonical = prepared(body)
+        step, canonical = _ready(body)
         evaluation = Evaluation(roller, env)
         tree = step(evaluation)
     except DiceError as error:
@@ -261,6 +265,78 @@ prepared: IdentityCache[Expr, tuple[Step, str]] = IdentityCache(
 (:func:`dicecli.notation.reader.parse`) and saved rolls live in the environment, so an
 expression rolled again is the same object. Kept here, off the frozen nodes, so that a
 tree stays a plain value: it compares, hashes and pickles as typed."""
+
+
+dice_steps: IdentityCache[Dice, Step] = IdentityCache(
+    compile_dice, weigh=_faces_named, capacity=PREPARED_FACES
+)
+"""The step of a dice term, made once per node object, as :data:`prepared` does for a
+whole expression: the reader of dice sums (:mod:`dicecli.notation.dice_sums`) shares
+the dice terms it reads, so a term written on many new lines (``4d6kh3 + 1``,
+``4d6kh3 + 2`` ...) is made ready once, not once per line."""
+
+
+SEEN_ONCE = 4096
+"""Most expressions :func:`_ready` remembers having rolled once without a step."""
+
+_seen_once: dict[int, Expr] = {}
+
+
+def _ready(body: Expr) -> tuple[Step, str]:
+    """What rolls ``body`` and its canonical text: its step (:data:`prepared`), but for
+    a dice term with numbers put to it one by one (``17d743 + 12``, ``(4d6kh3 - 1) * 2``)
+    rolled for the first time, which is rolled directly (:func:`_run_sum`): a line read
+    once, as piped lines mostly are, is not made ready for rolls that never come. Its
+    second roll makes the step. Each entry of ``_seen_once`` holds its expression, so an
+    identity is not reused while it is remembered."""
+    ready = prepared.found(body)
+    if ready is not None:
+        return ready
+    numbers: list[tuple[BinaryOpSymbol, int, int]] = []  # op, its level, the number
+    node = body
+    while type(node) is BinaryOp:
+        right = node.right
+        if type(right) is not Number or node.op not in _ARITHMETIC:
+            return prepared(body)
+        numbers.append((node.op, node.level, right.value))
+        node = node.left
+    if type(node) is not Dice or _seen_once.get(id(body)) is body:
+        _seen_once.pop(id(body), None)
+        return prepared(body)
+    if len(_seen_once) >= SEEN_ONCE:
+        _seen_once.clear()
+    _seen_once[id(body)] = body
+    numbers.reverse()  # innermost first
+    return partial(_run_sum, node, numbers), _sum_text(body, node, numbers)
+
+
+def _run_sum(dice: Dice, numbers: list[tuple[BinaryOpSymbol, int, int]], ev: InProgress) -> Rolled:
+    """Roll ``dice`` and put ``numbers`` to it in turn without making a step: the tree
+    the steps build (:func:`_compile_binary`'s ``with_constant`` over the dice term's
+    step, the left side in brackets when it binds less tightly)."""
+    rolled = dice_steps(dice)(ev)
+    binds = Dice.precedence  # a dice term binds tightest: never in brackets
+    for op, level, number in numbers:
+        if binds < level:
+            rolled = Parenthesised(rolled, rolled.value)
+        rolled = Arithmetic(rolled, op, Constant(number), _ARITHMETIC[op](rolled.value, number))
+        binds = level
+    return rolled
+
+
+def _sum_text(body: Expr, dice: Dice, numbers: list[tuple[BinaryOpSymbol, int, int]]) -> str:
+    """``str(body)``, spelt out directly when its numbers are only added and subtracted
+    (``4d6kh3 + 1 - 2``: nothing in brackets)."""
+    text = _dice_texts(dice)
+    for op, _, number in numbers:
+        if op != "+" and op != "-":
+            return str(body)
+        text = f"{text} {op} {number}"
+    return text
+
+
+_dice_texts: IdentityCache[Dice, str] = IdentityCache(str)
+"""A dice term's canonical text, made once per node (the dice-sum reader shares them)."""
 
 
 def step_of(node: Expr) -> Step:
@@ -610,7 +686,7 @@ _COMPILERS: dict[type, Callable[[Any], Step]] = {
     PercentOf: _compile_percent,
     Labelled: _compile_labelled,
     Name: _compile_name,
-    Dice: compile_dice,
+    Dice: dice_steps,
     Group: _compile_group,
     Call: _compile_call,
     ComputedDice: _compile_computed_dice,

@@ -1,0 +1,152 @@
+"""The quickest way in, for the lines players type most: dice and numbers added up.
+
+:func:`read_dice_sum` reads a line that is dice terms and numbers joined by ``+`` and
+``-`` (``2D6+5``, ``d20 + 7``, ``4d6kh3``, ``1d8+1d6+3``, ``3d6-3``, ``d%``, ``4dF``),
+each dice term with at most one keep or drop (``kh3``, ``kl``, ``dl1``, ``k2``), and
+builds the very tree :mod:`dicecli.notation.grammar` builds for it. It tells such a line
+by one regular expression over the whole line and reads its terms with one more, where
+:mod:`dicecli.notation.common_lines` (which reads more forms) reads a token at a time:
+a line seen for the first time is mostly this reading. Anything else gives None and
+goes on to the next reader; every error comes from the grammar of record.
+
+What it declines, to be sure it never reads a line otherwise than the grammar: a
+comment, a label, brackets, a sign first, a number past 50 digits, a count or size
+out of range, ``kh0``/``kl0``, a line whose first word may be a game's keyword (the
+grammar asks the games first), a line of :data:`~dicecli.limits.MAX_TERMS` characters
+or more (past it a bound of :mod:`dicecli.limits` may apply).
+
+The dice terms and numbers it reads are shared values: the same term written again
+(``4d6kh3`` on many lines) is the same node, so what is worked out once per node (a dice
+term's step, :data:`dicecli.rolling.evaluate.prepared`) is worked out once for all of
+them. ``tests/notation/test_dice_sums.py`` checks, with Hypothesis and over many
+generated lines, that every line this reader accepts is the grammar's tree.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import cast
+
+from dicecli.frozen import from_state
+from dicecli.limits import MAX_TERMS
+from dicecli.notation.nodes import (
+    NO_MODIFIERS,
+    BinaryOp,
+    Dice,
+    Expr,
+    Keep,
+    KeepKind,
+    Modifiers,
+    Number,
+    Roll,
+    Sides,
+)
+from dicecli.notation.semantics import MAX_DICE_COUNT, MAX_SIDES
+
+_GAP = r"[ \t\r\n]*"  # what pyparsing skips between tokens (not every \s)
+_DIGITS = r"\d{1,50}"  # a longer number goes to the grammar, which has the rules for it
+_PIECES = re.compile(
+    rf"([-+]?){_GAP}(?:(\d{{0,50}})[dD]({_DIGITS}|%|[fF])(?:((?i:kh|kl|dh|dl|k))(\d{{0,50}}))?"
+    rf"|({_DIGITS}))"
+    r"|([^ \t\r\n])"
+    r"|[ \t\r\n]+",
+    re.ASCII,  # the digits 0-9 only, as the grammar reads them
+)
+"""The pieces of a line, in order, all of it: a term (a dice term or a number) with the
+sign before it; any other character, alone (the line is not a sum); or the spaces
+before the end or before such a character."""
+
+_Piece = tuple[str, str, str, str, str, str, str]
+"""A piece's sign, count, sides, keep, amount, number and other character."""
+
+SHARED_TERMS = 1024
+"""Most dice terms (and, apart, numbers) kept to be shared; past it they start again."""
+
+_shared_dice: dict[tuple[str, str, str, str], Dice] = {}
+_shared_numbers: dict[str, Number] = {}
+
+
+class _DeclinedError(Exception):
+    """The line is not one this reader takes: the next reader reads it."""
+
+
+def read_dice_sum(text: str) -> Roll | None:
+    """The tree of ``text`` if it is dice and numbers added up, else None (see the
+    module's doc)."""
+    if len(text) >= MAX_TERMS:
+        return None
+    body: Expr | None = None
+    try:
+        for piece in cast("list[_Piece]", _PIECES.findall(text)):
+            sign = piece[0]
+            if piece[2]:
+                term: Expr = _dice(piece)
+            elif piece[5]:
+                term = _number(piece[5])
+            elif piece[6]:  # not a sum
+                return None
+            else:  # spaces before a sign or the end
+                continue
+            if body is None:
+                if sign:  # a sign first: -d6 negates, +d6 is refused
+                    return None
+                body = term
+            elif not sign:  # two terms with no sign between them
+                return None
+            else:
+                body = from_state(BinaryOp, {"op": sign, "left": body, "right": term})
+    except _DeclinedError:
+        return None
+    if body is None:
+        return None
+    head = text.lstrip(" \t\r\n")[:1]
+    if head in "dD" and _may_be_keyword(text.split(None, 1)[0]):
+        return None
+    return from_state(Roll, {"body": body, "comment": None})
+
+
+def _may_be_keyword(word: str) -> bool:
+    from dicecli.notation.games import games  # docs/startup.md
+
+    return games().may_be_keyword(word)
+
+
+def _number(digits: str) -> Number:
+    number = _shared_numbers.get(digits)
+    if number is None:
+        if len(_shared_numbers) >= SHARED_TERMS:
+            _shared_numbers.clear()
+        number = _shared_numbers[digits] = Number(int(digits))
+    return number
+
+
+def _dice(piece: _Piece) -> Dice:
+    key = piece[1:5]
+    dice = _shared_dice.get(key)
+    if dice is None:
+        dice = _new_dice(*key)
+        if len(_shared_dice) >= SHARED_TERMS:
+            _shared_dice.clear()
+        _shared_dice[key] = dice
+    return dice
+
+
+def _new_dice(count_digits: str, raw_sides: str, keep: str, amount_digits: str) -> Dice:
+    count = int(count_digits) if count_digits else 1
+    sides: Sides
+    if raw_sides in ("%", "F", "f"):
+        sides = "%" if raw_sides == "%" else "F"
+    else:
+        sides = int(raw_sides)  # a 3 becomes the D3 of rule N4 (Dice does it)
+        if not 1 <= sides <= MAX_SIDES:
+            raise _DeclinedError
+    if not 1 <= count <= MAX_DICE_COUNT:
+        raise _DeclinedError
+    if not keep:
+        return Dice(count, sides, NO_MODIFIERS)
+    kind = keep.lower()
+    kind = "kh" if kind == "k" else kind
+    amount = int(amount_digits) if amount_digits else 1
+    if amount == 0 and kind in ("kh", "kl"):
+        raise _DeclinedError
+    return Dice(count, sides, Modifiers(keep=Keep(cast(KeepKind, kind), amount)))

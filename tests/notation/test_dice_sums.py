@@ -1,0 +1,239 @@
+"""The reader of dice sums against the grammar of record.
+
+:func:`read_dice_sum` may accept a line only if the grammar parses it to the identical
+tree; every other line (and so every error) goes on to the other readers. The
+properties feed it lines of its own shape, with counts, sizes, keeps and numbers at
+and past their bounds, and near misses: such lines with one character or piece of
+another notation put in, where a reader that took too much would show it. The same is
+checked over every line of ``bench/corpus.txt`` made new, and over a fixed set of
+generated lines (100,000 under ``--runslow``).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import property_counts
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from property_counts import examples
+
+from dicecli.errors import DiceSyntaxError
+from dicecli.limits import MAX_TERMS, check_line
+from dicecli.notation import grammar, reader
+from dicecli.notation.dice_sums import read_dice_sum
+from dicecli.notation.nodes import BinaryOp, Dice, Keep, Modifiers, Number, Roll
+
+_SETTINGS = settings(
+    max_examples=examples(1000),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+_COUNTS = ["", "1", "2", "4", "10", "20", "01", "0", "10000", "10001", "0" * 50 + "3"]
+_SIDES = ["2", "3", "03", "6", "20", "100", "0", "1", "10000", "10001", "%", "f", "F"]
+_KEEPS = ["", "", "", "k", "K", "kh", "KH", "Kl", "dh", "DL", "dl", "kh", "kl", "km", "d"]
+_AMOUNTS = ["", "0", "1", "3", "12", "1" * 51]
+_NUMBERS = ["0", "5", "12", "999", "007", "1" * 50, "1" * 51]
+_GAPS = ["", "", "", " ", "\t", "  ", "\r\n", "\x0c", "\u00a0"]
+_SIGNS = ["+", "-", "+", "-", "*", "/", "x", "- -", "+ +", "--"]
+
+
+def _dice_text(draw: st.DrawFn) -> str:
+    count, sides = draw(st.sampled_from(_COUNTS)), draw(st.sampled_from(_SIDES))
+    keep = draw(st.sampled_from(_KEEPS))
+    amount = draw(st.sampled_from(_AMOUNTS)) if keep else ""
+    return f"{count}{draw(st.sampled_from('dD'))}{sides}{keep}{amount}"
+
+
+@st.composite
+def _sum_lines(draw: st.DrawFn) -> str:
+    """A line of dice and numbers joined by signs and gaps, most of them the shape the
+    reader takes, some an operator or a gap it does not."""
+    terms = draw(st.lists(st.booleans(), min_size=1, max_size=5))
+    text = draw(st.sampled_from(_GAPS))
+    for place, is_dice in enumerate(terms):
+        if place:
+            gap = draw(st.sampled_from(_GAPS))
+            text += gap + draw(st.sampled_from(_SIGNS)) + draw(st.sampled_from(_GAPS))
+        text += _dice_text(draw) if is_dice else draw(st.sampled_from(_NUMBERS))
+    return text + draw(st.sampled_from(_GAPS))
+
+
+_PIECES = [
+    *"0123456789dDkKhHlLfF%+-*/()[]{}#!<>=rRxXsS,.",
+    " ",
+    "\t",
+    " # note",
+    "[fire]",
+    "!",
+    "ro1",
+    ">4",
+    "cs>19",
+    "u",
+    "min2",
+    "STR",
+    "\N{MINUS SIGN}",
+    "\u0663",  # an Arabic-Indic digit
+    "\x0c",
+]
+
+
+@st.composite
+def _near_misses(draw: st.DrawFn) -> str:
+    """A line of :func:`_sum_lines` with one piece of another notation put in."""
+    line = draw(_sum_lines())
+    place = draw(st.integers(0, len(line)))
+    piece: str = draw(st.sampled_from(_PIECES))
+    return line[:place] + piece + line[place:]
+
+
+def _agrees_with_grammar(text: str) -> bool:
+    """Check one line; True when the reader accepted it."""
+    quick = read_dice_sum(text)
+    if quick is None:
+        return False
+    check_line(text)  # within every bound (the reader checks none)
+    try:
+        slow = grammar.parse(text)
+    except DiceSyntaxError as error:
+        pytest.fail(f"{text!r}: the reader accepts it, the grammar refuses: {error}")
+    assert quick == slow, text
+    assert repr(quick) == repr(slow), text  # same node types, values and spelling
+    assert reader.parse(text) == slow, text
+    return True
+
+
+@_SETTINGS
+@given(_sum_lines())
+def test_lines_of_its_shape(text: str) -> None:
+    _agrees_with_grammar(text)
+
+
+@_SETTINGS
+@given(_near_misses())
+def test_near_misses(text: str) -> None:
+    _agrees_with_grammar(text)
+
+
+def _generated_lines(count: int) -> list[str]:
+    """``count`` lines, the same every run: a third as the bench's new lines
+    (``NdS+k``), a third of the reader's shape with its bounds, a third near misses."""
+    rng = random.Random(25)
+    lines = []
+    for number in range(count):
+        kind = number % 3
+        if kind == 0:
+            sides = rng.choice((4, 6, 8, 10, 12, 20, 100, rng.randint(1, 10_001)))
+            line = f"{rng.randint(0, 21)}d{sides}{rng.choice('+-')}{rng.randint(0, 999)}"
+        else:
+            terms = []
+            for _ in range(rng.randint(1, 4)):
+                if rng.random() < 0.6:
+                    keep = rng.choice(_KEEPS)
+                    amount = rng.choice(_AMOUNTS) if keep else ""
+                    dice = rng.choice(_COUNTS) + rng.choice("dD") + rng.choice(_SIDES)
+                    terms.append(dice + keep + amount)
+                else:
+                    terms.append(rng.choice(_NUMBERS))
+            line = terms[0]
+            for term in terms[1:]:
+                line += rng.choice(_GAPS) + rng.choice(_SIGNS) + rng.choice(_GAPS) + term
+            if kind == 2:
+                place = rng.randint(0, len(line))
+                line = line[:place] + rng.choice(_PIECES) + line[place:]
+        lines.append(line)
+    return lines
+
+
+def _corpus_made_new() -> list[str]:
+    corpus = Path(__file__).parents[2] / "bench" / "corpus.txt"
+    lines = [line for line in corpus.read_text(encoding="utf-8").splitlines() if line]
+    return [*lines, *(f"{line}+{number}" for number, line in enumerate(lines))]
+
+
+def test_every_line_of_the_corpus() -> None:
+    accepted = sum(_agrees_with_grammar(line) for line in _corpus_made_new())
+    assert accepted >= 20  # most of the corpus's lines are sums of dice and numbers
+
+
+def test_a_fixed_set_of_generated_lines() -> None:
+    lines = _generated_lines(100_000 if property_counts.full else 3_000)
+    accepted = sum(_agrees_with_grammar(line) for line in lines)
+    assert accepted >= len(lines) // 4  # the set holds lines it takes, not only misses
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2D6+5",
+        "d20",
+        " d20 + 7 ",
+        "4d6kh3",
+        "2d20KL1 - 1",
+        "3d6-3",
+        "d%",
+        "\t4dF\r\n",
+        "D3",
+        "d03",
+        "1d8+1d6+3",
+        "4d6dh0",
+        "5d20+266+0",
+        "10000d10000",
+    ],
+)
+def test_sums_take_the_quickest_way(text: str) -> None:
+    assert _agrees_with_grammar(text)
+
+
+def test_the_tree_is_the_grammars() -> None:
+    keep = Modifiers(keep=Keep("kh", 1))
+    expected = Roll(BinaryOp("-", BinaryOp("+", Dice(2, 20, keep), Dice(1, "3")), Number(1)))
+    assert read_dice_sum("2d20k + d3 - 1") == expected
+
+
+def test_a_term_written_again_is_the_same_node() -> None:
+    """The same dice term on another line is the same object: its step is made once."""
+    first, second = read_dice_sum("4d6kh3 + 1"), read_dice_sum("2 - 4d6kh3")
+    assert isinstance(first, Roll)
+    assert isinstance(first.body, BinaryOp)
+    assert isinstance(second, Roll)
+    assert isinstance(second.body, BinaryOp)
+    assert first.body.left is second.body.right
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   ",
+        "2d6+",
+        "+2d6",
+        "-d6",
+        "0d6",
+        "d0",
+        "10001d6",
+        "d10001",
+        "4d6kh0",
+        "4d6kl0",
+        "4d6 kh3",
+        "4d6kh3kh2",
+        "2d6 - -3",
+        "2d6*2",
+        "d6x5",
+        "(d6)",
+        "d6!",
+        "2d6[fire]",
+        "2d6 # note",
+        "1" * 51,
+        "d20-5",  # its first word may be a game's keyword: the registry decides
+        "\u0663d6",
+        "2d6\x0c",
+        "2d6\u00a0+1",
+        "1+" * MAX_TERMS + "1",
+    ],
+)
+def test_other_lines_go_on(text: str) -> None:
+    assert read_dice_sum(text) is None
