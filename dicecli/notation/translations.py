@@ -373,9 +373,17 @@ def _d20_one_die(found: re.Match[str]) -> str:
     return found["head"] + "".join(word + condition for word, condition in changed)
 
 
+_D20_PERCENT = r"(?<![A-Za-z_\d])(?P<count>\d*)[dD]%"
+_D20_TENS = "d{0,10,20,30,40,50,60,70,80,90}"
+"""d20's percentile die, ``d%``: a tens die, 00 to 90 (d20's tests: ``0 <= d% <= 90``,
+``1d% % 10 == 0``), where dicecli's own ``d%`` is a d100 (a seed rule)."""
+
+
 def _d20(text: str) -> str:
     text = _TERM.sub(_d20_one_die, re.sub(_NO_DICE, "0", text))
-    return _rewrite_runs(text, _d20_tokens)
+    text = _rewrite_runs(text, _d20_tokens)
+    code, hash_sign, rest = text.partition("#")
+    return re.sub(_D20_PERCENT, rf"\g<count>{_D20_TENS}", code) + hash_sign + rest
 
 
 # --- Dice Maiden ----------------------------------------------------------------------

@@ -499,3 +499,19 @@ def test_a_line_of_many_free_words_is_read_one_way(dialect: str) -> None:
     line = f"20 (Set) 10d6 e6 kh5 ! {words}"
     code = translated(line, dialect).partition("#")[0]
     assert code.startswith("20 (Set) 10d6 ")
+
+
+@pytest.mark.parametrize(("line", "mean"), [("d%", 45), ("1d%", 45), ("2d%", 90), ("0d%", 0)])
+def test_d20_reads_its_percentile_die_as_a_tens_die(line: str, mean: int) -> None:
+    """d20's d% is a tens die, 00 to 90 (its tests: 0 <= d% <= 90, d% % 10 == 0);
+    dicecli's own d% is a d100, the seed rule."""
+    env = Environment().with_dialect("d20")
+    found = dicecli.odds(line, environment=env).distribution
+    assert found is not None
+    assert found.mean() == mean
+    assert all(value % 10 == 0 for value, _ in found.outcomes)
+    rolled = dicecli.roll(f"{line} + 1d6 # d% stays in the comment", environment=env, seed=4)
+    assert "read as d20 (Avrae) reads it" in rolled.notes[0]
+    own = dicecli.odds("d%").distribution
+    assert own is not None
+    assert own.mean() == Fraction(101, 2)
