@@ -8,6 +8,8 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import dicecli
 from dicecli.errors import DiceError, DiceSyntaxError, RollLimitError, escaped
@@ -259,3 +261,40 @@ def test_a_hash_inside_a_label_does_not_hide_a_long_number_from_the_bound() -> N
     assert caught.value.message == "number too long: 5,000 digits, the limit is 100"
     assert caught.value.position == 19
     assert total_of("d6[a # b] + 2 # " + "9" * 500) >= 3  # a real comment stays free
+
+
+@given(
+    st.integers(min_value=13_990, max_value=80_000),
+    st.integers(min_value=1, max_value=70_000),
+    st.booleans(),
+    st.integers(min_value=0, max_value=2**32),
+)
+@settings(max_examples=40, deadline=None)
+def test_exact_text_of_numbers_of_thousands_of_digits_is_their_decimal_text(
+    numerator_bits: int, denominator_bits: int, negative: bool, seed: int
+) -> None:
+    """Past Python's 4,300-digit limit the digits are worked out halves at a time in
+    decimal; with the limit lifted, ``str`` gives the same text. A distribution's
+    denominators, written once each, are the same text again."""
+    import random
+    import sys
+    from fractions import Fraction
+
+    from dicecli.probability.distribution import exact_text
+
+    bits = random.Random(seed)
+    numerator = bits.getrandbits(numerator_bits) | 1 << (numerator_bits - 1)
+    denominator = bits.getrandbits(denominator_bits) | 1
+    value = Fraction(-numerator if negative else numerator, denominator)
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        expected = str(value)
+    finally:
+        sys.set_int_max_str_digits(limit)
+    assert exact_text(value) == expected
+    denominators: dict[int, str] = {}
+    assert exact_text(value, denominators) == expected
+    assert exact_text(value, denominators) == expected
+    if value.denominator != 1:
+        assert denominators[value.denominator] == expected.partition("/")[2]

@@ -14,8 +14,12 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from functools import partial
+from typing import TYPE_CHECKING
 
 from dicecli.frozen import field, frozen
+
+if TYPE_CHECKING:
+    from decimal import Decimal
 
 ONE = Fraction(1)
 ZERO = Fraction(0)
@@ -325,27 +329,56 @@ def fraction_text(probability: Fraction) -> str:
     return f"≈{float(probability):.10g}"
 
 
-def exact_text(value: Fraction) -> str:
+def exact_text(value: Fraction, denominators: dict[int, str] | None = None) -> str:
     """``7/12``, however many digits: the exact text the JSON output keeps, past
-    Python's 4,300-digit limit on integer-to-text conversions too."""
+    Python's 4,300-digit limit on integer-to-text conversions too. ``denominators``
+    keeps the text of each denominator written, for a distribution whose thousands of
+    chances share a few denominators of thousands of digits."""
     numerator, denominator = value.numerator, value.denominator
-    parts = [_int_text(numerator)] + ([] if denominator == 1 else [_int_text(denominator)])
-    return "/".join(parts)
+    if denominator == 1:
+        return _int_text(numerator)
+    if denominators is None:
+        return f"{_int_text(numerator)}/{_int_text(denominator)}"
+    below = denominators.get(denominator)
+    if below is None:
+        below = denominators[denominator] = _int_text(denominator)
+    return f"{_int_text(numerator)}/{below}"
 
 
 def _int_text(number: int) -> str:
     if number.bit_length() < 14_000:  # under 4,214 digits: str() never refuses it
         return str(number)
-    sign, number = ("-", -number) if number < 0 else ("", number)
-    chunks: list[str] = []
-    while number:  # base 10**1000 by divmod: no conversion of more than 1,000 digits
-        number, chunk = divmod(number, _CHUNK)
-        chunks.append(str(chunk))
-    head, *rest = reversed(chunks)
-    return sign + head + "".join(chunk.zfill(1000) for chunk in rest)
+    import decimal  # docs/startup.md: only a number of thousands of digits comes here
+
+    context = decimal.Context(prec=decimal.MAX_PREC, Emax=decimal.MAX_EMAX)
+    with decimal.localcontext(context):
+        return str(_as_decimal(number, number.bit_length(), decimal.Decimal, {}))
 
 
-_CHUNK = 10**1000
+def _as_decimal(
+    number: int, bits: int, decimal: type[Decimal], powers: dict[int, Decimal]
+) -> Decimal:
+    """``number`` (of at most ``bits`` bits) as an exact decimal, halves at a time: its
+    high bits times a power of two, plus its low bits. The decimal module multiplies
+    numbers of thousands of digits far faster than ``int`` divides them (``str`` of an
+    ``int`` divides by powers of ten)."""
+    if bits <= _DECIMAL_BITS:
+        return decimal(number)
+    half = _DECIMAL_BITS
+    while half * 2 < bits:
+        half *= 2
+    high = number >> half
+    low = number - (high << half)
+    power = powers.get(half)
+    if power is None:
+        power = powers[half] = decimal(2) ** half
+    return (
+        _as_decimal(low, half, decimal, powers)
+        + _as_decimal(high, bits - half, decimal, powers) * power
+    )
+
+
+_DECIMAL_BITS = 1024
 
 
 @frozen

@@ -469,13 +469,19 @@ RESERVED = frozenset(
 """Top-level keys of the JSON object that a named chance or expectation cannot take."""
 
 
-def probability_object(value: Fraction) -> dict[str, JSONValue]:
-    """``Fraction(7, 12)`` -> ``{"fraction": "7/12", "float": 0.5833333333333334}``."""
-    return {"fraction": exact_text(value), "float": float(value)}
+def probability_object(
+    value: Fraction, denominators: dict[int, str] | None = None
+) -> dict[str, JSONValue]:
+    """``Fraction(7, 12)`` -> ``{"fraction": "7/12", "float": 0.5833333333333334}``
+    (``denominators``: see :func:`~dicecli.probability.distribution.exact_text`)."""
+    return {"fraction": exact_text(value, denominators), "float": float(value)}
 
 
 def _distribution_object(found: Distribution) -> dict[str, JSONValue]:
-    return {str(value): probability_object(chance) for value, chance in found.outcomes}
+    denominators: dict[int, str] = {}
+    return {
+        str(value): probability_object(chance, denominators) for value, chance in found.outcomes
+    }
 
 
 def _named_key(name: str) -> str:
