@@ -515,3 +515,13 @@ def test_d20_reads_its_percentile_die_as_a_tens_die(line: str, mean: int) -> Non
     own = dicecli.odds("d%").distribution
     assert own is not None
     assert own.mean() == Fraction(101, 2)
+
+
+@pytest.mark.parametrize("dialect", [None, "rdr", "roll20", "foundry", "d20", "dicemaiden"])
+def test_a_number_past_the_digits_limit_is_refused_in_every_dialect(dialect: str | None) -> None:
+    """The fuzz profile (seed 9) found ``4d6kh`` and 5,000 digits an internal error:
+    the dialect hint read the number with int(), past Python's 4,300-digit limit."""
+    line = "4d6kh" + "1" * 5000
+    env = Environment() if dialect is None else Environment().with_dialect(dialect)
+    with pytest.raises(DiceError, match="number too long: 5,000 digits"):
+        dicecli.roll(line, environment=env, seed=1)
