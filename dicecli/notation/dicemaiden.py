@@ -112,7 +112,7 @@ _TARGET_WORD = r"(?:tl?\d+(?:ds\d*)?|f\d+|b\d*)"
 _ARITHMETIC = r"(?:\s*[-+*/]\s*\d+)"
 _COUNTED_TERM = re.compile(
     r"(?P<head>\s*(?:\([^()]*\)\s*)?\d*[dD](?P<sides>\d+|%)"
-    rf"(?:\s*(?!{_TARGET_WORD})[a-z]+\d*)*)"
+    rf"(?:\s*(?!{_TARGET_WORD})[a-z]+(?![a-z])\d*)*)"
     rf"(?P<before>{_ARITHMETIC}*)(?P<targets>(?:\s*{_TARGET_WORD})+)(?P<after>{_ARITHMETIC}*)\s*"
 )
 """One dice term with Dice Maiden's targets (``t``, ``tl``, ``ds``, ``f``, ``b``), and
