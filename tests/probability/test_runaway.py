@@ -189,15 +189,18 @@ def test_unique_dice_within_the_limit_are_answered_exactly() -> None:
 
 @pytest.mark.slow  # big inputs: see the module's docstring
 def test_the_fractions_of_a_huge_answer_are_counted_as_work() -> None:
-    """Its steps and the fractions of its answer together pass the question's budget
-    (about 0.6 s quiet, over 3 s before the fractions were charged): refused, with the
-    work charged to the question named."""
+    """Its steps and the fractions of its answer are charged to the question (over 3 s
+    before the fractions were charged): answered within the step budget, most of the
+    question's budget spent."""
+    from dicecli.probability import weights
+
     text = "50% of 10d100>=5 - 100d100kh3 + 100 x 4d20!!p"
     odds("1d6 + d4")  # imports and grammar, off the count
     clear_caches()
-    with StepCounter(3_000_000), pytest.raises(OddsTooBigError) as caught:
-        odds(text)
-    assert "with the steps before it, an estimated" in str(caught.value)
+    with StepCounter(3_000_000):
+        found = odds(text)
+    assert found.distribution is not None
+    assert weights._ACCOUNT.spent > weights.MAX_QUESTION_WORK // 4
 
 
 @pytest.mark.slow  # big inputs: see the module's docstring
