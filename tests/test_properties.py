@@ -218,10 +218,11 @@ def _ceil_div(a: Bound, b: Bound) -> Bound:
 
 def _power_bounds(base: Span, exponent: Span) -> Span:
     """The least and greatest ``a ^ e``: at the ends of the base (or -1, 0, 1 within
-    it) and the ends of the exponent, each end of both parities (a negative base)."""
+    it) and the ends of the exponent's whole-number part, each end of both parities (a
+    negative base): an exponent from -4 to 4 ends at 0 and 1 below, not at -4."""
     if base.low < -1 and math.isinf(exponent.high):
         return Span(-INF, INF)
-    ends = (exponent.low, exponent.low + 1, exponent.high - 1, exponent.high)
+    ends = (exponent.low, exponent.low + 1, exponent.high - 1, exponent.high, 0, 1)
     exponents = {e for e in ends if e in exponent and e >= 0}
     if not exponents:
         return Span(0, 0)  # always a negative power: an error, never a total
