@@ -769,14 +769,14 @@ def main_callback(
         typer.echo(context.get_help())
 
 
-def _make_app(texts: GameTexts, only: str | None = None) -> typer.Typer:
+def _make_app(texts: GameTexts, only: str | None, markup: Literal["rich"] | None) -> typer.Typer:
     """The typer app, saying of the games what ``texts`` says; with ``only``, a command's
     name, that command alone (the commands' help, which lists them all, is then never
     shown: :func:`lone_command`)."""
     app = typer.Typer(
         name="dicecli",
         cls=_RollByDefault,
-        rich_markup_mode=_help_markup(),
+        rich_markup_mode=markup,
         help=f"Roll dice for tabletop games: {texts.examples}. Exact odds with `dicecli odds`. "
         "A roll's options (--seed, --given, --times, --set, --plain, --json, ...) are listed "
         "by `dicecli roll --help`; `dicecli help TOPIC` gives examples.",
@@ -861,12 +861,17 @@ def _make_app(texts: GameTexts, only: str | None = None) -> typer.Typer:
     return app
 
 
-@functools.cache
 def typer_app(only: str | None = None) -> typer.Typer:
     """The typer app: every command, saying what every game's declaration says; or, with
     ``only`` (a command's name, from :func:`lone_command`), that command alone, which
-    loads no game (:data:`UNSAID`). Made once per process for each."""
-    return _make_app(game_texts(only is None), only)
+    loads no game (:data:`UNSAID`). Made once per process for each, and for each kind
+    of help (:func:`_help_markup`: rich at a terminal, plain in a pipe)."""
+    return _typer_app(only, _help_markup())
+
+
+@functools.cache
+def _typer_app(only: str | None, markup: Literal["rich"] | None) -> typer.Typer:
+    return _make_app(game_texts(only is None), only, markup)
 
 
 @functools.cache
