@@ -929,11 +929,26 @@ _PAIRS = ("//", "**", ">=", "<=", "<>", "!=", "==")
 operand it lacks), never inside it."""
 
 
+_PAIR_CHARACTERS = frozenset("".join(_PAIRS))
+
+
+def _splits_a_pair(text: str, loc: int) -> bool:
+    """Whether ``loc`` stands between the two characters of an operator pair, the
+    run of operator characters around it read in pairs from its left as the grammar
+    reads them: ``///`` is ``//`` then ``/``, so its third slash starts a token."""
+    start = loc
+    while start > 0 and text[start - 1] in _PAIR_CHARACTERS:
+        start -= 1
+    while start < loc:
+        start += 2 if text[start : start + 2] in _PAIRS else 1
+    return start > loc
+
+
 def _word_start(text: str, loc: int) -> int:
     """Where the word that ``loc`` stands in starts: a word of letters and the digits
     after them (``keep``, ``s1``, ``STR``), or a number; after an operator of two
     characters that ``loc`` splits (``//``). ``loc`` itself elsewhere."""
-    if text[loc - 1 : loc + 1] in _PAIRS and loc > 0:
+    if _splits_a_pair(text, loc):
         return loc + 1
     start = loc
     if text[start : start + 1].isdigit():

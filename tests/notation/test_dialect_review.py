@@ -281,6 +281,9 @@ def test_a_given_error_in_json_has_an_input(args: tuple[str, ...], stdin: str, g
         # // lacks its right side: the caret after the pair, not between its slashes
         ("1d6 //", "expected a number, dice such as 2d6, '(' or a name at the end", 6),
         ("1d6 ///3", "expected a number, dice such as 2d6, '(' or a name, found '/3'", 6),
+        # a run is read in pairs from its left: ** then *, >= then =
+        ("2d6***3", "expected a number, dice such as 2d6, '(' or a name, found '*3'", 5),
+        ("2d6 >==3", "expected a number, dice such as 2d6, '(' or a name, found '=3'", 6),
         ("1d20 >=", "expected a number, dice such as 2d6, '(' or a name at the end", 7),
     ],
 )
@@ -299,6 +302,22 @@ def test_the_caret_stands_under_the_first_character_of_s1() -> None:
 _PIECES = ["2d6", "d20", "kh", "s", "1", "3", "x", " ", "/", "//", ">", "=", "+", "r", "e"]
 
 
+_OPERATOR_PAIRS = ("//", ">=", "<=", "!=", "<>", "**", "==")
+
+
+def _pair_insides(text: str) -> set[int]:
+    """The positions between the two characters of an operator pair, the line read
+    from its left as a tokenizer does: ``///`` is ``//`` then ``/``."""
+    insides, at = set(), 0
+    while at < len(text):
+        if text[at : at + 2] in _OPERATOR_PAIRS:
+            insides.add(at + 1)
+            at += 2
+        else:
+            at += 1
+    return insides
+
+
 def _inside_a_word(text: str, where: int) -> bool:
     """Whether ``where`` splits a word of letters and the digits after them, or a
     pair ``//``, ``>=``."""
@@ -307,7 +326,7 @@ def _inside_a_word(text: str, where: int) -> bool:
         return True
     if here.isdigit() and (before.isdigit() or before.isalpha()):
         return True
-    return before + here in ("//", ">=", "<=", "!=", "<>", "**", "==")
+    return where in _pair_insides(text)
 
 
 @given(st.lists(st.sampled_from(_PIECES), max_size=8).map("".join))
