@@ -44,7 +44,11 @@ traceback, or an exception other than a documented :class:`~dicecli.errors.DiceE
 from the API. Every case's wall time and CPU time (:func:`time.process_time`; the
 machine may be loaded, so the CPU time is the measure) are recorded, and for a pipe or
 REPL script of several lines the longest CPU time between two writes of output too,
-which is at least its slowest answer's: an answer over 1 s is flagged. Memory: the
+which is at least its slowest answer's: an answer over 1 s is flagged, shown with its
+user and system CPU time, the machine's memory stall meanwhile and the case's time
+replayed alone in a fresh process (a machine short of memory charges its reclaim to
+the process that allocates, as system time, so a trivial answer can take seconds of
+CPU; the replay tells that from a slow answer, and the flag stays). Memory: the
 process's peak (``ru_maxrss``, and the children's), and the peak of sampled cases
 under :mod:`tracemalloc`. The exit status is 1 when any internal error, raw control
 character, answer over 1 s of CPU or peak over 500 MB was found.
@@ -278,6 +282,10 @@ class Outcome:
     internal: list[str] = field(default_factory=list)
     raw: list[str] = field(default_factory=list)
     status: int | None = None
+    machine: str = ""
+    """How the machine spent the case's time (:func:`machine_time`), and for a slow
+    answer its time when replayed alone: shown with a slow case, to tell a slow answer
+    from a machine short of memory."""
     longest_answer: float | None = None
     """The CPU seconds of the longest stretch without output in a case of several lines
     (each line's answer or refusal is written before the next line is read), so at
@@ -342,6 +350,58 @@ def run_main(argv: list[str], stdin: str = "", terminal: bool = False) -> Outcom
     outcome = judge(status, out.getvalue(), err.getvalue(), terminal)
     outcome.longest_answer = max(later - earlier for earlier, later in itertools.pairwise(marks))
     return outcome
+
+
+THIS_FILE = os.path.abspath(__file__)
+"""This script, found again from a worker's own working directory."""
+
+
+def memory_stall() -> float | None:
+    """The seconds some task of the machine has stalled waiting for memory since boot
+    (Linux's pressure figures, ``/proc/pressure/memory``), or None where unknown. A
+    machine short of memory charges reclaiming it to the process that allocates, as
+    system CPU time: a trivial answer can then take seconds of CPU."""
+    try:
+        with open("/proc/pressure/memory", encoding="ascii") as pressure:
+            some = pressure.readline()
+    except OSError:
+        return None
+    total = some.rpartition("total=")[2]
+    return int(total) / 1e6 if total.strip().isdigit() else None
+
+
+def machine_time(before: Any, stall_before: float | None) -> str:
+    """The user and system CPU seconds since the usage ``before``, and the machine's
+    memory stall since ``stall_before``."""
+    after, stall = resource.getrusage(resource.RUSAGE_SELF), memory_stall()
+    user, system = after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime
+    shown = f"user {user:.2f} s, system {system:.2f} s"
+    if stall is not None and stall_before is not None:
+        shown += f", machine's memory stall {stall - stall_before:.2f} s"
+    return shown
+
+
+def slow_answer(case: Case, outcome: Outcome, cpu: float) -> bool:
+    """Whether an in-process case gave an answer past 1 s of CPU."""
+    answer = cpu if outcome.longest_answer is None else outcome.longest_answer
+    return case.channel != "process" and answer > 1.0
+
+
+def replayed_answer(seed: int, index: int) -> str:
+    """The slowest answer of case ``seed:index`` run again in a fresh process
+    (:func:`replay`), as text: whether a slow answer is the input's or the moment's."""
+    try:
+        done = subprocess.run(
+            [sys.executable, THIS_FILE, "--replay", f"{seed}:{index}"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return "over 120 s"
+    found = re.search(r"^slowest answer ([0-9.]+) s", done.stdout, re.MULTILINE)
+    return f"{found.group(1)} s" if found else f"no figure (status {done.returncode})"
 
 
 def judge(status: int | None, out: str, err: str, terminal: bool) -> Outcome:
@@ -844,16 +904,21 @@ def run_cases(
                 sampled = index % MEMORY_EVERY == worker
                 if sampled:
                     tracemalloc.start()
-                peak_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+                usage_before = resource.getrusage(resource.RUSAGE_SELF)
+                stall_before = memory_stall()
                 wall, cpu = time.perf_counter(), time.process_time()
                 outcome = case.run()
                 cpu = time.process_time() - cpu
                 wall = time.perf_counter() - wall
+                outcome.machine = machine_time(usage_before, stall_before)
+                peak_before = usage_before.ru_maxrss
                 if sampled:
                     peak = tracemalloc.get_traced_memory()[1]
                     tracemalloc.stop()
                     if peak > figures.worst_traced[0]:
                         figures.worst_traced = (peak, f"{seed}:{index}")
+                if not sampled and slow_answer(case, outcome, cpu):
+                    outcome.machine += f"; replayed alone: {replayed_answer(seed, index)}"
                 record(figures, case, outcome, cpu, wall, f"{seed}:{index}", timed=not sampled)
                 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
                 if peak > peak_before + MEMORY_JUMP_KIB and len(figures.memory_jumps) < 50:
@@ -928,7 +993,9 @@ def record(
     if timed and case.channel != "process":
         answer = cpu if outcome.longest_answer is None else outcome.longest_answer
         if answer > 1.0 and len(figures.slow_cpu) < 1000:
-            figures.slow_cpu.append(f"{shown} ({answer:.2f} s CPU for an answer, {cpu:.2f} s all)")
+            figures.slow_cpu.append(
+                f"{shown} ({answer:.2f} s CPU for an answer, {cpu:.2f} s all; {outcome.machine})"
+            )
         if answer > figures.worst_answer[0]:
             figures.worst_answer = (answer, shown[:300])
         figures.slow_wall_count += wall > 1.0
@@ -978,8 +1045,12 @@ def replay(seed: int, index: int) -> int:
     with worker_folder() as folder:
         case = make_case(seed, index, Files(folder), process_every=1000)
         print(case.channel, case.describe)
+        cpu = time.process_time()
         outcome = case.run()
+        cpu = time.process_time() - cpu
         print(outcome)
+        answer = cpu if outcome.longest_answer is None else outcome.longest_answer
+        print(f"slowest answer {answer:.3f} s of CPU")
     return 1 if outcome.internal or outcome.raw else 0
 
 

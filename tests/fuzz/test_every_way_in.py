@@ -4,6 +4,8 @@ profile itself (a million inputs) is run as a script; see its docstring."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from fuzz.every_way_in import (
@@ -13,11 +15,14 @@ from fuzz.every_way_in import (
     Files,
     Outcome,
     judge,
+    machine_time,
     make_case,
+    memory_stall,
     payload_marks,
     pty_process,
     raw_controls,
     record,
+    replayed_answer,
     run_cases,
     run_main,
     toml_string,
@@ -134,6 +139,37 @@ def test_a_scripts_slowest_answer_is_measured_not_its_whole_time(
     record(figures, case, Outcome(longest_answer=1.5), 1.6, 1.6, "1:2", timed=True)
     assert len(figures.slow_cpu) == 1
     assert figures.worst_answer[0] == 1.5
+
+
+def test_a_slow_case_shows_how_the_machine_spent_its_time() -> None:
+    """A slow answer's example says its user and system CPU time and the machine's
+    memory stall (a machine short of memory charges reclaim as system time), and its
+    time when replayed alone in a fresh process."""
+    import resource
+    import time
+
+    before, stall = resource.getrusage(resource.RUSAGE_SELF), memory_stall()
+    until = time.process_time() + 0.05
+    while time.process_time() < until:
+        pass
+    shown = machine_time(before, stall)
+    user = float(shown.split("user ", 1)[1].split(" s", 1)[0])
+    assert user >= 0.04
+    assert "system " in shown
+    assert ("memory stall" in shown) == (stall is not None)
+    assert re.fullmatch(r"[0-9]+\.[0-9]{3} s", replayed_answer(24, 3))
+
+    figures = Figures()
+    record(
+        figures,
+        Case("pipe", 2, lambda: Outcome(), "2d6"),
+        Outcome(longest_answer=1.5, machine="user 0.10 s, system 1.40 s"),
+        1.6,
+        1.6,
+        "1:2",
+        timed=True,
+    )
+    assert figures.slow_cpu[0].endswith("1.60 s all; user 0.10 s, system 1.40 s)")
 
 
 def test_a_short_profile_in_process() -> None:
