@@ -49,8 +49,21 @@ def brute_distribution(text: str, max_dice: int = 8) -> dict[int, Fraction]:
             total = Evaluation(Roller(Replay(faces)), EMPTY_ENVIRONMENT).value(expr)
         except NeedFaceError as need:
             assert len(faces) < max_dice, f"{text} needs more than {max_dice} dice"
-            sides = len(need.die.faces)
-            pending.extend(((*faces, index), chance / sides) for index in range(sides))
+            pending.extend(
+                ((*faces, index), chance * ways) for index, ways in _distinct_faces(need.die)
+            )
             continue
         outcomes[total] = outcomes.get(total, Fraction(0)) + chance
     return outcomes
+
+
+def _distinct_faces(die: Die) -> list[tuple[int, Fraction]]:
+    """The index of each distinct face of ``die`` and its chance. Faces of the same
+    value and symbols (the D3's faces 1 and 2 both count 1) roll alike, whatever they
+    are named: each such group is followed once, with its faces' chances added."""
+    first: dict[tuple[object, ...], int] = {}
+    ways: dict[int, int] = {}
+    for index, face in enumerate(die.faces):
+        place = first.setdefault((face.value, face.symbols), index)
+        ways[place] = ways.get(place, 0) + 1
+    return [(index, Fraction(count, len(die.faces))) for index, count in ways.items()]

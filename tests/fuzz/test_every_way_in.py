@@ -153,9 +153,11 @@ def test_a_slow_case_shows_how_the_machine_spent_its_time() -> None:
     while time.process_time() < until:
         pass
     shown = machine_time(before, stall)
-    user = float(shown.split("user ", 1)[1].split(" s", 1)[0])
-    assert user >= 0.04
-    assert "system " in shown
+    # the kernel splits CPU time into user and system by samples: only their sum is exact
+    user, system = (
+        float(shown.split(f"{part} ", 1)[1].split(" s", 1)[0]) for part in ("user", "system")
+    )
+    assert user + system >= 0.04
     assert ("memory stall" in shown) == (stall is not None)
     assert re.fullmatch(r"[0-9]+\.[0-9]{3} s", replayed_answer(24, 3))
 

@@ -6,6 +6,7 @@ Rule numbers (K1, K2 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from fractions import Fraction
 
@@ -132,6 +133,7 @@ def brute_force(pool: int, again: int | None, rote: bool, depth: int) -> dict[in
     """Successes over every sequence of faces, following each chain of dice that roll
     again up to ``depth`` dice (rules K1-K3); what lies deeper is left out."""
 
+    @functools.cache  # the same chain below each face: counted once, not 10**depth times
     def die(first: bool, left: int) -> dict[int, Fraction]:
         found: dict[int, Fraction] = {}
         for face in range(1, 11):
