@@ -6,6 +6,7 @@ Rule numbers (L1, L2 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from fractions import Fraction
@@ -100,6 +101,7 @@ def test_the_plain_line() -> None:
     )
 
 
+@functools.cache  # examples repeat a pool with another TN: counted once (read-only)
 def brute_force(rolled: int, kept: int, explodes: bool, depth: int = 2) -> dict[int, Fraction]:
     """Every sequence of faces, each die followed ``depth`` 10s deep (rules L1, L2): the
     totals up to 10 * depth + 9 need no deeper die (every die of such a total is at most
