@@ -116,10 +116,10 @@ def read_dice_sum(text: str) -> Roll | None:
 
 _compiled_pieces: re.Pattern[str] | None = None
 
-HAND_CUT_LINES = 200
-"""Most lines cut by hand before :data:`_PIECES` is compiled: the pattern cuts a line
-quicker than string methods do, and after a few hundred lines has paid for its
-compiling."""
+HAND_CUT_LINES = 32
+"""Most lines cut by hand before :data:`_PIECES` is compiled: enough for the few lines
+of a one-shot roll, a first odds call or the start of a session; the pattern cuts a
+line quicker than string methods do, so a stream of lines compiles it early."""
 
 _hand_cut_lines = 0
 
