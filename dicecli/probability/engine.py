@@ -678,6 +678,12 @@ def _exploding_dice(
         first, then = _clamped_scores(clamp, first, then, compounding, penalty, score)
     # Refused now when too big as a whole; its steps charge the question as they run.
     check_estimate(chain_work(standing, explodes, depth, first, then), what)
+    if modifiers.keep is None and count > 1 and compounding:  # then its units' total
+        # Refused now, before the chains' work; charged by the total itself.
+        scores = [first(value) for value in standing] + [then(value) for value in standing]
+        span = (depth + 1) * (max(scores) - min(scores))
+        work = power_work(span, span, (depth + 1) * denominator.bit_length(), count)
+        check_estimate(work, what)
     per_die = chain_total(standing, explodes, depth, first, then, what)
     if modifiers.keep is None and count > 1 and not compounding:
         # and then the chain's total to a power, refused as a whole before its own
