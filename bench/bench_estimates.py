@@ -79,6 +79,7 @@ GRID: list[str] = [
     "50d6!",
     "80d6!",
     "30d10!",
+    "4d3ro1!>=2",  # a chain of wide weights to a power
     # different units
     "{3d6, 2d8, d10, d12}kh2",
     "{4d6, 3d10, 2d20}dl2",

@@ -3,11 +3,14 @@
 :func:`read_dice_sum` reads a line that is dice terms and numbers joined by ``+`` and
 ``-`` (``2D6+5``, ``d20 + 7``, ``4d6kh3``, ``1d8+1d6+3``, ``3d6-3``, ``d%``, ``4dF``),
 each dice term with at most one keep or drop (``kh3``, ``kl``, ``dl1``, ``k2``), and
-builds the very tree :mod:`dicecli.notation.grammar` builds for it. It tells such a line
-by one regular expression over the whole line and reads its terms with one more, where
+builds the very tree :mod:`dicecli.notation.grammar` builds for it. It cuts such a line
+into its terms with one regular expression over the whole line, where
 :mod:`dicecli.notation.common_lines` (which reads more forms) reads a token at a time:
-a line seen for the first time is mostly this reading. Anything else gives None and
-goes on to the next reader; every error comes from the grammar of record.
+a line seen for the first time is mostly this reading. A line with no gap (``2d20kh1``,
+``2D6+5``) is cut by string methods instead, so that a process that reads a few such
+lines (a one-shot roll, a first ``odds`` call) never compiles the expression. Anything
+else gives None and goes on to the next reader; every error comes from the grammar of
+record.
 
 What it declines, to be sure it never reads a line otherwise than the grammar: a
 comment, a label, brackets, a sign first, a number past 50 digits, a count or size
@@ -45,16 +48,17 @@ from dicecli.notation.semantics import MAX_DICE_COUNT, MAX_SIDES
 
 _GAP = r"[ \t\r\n]*"  # what pyparsing skips between tokens (not every \s)
 _DIGITS = r"\d{1,50}"  # a longer number goes to the grammar, which has the rules for it
-_PIECES = re.compile(
+_PIECES = (
     rf"([-+]?){_GAP}(?:(\d{{0,50}})[dD]({_DIGITS}|%|[fF])(?:((?i:kh|kl|dh|dl|k))(\d{{0,50}}))?"
     rf"|({_DIGITS}))"
     r"|([^ \t\r\n])"
-    r"|[ \t\r\n]+",
-    re.ASCII,  # the digits 0-9 only, as the grammar reads them
+    r"|[ \t\r\n]+"
 )
 """The pieces of a line, in order, all of it: a term (a dice term or a number) with the
 sign before it; any other character, alone (the line is not a sum); or the spaces
-before the end or before such a character."""
+before the end or before such a character. Compiled (:func:`_pieces`) only for the first
+line :func:`_pieces_by_hand` leaves to it: compiling it costs as much as reading
+hundreds of lines, most of a first odds call or a one-shot roll."""
 
 _Piece = tuple[str, str, str, str, str, str, str]
 """A piece's sign, count, sides, keep, amount, number and other character."""
@@ -77,7 +81,12 @@ def read_dice_sum(text: str) -> Roll | None:
         return None
     body: Expr | None = None
     try:
-        for piece in cast("list[_Piece]", _PIECES.findall(text)):
+        pieces = None
+        if _compiled_pieces is None and _hand_cut_lines < HAND_CUT_LINES:
+            pieces = _cut_by_hand(text)
+        if pieces is None:
+            pieces = cast("list[_Piece]", _pieces().findall(text))
+        for piece in pieces:
             sign = piece[0]
             if piece[2]:
                 term: Expr = _dice(piece)
@@ -103,6 +112,99 @@ def read_dice_sum(text: str) -> Roll | None:
     if head in "dD" and _may_be_keyword(text.split(None, 1)[0]):
         return None
     return from_state(Roll, {"body": body, "comment": None})
+
+
+_compiled_pieces: re.Pattern[str] | None = None
+
+HAND_CUT_LINES = 32
+"""Most lines cut by hand before :data:`_PIECES` is compiled: enough for the few lines
+of a one-shot roll, a first odds call or the start of a session; the pattern cuts a
+line quicker than string methods do, so a stream of lines compiles it early."""
+
+_hand_cut_lines = 0
+
+
+def _cut_by_hand(text: str) -> list[_Piece] | None:
+    """:func:`_pieces_by_hand`, counted against :data:`HAND_CUT_LINES`."""
+    global _hand_cut_lines
+    _hand_cut_lines += 1
+    return _pieces_by_hand(text)
+
+
+def _pieces() -> re.Pattern[str]:
+    """:data:`_PIECES`, compiled when a line first needs it."""
+    global _compiled_pieces
+    if _compiled_pieces is None:
+        # the digits 0-9 only, as the grammar reads them
+        _compiled_pieces = re.compile(_PIECES, re.ASCII)
+    return _compiled_pieces
+
+
+_BY_HAND = frozenset("0123456789dDfF%+-kKhHlL")
+"""The characters of the lines :func:`_pieces_by_hand` reads: no gap, nothing but
+dice terms, keeps, numbers and signs."""
+
+_ASCII_DIGITS = "0123456789"
+
+
+def _pieces_by_hand(text: str) -> list[_Piece] | None:
+    """The pieces :data:`_PIECES` finds in ``text``, read without it, for a line of
+    signed terms with no gap and no other character (``2d20kh1``, ``2D6+5``,
+    ``1d8+1d6-3``); None for any other line, which the pattern reads
+    (``tests/notation/test_dice_sums.py`` checks that the two agree)."""
+    if not text or not _BY_HAND.issuperset(text):
+        return None
+    terms = text.replace("-", "+-").split("+")
+    if not terms[0]:  # a sign first (or a doubled sign)
+        return None
+    pieces: list[_Piece] = []
+    for place, term in enumerate(terms):
+        sign = ""
+        if place:
+            if term[:1] == "-":
+                sign, term = "-", term[1:]
+            else:
+                sign = "+"
+            if not term:
+                return None
+        piece = _term_by_hand(sign, term)
+        if piece is None:
+            return None
+        pieces.append(piece)
+    return pieces
+
+
+def _term_by_hand(sign: str, term: str) -> _Piece | None:
+    """The piece of one term with no sign in it, as :data:`_PIECES` reads it; None when
+    the pattern would read it otherwise than as one whole term."""
+    at = term.lower().find("d")
+    if at < 0:
+        if term.isdigit() and len(term) <= 50:
+            return (sign, "", "", "", "", term, "")
+        return None
+    count, rest = term[:at], term[at + 1 :]
+    if len(count) > 50 or (count and not count.isdigit()):
+        return None
+    tail = rest.lstrip(_ASCII_DIGITS)
+    sides = rest[: len(rest) - len(tail)]
+    if not sides:
+        sides = rest[:1]
+        if sides not in ("%", "f", "F"):
+            return None
+        tail = rest[1:]
+    elif len(sides) > 50:
+        return None
+    if not tail:
+        return (sign, count, sides, "", "", "", "")
+    keep = tail[:2]
+    if keep.lower() not in ("kh", "kl", "dh", "dl"):
+        keep = tail[:1]
+        if keep not in ("k", "K"):
+            return None
+    amount = tail[len(keep) :]
+    if amount and (len(amount) > 50 or not amount.isdigit()):
+        return None
+    return (sign, count, sides, keep, amount, "", "")
 
 
 def _may_be_keyword(word: str) -> bool:

@@ -678,13 +678,18 @@ def _exploding_dice(
         first, then = _clamped_scores(clamp, first, then, compounding, penalty, score)
     # Refused now when too big as a whole; its steps charge the question as they run.
     check_estimate(chain_work(standing, explodes, depth, first, then), what)
-    if modifiers.keep is None and count > 1:  # and then the chains' total to a power
-        # Refused now, before the chains' work; charged by the power itself.
+    if modifiers.keep is None and count > 1 and compounding:  # then its units' total
+        # Refused now, before the chains' work; charged by the total itself.
         scores = [first(value) for value in standing] + [then(value) for value in standing]
         span = (depth + 1) * (max(scores) - min(scores))
         work = power_work(span, span, (depth + 1) * denominator.bit_length(), count)
         check_estimate(work, what)
     per_die = chain_total(standing, explodes, depth, first, then, what)
+    if modifiers.keep is None and count > 1 and not compounding:
+        # and then the chain's total to a power, refused as a whole before its own
+        # checks (of its totals, of its memory); estimated from the chain's weights,
+        # as an estimate from their span and size alone is several times the work.
+        check_estimate(power_estimate(per_die, count), what)
     if compounding:
         counts = _identical_units(per_die, count, modifiers, score, what)
     else:

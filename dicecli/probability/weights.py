@@ -312,8 +312,11 @@ def _power_ways_work(counts: Mapping[int, int], times: int) -> tuple[int, int]:
     low, high = min(counts), max(counts)
     slots = (high - low) * times + 1
     width = slot_bytes_for_bits(sum(counts.values()).bit_length() * times)
-    terms = 3 if _is_fair(counts) else sum(1 for count in counts.values() if count) - 1
-    recurrence = recurrence_work(slots, terms, width, _is_palindrome(counts, low, high))
+    palindrome = _is_palindrome(counts, low, high)
+    if _is_fair(counts):
+        recurrence = recurrence_work(slots, 3, width, palindrome)
+    else:
+        recurrence = miller_work(counts, times, slots, width, palindrome)
     return recurrence, packed_power_work(slots, width)
 
 
@@ -497,6 +500,27 @@ def recurrence_work(slots: int, terms: int, width: int, palindrome: bool) -> int
     """Estimated work of :func:`miller_power`: ``terms`` big additions per coefficient."""
     coefficients = slots // 2 + 1 if palindrome else slots
     return coefficients * max(terms, 1) * (100 + width) * 13 // 10
+
+
+def miller_work(
+    counts: Mapping[int, int], times: int, slots: int, width: int, palindrome: bool
+) -> int:
+    """Estimated work of :func:`miller_power` for weights that are not a fair die's: per
+    coefficient of the power, a product of a weight and a coefficient (and a smaller
+    product and two sums) for each weight but the first, and one exact division.
+
+    A coefficient is as wide as ``width`` (the widest) only in the middle of the
+    power: toward its ends it shrinks, down to about ``times`` weights' worth of bits
+    (an exploding die's long tail makes most coefficients so). The mean of those two
+    sizes stands for a coefficient's, and the widest weight for a weight's."""
+    weights = [count for count in counts.values() if count]
+    weight = max(weights).bit_length() // 8 + 1
+    weight_bits = sum(count.bit_length() for count in weights) / len(weights)
+    coefficient = int(times * weight_bits / 8 + width) // 2 + 1
+    product = multiply_work(weight, coefficient)
+    term = product + multiply_work(1, weight) + add_work(weight) + add_work(coefficient)
+    coefficients = slots // 2 + 1 if palindrome else slots
+    return coefficients * ((len(weights) - 1) * term + 2 * product)
 
 
 def slot_bytes_for_bits(bits: int) -> int:

@@ -12,6 +12,8 @@ generated lines (100,000 under ``--runslow``).
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import property_counts
@@ -22,7 +24,7 @@ from property_counts import examples
 
 from dicecli.errors import DiceSyntaxError
 from dicecli.limits import MAX_TERMS, check_line
-from dicecli.notation import grammar, reader
+from dicecli.notation import dice_sums, grammar, reader
 from dicecli.notation.dice_sums import read_dice_sum
 from dicecli.notation.nodes import BinaryOp, Dice, Keep, Modifiers, Number, Roll
 
@@ -237,3 +239,65 @@ def test_a_term_written_again_is_the_same_node() -> None:
 )
 def test_other_lines_go_on(text: str) -> None:
     assert read_dice_sum(text) is None
+
+
+def _agrees_with_pattern(text: str) -> bool:
+    """Check that the pieces cut by hand, if any, are the pattern's; True when cut."""
+    by_hand = dice_sums._pieces_by_hand(text)
+    if by_hand is None:
+        return False
+    assert by_hand == dice_sums._pieces().findall(text), text
+    return True
+
+
+@st.composite
+def _gapless_lines(draw: st.DrawFn) -> str:
+    """A line of the characters the cutting by hand reads, most of them in its pieces."""
+    pieces = [*"0123456789dDfF%+-kKhHlL", "d6", "d20", "kh", "dl", "KL", "1" * 50, "+1"]
+    return "".join(draw(st.lists(st.sampled_from(pieces), max_size=12)))
+
+
+@_SETTINGS
+@given(st.one_of(_gapless_lines(), _sum_lines(), _near_misses()))
+def test_cut_by_hand_as_the_pattern_cuts(text: str) -> None:
+    _agrees_with_pattern(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["2d20kh1", "3d6", "4dF", "2D6+5", "d%", "1d8+1d6-3", "4d6DL1+2", "17d743+12"]
+)
+def test_gapless_sums_are_cut_by_hand(text: str) -> None:
+    assert _agrees_with_pattern(text)
+
+
+@pytest.mark.parametrize("text", ["d20 + 7", "-d6", "2d6+-3", "2d6d6", "1" * 51, "2d6kh3x"])
+def test_other_lines_are_left_to_the_pattern(text: str) -> None:
+    assert dice_sums._pieces_by_hand(text) is None
+
+
+def test_a_few_gapless_lines_compile_no_pattern() -> None:
+    """A process reading a few lines with no gap (a one-shot roll, a first odds call)
+    does not compile the pattern; past :data:`HAND_CUT_LINES` lines, or at a line with
+    a gap, it does."""
+    code = (
+        "from dicecli.notation import dice_sums\n"
+        "from dicecli.notation.reader import parse\n"
+        "lines = [f'2d20kh1+{n}' for n in range(dice_sums.HAND_CUT_LINES)]\n"
+        "for line in lines: parse(line)\n"
+        "print(dice_sums._compiled_pieces is None)\n"
+        "parse('3d6+999999')\n"
+        "print(dice_sums._compiled_pieces is None)\n"
+        "print(parse('2d20kh1+7') is parse('2d20kh1+7'))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.split() == ["True", "False", "True"]
+    done = subprocess.run(
+        [sys.executable, "-c", code.replace("2d20kh1+{n}", "2d20kh1 + {n}")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert done.stdout.split()[:2] == ["False", "False"]
