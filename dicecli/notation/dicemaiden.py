@@ -188,7 +188,7 @@ def _arithmetic_beside_targets(code: str) -> str:
 
 
 _FAILURES_ONLY = re.compile(
-    r"(?P<label>\s*(?:\([^()]*\)\s*)?)(?P<term>\d*[dD](?:\d+|%)(?:\s*[a-z]+\d*)*)\s*"
+    r"(?P<label>\s*(?:\([^()]*\)\s*)?)(?P<term>\d*[dD](?:\d+|%)(?:\s*[a-z]+(?![a-z])\d*)*)\s*"
 )
 _FAILURE_WORD = re.compile(r"\s*(?<![A-Za-z])f(?P<n>\d+)")
 _BOTCH_WORD = re.compile(r"(?<![A-Za-z])b(?P<n>\d*)(?![a-z])")

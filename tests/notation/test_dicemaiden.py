@@ -351,3 +351,21 @@ def test_an_alias_refused_by_default_hints_at_the_dialect() -> None:
     assert "Dice Maiden's alias: --dialect dicemaiden reads it as (1d8!, 1d6!)kh1" in done.stderr
     done = run_in_process("swx")
     assert "Dice Maiden" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "2d64keepklkeepartilleryrolloffkhf1>=5!p>=+lost by",  # fuzz seed 10, case 26716
+        "4d6 " + "keep" * 18 + "!",
+    ],
+)
+def test_a_long_run_of_letters_after_dice_is_one_word(line: str) -> None:
+    """Issue 24: the pattern of Dice Maiden's failures without a target (``4d6 f1``)
+    split a run of letters after the dice into words in exponentially many ways before
+    failing (over a minute for the first line, the time doubling with each letter
+    more). A word now runs to the end of its letters: the line is read at once, left
+    as typed, and refused by the grammar at the run."""
+    assert translated(line, "dicemaiden") == line.replace(" by", " cf<=1y")  # b: a botch
+    with pytest.raises(DiceError, match="unexpected 'keep"):
+        dicecli.roll(line, environment=MAIDEN)
