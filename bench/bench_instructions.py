@@ -1,7 +1,7 @@
 """Instructions executed, counted by callgrind: start-up and piped lines, this dicecli
 against another, as ratios. The same on a busy machine as on a quiet one.
 
-    python bench/bench_instructions.py --baseline OTHER/bin/dicecli [--lines 2000]
+    python bench/bench_instructions.py --baseline OTHER/bin/dicecli [--lines 2000] [--only piped]
 
 Wall-clock benchmarks (``bench_startup.py``, ``bench_throughput.py``) need a quiet
 machine; this one does not: ``valgrind --tool=callgrind`` counts the instructions a
@@ -16,7 +16,9 @@ without ``--seed`` draw from the OS, which changes little). Rows:
 - the same for the corpus's lines made new (each line with a different constant), so
   that no line is seen twice.
 
-Ratios above 1 mean this dicecli executes more than the baseline. Needs valgrind.
+``--only TEXT`` counts only the rows whose name holds TEXT (``--only piped`` for the
+piped lines). Ratios above 1 mean this dicecli executes more than the baseline. Needs
+valgrind.
 """
 
 from __future__ import annotations
@@ -68,8 +70,8 @@ def instructions(command: list[str], stdin: str | None = None) -> int:
     raise SystemExit(f"callgrind gave no total for {command}")
 
 
-def rows(executable: str, lines: int) -> dict[str, float]:
-    """Instruction counts of every row, for one dicecli."""
+def rows(executable: str, lines: int, only: str) -> dict[str, float]:
+    """Instruction counts of the rows whose name holds ``only``, for one dicecli."""
     base = interpreter_and_script(executable)
     compile_package = (  # as pip install does, so that no run compiles
         "import compileall, os, dicecli;"
@@ -78,12 +80,14 @@ def rows(executable: str, lines: int) -> dict[str, float]:
     subprocess.run([base[0], "-c", compile_package], check=True)
     found: dict[str, float] = {}
     for name, command in COMMANDS.items():
-        if command[0] == DICECLI:
+        if command[0] == DICECLI and only in name:
             found[name] = instructions([*base, *command[1:]])
     corpus = [line for line in CORPUS.read_text(encoding="utf-8").splitlines() if line]
     repeated = [corpus[i % len(corpus)] for i in range(lines)]
     new = [f"{corpus[i % len(corpus)]}+{i}" for i in range(lines)]
     for name, piped in (("piped line (repeated corpus)", repeated), ("piped new line", new)):
+        if only not in name:
+            continue
         one = instructions(base, piped[0] + "\n")
         many = instructions(base, "\n".join(piped) + "\n")
         found[name] = (many - one) / (lines - 1)
@@ -94,11 +98,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", required=True, help="another dicecli executable")
     parser.add_argument("--lines", type=int, default=2000)
+    parser.add_argument("--only", default="", help="count only rows whose name holds this")
     arguments = parser.parse_args()
     if shutil.which("valgrind") is None:
         sys.exit("valgrind is not installed")
-    ours = rows(DICECLI, arguments.lines)
-    theirs = rows(arguments.baseline, arguments.lines)
+    ours = rows(DICECLI, arguments.lines, arguments.only)
+    theirs = rows(arguments.baseline, arguments.lines, arguments.only)
     print(f"instructions (callgrind), this dicecli vs {arguments.baseline}")
     print(f"{'row':44} {'this':>14} {'baseline':>14} {'ratio':>7}")
     for name, count in ours.items():
@@ -106,6 +111,8 @@ def main() -> None:
     plain = "dicecli 2D6+5"
     print(f"as a ratio to {plain} of the same dicecli (the fast options: at most 1.1)")
     for name in FAST_OPTION_ROWS:
+        if name not in ours or plain not in ours:
+            continue
         print(f"{name:44} {ours[name] / ours[plain]:14.3f} {theirs[name] / theirs[plain]:14.3f}")
 
 

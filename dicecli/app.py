@@ -169,6 +169,11 @@ class Session:
         self.environment = options.environment
         self.dialect = options.environment.dialect
         """The dialect lines are read in (``--dialect``), None: dicecli's own."""
+        self.rolls_each_line_times = (
+            options.times != 1 or options.summary or bool(options.environment.checks)
+        )
+        """Whether every line is rolled by :meth:`_roll_times`: ``--times``, ``--summary``,
+        or saved checks (whose names stand for game lines)."""
         self.failed_checks = 0
 
     def roll_text(self, text: str) -> None:
@@ -179,9 +184,7 @@ class Session:
         if ";" in text:  # several rolls on the line: each is its own result
             self._roll_several(text)
             return
-        checks = self.environment.checks
-        many = self.options.times != 1 or self.options.summary
-        if many or checks or _SHORT_REPEAT in text or _LONG_REPEAT in text:
+        if self.rolls_each_line_times or _SHORT_REPEAT in text or _LONG_REPEAT in text:
             self._roll_times(text)  # the slower path: --times, saved checks, `2d6 -n 3`
             return
         try:

@@ -123,7 +123,7 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
             compared = roll_comparison(body, roller, env, text, roll.comment)
             notes = line_notes(text, env.dialect if env.settings else None)
             return replace(compared, notes=notes) if notes else compared
-        step, canonical = _ready(body)
+        step, canonical = prepared.found(body) or _ready(body)
         evaluation = Evaluation(roller, env)
         tree = step(evaluation)
     except DiceError as error:
@@ -283,15 +283,13 @@ _seen_once: dict[int, Expr] = {}
 
 
 def _ready(body: Expr) -> tuple[Step, str]:
-    """What rolls ``body`` and its canonical text: its step (:data:`prepared`), but for
-    a dice term with numbers put to it one by one (``17d743 + 12``, ``(4d6kh3 - 1) * 2``)
-    rolled for the first time, which is rolled directly (:func:`_run_sum`): a line read
-    once, as piped lines mostly are, is not made ready for rolls that never come. Its
-    second roll makes the step. Each entry of ``_seen_once`` holds its expression, so an
-    identity is not reused while it is remembered."""
-    ready = prepared.found(body)
-    if ready is not None:
-        return ready
+    """What rolls ``body``, whose step :data:`prepared` does not hold, and its canonical
+    text: its step, but for a dice term with numbers put to it one by one (``17d743 +
+    12``, ``(4d6kh3 - 1) * 2``) rolled for the first time, which is rolled directly
+    (:func:`_run_sum`): a line read once, as piped lines mostly are, is not made ready
+    for rolls that never come. Its second roll makes the step. Each entry of
+    ``_seen_once`` holds its expression, so an identity is not reused while it is
+    remembered."""
     numbers: list[tuple[BinaryOpSymbol, int, int]] = []  # op, its level, the number
     node = body
     while type(node) is BinaryOp:
