@@ -1033,8 +1033,15 @@ STOP: list[bool] = []
 be taken by dicecli's entry point as that case's Ctrl-C)."""
 
 
+WORKER_MEMORY_CAP = 3 << 30
+"""The address space a worker may take (3 GiB): a case that runs away in memory then
+ends in a :class:`MemoryError`, an internal error the figures name, instead of the
+kernel killing the worker (and the machine's other work) with every figure unwritten."""
+
+
 def _worker(arguments: tuple[int, int, int, int, int, Path | None]) -> Figures:
     seed, inputs, worker, workers, process_every, checkpoint = arguments
+    resource.setrlimit(resource.RLIMIT_AS, (WORKER_MEMORY_CAP, WORKER_MEMORY_CAP))
     import signal
 
     signal.signal(signal.SIGTERM, lambda *_: STOP.append(True))  # figures on SIGTERM too
