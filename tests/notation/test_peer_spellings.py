@@ -321,6 +321,24 @@ def test_dice_of_other_faces_and_sums(spelling: str, own: str) -> None:
     assert parse(spelling) == parse(own)
 
 
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("4d99999999999 .+ 5", "a die needs 1 to 10,000 sides"),  # fuzz seed 11, case 93647
+        ("6d99999999999a", "a die needs 1 to 10,000 sides"),
+        ("2u99999999999", "unexpected 'u99999999999'"),
+        ("4d6 .+ " + "9" * 101, "number too long: 101 digits, the limit is 100"),
+    ],
+)
+def test_dice_of_other_faces_are_counted_before_they_are_listed(line: str, message: str) -> None:
+    """Issue 24: a die of other faces past the hundred that are spelt out is left as
+    written, for the grammar to refuse, before any face is made (a die of eleven
+    digits' sides once took 7 s and 3 GB before the refusal)."""
+    with pytest.raises(dicecli.DiceError) as caught:
+        parse(line)
+    assert caught.value.message == message
+
+
 @settings(max_examples=examples(50), deadline=None)
 @given(
     st.integers(1, 3),
