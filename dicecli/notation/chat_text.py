@@ -19,10 +19,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from dicecli.limits import MAX_DIGITS
 from dicecli.notation.dicemaiden import plain_forms
 from dicecli.notation.games import games
 from dicecli.notation.peer_forms import peer_forms
 
+_TOO_LONG_NUMBER = re.compile(rf"\d{{{MAX_DIGITS + 1}}}")
 _CHAT_PREFIX = re.compile(r"\s*(?:/roll|/r|!roll|!r)(?=\s)", re.IGNORECASE)
 _BLOCK_COMMENT = re.compile(r"/\*(?P<words>.*?)\*/", re.DOTALL)
 _LINE_COMMENT = re.compile(r"\s//[ \t]*(?P<words>[A-Za-z].*)$", re.DOTALL)
@@ -79,14 +81,22 @@ def readings(text: str) -> Iterator[tuple[str, str | None]]:
         yield text, None
     if is_game_line(text):
         return
-    plain = plain_forms(text)  # Dice Maiden's p s 2d6, 1d6++5, 6d10 tl7
-    if plain != text:
-        text = plain
-        yield text, None
-    peer = peer_forms(text)  # python-dice's 6d6^, caith's t7 tt9, Foundry's 4d6even
-    if peer != text:
-        text = peer
-        yield text, None
+    # Spellings are rewritten before the comment (#) only, which stays as typed; and
+    # not at all in a line with a number past the grammar's limit, which the grammar
+    # refuses with its caret (past 4,300 digits Python will not read one).
+    code, hash_sign, comment = text.partition("#")
+    if not _TOO_LONG_NUMBER.search(code):
+        # the spaces before the comment stay: a word may end there (fitd1 # x)
+        gap = code[len(code.rstrip()) :] if hash_sign else ""
+        plain = plain_forms(code)  # Dice Maiden's p s 2d6, 1d6++5, 6d10 tl7
+        if plain != code:
+            code = plain.rstrip() + gap if hash_sign else plain
+            text = code + hash_sign + comment
+            yield text, None
+        peer = peer_forms(code)  # python-dice's 6d6^, caith's t7 tt9, Foundry's 4d6even
+        if peer != code:
+            text = peer + hash_sign + comment
+            yield text, None
     label = _LEADING_LABEL.match(text)
     if label is not None:
         text = _blanked(text, 0, label.end())

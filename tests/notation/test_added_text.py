@@ -58,6 +58,41 @@ def test_lines_that_stay_refused(line: str, message: str) -> None:
     assert caught.value.message == message
 
 
+@pytest.mark.parametrize(
+    ("line", "canonical"),
+    [
+        # another roller's spelling in the comment is the player's text, kept as typed
+        ("(Attack) 2d6 # 6d6 v 3 and 2u6", "2d6 # Attack: 6d6 v 3 and 2u6"),
+        ("(Attack) 6d6 v 3 # 6d6 v 3", "6d6kl3 # Attack: 6d6 v 3"),
+        ("(2d6 + 6) ^+ 2 # twice", "2d6 + 6 + (2d6 + 6) # twice"),  # caith: as with ": twice"
+        ("10d10 t7 tt9 # wod", "10d10>=7ds>=9 # wod"),  # as without the comment
+        ("(Attack) fitd1 # x", "blades 1 # Attack: x"),  # the space before # stays
+        ("ul (Chaos) 10d6 e6 ! Wild # 2x3d6", "10d6!o>=6 # Chaos: Wild # 2x3d6"),
+    ],
+)
+def test_other_spellings_are_read_before_the_comment_only(line: str, canonical: str) -> None:
+    assert str(parse(line)) == canonical
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        # fuzz seed 11, case 133212: a 5,002-digit number in the comment of a refused
+        # line was read as python-dice's count (an internal error: Python reads no
+        # number past 4,300 digits)
+        (
+            "[6kl 2#2d6 v 3" + "1" * 5000,
+            "expected a number, dice such as 2d6, '(' or a name, found '[6kl'",
+        ),
+        ("2d6 ) [" + "1" * 5000 + "d6 v 3]", "unexpected ')'"),
+    ],
+)
+def test_a_number_past_the_limit_is_never_read_as_another_spelling(line: str, message: str) -> None:
+    with pytest.raises(DiceSyntaxError) as caught:
+        parse(line)
+    assert caught.value.message == message
+
+
 def test_an_exploding_bang_stays_an_explosion() -> None:
     # "!" then words is a comment only where the line would be refused otherwise
     assert str(parse("2d6 !")) == "2d6!"
