@@ -141,6 +141,9 @@ class ExactValues:
         self.artillery = False
         self.notes: list[str] = []
         self._depth = 0
+        # whether each node met mentions the artillery die, by identity (with the node,
+        # so its id stays its own): the walk asks again of every node below it
+        self._mentions: dict[int, tuple[Expr, bool]] = {}
 
     def of(self, expr: Expr) -> Outcomes:
         if not self._mentions_artillery(expr):
@@ -189,7 +192,16 @@ class ExactValues:
         return outcomes
 
     def _mentions_artillery(self, expr: Expr, depth: int = 0) -> bool:
-        """True when ``expr`` rolls the artillery die, directly or in a saved roll."""
+        """True when ``expr`` rolls the artillery die, directly or in a saved roll
+        (worked out once per node at the top level: :meth:`of` asks of each part)."""
+        if depth == 0:
+            known = self._mentions.get(id(expr))
+            if known is None:
+                known = self._mentions[id(expr)] = (expr, self._walk_mentions(expr, 0))
+            return known[1]
+        return self._walk_mentions(expr, depth)
+
+    def _walk_mentions(self, expr: Expr, depth: int) -> bool:
         if is_artillery(expr):
             return True
         if depth > MAX_NAME_DEPTH:

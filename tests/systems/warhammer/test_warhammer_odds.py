@@ -294,3 +294,26 @@ def test_saved_roll_holding_the_artillery_die() -> None:
 def test_artillery_inside_a_group_is_refused() -> None:
     with pytest.raises(RuleError):
         odds("wfb {artillery, 4}kh1")
+
+
+def test_each_part_is_asked_once_whether_it_rolls_the_artillery_die(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 24 (fuzz seed 11): the walk asked of every part of a long sum whether it
+    held the artillery die, and each answer walked the whole part again (a square of
+    the terms: 0.34 s for 500). Each node is now looked at once a question."""
+    from dicecli.systems.warhammer import odds as warhammer_odds
+    from dicecli.systems.warhammer.nodes import is_artillery
+
+    walked = 0
+
+    def counted(expr: Expr) -> bool:
+        nonlocal walked
+        walked += 1
+        return is_artillery(expr)
+
+    monkeypatch.setattr(warhammer_odds, "is_artillery", counted)
+    found = dicecli.odds("wfb artillery" + " + 1" * 500)
+    assert found.distribution is not None
+    assert found.distribution.max == 10 + 500  # rule W1: the artillery die's highest is 10
+    assert walked <= 3 * 1001  # the 1,001 nodes of the sum, not 250,000 visits
