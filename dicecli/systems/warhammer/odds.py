@@ -141,8 +141,8 @@ class ExactValues:
         self.artillery = False
         self.notes: list[str] = []
         self._depth = 0
-        # whether each node met mentions the artillery die, by identity (with the node,
-        # so its id stays its own): the walk asks again of every node below it
+        # whether each node met rolls the artillery die, by identity (with the node, so
+        # its id stays its own)
         self._mentions: dict[int, tuple[Expr, bool]] = {}
 
     def of(self, expr: Expr) -> Outcomes:
@@ -191,27 +191,49 @@ class ExactValues:
         self._depth -= 1
         return outcomes
 
-    def _mentions_artillery(self, expr: Expr, depth: int = 0) -> bool:
-        """True when ``expr`` rolls the artillery die, directly or in a saved roll
-        (worked out once per node at the top level: :meth:`of` asks of each part)."""
-        if depth == 0:
-            known = self._mentions.get(id(expr))
-            if known is None:
-                known = self._mentions[id(expr)] = (expr, self._walk_mentions(expr, 0))
+    def _mentions_artillery(self, expr: Expr) -> bool:
+        """True when ``expr`` rolls the artillery die, directly or in a saved roll:
+        worked out once for ``expr`` and each part below it, parts first (:meth:`of`
+        asks of every part), with a list of pending parts rather than recursion (a sum
+        of a thousand terms is a thousand deep)."""
+        known = self._mentions.get(id(expr))
+        if known is not None:
             return known[1]
-        return self._walk_mentions(expr, depth)
+        pending: list[tuple[Expr, bool]] = [(expr, False)]
+        while pending:
+            node, parts_known = pending.pop()
+            if id(node) in self._mentions:
+                continue
+            if not parts_known:
+                pending.append((node, True))
+                pending.extend((part, False) for part in children(node))
+                continue
+            if isinstance(node, Name):
+                found = self._rolls_artillery(node)
+            else:
+                found = is_artillery(node) or any(
+                    self._mentions[id(part)][1] for part in children(node)
+                )
+            self._mentions[id(node)] = (node, found)
+        return self._mentions[id(expr)][1]
 
-    def _walk_mentions(self, expr: Expr, depth: int) -> bool:
-        if is_artillery(expr):
-            return True
-        if depth > MAX_NAME_DEPTH:
-            return False  # the core reports the loop
-        if isinstance(expr, Name):
-            if self.env.value(expr.name) is not None:
-                return False
-            saved = self.env.roll(expr.name)
-            return saved is not None and self._mentions_artillery(saved, depth + 1)
-        return any(self._mentions_artillery(child, depth) for child in children(expr))
+    def _rolls_artillery(self, name: Name) -> bool:
+        """True when the saved roll ``name`` stands for rolls the artillery die, in it
+        or in the saved rolls it names, to :data:`MAX_NAME_DEPTH` names deep."""
+        pending: list[tuple[Expr, int]] = [(name, 0)]
+        while pending:
+            node, depth = pending.pop()
+            if is_artillery(node):
+                return True
+            if depth > MAX_NAME_DEPTH:
+                continue  # the core reports the loop
+            if isinstance(node, Name):
+                saved = self.env.roll(node.name) if self.env.value(node.name) is None else None
+                if saved is not None:
+                    pending.append((saved, depth + 1))
+                continue
+            pending.extend((part, depth) for part in children(node))
+        return False
 
 
 def residue_of(outcomes: Outcomes) -> Fraction:
