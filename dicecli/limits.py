@@ -52,7 +52,9 @@ _WIDE_SIGNS = str.maketrans("×\N{MINUS SIGN}", "*-")
 """The separators outside ASCII, read as their ASCII twins: one character for one, so
 positions stay. (In the class beside ASCII, they made ``re`` build a 64k-character
 bitmap at every start; as alternatives, ``re`` merges them back into the class.)"""
-_LONG_NUMBER = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
+LONG_NUMBER = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
+"""A number of more digits than any line may hold: a line with one is refused, and the
+other readings of a line leave it as written (past 4,300 digits Python reads none)."""
 _BRACKETS = re.compile(r"[(){}\[\]]")
 _LABEL = re.compile(r"\[[^\]\[]*\]")  # as the grammar reads a label
 
@@ -68,7 +70,7 @@ def check_line(text: str) -> None:
     # A comment is free text: it starts at the first # outside a [label] (labels are
     # blanked to spaces of the same length, so positions stay those of the text).
     body = _LABEL.sub(lambda label: " " * len(label[0]), text).split("#", 1)[0]
-    long_number = _LONG_NUMBER.search(body)
+    long_number = LONG_NUMBER.search(body)
     if long_number is not None:
         raise DiceSyntaxError(
             f"number too long: {len(long_number[0]):,} digits, the limit is {MAX_DIGITS}",

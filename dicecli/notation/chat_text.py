@@ -19,12 +19,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from dicecli.limits import MAX_DIGITS
+from dicecli.limits import LONG_NUMBER
 from dicecli.notation.dicemaiden import plain_forms
 from dicecli.notation.games import games
 from dicecli.notation.peer_forms import peer_forms
 
-_TOO_LONG_NUMBER = re.compile(rf"\d{{{MAX_DIGITS + 1}}}")
 _CHAT_PREFIX = re.compile(r"\s*(?:/roll|/r|!roll|!r)(?=\s)", re.IGNORECASE)
 _BLOCK_COMMENT = re.compile(r"/\*(?P<words>.*?)\*/", re.DOTALL)
 _LINE_COMMENT = re.compile(r"\s//[ \t]*(?P<words>[A-Za-z].*)$", re.DOTALL)
@@ -85,7 +84,7 @@ def readings(text: str) -> Iterator[tuple[str, str | None]]:
     # not at all in a line with a number past the grammar's limit, which the grammar
     # refuses with its caret (past 4,300 digits Python will not read one).
     code, hash_sign, comment = text.partition("#")
-    if not _TOO_LONG_NUMBER.search(code):
+    if not LONG_NUMBER.search(code):
         # the spaces before the comment stay: a word may end there (fitd1 # x)
         gap = code[len(code.rstrip()) :] if hash_sign else ""
         plain = plain_forms(code)  # Dice Maiden's p s 2d6, 1d6++5, 6d10 tl7

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from dicecli.errors import DiceError, DiceSyntaxError
-from dicecli.limits import MAX_DIGITS
+from dicecli.limits import LONG_NUMBER
 
 # A dice term's head, and the modifiers written against it (or against a group's
 # closing brace), each right after the one before or after spaces (``4d6 kh3``: the
@@ -458,19 +458,13 @@ _REWRITE: dict[str, Callable[[str], str]] = {
 }
 
 
-_TOO_LONG_NUMBER = rf"\d{{{MAX_DIGITS + 1}}}"
-"""A number of more digits than any line may hold (:data:`~dicecli.limits.MAX_DIGITS`):
-a line with one is left as written, for the grammar to refuse, not read as a number
-(past 4,300 digits Python refuses to)."""
-
-
 @lru_cache(maxsize=1024)
 def translated(text: str, dialect: str) -> str:
     """``text`` as ``dialect``'s roller reads it, in dicecli's notation. A comment
     (after ``#``) is left as written. Raises :class:`DiceError` for a form the roller
     reads that dicecli cannot roll."""
     code, hash_sign, comment = text.partition("#")
-    if re.search(_TOO_LONG_NUMBER, code):  # the grammar refuses it, with its caret
+    if LONG_NUMBER.search(code):  # the grammar refuses it, with its caret
         return text
     try:
         return _REWRITE[dialect](code) + hash_sign + comment
