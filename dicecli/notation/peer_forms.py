@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import re
 
-from dicecli.limits import MAX_DIGITS
-
 _DICE = r"(?<![A-Za-z_\d])(?P<count>\d*)[dD](?P<sides>\d+|%)"
 _END = r"(?=\s|$|[-+*/)#,])"
 _BARE = re.compile(
@@ -55,7 +53,8 @@ MOST_FACES_LISTED = 100
 
 def peer_forms(text: str) -> str:
     """``text`` with the forms of this module spelt as dicecli's; ``text`` itself when
-    it has none."""
+    it has none. ``text`` holds no number past the digits limit
+    (:data:`~dicecli.limits.LONG_NUMBER`): its caller leaves such a line as written."""
     text = _summed(text)
     text = _BARE.sub(_bare, text)
     text = _COMPUTED_TOTAL.sub(lambda found: found["dice"], text)
@@ -144,34 +143,23 @@ def _other_dice(found: re.Match[str]) -> str:
     to refuse or read) past :data:`MOST_FACES_LISTED` faces, which are counted before
     any is made: a line may name a die of a hundred digits."""
     if found["kind"]:
-        sides = _number(found["other_sides"])
+        sides = int(found["other_sides"])
         plus_minus = found["kind"].lower() == "u"
         low, high = (-sides, sides) if plus_minus else (0, sides - 1)
         count, shift, doubled = found["other_count"], 0, None
     elif found["again"]:
-        sides = 100 if found["sides"] == "%" else _number(found["sides"])
+        sides = 100 if found["sides"] == "%" else int(found["sides"])
         low, high = 1, sides
-        count, shift = found["count"], 0
-        doubled = _number(found["on"]) if found["on"] else sides
+        count, shift, doubled = found["count"], 0, int(found["on"] or sides)
     else:
-        sides = 100 if found["added_sides"] == "%" else _number(found["added_sides"])
+        sides = 100 if found["added_sides"] == "%" else int(found["added_sides"])
         low, high = 1, sides
-        added = found["added"].lstrip("0") or "0"
-        if len(added) > MAX_DIGITS:  # the grammar's limit on a number, with its caret
-            return found[0]
-        shift = int(added) * (1 if found["sign"] == "+" else -1)
+        shift = int(found["added"]) * (1 if found["sign"] == "+" else -1)
         count, doubled = found["added_count"], None
     if not 0 < high - low + 1 <= MOST_FACES_LISTED:
         return found[0]
     faces = [face * 2 if face == doubled else face + shift for face in range(low, high + 1)]
     return f"{count}d{{{','.join(map(str, faces))}}}"
-
-
-def _number(digits: str) -> int:
-    """The number ``digits`` write, or one past the sides that could be listed for a
-    longer run of digits than such a number needs (not turned into a number)."""
-    digits = digits.lstrip("0") or "0"
-    return int(digits) if len(digits) <= 3 else 1000 + MOST_FACES_LISTED
 
 
 def _faces_counted(sides: int, counts: set[int]) -> str | None:
