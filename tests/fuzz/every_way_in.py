@@ -291,6 +291,10 @@ class Outcome:
     (each line's answer or refusal is written before the next line is read), so at
     least the time of its slowest answer; None where the case is one answer."""
 
+    def slowest_answer(self, cpu: float) -> float:
+        """The CPU seconds of the case's slowest answer, ``cpu`` being the whole case's."""
+        return cpu if self.longest_answer is None else self.longest_answer
+
 
 class Capture(io.StringIO):
     """A captured standard stream that is a terminal or not; the CPU time of each write
@@ -381,10 +385,13 @@ def machine_time(before: Any, stall_before: float | None) -> str:
     return shown
 
 
+SLOW_ANSWER = 1.0
+"""The CPU seconds past which an in-process case's answer is flagged."""
+
+
 def slow_answer(case: Case, outcome: Outcome, cpu: float) -> bool:
-    """Whether an in-process case gave an answer past 1 s of CPU."""
-    answer = cpu if outcome.longest_answer is None else outcome.longest_answer
-    return case.channel != "process" and answer > 1.0
+    """Whether an in-process case gave an answer past :data:`SLOW_ANSWER`."""
+    return case.channel != "process" and outcome.slowest_answer(cpu) > SLOW_ANSWER
 
 
 def replayed_answer(seed: int, index: int) -> str:
@@ -991,8 +998,8 @@ def record(
             figures.raw.append(f"{shown} -> {outcome.raw[0][:200]}")
     # a real process's time is mostly its start-up, and its own; in-process cases only
     if timed and case.channel != "process":
-        answer = cpu if outcome.longest_answer is None else outcome.longest_answer
-        if answer > 1.0 and len(figures.slow_cpu) < 1000:
+        answer = outcome.slowest_answer(cpu)
+        if answer > SLOW_ANSWER and len(figures.slow_cpu) < 1000:
             figures.slow_cpu.append(
                 f"{shown} ({answer:.2f} s CPU for an answer, {cpu:.2f} s all; {outcome.machine})"
             )
@@ -1056,8 +1063,7 @@ def replay(seed: int, index: int) -> int:
         outcome = case.run()
         cpu = time.process_time() - cpu
         print(outcome)
-        answer = cpu if outcome.longest_answer is None else outcome.longest_answer
-        print(f"slowest answer {answer:.3f} s of CPU")
+        print(f"slowest answer {outcome.slowest_answer(cpu):.3f} s of CPU")
     return 1 if outcome.internal or outcome.raw else 0
 
 
