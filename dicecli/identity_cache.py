@@ -85,17 +85,22 @@ class SizedCache(Generic[K, V]):
         self._entries: OrderedDict[K, tuple[V, int]] = OrderedDict()
 
     def __call__(self, key: K) -> V:
-        entry = self._entries.get(key)
+        entries = self._entries
+        entry = entries.get(key)
         if entry is not None:
             return entry[0]
         value = self._make(key)
         weight = self._weigh(key, value)
-        if weight <= self._capacity:
-            entries = self._entries
-            while entries and (len(entries) >= self._limit or self._held + weight > self._capacity):
-                self._held -= entries.popitem(last=False)[1][1]
-            entries[key] = (value, weight)
-            self._held += weight
+        capacity = self._capacity
+        if weight > capacity:
+            return value
+        held = self._held + weight
+        if len(entries) >= self._limit:  # a full cache: the oldest entry makes way
+            held -= entries.popitem(False)[1][1]
+        while held > capacity:  # and more, while what it holds is too much
+            held -= entries.popitem(False)[1][1]
+        entries[key] = (value, weight)
+        self._held = held
         return value
 
     @property

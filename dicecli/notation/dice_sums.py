@@ -81,11 +81,11 @@ def read_dice_sum(text: str) -> Roll | None:
         return None
     body: Expr | None = None
     try:
-        pieces = None
+        pieces: list[_Piece] | None = None
         if _compiled_pieces is None and _hand_cut_lines < HAND_CUT_LINES:
             pieces = _cut_by_hand(text)
         if pieces is None:
-            pieces = cast("list[_Piece]", _pieces().findall(text))
+            pieces = _pieces().findall(text)
         for piece in pieces:
             sign = piece[0]
             if piece[2]:

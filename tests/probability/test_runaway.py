@@ -19,6 +19,9 @@ from pathlib import Path
 
 import pytest
 from fuzz.harness import StepCounter
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from property_counts import examples
 
 import dicecli
 from dicecli.dicefiles.load import parse_book as parse_dice_book
@@ -269,6 +272,39 @@ def test_a_sized_cache_keeps_what_fits_and_lets_the_oldest_go() -> None:
     assert len(cache) == 3
     cache.cache_clear()
     assert (len(cache), cache.held) == (0, 0)
+
+
+@settings(max_examples=examples(1000))
+@given(
+    keys=st.lists(st.text(alphabet="abcdef", max_size=7), max_size=60),
+    capacity=st.integers(0, 20),
+    limit=st.integers(1, 6),
+)
+def test_a_sized_cache_matches_a_plain_model(keys: list[str], capacity: int, limit: int) -> None:
+    """Against a model kept by hand: the same keys made, the same entries kept in the
+    same order, the same measure held, whatever the keys, capacity and limit."""
+    made: list[str] = []
+
+    def make(key: str) -> str:
+        made.append(key)
+        return key * 2
+
+    cache: SizedCache[str, str] = SizedCache(make, lambda key, value: len(key), capacity, limit)
+    model: list[str] = []  # the kept keys, oldest first
+    expected_made: list[str] = []
+    for key in keys:
+        assert cache(key) == key * 2
+        if key in model:
+            continue
+        expected_made.append(key)
+        if len(key) > capacity:
+            continue
+        while model and (len(model) >= limit or sum(map(len, model)) + len(key) > capacity):
+            model.pop(0)
+        model.append(key)
+    assert made == expected_made
+    assert list(cache._entries) == model
+    assert cache.held == sum(map(len, model))
 
 
 def test_an_identity_cache_with_a_measure_starts_again_past_its_capacity() -> None:
