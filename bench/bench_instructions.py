@@ -14,7 +14,13 @@ without ``--seed`` draw from the OS, which changes little). Rows:
 - a piped line: the instructions of ``--lines`` corpus lines piped in, less those of one
   line, divided by ``--lines`` - 1; the corpus is ``bench/corpus.txt``, repeated;
 - the same for the corpus's lines made new (each line with a different constant), so
-  that no line is seen twice.
+  that no line is seen twice;
+- each piped row split in two: **steady**, a line's cost once everything it needs is
+  loaded (the second half of the lines, less the first half), and **first uses**, the
+  instructions of the first half less one line and less that many steady lines: what
+  the lines load or build once (the grammar of record, the notes' patterns, a dice
+  term's step). The piped row is their sum spread over the lines, so the split says
+  which of the two a change moved.
 
 ``--only TEXT`` counts only the rows whose name holds TEXT (``--only piped`` for the
 piped lines). Ratios above 1 mean this dicecli executes more than the baseline. Needs
@@ -89,8 +95,12 @@ def rows(executable: str, lines: int, only: str) -> dict[str, float]:
         if only not in name:
             continue
         one = instructions(base, piped[0] + "\n")
+        half = instructions(base, "\n".join(piped[: lines // 2]) + "\n")
         many = instructions(base, "\n".join(piped) + "\n")
         found[name] = (many - one) / (lines - 1)
+        steady = (many - half) / (lines - lines // 2)
+        found[f"{name}: steady"] = steady
+        found[f"{name}: first uses"] = half - one - steady * (lines // 2 - 1)
     return found
 
 
