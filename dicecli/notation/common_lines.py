@@ -46,6 +46,7 @@ from dicecli.notation.semantics import (
     bare_reroll_condition,
     condition_of,
     endless_roll,
+    starts_as_dice,
 )
 
 _WHITESPACE = " \t\r\n"  # what pyparsing skips between tokens
@@ -101,8 +102,10 @@ class _NotCommonError(Exception):
 def read_common_line(text: str) -> Roll | None:
     """The tree of ``text`` if it is a common line, else None (see the module's doc)."""
     stripped = text.lstrip(_WHITESPACE)
-    if stripped[:1].isalpha() and _may_be_keyword(stripped.split(None, 1)[0]):
-        return None
+    if stripped[:1].isalpha():  # the grammar's rule: may a game read the line?
+        first = stripped.split(None, 1)[0]
+        if not starts_as_dice(first) and _may_be_keyword(first):
+            return None
     if len(text) >= _WITHIN_LIMITS_BELOW:
         try:
             check_line(text)

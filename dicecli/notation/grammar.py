@@ -66,6 +66,7 @@ from dicecli.notation.semantics import (
     bare_reroll_condition,
     condition_of,
     endless_roll,
+    starts_as_dice,
 )
 from dicecli.notation.sides import DieName, FaceList
 from dicecli.notation.thresholds import computed_threshold
@@ -1007,12 +1008,6 @@ def _counted_first(word: str) -> bool:
     return word[digits : digits + 1].isalpha() and word[digits] not in "dD"
 
 
-def _dice_first(word: str) -> bool:
-    """Whether ``word`` starts as a die does (``d6x5``, ``D20r1``, ``d%``): never a
-    game's keyword (docs/games.md), so the games are not asked about it."""
-    return word[0] in "dD" and (word[1:2].isdigit() or word[1:2] == "%")
-
-
 def line_grammar_for(text: str) -> pp.ParserElement:
     """The grammar that reads the line ``text``: a game's, built on first use, when its
     first word is the game's keyword, else the generic one."""
@@ -1020,7 +1015,7 @@ def line_grammar_for(text: str) -> pp.ParserElement:
     first = words[0] if words else ""
     # a game's keyword is a word, or its pool's count then the word (4xy): lines of
     # numbers and dice never ask
-    if (first[:1].isalpha() and not _dice_first(first)) or (
+    if (first[:1].isalpha() and not starts_as_dice(first)) or (
         first[:1].isdigit() and _counted_first(first)
     ):
         from dicecli.notation.games import games  # docs/startup.md

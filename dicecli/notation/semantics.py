@@ -386,3 +386,10 @@ def reference_cycle(name: str, env: Names) -> list[str]:
                 seen.add(used.casefold())
                 paths.append([*path, used])
     return []
+
+
+def starts_as_dice(word: str) -> bool:
+    """Whether ``word`` starts as a die does (``d6x5``, ``D20r1``, ``d%``): never a
+    game's keyword (docs/games.md), so no game is asked about a line it starts, by the
+    grammar or by the quick readers."""
+    return word[:1] in ("d", "D") and (word[1:2].isdigit() or word[1:2] == "%")
