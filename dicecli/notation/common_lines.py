@@ -1,8 +1,9 @@
 """A quick way in for the lines players type most, without loading the grammar.
 
 :func:`read_common_line` reads numbers, dice (``2D6``, ``d%``, ``4dF``) with at most
-one modifier among keep or drop (``4d6kh3``), re-roll (``4d6ro<3``, ``d20r``) and success
-counting (``6d6>4``), ``+ - * / x``, unary minus, parentheses, labels (``2d6[fire]``)
+one modifier among keep or drop (``4d6kh3``), re-roll (``4d6ro<3``, ``d20r``), success
+counting (``6d6>4``, with failures: ``10d10>=7f1``) and an explosion on the highest face
+(``d6!``, ``3d6!!``, ``2d6!p``), ``+ - * / x``, unary minus, parentheses, labels (``2d6[fire]``)
 and a ``# comment``, and builds the very tree :mod:`dicecli.notation.grammar` builds for
 the same text. Anything else, or anything doubtful (a line past a bound of
 :mod:`dicecli.limits`, a count or size out of range, a word that may be a game's
@@ -29,6 +30,8 @@ from dicecli.notation.nodes import (
     BinaryOpSymbol,
     Condition,
     Dice,
+    Explode,
+    ExplodeKind,
     Expr,
     Keep,
     KeepKind,
@@ -65,7 +68,8 @@ _TOKEN = re.compile(
     r"(?P<dice>(?P<count>\d*)[dD](?P<sides>\d+|%|[fF])"
     r"(?:[ \t\r\n]*(?:(?P<keep>(?i:kh|kl|dh|dl|k))(?P<keep_n>\d*)"
     r"|(?P<reroll>(?i:ro|r))(?P<reroll_if>(?:>=|<=|>|<|=)?\d+)?"
-    r"|(?P<success>(?:>=|<=|>|<|=)\d+)))?)"
+    r"|(?P<success>(?:>=|<=|>|<|=)\d+)(?:f(?P<failure>(?:>=|<=|>|<|=)?\d+))?)"
+    r"|(?P<explode>!!p|!!|!p|!)(?![!A-Za-z0-9<>=.{(]))?)"
     r"|(?P<number>\d+)"
     r"|\[(?P<label>[^\]\[]*)\]"
     r"|(?P<op>[-+*/()]|[xX](?![A-Za-z_])|[xX](?=[dD][\d%fF]))"
@@ -161,8 +165,18 @@ def _integer(digits: str) -> int:
 
 
 def _dice(match: re.Match[str]) -> Dice:
-    count_digits, raw_sides, keep, keep_n, reroll, reroll_if, success = match.group(
-        "count", "sides", "keep", "keep_n", "reroll", "reroll_if", "success"
+    count_digits, raw_sides, keep, keep_n, reroll, reroll_if, success, failure, explode = (
+        match.group(
+            "count",
+            "sides",
+            "keep",
+            "keep_n",
+            "reroll",
+            "reroll_if",
+            "success",
+            "failure",
+            "explode",
+        )
     )  # one call for all the groups: a new line reads each dice term once
     count = _integer(count_digits) if count_digits else 1
     sides: Sides
@@ -184,7 +198,13 @@ def _dice(match: re.Match[str]) -> Dice:
             raise _NotCommonError
         return Dice(count, sides, Modifiers(keep=Keep(cast(KeepKind, kind), amount)))
     if success is not None:
-        return Dice(count, sides, Modifiers(success=_condition(success)))
+        counted = None if failure is None else _condition(failure)
+        return Dice(count, sides, Modifiers(success=_condition(success), failure=counted))
+    if explode is not None:  # bare: on the highest face
+        exploding = Dice(count, sides, Modifiers(explode=Explode(cast(ExplodeKind, explode), None)))
+        if endless_roll(exploding) is not None:  # d1!: the grammar says why
+            raise _NotCommonError
+        return exploding
     if reroll is None:
         return Dice(count, sides, NO_MODIFIERS)
     bare = reroll_if is None

@@ -114,6 +114,8 @@ _ATOM = st.sampled_from(
         "5[bonus]",
         "d8[]",
         *("4d6u", "3d6uo", "4d6kh3 min2", "d6max4", "6d6<>3", "d6r!=6", "4d6 u"),
+        *("d6!", "3d6!!", "2d6!p", "d8!!p", "d1!", "d6!o", "d6!>4", "d6 !", "d6!5"),
+        *("10d10>=7f1", "6d6>4f<=2", "6d6>4 f1", "6d6>4f", "4d6!kh3"),
     ]
 )
 _OP = st.sampled_from(["+", "-", "*", "/", "x", "X", "- -"])
@@ -195,6 +197,10 @@ def test_near_misses(text: str) -> None:
         "-(d4+1)[x] * 2",
         "D6x5",  # a first word that starts as a die is no game's keyword
         "d20r1 x 2",
+        "d6!",
+        "3d6!! + 2",
+        "2d6!p[fire] - 1",
+        "10d10>=7f1",
     ],
 )
 def test_common_lines_take_the_quick_way(text: str) -> None:
@@ -218,7 +224,11 @@ def test_the_tree_is_the_grammars() -> None:
         "10001d6",
         "4d6kh0",
         "4d6kh3kh2",
-        "d6!",
+        "d1!",  # every face explodes: the grammar says why
+        "d6!o",
+        "d6!>4",
+        "d6 !",
+        "10d10>=7 f1",
         "STR + 2",
         "2d6 # one\ntwo",
         "1" * 60,
