@@ -211,10 +211,11 @@ def test_a_roll_starting_with_a_word_reads_only_the_games_declarations() -> None
 
 def test_a_roll_starting_like_a_die_reads_no_games_declaration() -> None:
     """``D6x5`` and ``d20r1`` start with a letter but read as dice, which no game's
-    keyword does (docs/games.md): the games are not asked about them."""
-    for line in ("D6x5", "d20r1"):
+    keyword does (docs/games.md): the games are not asked about them, and the quick
+    readers read them without the grammar, as they read ``6x5`` and ``1d20r1``."""
+    for line in ("D6x5", "d20r1", "d20-5"):
         loaded = modules_loaded_by(line)
-        assert "dicecli.notation.grammar" in loaded, line
+        assert "dicecli.notation.grammar" not in loaded, line
         assert loaded.isdisjoint(registry.BUILT_IN), line
     assert set(registry.BUILT_IN) <= modules_loaded_by("dfx5")  # may be a keyword
 
