@@ -9,7 +9,7 @@ order. A pure function of the tree, as d20's stringifiers are of its results.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -72,6 +72,11 @@ def render(node: Rolled, segments: list[Segment]) -> None:
     _RENDERERS[type(node)](node, segments)
 
 
+# Each renderer below adds the segments of one class of node; it renders a part by
+# calling that part's renderer from the table itself (``_RENDERERS[type(part)]``):
+# one call per node, where going through ``render`` would make two.
+
+
 def _plain(node: RolledDice) -> bool:
     """Whether a dice term shows its dice alone, as rolled (no tally, not sorted)."""
     return node.tally is None and node.order is None
@@ -97,12 +102,12 @@ def _arithmetic(node: Arithmetic, segments: list[Segment]) -> None:
     if type(left) is RolledDice and _plain(left):
         segments.append(left.shown)  # the usual 2d6 + 5: no calls
     else:
-        render(left, segments)
+        _RENDERERS[type(left)](left, segments)
     segments.append(_OPERATORS[node.op])
     if type(right) is Constant:
         segments.append(number_text(right.value))
     else:
-        render(right, segments)
+        _RENDERERS[type(right)](right, segments)
 
 
 def _constant(node: Constant, segments: list[Segment]) -> None:
@@ -111,18 +116,21 @@ def _constant(node: Constant, segments: list[Segment]) -> None:
 
 def _parenthesised(node: Parenthesised, segments: list[Segment]) -> None:
     segments.append(OPEN)
-    render(node.inner, segments)
+    inner = node.inner
+    _RENDERERS[type(inner)](inner, segments)
     segments.append(CLOSE)
 
 
 def _negated(node: Negated, segments: list[Segment]) -> None:
     segments.append(_MINUS)
-    render(node.operand, segments)
+    operand = node.operand
+    _RENDERERS[type(operand)](operand, segments)
 
 
 def _percentage(node: Percentage, segments: list[Segment]) -> None:
     segments.append(_percent_text(node.percent))
-    render(node.operand, segments)
+    operand = node.operand
+    _RENDERERS[type(operand)](operand, segments)
     if node.value_shown:
         segments.append(_value_text(node.value))
 
@@ -132,7 +140,7 @@ def _called(node: Called, segments: list[Segment]) -> None:
     for index, arg in enumerate(node.args):
         if index:
             segments.append(_COMMA)
-        render(arg, segments)
+        _RENDERERS[type(arg)](arg, segments)
     segments.append(CLOSE)
     if node.value_shown:
         segments.append(_value_text(node.value))
@@ -145,21 +153,22 @@ def _computed(node: ComputedDice, segments: list[Segment]) -> None:
     if isinstance(count, Constant):
         segments.append(_count_text(count.value))
     else:
-        render(count, segments)
+        _RENDERERS[type(count)](count, segments)
     if isinstance(sides, str):
         segments.append(_sides_text(sides))
     elif isinstance(sides, Constant):
         segments.append(_sides_text(sides.value))
     else:
         segments.append(_D)
-        render(sides, segments)
-    term = node.term
+        _RENDERERS[type(sides)](sides, segments)
+    term, dice = node.term, node.dice
     segments.append(_term_text(term.count, term.sides))
-    render(node.dice, segments)
+    _RENDERERS[type(dice)](dice, segments)
 
 
 def _labelled(node: Labelled, segments: list[Segment]) -> None:
-    render(node.inner, segments)
+    inner = node.inner
+    _RENDERERS[type(inner)](inner, segments)
     segments.append(_label_text(node.label))
 
 
@@ -170,7 +179,8 @@ def _named_number(node: NamedNumber, segments: list[Segment]) -> None:
 def _saved_roll(node: SavedRoll, segments: list[Segment]) -> None:
     segments.append(_saved_roll_text(node.name))
     segments.append(OPEN)
-    render(node.inner, segments)
+    inner = node.inner
+    _RENDERERS[type(inner)](inner, segments)
     segments.append(CLOSE)
 
 
@@ -178,28 +188,30 @@ def _group(node: Group, segments: list[Segment]) -> None:
     """``{[6, 2] (=8), ~5~}``: each item with its value, a dropped item's value and
     dice shown as not counting, then the tally of a group counting successes."""
     segments.append(_GROUP_OPEN)
-    places = list(range(len(node.items)))
+    items: Iterable[tuple[Rolled, bool]] = zip(node.items, node.kept, strict=True)
     if node.order is not None:  # {4d6, 2d10}s: the items by value, in roll order if equal
-        values = [item.value for item in node.items]
-        places.sort(key=values.__getitem__, reverse=node.order == "descending")
-    for shown, index in enumerate(places):
-        item = node.items[index]
+        items = sorted(items, key=_item_worth, reverse=node.order == "descending")
+    for shown, (item, kept) in enumerate(items):
         if shown:
             segments.append(_COMMA)
-        kept = node.kept[index]
-        if isinstance(item, Constant):  # the number is its value: no "(=5)"
+        if type(item) is Constant:  # the number is its value: no "(=5)"
             segments.append(number_text(item.value) if kept else _dropped_number_text(item.value))
             continue
-        render(item, segments)
+        _RENDERERS[type(item)](item, segments)
         segments.append(_value_text(item.value) if kept else _dropped_value_text(item.value))
     segments.append(_GROUP_CLOSE)
     if node.tally is not None:
         segments.append(tally_text(*node.tally))
 
 
+def _item_worth(item_and_kept: tuple[Rolled, bool]) -> int:
+    return item_and_kept[0].value
+
+
 def _pooled(node: Pooled, segments: list[Segment]) -> None:
     segments.append(_GROUP_OPEN)
-    render(node.item, segments)
+    item = node.item
+    _RENDERERS[type(item)](item, segments)
     if node.tally is None:
         segments.append(_value_text(node.value))
     segments.append(_GROUP_CLOSE)
@@ -208,11 +220,12 @@ def _pooled(node: Pooled, segments: list[Segment]) -> None:
 
 
 def _compared(node: Compared, segments: list[Segment]) -> None:
-    render(node.left, segments)
-    if node.target is not None:
+    left, target = node.left, node.target
+    _RENDERERS[type(left)](left, segments)
+    if target is not None:
         segments.append(_VS)
-        render(node.target, segments)
-        segments.append(_target_text(node.target.value))
+        _RENDERERS[type(target)](target, segments)
+        segments.append(_target_text(target.value))
 
 
 _RENDERERS: NodeTable[Callable[[Any, list[Segment]], None]] = NodeTable(

@@ -211,9 +211,9 @@ def dice_in(node: Rolled) -> tuple[DieRoll, ...]:
     return tuple(found)
 
 
-def _collect(node: Rolled, found: list[DieRoll]) -> None:
-    """Add the dice under ``node`` to ``found``, in roll order."""
-    _COLLECTORS[type(node)](node, found)
+# Each collector below adds the dice under one class of node; it walks a part by
+# calling that part's collector from the table itself (``_COLLECTORS[type(part)]``):
+# one call per node.
 
 
 def _collect_dice(node: RolledDice, found: list[DieRoll]) -> None:
@@ -229,46 +229,51 @@ def _collect_arithmetic(node: Arithmetic, found: list[DieRoll]) -> None:
     if type(left) is RolledDice:  # 1d8 + 1d6 + 3: no call per term
         found.extend(left.shown.dice)
     else:
-        _collect(left, found)
+        _COLLECTORS[type(left)](left, found)
     if type(right) is RolledDice:
         found.extend(right.shown.dice)
     elif type(right) is not Constant:
-        _collect(right, found)
+        _COLLECTORS[type(right)](right, found)
 
 
 def _collect_inner(node: Parenthesised | Labelled | SavedRoll, found: list[DieRoll]) -> None:
-    _collect(node.inner, found)
+    inner = node.inner
+    _COLLECTORS[type(inner)](inner, found)
 
 
 def _collect_operand(node: Negated | Percentage, found: list[DieRoll]) -> None:
-    _collect(node.operand, found)
+    operand = node.operand
+    _COLLECTORS[type(operand)](operand, found)
 
 
 def _collect_args(node: Called, found: list[DieRoll]) -> None:
     for arg in node.args:
-        _collect(arg, found)
+        _COLLECTORS[type(arg)](arg, found)
 
 
 def _collect_computed(node: ComputedDice, found: list[DieRoll]) -> None:
-    _collect(node.count, found)
-    if not isinstance(node.sides, str):
-        _collect(node.sides, found)
-    _collect(node.dice, found)
+    count, sides, dice = node.count, node.sides, node.dice
+    _COLLECTORS[type(count)](count, found)
+    if not isinstance(sides, str):
+        _COLLECTORS[type(sides)](sides, found)
+    _COLLECTORS[type(dice)](dice, found)
 
 
 def _collect_items(node: Group, found: list[DieRoll]) -> None:
     for item in node.items:
-        _collect(item, found)
+        _COLLECTORS[type(item)](item, found)
 
 
 def _collect_item(node: Pooled, found: list[DieRoll]) -> None:
-    _collect(node.item, found)
+    item = node.item
+    _COLLECTORS[type(item)](item, found)
 
 
 def _collect_compared(node: Compared, found: list[DieRoll]) -> None:
-    _collect(node.left, found)
-    if node.target is not None:
-        _collect(node.target, found)
+    left, target = node.left, node.target
+    _COLLECTORS[type(left)](left, found)
+    if target is not None:
+        _COLLECTORS[type(target)](target, found)
 
 
 _COLLECTORS: NodeTable[Callable[[Any, list[DieRoll]], None]] = NodeTable(
