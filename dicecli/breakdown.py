@@ -51,8 +51,10 @@ _D = Text("d", "op")
 def breakdown(node: Rolled) -> tuple[Segment, ...]:
     """What a player reads of the roll ``node``, as segments."""
     if type(node) is RolledDice:
-        if node.tally is None and node.order is None:
-            return (node.shown,)  # a lone term (d20, 3d6): nothing else to say
+        if node.order is None:  # a lone term: its dice, and its tally when it counts
+            if node.tally is None:
+                return (node.shown,)  # d20, 3d6: nothing else to say
+            return (node.shown, tally_text(*node.tally))  # 6d6>4
     elif type(node) is Arithmetic:  # the usual 2d6 + 5, without a call per part
         left, right = node.left, node.right
         if (
