@@ -9,9 +9,10 @@ order. A pure function of the tree, as d20's stringifiers are of its results.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
-from dicecli.notation.nodes import assert_never
 from dicecli.result_tree import (
     Arithmetic,
     Called,
@@ -22,6 +23,7 @@ from dicecli.result_tree import (
     Labelled,
     NamedNumber,
     Negated,
+    NodeTable,
     Parenthesised,
     Percentage,
     Pooled,
@@ -30,6 +32,9 @@ from dicecli.result_tree import (
     SavedRoll,
 )
 from dicecli.results import DiceShown, DieRoll, Segment, Text
+
+if TYPE_CHECKING:
+    from dicecli.notation.nodes import FunctionName
 
 OPEN, CLOSE = Text("(", "op"), Text(")", "op")
 _OPERATORS = {
@@ -45,86 +50,33 @@ _D = Text("d", "op")
 
 def breakdown(node: Rolled) -> tuple[Segment, ...]:
     """What a player reads of the roll ``node``, as segments."""
-    if isinstance(node, RolledDice):
-        if node.tally is None and node.order is None:
-            return (node.shown,)  # a lone term (d20, 3d6): nothing else to say
-    elif isinstance(node, Arithmetic):  # the usual 2d6 + 5, without a call per part
+    if type(node) is RolledDice:
+        if node.order is None:  # a lone term: its dice, and its tally when it counts
+            if node.tally is None:
+                return (node.shown,)  # d20, 3d6: nothing else to say
+            return (node.shown, tally_text(*node.tally))  # 6d6>4
+    elif type(node) is Arithmetic:  # the usual 2d6 + 5, without a call per part
         left, right = node.left, node.right
         if (
-            isinstance(right, Constant)
-            and isinstance(left, RolledDice)
+            type(right) is Constant
+            and type(left) is RolledDice
             and left.tally is None
-            and left.order is None  # _plain, and number_text's look-up, without a call
+            and left.order is None  # _plain, without a call
         ):
-            number = _NUMBER_TEXTS.get(right.value) or number_text(right.value)
-            return (left.shown, _OPERATORS[node.op], number)
+            return (left.shown, _OPERATORS[node.op], number_text(right.value))
     segments: list[Segment] = []
-    render(node, segments)
+    _RENDERERS[type(node)](node, segments)
     return tuple(segments)
 
 
 def render(node: Rolled, segments: list[Segment]) -> None:
     """Add the segments of ``node`` to ``segments``."""
-    match node:
-        case RolledDice():
-            _dice(node, segments)
-        case Arithmetic():
-            left, right = node.left, node.right
-            if isinstance(left, RolledDice) and _plain(left):
-                segments.append(left.shown)  # the usual 2d6 + 5: no calls
-            else:
-                render(left, segments)
-            segments.append(_OPERATORS[node.op])
-            if isinstance(right, Constant):
-                segments.append(number_text(right.value))
-            else:
-                render(right, segments)
-        case Constant():
-            segments.append(number_text(node.value))
-        case Parenthesised():
-            segments.append(OPEN)
-            render(node.inner, segments)
-            segments.append(CLOSE)
-        case Negated():
-            segments.append(_MINUS)
-            render(node.operand, segments)
-        case Percentage():
-            segments.append(Text(f"{node.percent}% of ", "op"))
-            render(node.operand, segments)
-            if node.value_shown:
-                segments.append(_value_text(node.value))
-        case Called():
-            _called(node, segments)
-        case ComputedDice():
-            _computed(node, segments)
-        case Labelled():
-            render(node.inner, segments)
-            segments.append(Text(f"[{node.label}]", "label"))
-        case NamedNumber():
-            segments.append(Text(f"{node.name}({node.value})", "label"))
-        case SavedRoll():
-            segments.append(Text(f"{node.name}:", "label"))
-            segments.append(OPEN)
-            render(node.inner, segments)
-            segments.append(CLOSE)
-        case Group():
-            _group(node, segments)
-        case Pooled():
-            segments.append(_GROUP_OPEN)
-            render(node.item, segments)
-            if node.tally is None:
-                segments.append(_value_text(node.value))
-            segments.append(_GROUP_CLOSE)
-            if node.tally is not None:
-                segments.append(tally_text(*node.tally))
-        case Compared():
-            render(node.left, segments)
-            if node.target is not None:
-                segments.append(_VS)
-                render(node.target, segments)
-                segments.append(Text(f" (={node.target.value})", "target"))
-        case _:
-            assert_never(node)
+    _RENDERERS[type(node)](node, segments)
+
+
+# Each renderer below adds the segments of one class of node; it renders a part by
+# calling that part's renderer from the table itself (``_RENDERERS[type(part)]``):
+# one call per node, where going through ``render`` would make two.
 
 
 def _plain(node: RolledDice) -> bool:
@@ -147,12 +99,50 @@ def _worth(die: DieRoll) -> int:
     return die.value if die.value is not None else 0
 
 
+def _arithmetic(node: Arithmetic, segments: list[Segment]) -> None:
+    left, right = node.left, node.right
+    if type(left) is RolledDice and _plain(left):
+        segments.append(left.shown)  # the usual 2d6 + 5: no calls
+    else:
+        _RENDERERS[type(left)](left, segments)
+    segments.append(_OPERATORS[node.op])
+    if type(right) is Constant:
+        segments.append(number_text(right.value))
+    else:
+        _RENDERERS[type(right)](right, segments)
+
+
+def _constant(node: Constant, segments: list[Segment]) -> None:
+    segments.append(number_text(node.value))
+
+
+def _parenthesised(node: Parenthesised, segments: list[Segment]) -> None:
+    segments.append(OPEN)
+    inner = node.inner
+    _RENDERERS[type(inner)](inner, segments)
+    segments.append(CLOSE)
+
+
+def _negated(node: Negated, segments: list[Segment]) -> None:
+    segments.append(_MINUS)
+    operand = node.operand
+    _RENDERERS[type(operand)](operand, segments)
+
+
+def _percentage(node: Percentage, segments: list[Segment]) -> None:
+    segments.append(_percent_text(node.percent))
+    operand = node.operand
+    _RENDERERS[type(operand)](operand, segments)
+    if node.value_shown:
+        segments.append(_value_text(node.value))
+
+
 def _called(node: Called, segments: list[Segment]) -> None:
-    segments.append(Text(f"{node.function}(", "op"))
+    segments.append(_function_text(node.function))
     for index, arg in enumerate(node.args):
         if index:
             segments.append(_COMMA)
-        render(arg, segments)
+        _RENDERERS[type(arg)](arg, segments)
     segments.append(CLOSE)
     if node.value_shown:
         segments.append(_value_text(node.value))
@@ -163,64 +153,174 @@ def _computed(node: ComputedDice, segments: list[Segment]) -> None:
     term they came to, and its dice."""
     count, sides = node.count, node.sides
     if isinstance(count, Constant):
-        segments.append(Text("" if count.value == 1 else str(count.value), "op"))
+        segments.append(_count_text(count.value))
     else:
-        render(count, segments)
+        _RENDERERS[type(count)](count, segments)
     if isinstance(sides, str):
-        segments.append(Text(f"d{sides}", "op"))
+        segments.append(_sides_text(sides))
     elif isinstance(sides, Constant):
-        segments.append(Text(f"d{sides.value}", "op"))
+        segments.append(_sides_text(sides.value))
     else:
         segments.append(_D)
-        render(sides, segments)
-    term = node.term
-    segments.append(Text(f" \N{RIGHTWARDS ARROW} {term.count}d{term.sides} ", "value"))
-    render(node.dice, segments)
+        _RENDERERS[type(sides)](sides, segments)
+    term, dice = node.term, node.dice
+    segments.append(_term_text(term.count, term.sides))
+    _RENDERERS[type(dice)](dice, segments)
+
+
+def _labelled(node: Labelled, segments: list[Segment]) -> None:
+    inner = node.inner
+    _RENDERERS[type(inner)](inner, segments)
+    segments.append(_label_text(node.label))
+
+
+def _named_number(node: NamedNumber, segments: list[Segment]) -> None:
+    segments.append(_named_number_text(node.name, node.value))
+
+
+def _saved_roll(node: SavedRoll, segments: list[Segment]) -> None:
+    segments.append(_saved_roll_text(node.name))
+    segments.append(OPEN)
+    inner = node.inner
+    _RENDERERS[type(inner)](inner, segments)
+    segments.append(CLOSE)
 
 
 def _group(node: Group, segments: list[Segment]) -> None:
     """``{[6, 2] (=8), ~5~}``: each item with its value, a dropped item's value and
     dice shown as not counting, then the tally of a group counting successes."""
     segments.append(_GROUP_OPEN)
-    places = list(range(len(node.items)))
+    items: Iterable[tuple[Rolled, bool]] = zip(node.items, node.kept, strict=True)
     if node.order is not None:  # {4d6, 2d10}s: the items by value, in roll order if equal
-        values = [item.value for item in node.items]
-        places.sort(key=values.__getitem__, reverse=node.order == "descending")
-    for shown, index in enumerate(places):
-        item = node.items[index]
+        items = sorted(items, key=_item_worth, reverse=node.order == "descending")
+    for shown, (item, kept) in enumerate(items):
         if shown:
             segments.append(_COMMA)
-        kept = node.kept[index]
-        if isinstance(item, Constant):  # the number is its value: no "(=5)"
-            segments.append(number_text(item.value) if kept else _dropped_text(str(item.value)))
+        if type(item) is Constant:  # the number is its value: no "(=5)"
+            segments.append(number_text(item.value) if kept else _dropped_number_text(item.value))
             continue
-        render(item, segments)
-        value = f" (={item.value})"
-        segments.append(Text(value, "value") if kept else _dropped_text(value))
+        _RENDERERS[type(item)](item, segments)
+        segments.append(_value_text(item.value) if kept else _dropped_value_text(item.value))
     segments.append(_GROUP_CLOSE)
     if node.tally is not None:
         segments.append(tally_text(*node.tally))
 
 
-def _dropped_text(text: str) -> Text:
-    return Text(text, "dropped")
+def _item_worth(item_and_kept: tuple[Rolled, bool]) -> int:
+    return item_and_kept[0].value
 
 
+def _pooled(node: Pooled, segments: list[Segment]) -> None:
+    segments.append(_GROUP_OPEN)
+    item = node.item
+    _RENDERERS[type(item)](item, segments)
+    if node.tally is None:
+        segments.append(_value_text(node.value))
+    segments.append(_GROUP_CLOSE)
+    if node.tally is not None:
+        segments.append(tally_text(*node.tally))
+
+
+def _compared(node: Compared, segments: list[Segment]) -> None:
+    left, target = node.left, node.target
+    _RENDERERS[type(left)](left, segments)
+    if target is not None:
+        segments.append(_VS)
+        _RENDERERS[type(target)](target, segments)
+        segments.append(_target_text(target.value))
+
+
+_RENDERERS: NodeTable[Callable[[Any, list[Segment]], None]] = NodeTable(
+    {
+        RolledDice: _dice,
+        Arithmetic: _arithmetic,
+        Constant: _constant,
+        Parenthesised: _parenthesised,
+        Negated: _negated,
+        Percentage: _percentage,
+        Called: _called,
+        ComputedDice: _computed,
+        Labelled: _labelled,
+        NamedNumber: _named_number,
+        SavedRoll: _saved_roll,
+        Group: _group,
+        Pooled: _pooled,
+        Compared: _compared,
+    }
+)
+
+
+# The segments that depend only on a node's numbers and words, made once for the
+# values met most recently (labels and names are the player's own: the caches are
+# bounded, never growing with the lines read).
+
+
+@lru_cache(maxsize=1024)
+def number_text(value: int) -> Text:
+    """A number typed in the expression, as a segment."""
+    return Text(str(value), "number")
+
+
+@lru_cache(maxsize=1024)
 def _value_text(value: int) -> Text:
     return Text(f" (={value})", "value")
 
 
-_NUMBER_TEXTS: dict[int, Text] = {}
+@lru_cache(maxsize=1024)
+def _dropped_value_text(value: int) -> Text:
+    return Text(f" (={value})", "dropped")
 
 
-def number_text(value: int) -> Text:
-    """A number typed in the expression, as a segment (the usual ones made once)."""
-    text = _NUMBER_TEXTS.get(value)
-    if text is None:
-        text = Text(str(value), "number")
-        if len(_NUMBER_TEXTS) < 1024:
-            _NUMBER_TEXTS[value] = text
-    return text
+@lru_cache(maxsize=1024)
+def _dropped_number_text(value: int) -> Text:
+    return Text(str(value), "dropped")
+
+
+@lru_cache(maxsize=1024)
+def _target_text(value: int) -> Text:
+    return Text(f" (={value})", "target")
+
+
+@lru_cache(maxsize=1024)
+def _percent_text(percent: int) -> Text:
+    return Text(f"{percent}% of ", "op")
+
+
+@lru_cache(maxsize=1024)
+def _label_text(label: str) -> Text:
+    return Text(f"[{label}]", "label")
+
+
+@lru_cache(maxsize=1024)
+def _named_number_text(name: str, value: int) -> Text:
+    return Text(f"{name}({value})", "label")
+
+
+@lru_cache(maxsize=1024)
+def _saved_roll_text(name: str) -> Text:
+    return Text(f"{name}:", "label")
+
+
+@lru_cache(maxsize=1024)
+def _function_text(function: FunctionName) -> Text:
+    return Text(f"{function}(", "op")
+
+
+@lru_cache(maxsize=1024)
+def _count_text(count: int) -> Text:
+    """The count of a computed dice term typed as a number (none shown for one)."""
+    return Text("" if count == 1 else str(count), "op")
+
+
+@lru_cache(maxsize=1024)
+def _sides_text(sides: int | str) -> Text:
+    return Text(f"d{sides}", "op")
+
+
+@lru_cache(maxsize=1024)
+def _term_text(count: int, sides: int | str) -> Text:
+    """The dice term a computed count and size came to: `` → 3d6 ``."""
+    return Text(f" \N{RIGHTWARDS ARROW} {count}d{sides} ", "value")
 
 
 @lru_cache(maxsize=1024)

@@ -14,10 +14,9 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Generic, Literal, NoReturn, TypeAlias, TypeVar
 
 from dicecli.frozen import frozen
-from dicecli.notation.nodes import assert_never
 from dicecli.results import DiceShown, DieRoll
 
 if TYPE_CHECKING:
@@ -187,116 +186,213 @@ Rolled: TypeAlias = (
 )
 """A node of the result tree."""
 
+Handler = TypeVar("Handler")
+
+
+class NodeTable(dict[type, Handler], Generic[Handler]):
+    """A handler for each class of the result tree, looked up by a node's exact class
+    (``table[type(node)]``): one look-up, where a ``match`` would try each class in
+    turn. A class missing from the table is an error, as an unmatched case is."""
+
+    def __missing__(self, kind: type) -> NoReturn:
+        raise AssertionError(f"not a node of the result tree: {kind.__qualname__}")
+
 
 def dice_in(node: Rolled) -> tuple[DieRoll, ...]:
     """Every die rolled under ``node``, in roll order."""
-    if isinstance(node, RolledDice):  # a lone term (d20, 3d6): its dice as they are
+    if type(node) is RolledDice:  # a lone term (d20, 3d6): its dice as they are
         return node.shown.dice
-    if isinstance(node, Arithmetic):
+    if type(node) is Arithmetic:
         left, right = node.left, node.right
-        if isinstance(right, Constant) and isinstance(left, RolledDice):
+        if type(right) is Constant and type(left) is RolledDice:
             return left.shown.dice  # the usual 2d6 + 5
     found: list[DieRoll] = []
-    _collect(node, found)
+    _COLLECTORS[type(node)](node, found)
     return tuple(found)
 
 
-def _collect(node: Rolled, found: list[DieRoll]) -> None:
-    match node:
-        case RolledDice():
-            found.extend(node.shown.dice)
-        case Arithmetic():
-            left, right = node.left, node.right
-            if isinstance(left, RolledDice):  # 1d8 + 1d6 + 3: no call per term
-                found.extend(left.shown.dice)
-            else:
-                _collect(left, found)
-            if isinstance(right, RolledDice):
-                found.extend(right.shown.dice)
-            elif not isinstance(right, Constant):
-                _collect(right, found)
-        case Constant() | NamedNumber():
-            pass
-        case Parenthesised() | Labelled() | SavedRoll():
-            _collect(node.inner, found)
-        case Negated() | Percentage():
-            _collect(node.operand, found)
-        case Called():
-            for arg in node.args:
-                _collect(arg, found)
-        case ComputedDice():
-            _collect(node.count, found)
-            if not isinstance(node.sides, str):
-                _collect(node.sides, found)
-            _collect(node.dice, found)
-        case Group():
-            for item in node.items:
-                _collect(item, found)
-        case Pooled():
-            _collect(node.item, found)
-        case Compared():
-            _collect(node.left, found)
-            if node.target is not None:
-                _collect(node.target, found)
-        case _:
-            assert_never(node)
+# Each collector below adds the dice under one class of node; it walks a part by
+# calling that part's collector from the table itself (``_COLLECTORS[type(part)]``):
+# one call per node.
 
 
-def with_dice(
-    node: Rolled, change: Callable[[DieRoll], DieRoll], order: Order | None = None
-) -> Rolled:
+def _collect_dice(node: RolledDice, found: list[DieRoll]) -> None:
+    found.extend(node.shown.dice)
+
+
+def _collect_nothing(node: Constant | NamedNumber, found: list[DieRoll]) -> None:
+    pass
+
+
+def _collect_arithmetic(node: Arithmetic, found: list[DieRoll]) -> None:
+    left, right = node.left, node.right
+    if type(left) is RolledDice:  # 1d8 + 1d6 + 3: no call per term
+        found.extend(left.shown.dice)
+    else:
+        _COLLECTORS[type(left)](left, found)
+    if type(right) is RolledDice:
+        found.extend(right.shown.dice)
+    elif type(right) is not Constant:
+        _COLLECTORS[type(right)](right, found)
+
+
+def _collect_inner(node: Parenthesised | Labelled | SavedRoll, found: list[DieRoll]) -> None:
+    inner = node.inner
+    _COLLECTORS[type(inner)](inner, found)
+
+
+def _collect_operand(node: Negated | Percentage, found: list[DieRoll]) -> None:
+    operand = node.operand
+    _COLLECTORS[type(operand)](operand, found)
+
+
+def _collect_args(node: Called, found: list[DieRoll]) -> None:
+    for arg in node.args:
+        _COLLECTORS[type(arg)](arg, found)
+
+
+def _collect_computed(node: ComputedDice, found: list[DieRoll]) -> None:
+    count, sides, dice = node.count, node.sides, node.dice
+    _COLLECTORS[type(count)](count, found)
+    if not isinstance(sides, str):
+        _COLLECTORS[type(sides)](sides, found)
+    _COLLECTORS[type(dice)](dice, found)
+
+
+def _collect_items(node: Group, found: list[DieRoll]) -> None:
+    for item in node.items:
+        _COLLECTORS[type(item)](item, found)
+
+
+def _collect_item(node: Pooled, found: list[DieRoll]) -> None:
+    item = node.item
+    _COLLECTORS[type(item)](item, found)
+
+
+def _collect_compared(node: Compared, found: list[DieRoll]) -> None:
+    left, target = node.left, node.target
+    _COLLECTORS[type(left)](left, found)
+    if target is not None:
+        _COLLECTORS[type(target)](target, found)
+
+
+_COLLECTORS: NodeTable[Callable[[Any, list[DieRoll]], None]] = NodeTable(
+    {
+        RolledDice: _collect_dice,
+        Constant: _collect_nothing,
+        NamedNumber: _collect_nothing,
+        Arithmetic: _collect_arithmetic,
+        Parenthesised: _collect_inner,
+        Labelled: _collect_inner,
+        SavedRoll: _collect_inner,
+        Negated: _collect_operand,
+        Percentage: _collect_operand,
+        Called: _collect_args,
+        ComputedDice: _collect_computed,
+        Group: _collect_items,
+        Pooled: _collect_item,
+        Compared: _collect_compared,
+    }
+)
+
+
+Change: TypeAlias = Callable[[DieRoll], DieRoll]
+
+
+def with_dice(node: Rolled, change: Change, order: Order | None = None) -> Rolled:
     """``node`` with every die under it changed by ``change``, called in roll order;
     with ``order``, every dice term under it shown sorted so (a sorted group)."""
-    match node:
-        case RolledDice():
-            return RolledDice(
-                node.value,
-                DiceShown(tuple([change(die) for die in node.shown.dice])),
-                node.tally,
-                node.order if order is None else order,
-            )
-        case Constant() | NamedNumber():
-            return node
-        case Arithmetic():
-            left = with_dice(node.left, change, order)
-            return Arithmetic(left, node.op, with_dice(node.right, change, order), node.value)
-        case Parenthesised():
-            return Parenthesised(with_dice(node.inner, change, order), node.value)
-        case Labelled():
-            return Labelled(with_dice(node.inner, change, order), node.label, node.value)
-        case SavedRoll():
-            return SavedRoll(node.name, with_dice(node.inner, change, order), node.value)
-        case Negated():
-            return Negated(with_dice(node.operand, change, order), node.value)
-        case Percentage():
-            operand = with_dice(node.operand, change, order)
-            return Percentage(node.percent, operand, node.value, node.value_shown)
-        case Called():
-            args = tuple([with_dice(arg, change, order) for arg in node.args])
-            return Called(node.function, args, node.value, node.value_shown)
-        case ComputedDice():
-            count = with_dice(node.count, change, order)
-            sides = (
-                node.sides if isinstance(node.sides, str) else with_dice(node.sides, change, order)
-            )
-            dice = with_dice(node.dice, change, order)
-            return ComputedDice(count, sides, node.term, dice, node.value)
-        case Group():
-            items = tuple([with_dice(item, change, order) for item in node.items])
-            return Group(items, node.kept, node.value, node.tally, order or node.order)
-        case Pooled():
-            return Pooled(
-                with_dice(node.item, change, order), node.value, node.tally, order or node.order
-            )
-        case Compared():
-            left = with_dice(node.left, change, order)
-            target = None if node.target is None else with_dice(node.target, change, order)
-            return Compared(left, target, node.value)
-        case _:
-            return assert_never(node)
+    return _REBUILDERS[type(node)](node, change, order)
 
 
-def replaced_in_order(dice: Iterable[DieRoll]) -> Callable[[DieRoll], DieRoll]:
+def _dice_with(node: RolledDice, change: Change, order: Order | None) -> Rolled:
+    return RolledDice(
+        node.value,
+        DiceShown(tuple([change(die) for die in node.shown.dice])),
+        node.tally,
+        node.order if order is None else order,
+    )
+
+
+def _unchanged(node: Constant | NamedNumber, change: Change, order: Order | None) -> Rolled:
+    return node
+
+
+def _arithmetic_with(node: Arithmetic, change: Change, order: Order | None) -> Rolled:
+    left = with_dice(node.left, change, order)
+    return Arithmetic(left, node.op, with_dice(node.right, change, order), node.value)
+
+
+def _parenthesised_with(node: Parenthesised, change: Change, order: Order | None) -> Rolled:
+    return Parenthesised(with_dice(node.inner, change, order), node.value)
+
+
+def _labelled_with(node: Labelled, change: Change, order: Order | None) -> Rolled:
+    return Labelled(with_dice(node.inner, change, order), node.label, node.value)
+
+
+def _saved_roll_with(node: SavedRoll, change: Change, order: Order | None) -> Rolled:
+    return SavedRoll(node.name, with_dice(node.inner, change, order), node.value)
+
+
+def _negated_with(node: Negated, change: Change, order: Order | None) -> Rolled:
+    return Negated(with_dice(node.operand, change, order), node.value)
+
+
+def _percentage_with(node: Percentage, change: Change, order: Order | None) -> Rolled:
+    operand = with_dice(node.operand, change, order)
+    return Percentage(node.percent, operand, node.value, node.value_shown)
+
+
+def _called_with(node: Called, change: Change, order: Order | None) -> Rolled:
+    args = tuple([with_dice(arg, change, order) for arg in node.args])
+    return Called(node.function, args, node.value, node.value_shown)
+
+
+def _computed_with(node: ComputedDice, change: Change, order: Order | None) -> Rolled:
+    count = with_dice(node.count, change, order)
+    sides = node.sides if isinstance(node.sides, str) else with_dice(node.sides, change, order)
+    dice = with_dice(node.dice, change, order)
+    return ComputedDice(count, sides, node.term, dice, node.value)
+
+
+def _group_with(node: Group, change: Change, order: Order | None) -> Rolled:
+    items = tuple([with_dice(item, change, order) for item in node.items])
+    return Group(items, node.kept, node.value, node.tally, order or node.order)
+
+
+def _pooled_with(node: Pooled, change: Change, order: Order | None) -> Rolled:
+    item = with_dice(node.item, change, order)
+    return Pooled(item, node.value, node.tally, order or node.order)
+
+
+def _compared_with(node: Compared, change: Change, order: Order | None) -> Rolled:
+    left = with_dice(node.left, change, order)
+    target = None if node.target is None else with_dice(node.target, change, order)
+    return Compared(left, target, node.value)
+
+
+_REBUILDERS: NodeTable[Callable[[Any, Change, Order | None], Rolled]] = NodeTable(
+    {
+        RolledDice: _dice_with,
+        Constant: _unchanged,
+        NamedNumber: _unchanged,
+        Arithmetic: _arithmetic_with,
+        Parenthesised: _parenthesised_with,
+        Labelled: _labelled_with,
+        SavedRoll: _saved_roll_with,
+        Negated: _negated_with,
+        Percentage: _percentage_with,
+        Called: _called_with,
+        ComputedDice: _computed_with,
+        Group: _group_with,
+        Pooled: _pooled_with,
+        Compared: _compared_with,
+    }
+)
+
+
+def replaced_in_order(dice: Iterable[DieRoll]) -> Change:
     """A change for :func:`with_dice` that puts ``dice`` in place of the dice it meets,
     one by one."""
     remaining: Iterator[DieRoll] = iter(dice)
