@@ -14,7 +14,7 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any, Generic, Literal, NoReturn, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeAlias, TypeVar
 
 from dicecli.frozen import frozen
 from dicecli.results import DiceShown, DieRoll
@@ -192,9 +192,14 @@ Handler = TypeVar("Handler")
 class NodeTable(dict[type, Handler], Generic[Handler]):
     """A handler for each class of the result tree, looked up by a node's exact class
     (``table[type(node)]``): one look-up, where a ``match`` would try each class in
-    turn. A class missing from the table is an error, as an unmatched case is."""
+    turn. A subclass of a node's class (a game's own) is handled as its class is, as a
+    ``match`` would; any other class is an error, as an unmatched case is."""
 
-    def __missing__(self, kind: type) -> NoReturn:
+    def __missing__(self, kind: type) -> Handler:
+        for base in kind.__mro__[1:]:
+            handler = self.get(base)
+            if handler is not None:
+                return handler
         raise AssertionError(f"not a node of the result tree: {kind.__qualname__}")
 
 

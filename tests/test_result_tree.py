@@ -89,6 +89,19 @@ def test_a_value_of_no_class_of_node_is_an_error(walk: Callable[[Rolled], object
         walk(Stray(1))  # type: ignore[arg-type]
 
 
+@frozen
+class OwnDice(RolledDice):
+    """A game's own kind of dice term, as a plug-in might subclass one."""
+
+
+def test_a_subclass_of_a_node_class_is_walked_as_its_class() -> None:
+    die = DieRoll("d6", "4", 4)
+    own = Arithmetic(OwnDice(4, DiceShown((die,))), "+", Constant(1), 5)
+    assert dice_in(own) == (die,)
+    assert breakdown(Parenthesised(own, 5))[1] == DiceShown((die,))
+    assert dice_in(with_dice(own, _marked)) == (_marked(die),)
+
+
 def test_every_cache_of_segments_is_bounded() -> None:
     # labels and names are the player's: an unbounded cache would grow with each line
     caches = [
