@@ -192,8 +192,13 @@ def test_a_keep_without_a_noted_spelling_does_not_load_the_dialects_rewriting() 
     assert "dicecli.notation.translations" in modules_loaded_by("4d6k3")
 
 
+@pytest.mark.parametrize("line", ["{2d6, 1d8}kh1", "10% of 51", "3d6!!", "10d10>=7f1"])
+def test_common_groups_shares_and_explosions_load_no_grammar(line: str) -> None:
+    assert "dicecli.notation.grammar" not in modules_loaded_by(line)
+
+
 def test_other_lines_load_the_grammar_of_record() -> None:
-    loaded = modules_loaded_by("{2d6, 1d8}kh1")
+    loaded = modules_loaded_by("{2d6, 1d8}s")  # a sorted group: not a common line
     assert "dicecli.notation.grammar" in loaded
     assert loaded.isdisjoint(HEAVY_FOR_A_PLAIN_ROLL)
 

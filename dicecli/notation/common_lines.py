@@ -3,7 +3,8 @@
 :func:`read_common_line` reads numbers, dice (``2D6``, ``d%``, ``4dF``) with at most
 one modifier among keep or drop (``4d6kh3``), re-roll (``4d6ro<3``, ``d20r``), success
 counting (``6d6>4``, with failures: ``10d10>=7f1``) and an explosion on the highest face
-(``d6!``, ``3d6!!``, ``2d6!p``), ``+ - * / x``, unary minus, parentheses, labels (``2d6[fire]``)
+(``d6!``, ``3d6!!``, ``2d6!p``), groups with at most a keep or drop (``{2d6, 1d8}kh1``),
+``N% of``, ``+ - * / x``, unary minus, parentheses, labels (``2d6[fire]``)
 and a ``# comment``, and builds the very tree :mod:`dicecli.notation.grammar` builds for
 the same text. Anything else, or anything doubtful (a line past a bound of
 :mod:`dicecli.limits`, a count or size out of range, a word that may be a game's
@@ -33,12 +34,14 @@ from dicecli.notation.nodes import (
     Explode,
     ExplodeKind,
     Expr,
+    Group,
     Keep,
     KeepKind,
     Labelled,
     Modifiers,
     Negate,
     Number,
+    PercentOf,
     Reroll,
     Roll,
     Sides,
@@ -70,9 +73,11 @@ _TOKEN = re.compile(
     r"|(?P<reroll>(?i:ro|r))(?P<reroll_if>(?:>=|<=|>|<|=)?\d+)?"
     r"|(?P<success>(?:>=|<=|>|<|=)\d+)(?:f(?P<failure>(?:>=|<=|>|<|=)?\d+))?)"
     r"|(?P<explode>!!p|!!|!p|!)(?![!A-Za-z0-9<>=.{(]))?)"
+    r"|(?P<percent>[0-9]+)[ \t]*%[ \t]*(?i:of)\b"  # ASCII digits, as the grammar's
     r"|(?P<number>\d+)"
     r"|\[(?P<label>[^\]\[]*)\]"
-    r"|(?P<op>[-+*/()]|[xX](?![A-Za-z_])|[xX](?=[dD][\d%fF]))"
+    r"|(?P<op>[-+*/(),{]|[xX](?![A-Za-z_])|[xX](?=[dD][\d%fF]))"
+    r"|(?P<group_end>\}(?:[ \t\r\n]*(?P<group_keep>(?i:kh|kl|dh|dl|k))(?P<group_keep_n>\d*))?)"
     r"|#(?P<comment>[^\n]*)"
     r"|(?P<end>\Z)"
     r")"
@@ -96,7 +101,23 @@ class _Label:
     text: str
 
 
-Token = Expr | str | _End | _Label  # a number or dice, an operator or bracket, a label, the end
+@frozen
+class _GroupEnd:
+    """A group's closing ``}``, with the keep or drop after it."""
+
+    modifiers: Modifiers
+
+
+@frozen
+class _Percent:
+    """``N% of``, before the value it takes a share of."""
+
+    percent: int
+
+
+Token = Expr | str | _End | _Label | _GroupEnd | _Percent
+"""A number or dice, an operator, bracket or comma, a label, a group's end, ``N% of``,
+the end."""
 
 
 class _NotCommonError(Exception):
@@ -148,6 +169,10 @@ def _tokens(text: str) -> list[Token]:
             tokens.append(match["op"])
         elif kind == "label":
             tokens.append(_Label(match["label"].strip()))
+        elif kind == "percent":
+            tokens.append(_Percent(_integer(match["percent"])))
+        elif kind == "group_end":
+            tokens.append(_GroupEnd(_kept(match["group_keep"], match["group_keep_n"])))
         else:
             note = match["comment"]
             if note is not None:
@@ -191,12 +216,7 @@ def _dice(match: re.Match[str]) -> Dice:
     if not 1 <= count <= MAX_DICE_COUNT:
         raise _NotCommonError
     if keep is not None:
-        kind = keep.lower()
-        kind = "kh" if kind == "k" else kind
-        amount = _integer(keep_n) if keep_n else 1
-        if amount == 0 and kind in ("kh", "kl"):
-            raise _NotCommonError
-        return Dice(count, sides, Modifiers(keep=Keep(cast(KeepKind, kind), amount)))
+        return Dice(count, sides, _kept(keep, keep_n))
     if success is not None:
         counted = None if failure is None else _condition(failure)
         return Dice(count, sides, Modifiers(success=_condition(success), failure=counted))
@@ -213,6 +233,19 @@ def _dice(match: re.Match[str]) -> Dice:
     if endless_roll(dice) is not None:  # the grammar says why
         raise _NotCommonError
     return dice
+
+
+def _kept(keep: str | None, amount_digits: str) -> Modifiers:
+    """The modifiers of a keep or drop (``kh3``, ``dl``, ``k2``) of dice or a group's
+    items; none without one. Keeping none (``kh0``) goes to the grammar."""
+    if keep is None:
+        return NO_MODIFIERS
+    kind = keep.lower()
+    kind = "kh" if kind == "k" else kind
+    amount = _integer(amount_digits) if amount_digits else 1
+    if amount == 0 and kind in ("kh", "kl"):
+        raise _NotCommonError
+    return Modifiers(keep=Keep(cast(KeepKind, kind), amount))
 
 
 def _condition(text: str) -> Condition:
@@ -245,21 +278,41 @@ def _term(tokens: list[Token], at: int, depth: int) -> tuple[Expr, int]:
 
 def _unary(tokens: list[Token], at: int, depth: int) -> tuple[Expr, int]:
     token = tokens[at]
-    if type(token) is not str:
-        if type(token) is _End or type(token) is _Label:
+    kind = type(token)
+    if kind is not str and kind is not _Percent:
+        if kind is _End or kind is _Label or kind is _GroupEnd:
             raise _NotCommonError
         return _labelled(cast(Expr, token), tokens, at + 1)
     if depth == _MAX_DEPTH:
         raise _NotCommonError
+    if kind is _Percent:  # 10% of 51: binds as a sign does
+        operand, at = _unary(tokens, at + 1, depth + 1)
+        return PercentOf(cast(_Percent, token).percent, operand), at
     if token == "-":
         operand, at = _unary(tokens, at + 1, depth + 1)
         return Negate(operand), at
+    if token == "{":
+        return _group(tokens, at, depth + 1)
     if token != "(":
         raise _NotCommonError
     inner, at = _expression(tokens, at + 1, depth + 1)
     if tokens[at] != ")":
         raise _NotCommonError
     return _labelled(inner, tokens, at + 1)
+
+
+def _group(tokens: list[Token], at: int, depth: int) -> tuple[Expr, int]:
+    """``{2d6, 1d8}kh1``: the items after the ``{`` at ``at``, each one value, and the
+    keep or drop on them."""
+    items: list[Expr] = []
+    while True:
+        item, at = _expression(tokens, at + 1, depth)
+        items.append(item)
+        end = tokens[at]
+        if type(end) is _GroupEnd:
+            return _labelled(Group(tuple(items), end.modifiers), tokens, at + 1)
+        if end != ",":
+            raise _NotCommonError
 
 
 def _labelled(operand: Expr, tokens: list[Token], at: int) -> tuple[Expr, int]:

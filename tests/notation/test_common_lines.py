@@ -116,6 +116,8 @@ _ATOM = st.sampled_from(
         *("4d6u", "3d6uo", "4d6kh3 min2", "d6max4", "6d6<>3", "d6r!=6", "4d6 u"),
         *("d6!", "3d6!!", "2d6!p", "d8!!p", "d1!", "d6!o", "d6!>4", "d6 !", "d6!5"),
         *("10d10>=7f1", "6d6>4f<=2", "6d6>4 f1", "6d6>4f", "4d6!kh3"),
+        *("{2d6, 1d8}kh1", "{d20,d20} kl", "{4d6kh3}[str]", "{2d6}>=5", "{}", "{d6,}"),
+        *("10% of 51", "50 %of d20", "10% of", "\u0663% of 5", "10%of5", "{d6, {d8}dl1}"),
     ]
 )
 _OP = st.sampled_from(["+", "-", "*", "/", "x", "X", "- -"])
@@ -201,6 +203,10 @@ def test_near_misses(text: str) -> None:
         "3d6!! + 2",
         "2d6!p[fire] - 1",
         "10d10>=7f1",
+        "{2d6, 1d8}kh1",
+        "{d20, d20}kl1 + 5",
+        "10% of 51",
+        "-10% of 2d6[fire] x 2",
     ],
 )
 def test_common_lines_take_the_quick_way(text: str) -> None:
@@ -229,6 +235,11 @@ def test_the_tree_is_the_grammars() -> None:
         "d6!>4",
         "d6 !",
         "10d10>=7 f1",
+        "{2d6, 1d8}kh0",
+        "{2d6, 1d8}>=5",
+        "(2d6, 1d8)kh1",
+        "{2d6,}",
+        "\u0663% of 5",  # an Arabic-Indic three: the grammar reads ASCII digits before %
         "STR + 2",
         "2d6 # one\ntwo",
         "1" * 60,
