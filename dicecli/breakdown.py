@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from dicecli.result_tree import (
     Arithmetic,
@@ -31,10 +31,7 @@ from dicecli.result_tree import (
     RolledDice,
     SavedRoll,
 )
-from dicecli.results import DiceShown, DieRoll, Segment, Text
-
-if TYPE_CHECKING:
-    from dicecli.notation.nodes import FunctionName
+from dicecli.results import DiceShown, DieRoll, Role, Segment, Text
 
 OPEN, CLOSE = Text("(", "op"), Text(")", "op")
 _OPERATORS = {
@@ -254,76 +251,44 @@ _RENDERERS: NodeTable[Callable[[Any, list[Segment]], None]] = NodeTable(
 # values met most recently (labels and names are the player's own: the caches are
 # bounded, never growing with the lines read).
 
-
-@lru_cache(maxsize=1024)
-def number_text(value: int) -> Text:
-    """A number typed in the expression, as a segment."""
-    return Text(str(value), "number")
+SHARED_SEGMENTS = 1024
+"""Most segments each kind of text below keeps, for the values met most recently."""
 
 
-@lru_cache(maxsize=1024)
-def _value_text(value: int) -> Text:
-    return Text(f" (={value})", "value")
+def _segments_of(template: str, role: Role) -> Callable[..., Text]:
+    """The segment of ``role`` whose text is ``template`` filled with the values it is
+    called with (``" (={})"``: `` (=8)``), made once for each set of values kept."""
+
+    @lru_cache(maxsize=SHARED_SEGMENTS)
+    def segment(*values: object) -> Text:
+        return Text(template.format(*values), role)
+
+    return segment
 
 
-@lru_cache(maxsize=1024)
-def _dropped_value_text(value: int) -> Text:
-    return Text(f" (={value})", "dropped")
+number_text = _segments_of("{}", "number")
+"""A number typed in the expression, as a segment."""
+_value_text = _segments_of(" (={})", "value")
+_dropped_value_text = _segments_of(" (={})", "dropped")
+_dropped_number_text = _segments_of("{}", "dropped")
+_target_text = _segments_of(" (={})", "target")
+_percent_text = _segments_of("{}% of ", "op")
+_label_text = _segments_of("[{}]", "label")
+_named_number_text = _segments_of("{}({})", "label")
+_saved_roll_text = _segments_of("{}:", "label")
+_function_text = _segments_of("{}(", "op")
+_sides_text = _segments_of("d{}", "op")
+_term_text = _segments_of(" \N{RIGHTWARDS ARROW} {}d{} ", "value")
+"""The dice term a computed count and size came to: `` → 3d6 ``."""
 
 
-@lru_cache(maxsize=1024)
-def _dropped_number_text(value: int) -> Text:
-    return Text(str(value), "dropped")
-
-
-@lru_cache(maxsize=1024)
-def _target_text(value: int) -> Text:
-    return Text(f" (={value})", "target")
-
-
-@lru_cache(maxsize=1024)
-def _percent_text(percent: int) -> Text:
-    return Text(f"{percent}% of ", "op")
-
-
-@lru_cache(maxsize=1024)
-def _label_text(label: str) -> Text:
-    return Text(f"[{label}]", "label")
-
-
-@lru_cache(maxsize=1024)
-def _named_number_text(name: str, value: int) -> Text:
-    return Text(f"{name}({value})", "label")
-
-
-@lru_cache(maxsize=1024)
-def _saved_roll_text(name: str) -> Text:
-    return Text(f"{name}:", "label")
-
-
-@lru_cache(maxsize=1024)
-def _function_text(function: FunctionName) -> Text:
-    return Text(f"{function}(", "op")
-
-
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=SHARED_SEGMENTS)
 def _count_text(count: int) -> Text:
     """The count of a computed dice term typed as a number (none shown for one)."""
     return Text("" if count == 1 else str(count), "op")
 
 
-@lru_cache(maxsize=1024)
-def _sides_text(sides: int | str) -> Text:
-    return Text(f"d{sides}", "op")
-
-
-@lru_cache(maxsize=1024)
-def _term_text(count: int, sides: int | str) -> Text:
-    """The dice term a computed count and size came to: `` → 3d6 ``."""
-    return Text(f" \N{RIGHTWARDS ARROW} {count}d{sides} ", "value")
-
-
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=SHARED_SEGMENTS)
 def tally_text(successes: int, failures: int) -> Text:
     """`` (3 successes, 1 failure)``: what a counted total is made of."""
     text = f" ({successes} success{'' if successes == 1 else 'es'}"
