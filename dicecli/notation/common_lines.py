@@ -52,7 +52,7 @@ from dicecli.notation.semantics import (
     bare_reroll_condition,
     condition_of,
     endless_roll,
-    starts_as_dice,
+    may_start_a_game_line,
 )
 
 _WHITESPACE = " \t\r\n"  # what pyparsing skips between tokens
@@ -127,10 +127,8 @@ class _NotCommonError(Exception):
 def read_common_line(text: str) -> Roll | None:
     """The tree of ``text`` if it is a common line, else None (see the module's doc)."""
     stripped = text.lstrip(_WHITESPACE)
-    if stripped[:1].isalpha():  # the grammar's rule: may a game read the line?
-        first = stripped.split(None, 1)[0]
-        if not starts_as_dice(first) and _may_be_keyword(first):
-            return None
+    if stripped[:1].isalpha() and may_start_a_game_line(stripped.split(None, 1)[0]):
+        return None
     if len(text) >= _WITHIN_LIMITS_BELOW:
         try:
             check_line(text)
@@ -143,12 +141,6 @@ def read_common_line(text: str) -> Roll | None:
         return None
     end = tokens[at]
     return Roll(body, end.note) if type(end) is _End else None
-
-
-def _may_be_keyword(word: str) -> bool:
-    from dicecli.notation.games import games  # docs/startup.md
-
-    return games().may_be_keyword(word)
 
 
 def _tokens(text: str) -> list[Token]:

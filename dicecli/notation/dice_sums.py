@@ -44,7 +44,7 @@ from dicecli.notation.nodes import (
     Roll,
     Sides,
 )
-from dicecli.notation.semantics import MAX_DICE_COUNT, MAX_SIDES, starts_as_dice
+from dicecli.notation.semantics import MAX_DICE_COUNT, MAX_SIDES, may_start_a_game_line
 
 _GAP = r"[ \t\r\n]*"  # what pyparsing skips between tokens (not every \s)
 _DIGITS = r"\d{1,50}"  # a longer number goes to the grammar, which has the rules for it
@@ -109,10 +109,8 @@ def read_dice_sum(text: str) -> Roll | None:
     if body is None:
         return None
     head = text.lstrip(" \t\r\n")[:1]
-    if head in "dD":  # the grammar's rule: may a game read the line?
-        first = text.split(None, 1)[0]
-        if not starts_as_dice(first) and _may_be_keyword(first):
-            return None
+    if head in "dD" and may_start_a_game_line(text.split(None, 1)[0]):
+        return None
     return from_state(Roll, {"body": body, "comment": None})
 
 
@@ -207,12 +205,6 @@ def _term_by_hand(sign: str, term: str) -> _Piece | None:
     if amount and (len(amount) > 50 or not amount.isdigit()):
         return None
     return (sign, count, sides, keep, amount, "", "")
-
-
-def _may_be_keyword(word: str) -> bool:
-    from dicecli.notation.games import games  # docs/startup.md
-
-    return games().may_be_keyword(word)
 
 
 def _number(digits: str) -> Number:

@@ -393,3 +393,15 @@ def starts_as_dice(word: str) -> bool:
     game's keyword (docs/games.md), so no game is asked about a line it starts, by the
     grammar or by the quick readers."""
     return word[:1] in ("d", "D") and (word[1:2].isdigit() or word[1:2] == "%")
+
+
+def may_start_a_game_line(word: str) -> bool:
+    """Whether a line whose first word is ``word`` may be a game's, as the grammar
+    decides it: never when the word starts as a die (:func:`starts_as_dice`), else when
+    the games say it may be a keyword. The quick readers leave such a line to the
+    grammar."""
+    if starts_as_dice(word):
+        return False
+    from dicecli.notation.games import games  # docs/startup.md
+
+    return games().may_be_keyword(word)
