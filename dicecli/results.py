@@ -117,6 +117,15 @@ class DiceShown:
 Segment = Text | DiceShown
 
 
+class SharedBreakdown(tuple[Segment, ...]):
+    """The breakdown of a result tree that rolls share (a step with few outcomes,
+    :mod:`dicecli.rolling.shared_outcomes`): the same object for every roll that drew
+    those faces, so what a renderer makes of it can be kept by its identity. Otherwise a
+    tuple of segments like any other breakdown."""
+
+    __slots__ = ()
+
+
 @frozen
 class Outcome:
     """The verdict of a check and its facts.

@@ -17,6 +17,7 @@ from dicecli.results import (
     DieRoll,
     RollResult,
     Segment,
+    SharedBreakdown,
     Text,
 )
 
@@ -135,7 +136,29 @@ def repeats_value(segment: Text, before: str) -> bool:
     )
 
 
+_SHARED_TEXTS: dict[int, tuple[SharedBreakdown, str]] = {}
+"""The text of breakdowns that rolls share, by identity (each entry holds its
+breakdown, so that its id stays its own); emptied when it grows past
+:data:`MAX_SHARED_TEXTS`."""
+
+MAX_SHARED_TEXTS = 8192
+
+
 def breakdown_text(segments: Sequence[Segment]) -> str:
+    """The plain text of a breakdown: ``[4, 3] + 5``."""
+    if type(segments) is SharedBreakdown:
+        entry = _SHARED_TEXTS.get(id(segments))
+        if entry is not None and entry[0] is segments:
+            return entry[1]
+        text = _spelt(segments)
+        if len(_SHARED_TEXTS) >= MAX_SHARED_TEXTS:
+            _SHARED_TEXTS.clear()
+        _SHARED_TEXTS[id(segments)] = (segments, text)
+        return text
+    return _spelt(segments)
+
+
+def _spelt(segments: Sequence[Segment]) -> str:
     parts: list[str] = []
     for segment in segments:
         if isinstance(segment, Text):

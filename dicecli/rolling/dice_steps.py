@@ -15,7 +15,7 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from dicecli.errors import DiceError
 from dicecli.frozen import from_state, replace, state_of
@@ -31,9 +31,10 @@ from dicecli.rolling.keep_and_count import (
     critical_marks,
     successes_among,
 )
+from dicecli.rolling.shared_outcomes import Outcomes, few_outcomes, known, mapped, tabled_step
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from dicecli.rolling.step import DiceStep, InProgress, Step
 
@@ -97,7 +98,10 @@ def _sorted_as_shown(node: Dice, step: DiceStep) -> DiceStep:
         rolled = step(ev)
         return RolledDice(rolled.value, rolled.shown, rolled.tally, order)
 
-    return sorted_dice
+    def as_sorted(rolled: RolledDice) -> RolledDice:
+        return RolledDice(rolled.value, rolled.shown, rolled.tally, order)
+
+    return mapped(step, as_sorted) or sorted_dice
 
 
 def with_criticals(node: Dice, step: DiceStep) -> DiceStep:
@@ -108,14 +112,16 @@ def with_criticals(node: Dice, step: DiceStep) -> DiceStep:
         return step
 
     def criticals(ev: InProgress) -> RolledDice:
-        rolled = step(ev)
+        return marked(step(ev))
+
+    def marked(rolled: RolledDice) -> RolledDice:
         dice = []
         for die in rolled.shown.dice:
             marks = critical_marks(die.value, critical, fumble) if die.kept else ()
             dice.append(die.marked(*marks) if marks else die)
         return RolledDice(rolled.value, DiceShown(tuple(dice)), rolled.tally, rolled.order)
 
-    return criticals
+    return mapped(step, marked) or criticals
 
 
 def _uncritical_dice_step(node: Dice, die: Die) -> DiceStep:
@@ -197,14 +203,33 @@ def _summed_dice_step(die: Die, count: int, values: Sequence[int]) -> DiceStep:
     kept = die.kept_rolls
 
     def plain_dice(ev: InProgress) -> RolledDice:
+        return summed(ev.roller.draw_many(die, count))
+
+    def summed(indexes: Sequence[int]) -> RolledDice:
         rolled = []
         total = 0
-        for index in ev.roller.draw_many(die, count):  # a loop: cheaper than comprehensions
+        for index in indexes:  # a loop: cheaper than a comprehension
             rolled.append(kept[index])
             total += values[index]
         return RolledDice(total, DiceShown(tuple(rolled)))
 
-    return plain_dice
+    return _with_table(die, count, plain_dice, summed)
+
+
+def _with_table(
+    die: Die, count: int, step: DiceStep, build: Callable[[Sequence[int]], RolledDice]
+) -> DiceStep:
+    """``step``, which rolls ``count`` of ``die`` and builds its tree from the faces
+    drawn with ``build``: with a table of the trees built when the dice have few
+    outcomes (:mod:`dicecli.rolling.shared_outcomes`)."""
+    outcomes = few_outcomes(len(die.faces), count)
+    if outcomes is None:
+        return step
+
+    def draw(ev: InProgress) -> tuple[int, ...]:
+        return tuple(ev.roller.draw_many(die, count))
+
+    return cast("DiceStep", tabled_step(Outcomes(draw, build, outcomes)))
 
 
 def _one_die_step(die: Die, alone: tuple[DiceShown, ...]) -> DiceStep:
@@ -217,7 +242,10 @@ def _one_die_step(die: Die, alone: tuple[DiceShown, ...]) -> DiceStep:
     def one_die(ev: InProgress) -> RolledDice:
         return faces[ev.roller.draw(die)]
 
-    return one_die
+    def draw(ev: InProgress) -> int:
+        return ev.roller.draw(die)
+
+    return cast("DiceStep", known(one_die, Outcomes(draw, faces.__getitem__, len(faces))))
 
 
 def _face_decided_step(
@@ -253,7 +281,9 @@ def _face_decided_step(
     kept = kept_slice(modifiers.keep, count) if modifiers.keep is not None else None
 
     def face_decided_dice(ev: InProgress) -> RolledDice:
-        indexes = ev.roller.draw_many(die, count)
+        return decided(ev.roller.draw_many(die, count))
+
+    def decided(indexes: Sequence[int]) -> RolledDice:
         marked: list[DieRoll] = []
         total = successes = 0
         if kept is None:
@@ -276,7 +306,7 @@ def _face_decided_step(
             return RolledDice(total, shown, (successes, successes - total))
         return RolledDice(total, shown)
 
-    return face_decided_dice
+    return _with_table(die, count, face_decided_dice, decided)
 
 
 def rolled_one_by_one_step(die: Die, count: int, modifiers: Modifiers) -> DiceStep:

@@ -98,9 +98,17 @@ from dicecli.result_tree import (
 from dicecli.result_tree import ComputedDice as ComputedRoll
 from dicecli.result_tree import Group as GroupRoll
 from dicecli.result_tree import Labelled as LabelledRoll
-from dicecli.results import DROPPED, DieRoll, Outcome, RollResult, Segment
+from dicecli.results import DROPPED, DieRoll, Outcome, RollResult, Segment, SharedBreakdown
 from dicecli.rolling.dice_steps import compile_dice, step_of_dice, unnumbered
 from dicecli.rolling.keep_and_count import SCORE_MARKS, KeepUnit, dropped, kept_units
+from dicecli.rolling.shared_outcomes import (
+    MAX_SHARED,
+    Outcomes,
+    combined,
+    known,
+    mapped,
+    outcomes_of,
+)
 from dicecli.rolling.sources import Roller
 
 if TYPE_CHECKING:
@@ -123,7 +131,7 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
             compared = roll_comparison(body, roller, env, text, roll.comment)
             notes = line_notes(text, env.dialect if env.settings else None)
             return replace(compared, notes=notes) if notes else compared
-        step, canonical = prepared.found(body) or _ready(body)
+        step, canonical, shared = prepared.found(body) or _ready(body)
         evaluation = Evaluation(roller, env)
         tree = step(evaluation)
     except DiceError as error:
@@ -131,7 +139,10 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
     except RecursionError:
         raise DiceError("too deeply nested", text, 0) from None
     total: int | None = tree.value
-    dice = dice_in(tree)
+    if shared:  # a tree rolled before: what is read of it was read then
+        dice, segments = _read_of_shared(tree)
+    else:
+        dice, segments = dice_in(tree), breakdown(tree)
     outcome = None
     if evaluation.dice_book is not None:  # dice with symbols: count them (docs/dice.md)
         from dicecli.dicefiles.symbols import symbol_outcome  # docs/startup.md
@@ -146,9 +157,7 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
             total = None  # dice of symbols alone: no total, the counts say it all
     notes = line_notes(text, env.dialect if env.settings else None)  # cached by line
     # every field by place: a keyword costs each roll a dict of it
-    return RollResult(
-        text, canonical, total, dice, breakdown(tree), outcome, roll.comment, False, notes
-    )
+    return RollResult(text, canonical, total, dice, segments, outcome, roll.comment, False, notes)
 
 
 def _as_typed(error: DiceError, text: str, env: Environment) -> DiceError:
@@ -169,7 +178,8 @@ def roll_comparison(
     what, and by how much (:func:`~dicecli.notation.semantics.check_margin`). A target
     with dice shows them after the total's (``[9] vs [6] (=6)``)."""
     evaluation = Evaluation(roller, env)
-    left = step_of(check.left)(evaluation)
+    step, _, shared = prepared(check.left)
+    left = step(evaluation)
     if isinstance(check.right, Number):
         rolled_target = None
         target = check.right.value
@@ -178,7 +188,10 @@ def roll_comparison(
         target = rolled_target.value
     # a number as target: the tree is the left side's, which shows the same
     tree = left if rolled_target is None else Compared(left, rolled_target, left.value)
-    dice = dice_in(tree)
+    if shared and rolled_target is None:  # a tree rolled before: read then
+        dice, segments = _read_of_shared(tree)
+    else:
+        dice, segments = dice_in(tree), breakdown(tree)
     if evaluation.dice_book is not None:  # dice with symbols have no total to compare
         for die in dice:
             if die.value is None:
@@ -193,7 +206,7 @@ def roll_comparison(
                 outcomes[total] = outcome
     else:
         outcome = _check_outcome(check.op, total, target)
-    return RollResult(text, canonical, total, dice, breakdown(tree), outcome, comment)
+    return RollResult(text, canonical, total, dice, segments, outcome, comment)
 
 
 def _check_outcome(op: CheckOp, total: int, target: int) -> Outcome:
@@ -230,8 +243,16 @@ values, shared), made once per check object (by identity, as :data:`prepared`:
 hashing a tree costs more than writing it)."""
 
 
-def _prepare(node: Expr) -> tuple[Step, str]:
-    return compile_step(node), str(node)
+def _prepare(node: Expr) -> tuple[Step, str, bool]:
+    step = compile_step(node)
+    return step, str(node), outcomes_of(step) is not None
+
+
+_read_of_shared: IdentityCache[Rolled, tuple[tuple[DieRoll, ...], tuple[Segment, ...]]] = (
+    IdentityCache(lambda tree: (dice_in(tree), SharedBreakdown(breakdown(tree))), limit=MAX_SHARED)
+)
+"""The dice and the breakdown of a tree that steps share between rolls
+(:mod:`dicecli.rolling.shared_outcomes`), read once per tree."""
 
 
 PREPARED_FACES = 50_000
@@ -257,10 +278,11 @@ def _faces_named(node: Expr) -> int:
     return faces
 
 
-prepared: IdentityCache[Expr, tuple[Step, str]] = IdentityCache(
+prepared: IdentityCache[Expr, tuple[Step, str, bool]] = IdentityCache(
     _prepare, weigh=_faces_named, capacity=PREPARED_FACES
 )
-"""The step that rolls an expression and its canonical text, made once per node object
+"""The step that rolls an expression, its canonical text, and whether the step shares
+its trees between rolls (:mod:`dicecli.rolling.shared_outcomes`), made once per node object
 (lines, saved rolls, parts of game forms). Parsed lines are cached by text
 (:func:`dicecli.notation.reader.parse`) and saved rolls live in the environment, so an
 expression rolled again is the same object. Kept here, off the frozen nodes, so that a
@@ -282,7 +304,7 @@ SEEN_ONCE = 4096
 _seen_once: dict[int, Expr] = {}
 
 
-def _ready(body: Expr) -> tuple[Step, str]:
+def _ready(body: Expr) -> tuple[Step, str, bool]:
     """What rolls ``body``, whose step :data:`prepared` does not hold, and its canonical
     text: its step, but for a dice term with numbers put to it one by one (``17d743 +
     12``, ``(4d6kh3 - 1) * 2``) rolled for the first time, which is rolled directly
@@ -305,7 +327,7 @@ def _ready(body: Expr) -> tuple[Step, str]:
         _seen_once.clear()
     _seen_once[id(body)] = body
     numbers.reverse()  # innermost first
-    return partial(_run_sum, node, numbers), _sum_text(body, node, numbers)
+    return partial(_run_sum, node, numbers), _sum_text(body, node, numbers), False
 
 
 def _run_sum(dice: Dice, numbers: list[tuple[BinaryOpSymbol, int, int]], ev: InProgress) -> Rolled:
@@ -411,10 +433,13 @@ def _wrapped_step(node: Expr, at_least: int) -> Step:
 
 def _in_parentheses(inner: Step) -> Step:
     def wrapped(ev: InProgress) -> Rolled:
-        rolled = inner(ev)
-        return Parenthesised(rolled, rolled.value)
+        return in_parentheses(inner(ev))
 
-    return wrapped
+    return mapped(inner, in_parentheses) or wrapped
+
+
+def in_parentheses(rolled: Rolled) -> Rolled:
+    return Parenthesised(rolled, rolled.value)
 
 
 def _compile_number(node: Number) -> Step:
@@ -423,7 +448,7 @@ def _compile_number(node: Number) -> Step:
     def number(ev: InProgress) -> Rolled:
         return constant
 
-    return number
+    return known(number, Outcomes(None, number, 1))
 
 
 _ARITHMETIC: dict[str, Callable[[int, int], int]] = {
@@ -433,6 +458,8 @@ _ARITHMETIC: dict[str, Callable[[int, int], int]] = {
     "^": to_power,
 }
 _DIVISIONS: dict[str, Callable[[int, int], int]] = {"/": ceil_div, "%": modulo, "//": floor_div}
+_CHECKED = ("*", "^")
+"""The operators that may refuse a value (too many digits, a negative power)."""
 
 
 def _compile_binary(node: BinaryOp) -> Step:
@@ -444,24 +471,29 @@ def _compile_binary(node: BinaryOp) -> Step:
     right = _wrapped_step(node.right, 7 if op == "^" else node.level + 1)
     if quotient is not None:
 
-        def divide(ev: InProgress) -> Rolled:
-            numerator = left(ev)
-            denominator = right(ev)
+        def divided(numerator: Rolled, denominator: Rolled) -> Rolled:
             if denominator.value == 0:
                 raise DiceError(f"division by zero in {node}")
             return Arithmetic(
                 numerator, op, denominator, quotient(numerator.value, denominator.value)
             )
 
-        return divide
+        def divide(ev: InProgress) -> Rolled:
+            numerator = left(ev)
+            return divided(numerator, right(ev))
+
+        return combined(left, right, divided, raises=True) or divide
     combine = _ARITHMETIC[op]
+
+    def combined_by_op(first: Rolled, second: Rolled) -> Rolled:
+        return Arithmetic(first, op, second, combine(first.value, second.value))
 
     def arithmetic(ev: InProgress) -> Rolled:
         first = left(ev)
         second = right(ev)
         return Arithmetic(first, op, second, combine(first.value, second.value))
 
-    return arithmetic
+    return combined(left, right, combined_by_op, raises=op in _CHECKED) or arithmetic
 
 
 def _with_constant_step(node: BinaryOp, left: Step, constant: int) -> Step:
@@ -472,7 +504,10 @@ def _with_constant_step(node: BinaryOp, left: Step, constant: int) -> Step:
         first = left(ev)
         return Arithmetic(first, op, shown, combine(first.value, constant))
 
-    return with_constant
+    def put_to(first: Rolled) -> Rolled:
+        return Arithmetic(first, op, shown, combine(first.value, constant))
+
+    return mapped(left, put_to, raises=op in _CHECKED) or with_constant
 
 
 def _compile_negate(node: Negate) -> Step:
@@ -482,7 +517,11 @@ def _compile_negate(node: Negate) -> Step:
         rolled = operand(ev)
         return Negated(rolled, -rolled.value)
 
-    return negate
+    return mapped(operand, negated) or negate
+
+
+def negated(rolled: Rolled) -> Rolled:
+    return Negated(rolled, -rolled.value)
 
 
 def _compile_percent(node: PercentOf) -> Step:
@@ -584,7 +623,10 @@ def _compile_labelled(node: Labelled) -> Step:
         rolled = inner(ev)
         return LabelledRoll(rolled, label, rolled.value)
 
-    return labelled
+    def with_label(rolled: Rolled) -> Rolled:
+        return LabelledRoll(rolled, label, rolled.value)
+
+    return mapped(inner, with_label) or labelled
 
 
 def _compile_name(node: Name) -> Step:

@@ -1,0 +1,185 @@
+"""Steps with few outcomes share their result trees between rolls, and nothing a player
+or a script can see changes: the same dice drawn in the same order, the same trees, the
+same errors at the same point (:mod:`dicecli.rolling.shared_outcomes`).
+
+The properties roll each line with the tables and without them (``MAX_OUTCOMES`` set
+to 0, which gives no step a table), from the same dice: seeded, and faces given one by
+one, so that running out of faces mid-line shows whether a table drew a die early.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from property_counts import examples
+from strategies import line_text
+
+from dicecli.environment import Environment
+from dicecli.errors import DiceError
+from dicecli.notation import grammar
+from dicecli.notation.nodes import Check, Comparison
+from dicecli.render.text import breakdown_text
+from dicecli.results import RollResult, SharedBreakdown
+from dicecli.rolling import evaluate, shared_outcomes
+from dicecli.rolling.evaluate import Evaluation
+from dicecli.rolling.sources import DiceSource, GivenSource, RandomSource, Roller
+
+_SETTINGS = settings(
+    max_examples=examples(1000),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+ROLLS = 12
+"""Rolls of each line from one seeded source: enough for a table to be hit."""
+
+
+@contextmanager
+def _without_tables() -> Iterator[None]:
+    kept = shared_outcomes.MAX_OUTCOMES
+    shared_outcomes.MAX_OUTCOMES = 0
+    try:
+        yield
+    finally:
+        shared_outcomes.MAX_OUTCOMES = kept
+
+
+@st.composite
+def _small_terms(draw: st.DrawFn) -> str:
+    """A dice term with few outcomes, of every kind a table is made for: summed, kept
+    or dropped, counted, sorted, marked critical."""
+    count = draw(st.integers(1, 4))
+    sides = draw(st.sampled_from(["2", "3", "4", "6", "8", "10", "12", "20", "F", "%"]))
+    modifier = draw(
+        st.sampled_from(["", "kh1", "kl1", "dl1", "dh1", ">4", ">=3f1", "s", "sd", "cs>5", "cf<2"])
+    )
+    return f"{count}d{sides}{modifier}"
+
+
+@st.composite
+def _small_lines(draw: st.DrawFn, depth: int = 3) -> str:
+    """Parts with few outcomes put together as tables put them: numbers, brackets,
+    labels, signs, every operator (divisions by a die that may land on 0 included)."""
+    if depth == 0 or draw(st.integers(0, 2)) == 0:
+        return draw(st.one_of(_small_terms(), st.integers(0, 12).map(str)))
+    kind = draw(st.sampled_from(["op", "op", "op", "brackets", "label", "minus"]))
+    inner = draw(_small_lines(depth - 1))
+    if kind == "brackets":
+        return f"({inner})"
+    if kind == "label":
+        return f"({inner})[fire]"
+    if kind == "minus":
+        return f"-({inner})"
+    op = draw(st.sampled_from(["+", "-", "*", "/", "%", "//", "^"]))
+    right = draw(st.one_of(_small_lines(depth - 1), st.just("(1d2-1)")))
+    return f"{inner} {op} {right}"
+
+
+def _rolls(text: str, source: DiceSource, times: int) -> list[RollResult | str]:
+    """``text`` parsed anew (so its steps are made anew) and rolled ``times`` times from
+    ``source``; an error as its text, and the dice left in the budget after each roll."""
+    tree = grammar.parse(text)
+    roller = Roller(source)
+    rolls: list[RollResult | str] = []
+    for _ in range(times):
+        try:
+            rolls.append(evaluate.roll(tree, roller, Environment(), text))
+        except DiceError as error:
+            rolls.append(f"{type(error).__name__}: {error} at {error.position}")
+        rolls.append(f"{roller.remaining} dice left in the budget")
+    return rolls
+
+
+def _same_with_and_without_tables(text: str, seed: int, faces: list[str]) -> None:
+    with_tables = _rolls(text, RandomSource(seed), ROLLS)
+    given = _rolls(text, GivenSource(faces), 3)
+    with _without_tables():
+        assert _rolls(text, RandomSource(seed), ROLLS) == with_tables, text
+        assert _rolls(text, GivenSource(faces), 3) == given, text
+
+
+_FACES = st.lists(st.sampled_from(["1", "2", "3", "4", "5", "6", "+", "-"]), max_size=12)
+
+
+@_SETTINGS
+@given(_small_lines(), st.integers(0, 2**32), _FACES)
+def test_lines_of_few_outcomes_roll_the_same_with_tables(
+    text: str, seed: int, faces: list[str]
+) -> None:
+    _same_with_and_without_tables(text, seed, faces)
+
+
+@_SETTINGS
+@given(line_text(names=False), st.integers(0, 2**32), _FACES)
+def test_any_line_rolls_the_same_with_tables(text: str, seed: int, faces: list[str]) -> None:
+    tree = grammar.parse(text)
+    if isinstance(tree.body, Check):
+        return  # a game's check: its game rolls it
+    _same_with_and_without_tables(text, seed, faces)
+
+
+def _trees(text: str, rolls: int) -> list[object]:
+    body = grammar.parse(text).body
+    assert not isinstance(body, (Check, Comparison))
+    step = evaluate.step_of(body)
+    source = RandomSource(1)
+    return [step(Evaluation(Roller(source), Environment())) for _ in range(rolls)]
+
+
+@pytest.mark.parametrize(
+    ("text", "outcomes"),
+    [
+        ("2d6 + 5", 36),
+        ("d20 + 7", 20),
+        ("4d6kh3", 1296),
+        ("(1d4 + 1) * 2", 4),
+        ("2d6[fire] + 1d4[cold]", 144),
+        ("-3dF", 81),
+        ("2d20kh1 + 5", 400),
+    ],
+)
+def test_each_outcome_is_built_once(text: str, outcomes: int) -> None:
+    trees = _trees(text, 3000)
+    assert len({id(tree) for tree in trees}) <= outcomes
+    assert len({id(tree) for tree in trees}) == len(set(trees))  # one object per tree
+
+
+def test_a_step_of_many_outcomes_builds_each_roll_anew() -> None:
+    trees = _trees("8d6", 50)  # 1,679,616 outcomes: no table
+    assert len({id(tree) for tree in trees}) == 50
+
+
+def test_an_error_comes_before_the_dice_after_it_are_drawn() -> None:
+    """``6 / (1d2 - 1)`` on the left may be refused (a division by 0): with one face
+    given, the line fails on the division, as without tables, not on the die after it."""
+    text = "6 / (1d2 - 1) + 1d6"
+    with_tables = _rolls(text, GivenSource(["1"]), 1)
+    assert "division by zero" in str(with_tables[0])
+    with _without_tables():
+        assert _rolls(text, GivenSource(["1"]), 1) == with_tables
+
+
+def test_the_tables_hold_at_most_their_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shared_outcomes, "MAX_SHARED", 50)
+    for count in range(1, 4):
+        for sides in (4, 6, 8, 10, 12, 20):
+            _trees(f"{count}d{sides} + {sides}", 40)
+            held = sum(len(table) for table in shared_outcomes._tables)
+            assert held <= 50
+            assert held == shared_outcomes._held
+
+
+def test_a_shared_breakdown_is_spelt_as_any_breakdown() -> None:
+    roller = Roller(RandomSource(3))
+    tree = grammar.parse("2d6 + 5")
+    evaluate.roll(tree, roller, Environment(), "2d6 + 5")  # the first roll, without a step
+    result = evaluate.roll(tree, roller, Environment(), "2d6 + 5")
+    assert type(result.breakdown) is SharedBreakdown
+    plain = tuple(result.breakdown)
+    first, second = (die.face for die in result.dice)
+    assert breakdown_text(result.breakdown) == breakdown_text(plain) == f"[{first}, {second}] + 5"
+    assert breakdown_text(result.breakdown) is breakdown_text(result.breakdown)  # kept
