@@ -141,7 +141,7 @@ _SHARED_TEXTS: dict[int, tuple[SharedBreakdown, str]] = {}
 breakdown, so that its id stays its own); emptied when it grows past
 :data:`MAX_SHARED_TEXTS`."""
 
-MAX_SHARED_TEXTS = 8192
+MAX_SHARED_TEXTS = 4096
 
 
 def breakdown_text(segments: Sequence[Segment]) -> str:

@@ -31,7 +31,13 @@ from dicecli.rolling.keep_and_count import (
     critical_marks,
     successes_among,
 )
-from dicecli.rolling.shared_outcomes import Outcomes, few_outcomes, known, mapped, tabled_step
+from dicecli.rolling.shared_outcomes import (
+    Outcomes,
+    described,
+    few_outcomes,
+    mapped,
+    tabled_step,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -101,7 +107,7 @@ def _sorted_as_shown(node: Dice, step: DiceStep) -> DiceStep:
     def as_sorted(rolled: RolledDice) -> RolledDice:
         return RolledDice(rolled.value, rolled.shown, rolled.tally, order)
 
-    return mapped(step, as_sorted) or sorted_dice
+    return described(sorted_dice, lambda: mapped(step, as_sorted))
 
 
 def with_criticals(node: Dice, step: DiceStep) -> DiceStep:
@@ -121,7 +127,7 @@ def with_criticals(node: Dice, step: DiceStep) -> DiceStep:
             dice.append(die.marked(*marks) if marks else die)
         return RolledDice(rolled.value, DiceShown(tuple(dice)), rolled.tally, rolled.order)
 
-    return mapped(step, marked) or criticals
+    return described(criticals, lambda: mapped(step, marked))
 
 
 def _uncritical_dice_step(node: Dice, die: Die) -> DiceStep:
@@ -239,13 +245,10 @@ def _one_die_step(die: Die, alone: tuple[DiceShown, ...]) -> DiceStep:
         RolledDice(value, shown) for value, shown in zip(die.face_values, alone, strict=True)
     )
 
-    def one_die(ev: InProgress) -> RolledDice:
-        return faces[ev.roller.draw(die)]
-
     def draw(ev: InProgress) -> int:
         return ev.roller.draw(die)
 
-    return cast("DiceStep", known(one_die, Outcomes(draw, faces.__getitem__, len(faces))))
+    return cast("DiceStep", tabled_step(Outcomes(draw, faces.__getitem__, len(faces))))
 
 
 def _face_decided_step(

@@ -105,9 +105,10 @@ from dicecli.rolling.shared_outcomes import (
     MAX_SHARED,
     Outcomes,
     combined,
-    known,
+    described,
+    is_kept,
     mapped,
-    outcomes_of,
+    with_table,
 )
 from dicecli.rolling.sources import Roller
 
@@ -139,8 +140,8 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
     except RecursionError:
         raise DiceError("too deeply nested", text, 0) from None
     total: int | None = tree.value
-    if shared:  # a tree rolled before: what is read of it was read then
-        dice, segments = _read_of_shared(tree)
+    if shared:  # a tree that may have come before: what is read of it may be kept
+        dice, segments = _read(tree)
     else:
         dice, segments = dice_in(tree), breakdown(tree)
     outcome = None
@@ -178,7 +179,7 @@ def roll_comparison(
     what, and by how much (:func:`~dicecli.notation.semantics.check_margin`). A target
     with dice shows them after the total's (``[9] vs [6] (=6)``)."""
     evaluation = Evaluation(roller, env)
-    step, _, shared = prepared(check.left)
+    step, _, shared = prepared.found(check.left) or _ready(check.left)
     left = step(evaluation)
     if isinstance(check.right, Number):
         rolled_target = None
@@ -188,8 +189,8 @@ def roll_comparison(
         target = rolled_target.value
     # a number as target: the tree is the left side's, which shows the same
     tree = left if rolled_target is None else Compared(left, rolled_target, left.value)
-    if shared and rolled_target is None:  # a tree rolled before: read then
-        dice, segments = _read_of_shared(tree)
+    if shared and rolled_target is None:  # a tree that may have come before
+        dice, segments = _read(tree)
     else:
         dice, segments = dice_in(tree), breakdown(tree)
     if evaluation.dice_book is not None:  # dice with symbols have no total to compare
@@ -244,15 +245,30 @@ hashing a tree costs more than writing it)."""
 
 
 def _prepare(node: Expr) -> tuple[Step, str, bool]:
-    step = compile_step(node)
-    return step, str(node), outcomes_of(step) is not None
+    step, shared = with_table(compile_step(node))
+    return step, str(node), shared
 
 
-_read_of_shared: IdentityCache[Rolled, tuple[tuple[DieRoll, ...], tuple[Segment, ...]]] = (
-    IdentityCache(lambda tree: (dice_in(tree), SharedBreakdown(breakdown(tree))), limit=MAX_SHARED)
-)
-"""The dice and the breakdown of a tree that steps share between rolls
-(:mod:`dicecli.rolling.shared_outcomes`), read once per tree."""
+_reads: dict[int, tuple[Rolled, tuple[DieRoll, ...], SharedBreakdown]] = {}
+"""The dice and the breakdown of trees that tables keep, by the tree's identity (each
+entry holds its tree)."""
+
+
+def _read(tree: Rolled) -> tuple[tuple[DieRoll, ...], tuple[Segment, ...]]:
+    """The dice and the breakdown of ``tree``, rolled by a step that shares its trees
+    between rolls: read once for a tree its table keeps
+    (:func:`~dicecli.rolling.shared_outcomes.is_kept`), which comes again."""
+    entry = _reads.get(id(tree))
+    if entry is not None and entry[0] is tree:
+        return entry[1], entry[2]
+    dice, segments = dice_in(tree), breakdown(tree)
+    if not is_kept(tree):
+        return dice, segments
+    shared = SharedBreakdown(segments)
+    if len(_reads) >= MAX_SHARED:
+        _reads.clear()
+    _reads[id(tree)] = (tree, dice, shared)
+    return dice, shared
 
 
 PREPARED_FACES = 50_000
@@ -305,27 +321,31 @@ _seen_once: dict[int, Expr] = {}
 
 
 def _ready(body: Expr) -> tuple[Step, str, bool]:
-    """What rolls ``body``, whose step :data:`prepared` does not hold, and its canonical
-    text: its step, but for a dice term with numbers put to it one by one (``17d743 +
-    12``, ``(4d6kh3 - 1) * 2``) rolled for the first time, which is rolled directly
-    (:func:`_run_sum`): a line read once, as piped lines mostly are, is not made ready
-    for rolls that never come. Its second roll makes the step. Each entry of
-    ``_seen_once`` holds its expression, so an identity is not reused while it is
-    remembered."""
+    """What rolls ``body``, whose step :data:`prepared` does not hold, its canonical
+    text, and whether the step shares its trees between rolls. A line read once, as
+    piped lines mostly are, is not made ready for rolls that never come: the first roll
+    of a dice term with numbers put to it one by one (``17d743 + 12``, ``(4d6kh3 - 1) *
+    2``) is rolled directly (:func:`_run_sum`), and any other expression by a step made
+    for that roll alone, without a table of its trees (:func:`~dicecli.rolling.
+    shared_outcomes.with_table`), which would keep the tree of a roll made once. Its
+    second roll makes the step that is kept. Each entry of ``_seen_once`` holds its
+    expression, so an identity is not reused while it is remembered."""
+    if _seen_once.get(id(body)) is body:
+        del _seen_once[id(body)]
+        return prepared(body)
+    if len(_seen_once) >= SEEN_ONCE:
+        _seen_once.clear()
+    _seen_once[id(body)] = body
     numbers: list[tuple[BinaryOpSymbol, int, int]] = []  # op, its level, the number
     node = body
     while type(node) is BinaryOp:
         right = node.right
         if type(right) is not Number or node.op not in _ARITHMETIC:
-            return prepared(body)
+            return compile_step(body), str(body), False
         numbers.append((node.op, node.level, right.value))
         node = node.left
-    if type(node) is not Dice or _seen_once.get(id(body)) is body:
-        _seen_once.pop(id(body), None)
-        return prepared(body)
-    if len(_seen_once) >= SEEN_ONCE:
-        _seen_once.clear()
-    _seen_once[id(body)] = body
+    if type(node) is not Dice:
+        return compile_step(body), str(body), False
     numbers.reverse()  # innermost first
     return partial(_run_sum, node, numbers), _sum_text(body, node, numbers), False
 
@@ -435,7 +455,7 @@ def _in_parentheses(inner: Step) -> Step:
     def wrapped(ev: InProgress) -> Rolled:
         return in_parentheses(inner(ev))
 
-    return mapped(inner, in_parentheses) or wrapped
+    return described(wrapped, lambda: mapped(inner, in_parentheses))
 
 
 def in_parentheses(rolled: Rolled) -> Rolled:
@@ -448,7 +468,7 @@ def _compile_number(node: Number) -> Step:
     def number(ev: InProgress) -> Rolled:
         return constant
 
-    return known(number, Outcomes(None, number, 1))
+    return described(number, lambda: Outcomes(None, number, 1))
 
 
 _ARITHMETIC: dict[str, Callable[[int, int], int]] = {
@@ -482,7 +502,7 @@ def _compile_binary(node: BinaryOp) -> Step:
             numerator = left(ev)
             return divided(numerator, right(ev))
 
-        return combined(left, right, divided, raises=True) or divide
+        return described(divide, lambda: combined(left, right, divided, raises=True))
     combine = _ARITHMETIC[op]
 
     def combined_by_op(first: Rolled, second: Rolled) -> Rolled:
@@ -493,7 +513,9 @@ def _compile_binary(node: BinaryOp) -> Step:
         second = right(ev)
         return Arithmetic(first, op, second, combine(first.value, second.value))
 
-    return combined(left, right, combined_by_op, raises=op in _CHECKED) or arithmetic
+    return described(
+        arithmetic, lambda: combined(left, right, combined_by_op, raises=op in _CHECKED)
+    )
 
 
 def _with_constant_step(node: BinaryOp, left: Step, constant: int) -> Step:
@@ -507,7 +529,7 @@ def _with_constant_step(node: BinaryOp, left: Step, constant: int) -> Step:
     def put_to(first: Rolled) -> Rolled:
         return Arithmetic(first, op, shown, combine(first.value, constant))
 
-    return mapped(left, put_to, raises=op in _CHECKED) or with_constant
+    return described(with_constant, lambda: mapped(left, put_to, raises=op in _CHECKED))
 
 
 def _compile_negate(node: Negate) -> Step:
@@ -517,7 +539,7 @@ def _compile_negate(node: Negate) -> Step:
         rolled = operand(ev)
         return Negated(rolled, -rolled.value)
 
-    return mapped(operand, negated) or negate
+    return described(negate, lambda: mapped(operand, negated))
 
 
 def negated(rolled: Rolled) -> Rolled:
@@ -626,7 +648,7 @@ def _compile_labelled(node: Labelled) -> Step:
     def with_label(rolled: Rolled) -> Rolled:
         return LabelledRoll(rolled, label, rolled.value)
 
-    return mapped(inner, with_label) or labelled
+    return described(labelled, lambda: mapped(inner, with_label))
 
 
 def _compile_name(node: Name) -> Step:

@@ -5,16 +5,18 @@ share one tree. For the steps whose tree follows from the faces they draw alone,
 module keeps a table from the faces drawn to the tree those faces built:
 
 - a dice term whose dice are summed, or kept, dropped and counted by their faces
-  (:mod:`dicecli.rolling.dice_steps`): ``3d6``, ``4d6kh3``, ``2d20kh1``; a lone die
-  already looks its tree up by face;
-- a part made of such parts and numbers: ``2d6 + 5``, ``(1d4 + 1) * 2``,
-  ``1d8 + 1d6 + 3``, ``2d6[fire]``.
+  (:mod:`dicecli.rolling.dice_steps`): ``d20``, ``3d6``, ``4d6kh3``, ``2d20kh1``;
+- a whole line made of such parts and numbers (:func:`with_table`): ``2d6 + 5``,
+  ``(1d4 + 1) * 2``, ``1d8 + 1d6 + 3``, ``2d6[fire]``. Each part says how its tree
+  follows from its faces (:class:`Outcomes`, worked out only when a line asks), and
+  the line's table builds the whole tree from them.
 
-A roll draws every die it drew before, in the same order, and then looks its tree up;
-the first roll of those faces builds it. Only a step with at most :data:`MAX_OUTCOMES`
-outcomes has a table (the dice of ``8d6`` seldom land the same way twice), and the tables
-hold at most :data:`MAX_SHARED` trees between them: past that they are all emptied, so
-what they hold stays bounded whatever the lines rolled.
+A roll draws every die it drew before, in the same order, and then looks its tree up.
+A tree is kept the second time its faces come (:func:`is_kept`); the first time, only
+the faces are remembered. Only a step with at most :data:`MAX_OUTCOMES` outcomes has a
+table (the dice of ``8d6`` seldom land the same way twice), and the tables hold at
+most :data:`MAX_SHARED` entries between them: past that they are all emptied, so what
+they hold stays bounded whatever the lines rolled.
 """
 
 from __future__ import annotations
@@ -29,13 +31,13 @@ if TYPE_CHECKING:
     from dicecli.rolling.step import InProgress, Step
 
 Part = TypeVar("Part", bound="Rolled")
-Whole = TypeVar("Whole", bound="Rolled")
+S = TypeVar("S", bound="Callable[[InProgress], Rolled]")
 
 MAX_OUTCOMES = 1296
 """Most outcomes a step with a table may have: those of ``4d6``."""
 
-MAX_SHARED = 8192
-"""Most trees all the tables hold together."""
+MAX_SHARED = 4096
+"""Most entries (trees, or faces that came once) all the tables hold together."""
 
 
 @frozen
@@ -58,21 +60,49 @@ class Outcomes:
 
 
 _OUTCOMES = "outcomes"
-"""The attribute of a step function that holds its :class:`Outcomes`."""
+_DESCRIBE = "describe_outcomes"
+_SHARES = "shares_trees"
+"""The attributes of a step function that say how its tree follows from the faces it
+draws (:class:`Outcomes`, or a function that works them out), and whether it shares
+its trees between rolls."""
 
 
-def known(step: Step, outcomes: Outcomes) -> Step:
-    """``step``, marked as rolling as ``outcomes`` say, so that a step made of it can
-    have a table (:func:`mapped`, :func:`combined`). The mark is an attribute of the
-    step function itself: it lives as long as the step, wherever the step is kept."""
+def known(step: S, outcomes: Outcomes, shares: bool = False) -> S:
+    """``step``, marked as rolling as ``outcomes`` say, so that a step made of it can say
+    how its own tree follows from the faces (:func:`mapped`, :func:`combined`), and a
+    line made of it can have a table (:func:`with_table`); ``shares``: whether ``step``
+    already looks its trees up (a table, a lone die's faces). The marks are attributes
+    of the step function itself: they live as long as the step, wherever it is kept."""
     step.__dict__[_OUTCOMES] = outcomes
+    if shares:
+        step.__dict__[_SHARES] = True
     return step
 
 
-def outcomes_of(step: Step) -> Outcomes | None:
-    """How ``step``'s tree follows from its faces, if it is marked (:func:`known`)."""
-    found = getattr(step, "__dict__", {}).get(_OUTCOMES)
+def described(step: S, describe: Callable[[], Outcomes | None]) -> S:
+    """``step``, marked with how to work out its :class:`Outcomes` (None: they are not
+    known), which is done when they are first asked for: a step made for one roll
+    (:func:`dicecli.rolling.evaluate.roll`'s first roll of a line) never works them
+    out."""
+    step.__dict__[_DESCRIBE] = describe
+    return step
+
+
+def outcomes_of(step: Callable[[InProgress], Rolled]) -> Outcomes | None:
+    """How ``step``'s tree follows from its faces, if it is marked (:func:`known`,
+    :func:`described`)."""
+    marks: dict[str, Any] | None = getattr(step, "__dict__", None)
+    if marks is None:
+        return None
+    found = marks.get(_OUTCOMES)
+    if found is None and _DESCRIBE in marks:
+        found = marks[_OUTCOMES] = marks.pop(_DESCRIBE)() or False  # False: not known
     return found if isinstance(found, Outcomes) else None
+
+
+def shares_trees(step: Callable[[InProgress], Rolled]) -> bool:
+    """Whether ``step`` looks its trees up, sharing them between rolls."""
+    return getattr(step, "__dict__", {}).get(_SHARES) is True
 
 
 def few_outcomes(sides: int, count: int) -> int | None:
@@ -87,21 +117,38 @@ def few_outcomes(sides: int, count: int) -> int | None:
 
 
 _held = 0
-_tables: list[dict[Hashable, Rolled]] = []
-"""The tables holding trees, and how many trees they hold together."""
+_tables: list[dict[Hashable, Rolled | None]] = []
+_kept: dict[int, Rolled] = {}
+"""The tables with entries, how many entries they hold together, and the trees they
+keep, by identity."""
 
 
-def _share(table: dict[Hashable, Rolled], key: Hashable, rolled: Rolled) -> None:
+def _admit(table: dict[Hashable, Rolled | None], key: Hashable, rolled: Rolled) -> None:
+    """``rolled``, just built for ``key``: kept if ``key`` came before, else ``key`` is
+    remembered without it. A tree is kept from the second time its faces come: in a
+    short run most of a line's outcomes come once, and keeping their trees would only
+    weigh on memory."""
     global _held
+    if key in table:
+        table[key] = rolled
+        _kept[id(rolled)] = rolled
+        return
     if _held >= MAX_SHARED:
         for full in _tables:
             full.clear()
         _tables.clear()
+        _kept.clear()
         _held = 0
     if not table:
         _tables.append(table)
-    table[key] = rolled
+    table[key] = None
     _held += 1
+
+
+def is_kept(tree: Rolled) -> bool:
+    """Whether ``tree`` is kept by a table, to come again in later rolls: what is read
+    of it (its dice, its breakdown, its text) may then be kept too."""
+    return _kept.get(id(tree)) is tree
 
 
 def tabled_step(outcomes: Outcomes) -> Step:
@@ -109,45 +156,55 @@ def tabled_step(outcomes: Outcomes) -> Step:
     draw, build = outcomes.draw, outcomes.build
     if draw is None:
         raise ValueError("a step that draws nothing needs no table")
-    made: dict[Hashable, Rolled] = {}
+    made: dict[Hashable, Rolled | None] = {}
 
     def tabled(ev: InProgress) -> Rolled:
         key = draw(ev)
         rolled = made.get(key)
         if rolled is None:
             rolled = build(key)
-            _share(made, key, rolled)
+            _admit(made, key, rolled)
         return rolled
 
-    return known(tabled, outcomes)
+    return known(tabled, outcomes, shares=True)
+
+
+def with_table(step: Step) -> tuple[Step, bool]:
+    """``step`` with a table of its trees when its outcomes are known and few, and
+    whether the step returned shares its trees. Made for a whole line (or a part rolled
+    on its own), not for each part of it: a part's tree is built by the line's table."""
+    if shares_trees(step):
+        return step, True
+    outcomes = outcomes_of(step)
+    if outcomes is None or outcomes.draw is None or outcomes.count > MAX_OUTCOMES:
+        return step, False
+    return tabled_step(outcomes), True
 
 
 def mapped(
-    inner: Callable[[InProgress], Part], wrap: Callable[[Part], Whole], raises: bool = False
-) -> Callable[[InProgress], Whole] | None:
-    """A step with a table whose tree is ``wrap`` of ``inner``'s (``inner`` in brackets,
-    a number added to it), when ``inner`` draws dice and its outcomes are known; else
-    None. ``raises``: whether ``wrap`` may refuse a tree."""
+    inner: Callable[[InProgress], Part], wrap: Callable[[Part], Rolled], raises: bool = False
+) -> Outcomes | None:
+    """How the tree ``wrap`` makes of ``inner``'s (``inner`` in brackets, a number added
+    to it) follows from the faces ``inner`` draws, when that is known for ``inner``;
+    else None. ``raises``: whether ``wrap`` may refuse a tree."""
     outcomes = outcomes_of(inner)
     if outcomes is None or outcomes.draw is None or outcomes.count > MAX_OUTCOMES:
         return None
     build = cast("Callable[[Any], Part]", outcomes.build)  # inner's trees: Part
 
-    def wrapped(key: Any) -> Whole:
+    def wrapped(key: Any) -> Rolled:
         return wrap(build(key))
 
-    tabled = tabled_step(
-        Outcomes(outcomes.draw, wrapped, outcomes.count, outcomes.raises or raises)
-    )
-    return cast("Callable[[InProgress], Whole]", tabled)
+    return Outcomes(outcomes.draw, wrapped, outcomes.count, outcomes.raises or raises)
 
 
 def combined(
     left: Step, right: Step, combine: Callable[[Rolled, Rolled], Rolled], raises: bool = False
-) -> Step | None:
-    """A step with a table whose tree is ``combine`` of ``left``'s and ``right``'s (rolled
-    in that order), when both outcomes are known, together few, and ``left``'s tree is
-    never refused; else None. ``raises``: whether ``combine`` may refuse a pair."""
+) -> Outcomes | None:
+    """How the tree ``combine`` makes of ``left``'s and ``right``'s (rolled in that
+    order) follows from the faces they draw, when that is known for both, their
+    outcomes are together few, and ``left``'s tree is never refused; else None.
+    ``raises``: whether ``combine`` may refuse a pair."""
     first, second = outcomes_of(left), outcomes_of(right)
     if first is None or second is None or first.raises:
         return None
@@ -164,13 +221,13 @@ def combined(
         def after_number(key: Any) -> Rolled:
             return combine(build_first(key), build_second(None))
 
-        return tabled_step(Outcomes(draw_first, after_number, count, refused))
+        return Outcomes(draw_first, after_number, count, refused)
     if draw_first is None:
 
         def before_number(key: Any) -> Rolled:
             return combine(build_first(None), build_second(key))
 
-        return tabled_step(Outcomes(draw_second, before_number, count, refused))
+        return Outcomes(draw_second, before_number, count, refused)
 
     def draw_both(ev: InProgress) -> tuple[Hashable, Hashable]:
         return draw_first(ev), draw_second(ev)
@@ -178,4 +235,4 @@ def combined(
     def both(key: tuple[Hashable, Hashable]) -> Rolled:
         return combine(build_first(key[0]), build_second(key[1]))
 
-    return tabled_step(Outcomes(draw_both, both, count, refused))
+    return Outcomes(draw_both, both, count, refused)

@@ -142,10 +142,18 @@ def _trees(text: str, rolls: int) -> list[object]:
         ("2d20kh1 + 5", 400),
     ],
 )
-def test_each_outcome_is_built_once(text: str, outcomes: int) -> None:
+def test_an_outcome_that_comes_again_is_one_tree(text: str, outcomes: int) -> None:
+    """A tree is kept the second time its faces come: from the third, every roll of
+    those faces is the kept tree, and the trees built are at most two per outcome."""
     trees = _trees(text, 3000)
-    assert len({id(tree) for tree in trees}) <= outcomes
-    assert len({id(tree) for tree in trees}) == len(set(trees))  # one object per tree
+    assert len({id(tree) for tree in trees}) <= 2 * outcomes
+    comings: dict[object, list[int]] = {}
+    for tree in trees:
+        comings.setdefault(tree, []).append(id(tree))
+    again = [ids for ids in comings.values() if len(ids) >= 3]
+    assert again  # some outcomes came three times or more
+    for ids in again:
+        assert len(set(ids[1:])) == 1  # the second coming's tree, kept
 
 
 def test_a_step_of_many_outcomes_builds_each_roll_anew() -> None:
@@ -173,13 +181,22 @@ def test_the_tables_hold_at_most_their_bound(monkeypatch: pytest.MonkeyPatch) ->
             assert held == shared_outcomes._held
 
 
-def test_a_shared_breakdown_is_spelt_as_any_breakdown() -> None:
-    roller = Roller(RandomSource(3))
-    tree = grammar.parse("2d6 + 5")
-    evaluate.roll(tree, roller, Environment(), "2d6 + 5")  # the first roll, without a step
-    result = evaluate.roll(tree, roller, Environment(), "2d6 + 5")
-    assert type(result.breakdown) is SharedBreakdown
-    plain = tuple(result.breakdown)
-    first, second = (die.face for die in result.dice)
-    assert breakdown_text(result.breakdown) == breakdown_text(plain) == f"[{first}, {second}] + 5"
-    assert breakdown_text(result.breakdown) is breakdown_text(result.breakdown)  # kept
+def test_a_kept_breakdown_is_spelt_as_any_breakdown() -> None:
+    """The same faces four times: the first roll has no step, the second's tree is
+    built, the third's kept; the fourth reads the kept tree, its breakdown shared."""
+    text = "2d6 + 5"
+    tree = grammar.parse(text)
+    roller = Roller(GivenSource(["3", "4"] * 4))
+    results = [evaluate.roll(tree, roller, Environment(), text) for _ in range(4)]
+    assert [type(result.breakdown) for result in results] == [
+        tuple,
+        tuple,
+        SharedBreakdown,
+        SharedBreakdown,
+    ]
+    assert results[2].breakdown is results[3].breakdown
+    plain = tuple(results[3].breakdown)
+    assert breakdown_text(results[3].breakdown) == breakdown_text(plain) == "[3, 4] + 5"
+    kept = breakdown_text(results[3].breakdown)
+    assert breakdown_text(results[3].breakdown) is kept  # its text is kept too
+    assert results == [results[0]] * 4  # equal all the same
