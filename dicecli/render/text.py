@@ -4,7 +4,7 @@ REPL's history. No colour: a die that does not count is wrapped in tildes (``~1~
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from dicecli.escape import escaped
 from dicecli.results import (
@@ -145,20 +145,13 @@ MAX_SHARED_TEXTS = 4096
 
 
 def breakdown_text(segments: Sequence[Segment]) -> str:
-    """The plain text of a breakdown: ``[4, 3] + 5``."""
-    if type(segments) is SharedBreakdown:
+    """The plain text of a breakdown: ``[4, 3] + 5``; kept for a breakdown that rolls
+    share (one function: most breakdowns are spelt once, and a call costs)."""
+    shared = type(segments) is SharedBreakdown
+    if shared:
         entry = _SHARED_TEXTS.get(id(segments))
         if entry is not None and entry[0] is segments:
             return entry[1]
-        text = _spelt(segments)
-        if len(_SHARED_TEXTS) >= MAX_SHARED_TEXTS:
-            _SHARED_TEXTS.clear()
-        _SHARED_TEXTS[id(segments)] = (segments, text)
-        return text
-    return _spelt(segments)
-
-
-def _spelt(segments: Sequence[Segment]) -> str:
     parts: list[str] = []
     for segment in segments:
         if isinstance(segment, Text):
@@ -170,7 +163,12 @@ def _spelt(segments: Sequence[Segment]) -> str:
                 parts.append(segment.text)
         else:
             parts.append(dice_text(segment.dice))
-    return "".join(parts)
+    spelt = "".join(parts)
+    if shared:
+        if len(_SHARED_TEXTS) >= MAX_SHARED_TEXTS:
+            _SHARED_TEXTS.clear()
+        _SHARED_TEXTS[id(segments)] = (cast(SharedBreakdown, segments), spelt)
+    return spelt
 
 
 def total_text(result: RollResult) -> str:
