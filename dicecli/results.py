@@ -120,10 +120,19 @@ Segment = Text | DiceShown
 class SharedBreakdown(tuple[Segment, ...]):
     """The breakdown of a result tree that rolls share (a step with few outcomes,
     :mod:`dicecli.rolling.shared_outcomes`): the same object for every roll that drew
-    those faces, so what a renderer makes of it can be kept by its identity. Otherwise a
-    tuple of segments like any other breakdown."""
+    those faces, so a renderer may keep what it spells of it in :attr:`texts` (by the
+    renderer's name). Otherwise a tuple of segments like any other breakdown: it equals
+    one, and pickles as one."""
 
-    __slots__ = ()
+    texts: dict[str, str]
+
+    def __new__(cls, segments: tuple[Segment, ...]) -> SharedBreakdown:
+        made = super().__new__(cls, segments)
+        made.texts = {}
+        return made
+
+    def __reduce__(self) -> tuple[type[tuple[Segment, ...]], tuple[tuple[Segment, ...]]]:
+        return tuple, (tuple(self),)
 
 
 @frozen

@@ -63,8 +63,8 @@ LISTED: dict[str, tuple[int, str, str]] = {
     "dicecli.notation.dice.MAX_SHARED_ROLLS": (256, "256", "dice of other sizes"),
     "dicecli.notation.dice.MAX_SHARED_VARIANTS": (4096, "4,096", "lines made ready to roll"),
     "dicecli.rolling.shared_outcomes.MAX_OUTCOMES": (1296, "1,296", "result trees that rolls"),
-    "dicecli.rolling.shared_outcomes.MAX_SHARED": (4096, "4,096 trees", "result trees that"),
-    "dicecli.render.text.MAX_SHARED_TEXTS": (4096, "4,096 breakdowns", "result trees that"),
+    "dicecli.rolling.shared_outcomes.MAX_SHARED": (32_768, "32,768", "result trees that"),
+    "dicecli.rolling.shared_outcomes.MAX_WEIGHT": (256, "256", "result trees that"),
 }
 
 NOT_LIMITS = {

@@ -136,22 +136,14 @@ def repeats_value(segment: Text, before: str) -> bool:
     )
 
 
-_SHARED_TEXTS: dict[int, tuple[SharedBreakdown, str]] = {}
-"""The text of breakdowns that rolls share, by identity (each entry holds its
-breakdown, so that its id stays its own); emptied when it grows past
-:data:`MAX_SHARED_TEXTS`."""
-
-MAX_SHARED_TEXTS = 4096
-
-
 def breakdown_text(segments: Sequence[Segment]) -> str:
     """The plain text of a breakdown: ``[4, 3] + 5``; kept for a breakdown that rolls
     share (one function: most breakdowns are spelt once, and a call costs)."""
     shared = type(segments) is SharedBreakdown
     if shared:
-        entry = _SHARED_TEXTS.get(id(segments))
-        if entry is not None and entry[0] is segments:
-            return entry[1]
+        kept = cast(SharedBreakdown, segments).texts.get("plain")
+        if kept is not None:
+            return kept
     parts: list[str] = []
     for segment in segments:
         if isinstance(segment, Text):
@@ -165,9 +157,7 @@ def breakdown_text(segments: Sequence[Segment]) -> str:
             parts.append(dice_text(segment.dice))
     spelt = "".join(parts)
     if shared:
-        if len(_SHARED_TEXTS) >= MAX_SHARED_TEXTS:
-            _SHARED_TEXTS.clear()
-        _SHARED_TEXTS[id(segments)] = (cast(SharedBreakdown, segments), spelt)
+        cast(SharedBreakdown, segments).texts["plain"] = spelt
     return spelt
 
 

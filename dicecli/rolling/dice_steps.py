@@ -35,6 +35,7 @@ from dicecli.rolling.shared_outcomes import (
     Outcomes,
     described,
     few_outcomes,
+    known,
     mapped,
     tabled_step,
 )
@@ -235,7 +236,7 @@ def _with_table(
     def draw(ev: InProgress) -> tuple[int, ...]:
         return tuple(ev.roller.draw_many(die, count))
 
-    return cast("DiceStep", tabled_step(Outcomes(draw, build, outcomes)))
+    return cast("DiceStep", tabled_step(Outcomes(draw, build, outcomes, 2 + count)))
 
 
 def _one_die_step(die: Die, alone: tuple[DiceShown, ...]) -> DiceStep:
@@ -248,7 +249,14 @@ def _one_die_step(die: Die, alone: tuple[DiceShown, ...]) -> DiceStep:
     def draw(ev: InProgress) -> int:
         return ev.roller.draw(die)
 
-    return cast("DiceStep", tabled_step(Outcomes(draw, faces.__getitem__, len(faces))))
+    outcomes = Outcomes(draw, faces.__getitem__, len(faces), 3)
+    if few_outcomes(len(faces), 1) is not None:
+        return cast("DiceStep", tabled_step(outcomes))
+
+    def one_die(ev: InProgress) -> RolledDice:  # its trees are shared all the same
+        return faces[ev.roller.draw(die)]
+
+    return known(one_die, outcomes)
 
 
 def _face_decided_step(

@@ -102,12 +102,11 @@ from dicecli.results import DROPPED, DieRoll, Outcome, RollResult, Segment, Shar
 from dicecli.rolling.dice_steps import compile_dice, step_of_dice, unnumbered
 from dicecli.rolling.keep_and_count import SCORE_MARKS, KeepUnit, dropped, kept_units
 from dicecli.rolling.shared_outcomes import (
-    MAX_SHARED,
     Outcomes,
     combined,
     described,
-    is_kept,
     mapped,
+    read_of_kept,
     with_table,
 )
 from dicecli.rolling.sources import Roller
@@ -249,26 +248,15 @@ def _prepare(node: Expr) -> tuple[Step, str, bool]:
     return step, str(node), shared
 
 
-_reads: dict[int, tuple[Rolled, tuple[DieRoll, ...], SharedBreakdown]] = {}
-"""The dice and the breakdown of trees that tables keep, by the tree's identity (each
-entry holds its tree)."""
-
-
 def _read(tree: Rolled) -> tuple[tuple[DieRoll, ...], tuple[Segment, ...]]:
     """The dice and the breakdown of ``tree``, rolled by a step that shares its trees
-    between rolls: read once for a tree its table keeps
-    (:func:`~dicecli.rolling.shared_outcomes.is_kept`), which comes again."""
-    entry = _reads.get(id(tree))
-    if entry is not None and entry[0] is tree:
-        return entry[1], entry[2]
-    dice, segments = dice_in(tree), breakdown(tree)
-    if not is_kept(tree):
-        return dice, segments
-    shared = SharedBreakdown(segments)
-    if len(_reads) >= MAX_SHARED:
-        _reads.clear()
-    _reads[id(tree)] = (tree, dice, shared)
-    return dice, shared
+    between rolls: read once and kept with the tree when its table keeps it
+    (:func:`~dicecli.rolling.shared_outcomes.read_of_kept`), as it comes again."""
+    return read_of_kept(tree, _read_to_keep) or (dice_in(tree), breakdown(tree))
+
+
+def _read_to_keep(tree: Rolled) -> tuple[tuple[DieRoll, ...], tuple[Segment, ...]]:
+    return dice_in(tree), SharedBreakdown(breakdown(tree))
 
 
 PREPARED_FACES = 50_000
@@ -453,12 +441,13 @@ def _wrapped_step(node: Expr, at_least: int) -> Step:
 
 def _in_parentheses(inner: Step) -> Step:
     def wrapped(ev: InProgress) -> Rolled:
-        return in_parentheses(inner(ev))
+        return _bracketed(inner(ev))
 
-    return described(wrapped, lambda: mapped(inner, in_parentheses))
+    return described(wrapped, lambda: mapped(inner, _bracketed))
 
 
-def in_parentheses(rolled: Rolled) -> Rolled:
+def _bracketed(rolled: Rolled) -> Rolled:
+    """The node of ``rolled`` written in parentheses."""
     return Parenthesised(rolled, rolled.value)
 
 
@@ -468,7 +457,7 @@ def _compile_number(node: Number) -> Step:
     def number(ev: InProgress) -> Rolled:
         return constant
 
-    return described(number, lambda: Outcomes(None, number, 1))
+    return described(number, lambda: Outcomes(None, number, 1, 1))
 
 
 _ARITHMETIC: dict[str, Callable[[int, int], int]] = {
@@ -539,10 +528,11 @@ def _compile_negate(node: Negate) -> Step:
         rolled = operand(ev)
         return Negated(rolled, -rolled.value)
 
-    return described(negate, lambda: mapped(operand, negated))
+    return described(negate, lambda: mapped(operand, _negated))
 
 
-def negated(rolled: Rolled) -> Rolled:
+def _negated(rolled: Rolled) -> Rolled:
+    """The node of ``-rolled``."""
     return Negated(rolled, -rolled.value)
 
 

@@ -15,8 +15,8 @@ A roll draws every die it drew before, in the same order, and then looks its tre
 A tree is kept the second time its faces come (:func:`is_kept`); the first time, only
 the faces are remembered. Only a step with at most :data:`MAX_OUTCOMES` outcomes has a
 table (the dice of ``8d6`` seldom land the same way twice), and the tables hold at
-most :data:`MAX_SHARED` entries between them: past that they are all emptied, so what
-they hold stays bounded whatever the lines rolled.
+most :data:`MAX_SHARED` of weight between them, each tree by its size: past that they
+are all emptied, so what they hold stays bounded whatever the lines rolled.
 """
 
 from __future__ import annotations
@@ -31,13 +31,18 @@ if TYPE_CHECKING:
     from dicecli.rolling.step import InProgress, Step
 
 Part = TypeVar("Part", bound="Rolled")
+T = TypeVar("T")
 S = TypeVar("S", bound="Callable[[InProgress], Rolled]")
 
 MAX_OUTCOMES = 1296
 """Most outcomes a step with a table may have: those of ``4d6``."""
 
-MAX_SHARED = 4096
-"""Most entries (trees, or faces that came once) all the tables hold together."""
+MAX_SHARED = 32_768
+"""Most weight all the tables hold together: each tree kept weighs its nodes and dice
+(with what is read of it), each faces that came once 1."""
+
+MAX_WEIGHT = 256
+"""The heaviest tree a line's table keeps: a longer line is built anew at each roll."""
 
 
 @frozen
@@ -56,6 +61,8 @@ class Outcomes:
     draw: Callable[[InProgress], Hashable] | None
     build: Callable[[Any], Rolled]
     count: int
+    weight: int
+    """The nodes and dice of a tree it builds, about: what keeping one costs."""
     raises: bool = False
 
 
@@ -118,42 +125,67 @@ def few_outcomes(sides: int, count: int) -> int | None:
 
 _held = 0
 _tables: list[dict[Hashable, Rolled | None]] = []
-_kept: dict[int, Rolled] = {}
-"""The tables with entries, how many entries they hold together, and the trees they
-keep, by identity."""
+_kept: dict[int, list[Any]] = {}
+"""The tables with entries; what they hold together, by weight (:data:`MAX_SHARED`);
+and the trees they keep, by identity, each with what is read of it once kept
+(:func:`read_of_kept`)."""
 
 
-def _admit(table: dict[Hashable, Rolled | None], key: Hashable, rolled: Rolled) -> None:
+def _admit(
+    table: dict[Hashable, Rolled | None], key: Hashable, rolled: Rolled, weight: int
+) -> None:
     """``rolled``, just built for ``key``: kept if ``key`` came before, else ``key`` is
     remembered without it. A tree is kept from the second time its faces come: in a
     short run most of a line's outcomes come once, and keeping their trees would only
     weigh on memory."""
     global _held
-    if key in table:
-        table[key] = rolled
-        _kept[id(rolled)] = rolled
-        return
-    if _held >= MAX_SHARED:
-        for full in _tables:
-            full.clear()
-        _tables.clear()
-        _kept.clear()
-        _held = 0
+    kept = key in table
+    added = weight if kept else 1
+    if _held + added > MAX_SHARED:
+        forget_all()
+        kept = False
+        added = 1
     if not table:
         _tables.append(table)
-    table[key] = None
-    _held += 1
+    if kept:
+        table[key] = rolled
+        _kept[id(rolled)] = [rolled, None]
+    else:
+        table[key] = None
+    _held += added
+
+
+def forget_all() -> None:
+    """Empty every table: the trees kept and what was read of them."""
+    global _held
+    for table in _tables:
+        table.clear()
+    _tables.clear()
+    _kept.clear()
+    _held = 0
 
 
 def is_kept(tree: Rolled) -> bool:
-    """Whether ``tree`` is kept by a table, to come again in later rolls: what is read
-    of it (its dice, its breakdown, its text) may then be kept too."""
-    return _kept.get(id(tree)) is tree
+    """Whether ``tree`` is kept by a table, to come again in later rolls."""
+    entry = _kept.get(id(tree))
+    return entry is not None and entry[0] is tree
+
+
+def read_of_kept(tree: Rolled, read: Callable[[Rolled], T]) -> T | None:
+    """What ``read`` reads of ``tree`` (its dice and breakdown), read once and kept with
+    it when a table keeps ``tree``; None for a tree no table keeps."""
+    entry = _kept.get(id(tree))
+    if entry is None or entry[0] is not tree:
+        return None
+    found: T | None = entry[1]
+    if found is None:
+        found = entry[1] = read(tree)
+    return found
 
 
 def tabled_step(outcomes: Outcomes) -> Step:
     """A step that rolls as ``outcomes`` say, with a table of the trees it built."""
-    draw, build = outcomes.draw, outcomes.build
+    draw, build, weight = outcomes.draw, outcomes.build, outcomes.weight
     if draw is None:
         raise ValueError("a step that draws nothing needs no table")
     made: dict[Hashable, Rolled | None] = {}
@@ -163,7 +195,7 @@ def tabled_step(outcomes: Outcomes) -> Step:
         rolled = made.get(key)
         if rolled is None:
             rolled = build(key)
-            _admit(made, key, rolled)
+            _admit(made, key, rolled, weight)
         return rolled
 
     return known(tabled, outcomes, shares=True)
@@ -176,7 +208,12 @@ def with_table(step: Step) -> tuple[Step, bool]:
     if shares_trees(step):
         return step, True
     outcomes = outcomes_of(step)
-    if outcomes is None or outcomes.draw is None or outcomes.count > MAX_OUTCOMES:
+    if (
+        outcomes is None
+        or outcomes.draw is None
+        or outcomes.count > MAX_OUTCOMES
+        or outcomes.weight > MAX_WEIGHT
+    ):
         return step, False
     return tabled_step(outcomes), True
 
@@ -195,7 +232,9 @@ def mapped(
     def wrapped(key: Any) -> Rolled:
         return wrap(build(key))
 
-    return Outcomes(outcomes.draw, wrapped, outcomes.count, outcomes.raises or raises)
+    return Outcomes(
+        outcomes.draw, wrapped, outcomes.count, outcomes.weight + 1, outcomes.raises or raises
+    )
 
 
 def combined(
@@ -211,6 +250,7 @@ def combined(
     count = first.count * second.count
     if count > MAX_OUTCOMES:
         return None
+    weight = first.weight + second.weight + 1
     draw_first, draw_second = first.draw, second.draw
     build_first, build_second = first.build, second.build
     refused = first.raises or second.raises or raises
@@ -221,13 +261,13 @@ def combined(
         def after_number(key: Any) -> Rolled:
             return combine(build_first(key), build_second(None))
 
-        return Outcomes(draw_first, after_number, count, refused)
+        return Outcomes(draw_first, after_number, count, weight, refused)
     if draw_first is None:
 
         def before_number(key: Any) -> Rolled:
             return combine(build_first(None), build_second(key))
 
-        return Outcomes(draw_second, before_number, count, refused)
+        return Outcomes(draw_second, before_number, count, weight, refused)
 
     def draw_both(ev: InProgress) -> tuple[Hashable, Hashable]:
         return draw_first(ev), draw_second(ev)
@@ -235,4 +275,4 @@ def combined(
     def both(key: tuple[Hashable, Hashable]) -> Rolled:
         return combine(build_first(key[0]), build_second(key[1]))
 
-    return Outcomes(draw_both, both, count, refused)
+    return Outcomes(draw_both, both, count, weight, refused)

@@ -9,6 +9,7 @@ one, so that running out of faces mid-line shows whether a table drew a die earl
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -24,7 +25,7 @@ from dicecli.notation import grammar
 from dicecli.notation.nodes import Check, Comparison
 from dicecli.render.text import breakdown_text
 from dicecli.results import RollResult, SharedBreakdown
-from dicecli.rolling import evaluate, shared_outcomes
+from dicecli.rolling import dice_steps, evaluate, shared_outcomes
 from dicecli.rolling.evaluate import Evaluation
 from dicecli.rolling.sources import DiceSource, GivenSource, RandomSource, Roller
 
@@ -38,14 +39,23 @@ ROLLS = 12
 """Rolls of each line from one seeded source: enough for a table to be hit."""
 
 
+def _forget_steps() -> None:
+    """Forget the tables and the steps kept across lines (a lone die's), so that steps
+    are made anew under the setting in force."""
+    shared_outcomes.forget_all()
+    dice_steps._LONE_DIE_STEPS.clear()
+
+
 @contextmanager
 def _without_tables() -> Iterator[None]:
     kept = shared_outcomes.MAX_OUTCOMES
     shared_outcomes.MAX_OUTCOMES = 0
+    _forget_steps()
     try:
         yield
     finally:
         shared_outcomes.MAX_OUTCOMES = kept
+        _forget_steps()
 
 
 @st.composite
@@ -95,14 +105,15 @@ def _rolls(text: str, source: DiceSource, times: int) -> list[RollResult | str]:
 
 
 def _same_with_and_without_tables(text: str, seed: int, faces: list[str]) -> None:
+    _forget_steps()
     with_tables = _rolls(text, RandomSource(seed), ROLLS)
-    given = _rolls(text, GivenSource(faces), 3)
+    given = _rolls(text, GivenSource(faces), 6)
     with _without_tables():
         assert _rolls(text, RandomSource(seed), ROLLS) == with_tables, text
-        assert _rolls(text, GivenSource(faces), 3) == given, text
+        assert _rolls(text, GivenSource(faces), 6) == given, text
 
 
-_FACES = st.lists(st.sampled_from(["1", "2", "3", "4", "5", "6", "+", "-"]), max_size=12)
+_FACES = st.lists(st.sampled_from(["1", "2", "3", "4", "5", "6", "+", "-"]), max_size=30)
 
 
 @_SETTINGS
@@ -162,23 +173,53 @@ def test_a_step_of_many_outcomes_builds_each_roll_anew() -> None:
 
 
 def test_an_error_comes_before_the_dice_after_it_are_drawn() -> None:
-    """``6 / (1d2 - 1)`` on the left may be refused (a division by 0): with one face
-    given, the line fails on the division, as without tables, not on the die after it."""
+    """``6 / (1d2 - 1)`` on the left may be refused (a division by 0). Its second roll,
+    the first by the line's table, draws a 1 and has no face left for the ``1d6``: it
+    fails on the division, as without tables, not for want of a die after it."""
     text = "6 / (1d2 - 1) + 1d6"
-    with_tables = _rolls(text, GivenSource(["1"]), 1)
-    assert "division by zero" in str(with_tables[0])
+    _forget_steps()
+    with_tables = _rolls(text, GivenSource(["2", "3", "1"]), 2)
+    assert "division by zero" in str(with_tables[2])
     with _without_tables():
-        assert _rolls(text, GivenSource(["1"]), 1) == with_tables
+        assert _rolls(text, GivenSource(["2", "3", "1"]), 2) == with_tables
 
 
 def test_the_tables_hold_at_most_their_bound(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(shared_outcomes, "MAX_SHARED", 50)
+    """What the tables hold, by weight (a tree its nodes and dice, faces that came once
+    1), stays within the bound, and every tree kept is in a table."""
+    monkeypatch.setattr(shared_outcomes, "MAX_SHARED", 200)
+    _forget_steps()
     for count in range(1, 4):
         for sides in (4, 6, 8, 10, 12, 20):
-            _trees(f"{count}d{sides} + {sides}", 40)
-            held = sum(len(table) for table in shared_outcomes._tables)
-            assert held <= 50
-            assert held == shared_outcomes._held
+            _trees(f"{count}d{sides} + {sides}", 60)
+            assert shared_outcomes._held <= 200
+            tables = shared_outcomes._tables
+            kept = [tree for table in tables for tree in table.values() if tree is not None]
+            assert len(kept) == len(shared_outcomes._kept)
+            assert all(shared_outcomes.is_kept(tree) for tree in kept)
+    _forget_steps()
+
+
+def test_a_line_of_heavy_trees_gets_no_table() -> None:
+    """A tree of more than ``MAX_WEIGHT`` nodes and dice is built anew at each roll: a
+    long line would fill the tables with a few trees."""
+    short, long = grammar.parse("4d6 + 1").body, grammar.parse("4d6" + " + 1" * 300).body
+    assert not isinstance(short, (Check, Comparison))
+    assert not isinstance(long, (Check, Comparison))
+    assert evaluate.prepared(short)[2] is True
+    assert evaluate.prepared(long)[2] is False
+
+
+def test_a_shared_breakdown_pickles_as_a_tuple() -> None:
+    text = "2d6 + 5"
+    tree = grammar.parse(text)
+    roller = Roller(GivenSource(["3", "4"] * 3))
+    result = [evaluate.roll(tree, roller, Environment(), text) for _ in range(3)][-1]
+    assert type(result.breakdown) is SharedBreakdown
+    loaded = pickle.loads(pickle.dumps(result))
+    assert loaded == result
+    assert type(loaded.breakdown) is tuple
+    assert b"SharedBreakdown" not in pickle.dumps(result)
 
 
 def test_a_kept_breakdown_is_spelt_as_any_breakdown() -> None:
@@ -198,5 +239,8 @@ def test_a_kept_breakdown_is_spelt_as_any_breakdown() -> None:
     plain = tuple(results[3].breakdown)
     assert breakdown_text(results[3].breakdown) == breakdown_text(plain) == "[3, 4] + 5"
     kept = breakdown_text(results[3].breakdown)
-    assert breakdown_text(results[3].breakdown) is kept  # its text is kept too
+    shared = results[3].breakdown
+    assert isinstance(shared, SharedBreakdown)
+    assert shared.texts == {"plain": kept}  # its text is kept with it
+    assert breakdown_text(results[3].breakdown) is kept
     assert results == [results[0]] * 4  # equal all the same
