@@ -20,7 +20,10 @@ without ``--seed`` draw from the OS, which changes little). Rows:
   instructions of the first half less one line and less that many steady lines: what
   the lines load or build once (the grammar of record, the notes' patterns, a dice
   term's step). The piped row is their sum spread over the lines, so the split says
-  which of the two a change moved.
+  which of the two a change moved. A line of few outcomes keeps the tree of each
+  outcome that comes again (``dicecli/rolling/shared_outcomes.py``), which takes a few
+  thousand rolls of ``4d6kh3`` to fill: for the cost of a long run, as
+  ``bench_throughput.py`` pipes it, use ``--only piped --lines 100000``.
 
 ``--only TEXT`` counts only the rows whose name holds TEXT (``--only piped`` for the
 piped lines). Ratios above 1 mean this dicecli executes more than the baseline. Needs
