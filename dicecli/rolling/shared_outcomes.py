@@ -78,7 +78,7 @@ def known(step: S, outcomes: Outcomes, shares: bool = False) -> S:
     """``step``, marked as rolling as ``outcomes`` say, so that a step made of it can say
     how its own tree follows from the faces (:func:`mapped`, :func:`combined`), and a
     line made of it can have a table (:func:`with_table`); ``shares``: whether ``step``
-    already looks its trees up (a table, a lone die's faces). The marks are attributes
+    already looks its trees up in a table of its own. The marks are attributes
     of the step function itself: they live as long as the step, wherever it is kept."""
     step.__dict__[_OUTCOMES] = outcomes
     if shares:
