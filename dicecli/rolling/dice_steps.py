@@ -102,8 +102,7 @@ def _sorted_as_shown(node: Dice, step: DiceStep) -> DiceStep:
     order: Order = "descending" if node.modifiers.sort == "d" else "ascending"
 
     def sorted_dice(ev: InProgress) -> RolledDice:
-        rolled = step(ev)
-        return RolledDice(rolled.value, rolled.shown, rolled.tally, order)
+        return as_sorted(step(ev))
 
     def as_sorted(rolled: RolledDice) -> RolledDice:
         return RolledDice(rolled.value, rolled.shown, rolled.tally, order)

@@ -525,8 +525,7 @@ def _compile_negate(node: Negate) -> Step:
     operand = _wrapped_step(node.operand, 8)
 
     def negate(ev: InProgress) -> Rolled:
-        rolled = operand(ev)
-        return Negated(rolled, -rolled.value)
+        return _negated(operand(ev))
 
     return described(negate, lambda: mapped(operand, _negated))
 
@@ -632,8 +631,7 @@ def _compile_labelled(node: Labelled) -> Step:
     inner, label = compile_step(node.expr), node.label
 
     def labelled(ev: InProgress) -> Rolled:
-        rolled = inner(ev)
-        return LabelledRoll(rolled, label, rolled.value)
+        return with_label(inner(ev))
 
     def with_label(rolled: Rolled) -> Rolled:
         return LabelledRoll(rolled, label, rolled.value)
