@@ -3,10 +3,19 @@
 ``@frozen`` makes a class a frozen value, as ``@dataclass(frozen=True)`` would: an
 ``__init__`` from the annotated fields (with defaults, ``field(default_factory=...)``
 and ``__post_init__``), equality and hashing by the compared fields, a ``repr``,
-``__match_args__`` for ``match``, assignment refused, and pickling (the instance's
-dict is its state). Type checkers read it as a dataclass
-(:func:`typing.dataclass_transform`). As in dataclasses, a method the class writes
-itself (``__init__``, ``__eq__``, ``__hash__``, ``__repr__``) is kept.
+``__match_args__`` for ``match``, and pickling (the instance's dict is its state). Type
+checkers read it as a frozen dataclass (:func:`typing.dataclass_transform`), so mypy
+refuses an assignment to a field. As in dataclasses, a method the class writes itself
+(``__init__``, ``__eq__``, ``__hash__``, ``__repr__``) is kept.
+
+**Frozen by contract, not at run time.** No ``__setattr__`` refuses an assignment, as
+a frozen dataclass's does: a class with its own ``__setattr__`` cannot fill its fields
+by plain assignment, and every other way (``object.__setattr__`` per field, or writing
+the instance's ``__dict__``) costs about twice as much per value made, and the second
+makes each value about twice as large. A roll makes values by the thousand and shares
+them between rolls, so the values are frozen the way dicecli checks everything else
+about its types: ``mypy --strict`` over the package, its tests and the example
+plug-ins (``docs/games.md`` tells plug-in authors so).
 
 Why not :mod:`dataclasses`: importing it imports :mod:`inspect` (with :mod:`ast`,
 :mod:`dis`, :mod:`tokenize`), and it compiles six functions for every class, a large
@@ -16,10 +25,8 @@ shared functions reading the class's field names; only ``__init__`` is made per 
 How ``__init__`` is made, once, when the class is defined (so its signature is the real
 one from the start, for ``help`` and Hypothesis's ``builds``):
 
-- It writes all the fields in one call, ``self.__dict__.update(x=x, y=y)``, which
-  passes by the ``__setattr__`` that refuses assignment. That is the cheapest way to
-  fill a frozen instance, so the values a roll makes by the thousand (dice, results)
-  use the same ``__init__`` as every other class, and no class writes its own.
+- It assigns each field in turn (``self.x = x``): the cheapest way to fill an instance,
+  which keeps its fields in the instance itself rather than in a dict of their own.
 - Compiling Python source costs far more than everything else defining a class does,
   and start-up defines dozens of classes. So ``__init__`` is compiled once per *shape*
   (how many fields, which ones have a factory, whether there is ``__post_init__``),
@@ -44,10 +51,6 @@ else:
 
 
 T = TypeVar("T")
-
-
-class FrozenInstanceError(AttributeError):
-    """Raised on an assignment to a field of a frozen value."""
 
 
 class _Missing:
@@ -104,14 +107,6 @@ def _repr(self: Any) -> str:
     return f"{type(self).__qualname__}({shown})"
 
 
-def _setattr(self: object, name: str, value: object) -> None:
-    raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-
-def _delattr(self: object, name: str) -> None:
-    raise FrozenInstanceError(f"cannot delete field {name!r}")
-
-
 def _own_fields(cls: type) -> dict[str, Field]:
     """The fields ``cls`` itself annotates (not ``ClassVar`` s), with their defaults."""
     found: dict[str, Field] = {}
@@ -153,8 +148,7 @@ def _init_code(shape: _Shape) -> CodeType:
         lines = [f"def __init__({', '.join(('self', *names))}):"]
         # a field given no value gets its factory's (__missing is its default)
         lines += [f"    if _{p} is __missing: _{p} = __factories[{p}]()" for p in factories]
-        if names:
-            lines.append(f"    self.__dict__.update({', '.join(f'{n}={n}' for n in names)})")
+        lines += [f"    self.{name} = {name}" for name in names]
         if post_init:
             lines.append("    self.__post_init__()")
         if len(lines) == 1:
@@ -166,8 +160,8 @@ def _init_code(shape: _Shape) -> CodeType:
 
 
 def _make_init(cls: type, fields: dict[str, Field]) -> Callable[..., None]:
-    """The ``__init__`` of ``cls``: its shape's code with the field names put in (as
-    parameters, and as the keywords of the ``update`` call)."""
+    """The ``__init__`` of ``cls``: its shape's code with the field names put in, as
+    parameters and as the attributes assigned."""
     names = tuple(fields)
     defaults: list[object] = []
     factories: dict[int, Callable[[], object]] = {}
@@ -184,24 +178,13 @@ def _make_init(cls: type, fields: dict[str, Field]) -> Callable[..., None]:
     named = dict(zip(_placeholders(len(names)), names, strict=True))
     code = template.replace(
         co_varnames=("self", *names),
-        co_consts=tuple(_renamed(constant, named) for constant in template.co_consts),
+        co_names=tuple(named.get(name, name) for name in template.co_names),
     )
     scope = {"__missing": MISSING, "__factories": factories}
     init = FunctionType(code, scope, "__init__", tuple(defaults))
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     init.__module__ = cls.__module__
     return init
-
-
-def _renamed(constant: object, named: dict[str, str]) -> object:
-    """A constant of an ``__init__`` template with its placeholder names replaced: the
-    ``update`` call's keywords are one tuple of names, or (Python 3.10, past 15
-    keywords) names one by one, or tuples of some of them."""
-    if isinstance(constant, str):
-        return named.get(constant, constant)
-    if isinstance(constant, tuple) and constant and all(item in named for item in constant):
-        return tuple(named[item] for item in constant)
-    return constant
 
 
 def _getter(names: tuple[str, ...]) -> Callable[[object], tuple[object, ...]]:
@@ -234,8 +217,6 @@ def _build(cls: type[T], eq: bool) -> type[T]:
         setattr(cls, "__eq__", _eq)  # noqa: B010
     if eq and "__hash__" not in cls.__dict__:
         setattr(cls, "__hash__", _hash)  # noqa: B010
-    setattr(cls, "__setattr__", _setattr)  # noqa: B010
-    setattr(cls, "__delattr__", _delattr)  # noqa: B010
     return cls
 
 
@@ -267,27 +248,6 @@ def replace(value: T, /, **changes: Any) -> T:
         raise TypeError(f"{type(value).__name__} has no field {sorted(unknown)[0]!r}")
     arguments = {name: changes.get(name, getattr(value, name)) for name in fields}
     return type(value)(**arguments)
-
-
-_new = object.__new__
-_set = object.__setattr__
-
-
-def state_of(value: object) -> dict[str, Any]:
-    """A copy of the fields of the frozen ``value``, by name: what :func:`from_state`
-    makes a value of again."""
-    return dict(value.__dict__)
-
-
-def from_state(cls: type[T], state: dict[str, Any]) -> T:
-    """A value of the frozen ``cls`` whose fields are ``state`` (taken, not copied),
-    made without calling ``__init__``: for values made by the thousand from a
-    prototype's :func:`state_of` with a field or two changed (the rolls of a big die),
-    a few times cheaper than the constructor. For classes without ``__post_init__``;
-    ``state`` must name every field and nothing else."""
-    made = _new(cls)
-    _set(made, "__dict__", state)
-    return made
 
 
 def field_names(value: object) -> tuple[str, ...]:

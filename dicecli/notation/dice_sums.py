@@ -30,11 +30,11 @@ from __future__ import annotations
 import re
 from typing import cast
 
-from dicecli.frozen import from_state
 from dicecli.limits import MAX_TERMS
 from dicecli.notation.nodes import (
     NO_MODIFIERS,
     BinaryOp,
+    BinaryOpSymbol,
     Dice,
     Expr,
     Keep,
@@ -103,7 +103,7 @@ def read_dice_sum(text: str) -> Roll | None:
             elif not sign:  # two terms with no sign between them
                 return None
             else:
-                body = from_state(BinaryOp, {"op": sign, "left": body, "right": term})
+                body = BinaryOp(cast("BinaryOpSymbol", sign), body, term)  # + or -
     except _DeclinedError:
         return None
     if body is None:
@@ -111,7 +111,7 @@ def read_dice_sum(text: str) -> Roll | None:
     head = text.lstrip(" \t\r\n")[:1]
     if head in "dD" and may_start_a_game_line(text.split(None, 1)[0]):
         return None
-    return from_state(Roll, {"body": body, "comment": None})
+    return Roll(body)
 
 
 _compiled_pieces: re.Pattern[str] | None = None

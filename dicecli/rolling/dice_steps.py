@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, cast
 
 from dicecli.errors import DiceError
-from dicecli.frozen import from_state, replace, state_of
+from dicecli.frozen import replace
 from dicecli.notation.dice import Die, NumberedFaces, die_for_sides
 from dicecli.notation.nodes import NO_MODIFIERS, Condition, Dice, Modifiers, Name
 from dicecli.notation.semantics import count_one, critical_conditions, kept_slice
@@ -185,18 +185,15 @@ def _lone_die_step(die: Die, critical: Condition | None, fumble: Condition | Non
 
 def _computed_dice_step(die: Die, count: int) -> DiceStep:
     """``count`` of a numbered die whose faces are computed (:class:`NumberedFaces`),
-    every die kept: face index i is worth i + 1, and its roll is made as it comes up
-    (from a prototype's fields: the cheapest way to make a value)."""
-    prototype = state_of(DieRoll(die.name, "1", 1, True, (), (), die.rerollable))
+    every die kept: face index i is worth i + 1, and its roll is made as it comes up."""
+    name, rerollable = die.name, die.rerollable
 
     def computed_dice(ev: InProgress) -> RolledDice:
         rolled = []
         total = 0
         for index in ev.roller.draw_many(die, count):  # a loop: cheaper than comprehensions
             value = index + 1
-            state = prototype.copy()
-            state["face"], state["value"] = str(value), value
-            rolled.append(from_state(DieRoll, state))
+            rolled.append(DieRoll(name, str(value), value, True, (), (), rerollable))
             total += value
         return RolledDice(total, DiceShown(tuple(rolled)))
 
