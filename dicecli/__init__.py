@@ -9,6 +9,10 @@ The public API::
 ``parse`` turns text into a syntax tree, ``roll`` rolls it, ``reroll`` rolls a result
 again under rule W5, ``odds`` gives exact chances. Errors derive from ``DiceError``.
 
+Results, their dice and their breakdowns are frozen values shared between rolls: read
+them, never change them (``dicecli/frozen.py``: nothing refuses an assignment at run
+time, and a changed die would show in later rolls). Type checkers refuse it.
+
 Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 """
 

@@ -56,7 +56,8 @@ Role = CoreRole | GameRole
 
 @frozen
 class DieRoll:
-    """One die as it landed.
+    """One die as it landed. Most are shared by every roll that lands on the same face,
+    so one is never changed (frozen by contract, :mod:`dicecli.frozen`).
 
     ``face`` is what the die shows (``"5"``, ``"+"``, or a game's word on a face), the
     natural roll of rule N5; ``value`` is what it is worth (None when it has no number).
@@ -162,7 +163,9 @@ class Outcome:
 
 @frozen
 class RollResult:
-    """One roll: the input, every die, the breakdown, the total and the outcome."""
+    """One roll: the input, every die, the breakdown, the total and the outcome. Its dice
+    and breakdown are shared with other rolls that landed alike: never change them
+    (frozen by contract, :mod:`dicecli.frozen`)."""
 
     input: str
     expression: str
