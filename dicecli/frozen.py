@@ -15,8 +15,8 @@ the instance's ``__dict__``) costs about twice as much per value made, and the s
 makes each value about twice as large. A roll makes values by the thousand and shares
 them between rolls, so the values are frozen the way dicecli checks everything else
 about its types: ``mypy --strict`` over the package, its tests and the example
-plug-ins (``docs/games.md`` tells plug-in authors so, and the package's docstring
-callers of the API). mypy refuses ``value.x = ...``, not ``del value.x`` or
+plug-ins. ``docs/games.md`` tells plug-in authors so, and the package's docstring tells
+callers of the API. mypy refuses ``value.x = ...``, not ``del value.x`` or
 ``setattr(value, "x", ...)``, as for a frozen dataclass. A class that writes its own
 ``__setattr__`` keeps it, and ``__init__`` assigns through it.
 
