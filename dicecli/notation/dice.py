@@ -243,12 +243,14 @@ def numbered_die(sides: int) -> Die:
     """The ordinary ``dN``: faces 1..N, built once for the usual sizes (kept for good,
     and read face by face the fastest), computed (:class:`NumberedFaces`) for the
     others, which cost the same whatever N."""
-    if sides in _USUAL_SIDES:
+    if sides in USUAL_SIDES:
         return Die(f"d{sides}", tuple(Face(str(n), n) for n in range(1, sides + 1)))
     return Die(f"d{sides}", NumberedFaces(sides))
 
 
-_USUAL_SIDES = frozenset({2, 4, 6, 8, 10, 12, 20, 100})
+USUAL_SIDES = frozenset({2, 4, 6, 8, 10, 12, 20, 100})
+"""The sides of the dice built face by face (:func:`numbered_die`); any other number
+of sides has computed faces."""
 D6 = numbered_die(6)
 
 _SPECIAL_DICE: dict[str, Callable[[], Die]] = {
@@ -316,7 +318,7 @@ def die_for_sides(sides: int | str | FileDie | DieName) -> Die:
         die = _OTHER_SIDES.get(sides)
         if die is None:
             die = numbered_die(sides)
-            if sides in _USUAL_SIDES:
+            if sides in USUAL_SIDES:
                 _BY_SIDES[sides] = die
             else:
                 if len(_OTHER_SIDES) >= MAX_OTHER_SIDES:

@@ -14,7 +14,7 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, cast
 
 from dicecli.errors import DiceError
@@ -185,19 +185,23 @@ def _lone_die_step(die: Die, critical: Condition | None, fumble: Condition | Non
 
 def _computed_dice_step(die: Die, count: int) -> DiceStep:
     """``count`` of a numbered die whose faces are computed (:class:`NumberedFaces`),
-    every die kept: face index i is worth i + 1, and its roll is made as it comes up."""
+    every die kept (:func:`roll_computed_dice`)."""
+    return partial(roll_computed_dice, die, count)
+
+
+def roll_computed_dice(die: Die, count: int, ev: InProgress) -> RolledDice:
+    """Roll ``count`` of ``die``, a numbered die whose faces are computed, every die
+    kept: face index i is worth i + 1, and its roll is made as it comes up. Also what
+    rolls such a term the first time a line is rolled, without making its step
+    (:func:`dicecli.rolling.evaluate._run_sum`)."""
     name, rerollable = die.name, die.rerollable
-
-    def computed_dice(ev: InProgress) -> RolledDice:
-        rolled = []
-        total = 0
-        for index in ev.roller.draw_many(die, count):  # a loop: cheaper than comprehensions
-            value = index + 1
-            rolled.append(DieRoll(name, str(value), value, True, (), (), rerollable))
-            total += value
-        return RolledDice(total, DiceShown(tuple(rolled)))
-
-    return computed_dice
+    rolled = []
+    total = 0
+    for index in ev.roller.draw_many(die, count):  # a loop: cheaper than comprehensions
+        value = index + 1
+        rolled.append(DieRoll(name, str(value), value, True, (), (), rerollable))
+        total += value
+    return RolledDice(total, DiceShown(tuple(rolled)))
 
 
 def _summed_dice_step(die: Die, count: int, values: Sequence[int]) -> DiceStep:

@@ -37,8 +37,9 @@ from dicecli.errors import DiceError, RollLimitError
 from dicecli.frozen import replace
 from dicecli.identity_cache import IdentityCache
 from dicecli.notation.dialects import NO_DICE_AS_ZERO, line_notes
-from dicecli.notation.dice import MAX_SHARED_ROLLS
+from dicecli.notation.dice import MAX_SHARED_ROLLS, USUAL_SIDES, die_for_sides
 from dicecli.notation.nodes import (
+    NO_MODIFIERS,
     ROUNDING_FUNCTIONS,
     BinaryOp,
     BinaryOpSymbol,
@@ -99,7 +100,7 @@ from dicecli.result_tree import ComputedDice as ComputedRoll
 from dicecli.result_tree import Group as GroupRoll
 from dicecli.result_tree import Labelled as LabelledRoll
 from dicecli.results import DROPPED, DieRoll, Outcome, RollResult, Segment, SharedBreakdown
-from dicecli.rolling.dice_steps import compile_dice, step_of_dice, unnumbered
+from dicecli.rolling.dice_steps import compile_dice, roll_computed_dice, step_of_dice, unnumbered
 from dicecli.rolling.keep_and_count import SCORE_MARKS, KeepUnit, dropped, kept_units
 from dicecli.rolling.shared_outcomes import (
     Outcomes,
@@ -341,8 +342,14 @@ def _ready(body: Expr) -> tuple[Step, str, bool]:
 def _run_sum(dice: Dice, numbers: list[tuple[BinaryOpSymbol, int, int]], ev: InProgress) -> Rolled:
     """Roll ``dice`` and put ``numbers`` to it in turn without making a step: the tree
     the steps build (:func:`_compile_binary`'s ``with_constant`` over the dice term's
-    step, the left side in brackets when it binds less tightly)."""
-    rolled = dice_steps(dice)(ev)
+    step, the left side in brackets when it binds less tightly). Plain dice of computed
+    faces (``17d743``) are rolled without making their step either: such a term is
+    seldom written twice."""
+    sides = dice.sides
+    if dice.modifiers is NO_MODIFIERS and type(sides) is int and sides not in USUAL_SIDES:
+        rolled: Rolled = roll_computed_dice(die_for_sides(sides), dice.count, ev)
+    else:
+        rolled = dice_steps(dice)(ev)
     binds = Dice.precedence  # a dice term binds tightest: never in brackets
     for op, level, number in numbers:
         if binds < level:
