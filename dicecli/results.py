@@ -53,6 +53,17 @@ GameRole = NewType("GameRole", str)
 apart from the core's roles, so a misspelt core role still fails type checking."""
 Role = CoreRole | GameRole
 
+VALUE_TEXTS: dict[int, str] = {}
+"""Numbers met as the faces of dice, each as written (``{17: "17"}``), shared by what
+writes a face and what reads one: a roll of a die whose faces are computed takes its
+face from here (:func:`dicecli.rolling.dice_steps.roll_computed_dice`), and a die
+written out is its face alone when its face is found here for its value
+(:func:`dicecli.render.text.dice_text`). Both happen to every die, and a look-up costs
+less than writing the number out. The renderer fills it as it meets faces that are
+their values, up to :data:`MAX_VALUE_TEXTS`."""
+
+MAX_VALUE_TEXTS = 4096
+
 
 @frozen
 class DieRoll:

@@ -74,6 +74,7 @@ NOT_LIMITS = {
     "dicecli.notation.common_lines._MAX_DEPTH": "the fast path's guess; deeper goes to the grammar",
     "dicecli.rolling.evaluate.MAX_SHARED_OUTCOMES": "outcomes kept for reuse; nothing is refused",
     "dicecli.rolling.dice_steps.MAX_LONE_DIE_STEPS": "steps kept for reuse; nothing is refused",
+    "dicecli.results.MAX_VALUE_TEXTS": "faces' texts kept for reuse; nothing is refused",
 }
 
 

@@ -242,10 +242,10 @@ class Die:
 def numbered_die(sides: int) -> Die:
     """The ordinary ``dN``: faces 1..N, built once for the usual sizes (kept for good,
     and read face by face the fastest), computed (:class:`NumberedFaces`) for the
-    others, which cost the same whatever N."""
+    others, which cost the same whatever N (:func:`computed_die`)."""
     if sides in USUAL_SIDES:
         return Die(f"d{sides}", tuple(Face(str(n), n) for n in range(1, sides + 1)))
-    return Die(f"d{sides}", NumberedFaces(sides))
+    return computed_die(sides)
 
 
 USUAL_SIDES = frozenset({2, 4, 6, 8, 10, 12, 20, 100})
@@ -315,13 +315,22 @@ def die_for_sides(sides: int | str | FileDie | DieName) -> Die:
         die = _BY_SIDES[sides] = _SPECIAL_DICE[sides]()
     if die is None:
         assert isinstance(sides, int), sides
-        die = _OTHER_SIDES.get(sides)
-        if die is None:
-            die = numbered_die(sides)
-            if sides in USUAL_SIDES:
-                _BY_SIDES[sides] = die
-            else:
-                if len(_OTHER_SIDES) >= MAX_OTHER_SIDES:
-                    del _OTHER_SIDES[next(iter(_OTHER_SIDES))]  # the oldest makes way
-                _OTHER_SIDES[sides] = die
+        die = numbered_die(sides)
+        if sides in USUAL_SIDES:
+            _BY_SIDES[sides] = die
+    return die
+
+
+def computed_die(sides: int) -> Die:
+    """The ``dN`` of a size not among :data:`USUAL_SIDES`, its faces computed: the
+    last :data:`MAX_OTHER_SIDES` sizes are kept. Called directly where the size is
+    known to be such a number (:func:`dicecli.rolling.evaluate._run_sum`): a term of
+    freely chosen sides (``17d743``) is mostly new, so its die is looked up without
+    the checks of :func:`die_for_sides`."""
+    die = _OTHER_SIDES.get(sides)
+    if die is None:
+        die = Die(f"d{sides}", NumberedFaces(sides))
+        if len(_OTHER_SIDES) >= MAX_OTHER_SIDES:
+            del _OTHER_SIDES[next(iter(_OTHER_SIDES))]  # the oldest makes way
+        _OTHER_SIDES[sides] = die
     return die

@@ -14,6 +14,8 @@ from dicecli.results import (
     CRITICAL_SUCCESS,
     EXPLODED,
     IMPLOSION,
+    MAX_VALUE_TEXTS,
+    VALUE_TEXTS,
     DieRoll,
     RollResult,
     Segment,
@@ -88,11 +90,21 @@ def die_text(die: DieRoll) -> str:
     return text
 
 
+def _face_is_value(text: str, value: int) -> bool:
+    """Whether ``text``, a face, is ``value`` written out; remembered when it is
+    (:data:`~dicecli.results.VALUE_TEXTS`)."""
+    if str(value) != text:
+        return False
+    if len(VALUE_TEXTS) < MAX_VALUE_TEXTS:
+        VALUE_TEXTS[value] = text
+    return True
+
+
 def plain_die_text(die: DieRoll) -> str:
     """The text of an unmarked kept die: its face, unless its value differs (``5→3``)."""
     text = die.face
     value = die.value
-    if value is not None and str(value) != text:
+    if value is not None and VALUE_TEXTS.get(value) != text and not _face_is_value(text, value):
         return face_text(die)
     return text
 
@@ -104,13 +116,14 @@ def dice_text(dice: Sequence[DieRoll]) -> str:
             return "[" + plain_die_text(die) + "]"
         return "[" + (_DIE_TEXTS.get(id(die)) or die_text(die)) + "]"
     cached = _DIE_TEXTS.get
+    value_text = VALUE_TEXTS.get
     texts = []
     among: bool | None = None  # whether the dice are of more than one kind, once asked
     for die in dice:  # a loop: cheaper than a comprehension for a few dice
         if die.kept and not die.marks:  # most dice: plain_die_text, written out
             text = die.face
             value = die.value
-            if value is not None and str(value) != text:
+            if value is not None and value_text(value) != text and not _face_is_value(text, value):
                 text = face_text(die)
         else:
             text = cached(id(die)) or die_text(die)

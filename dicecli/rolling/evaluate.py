@@ -37,7 +37,7 @@ from dicecli.errors import DiceError, RollLimitError
 from dicecli.frozen import replace
 from dicecli.identity_cache import IdentityCache
 from dicecli.notation.dialects import NO_DICE_AS_ZERO, line_notes
-from dicecli.notation.dice import MAX_SHARED_ROLLS, USUAL_SIDES, die_for_sides
+from dicecli.notation.dice import MAX_SHARED_ROLLS, USUAL_SIDES, computed_die
 from dicecli.notation.nodes import (
     NO_MODIFIERS,
     ROUNDING_FUNCTIONS,
@@ -347,7 +347,7 @@ def _run_sum(dice: Dice, numbers: list[tuple[BinaryOpSymbol, int, int]], ev: InP
     seldom written twice."""
     sides = dice.sides
     if dice.modifiers is NO_MODIFIERS and type(sides) is int and sides not in USUAL_SIDES:
-        rolled: Rolled = roll_computed_dice(die_for_sides(sides), dice.count, ev)
+        rolled: Rolled = roll_computed_dice(computed_die(sides), dice.count, ev)
     else:
         rolled = dice_steps(dice)(ev)
     binds = Dice.precedence  # a dice term binds tightest: never in brackets
