@@ -92,6 +92,15 @@ def test_dice_text_spells_each_die_as_it_would_alone(dice: list[DieRoll]) -> Non
     assert dice_text(dice) == dice_text(list(dice))  # the same again, from the cache
 
 
+def test_a_value_met_as_a_face_leaves_other_faces_of_that_value_shown_as_they_are() -> None:
+    """The plain renderer remembers values met as faces (``results.VALUE_TEXTS``): a
+    D3's 5 is worth 3 (rule N4), and shows ``5→3`` whether or not a 3 came before."""
+    assert dice_text([DieRoll("d6", "3", 3), DieRoll("d6", "3", 3)]) == "[3, 3]"
+    assert dice_text([DieRoll("D3", "5", 3), DieRoll("D3", "3", 2)]) == "[5→3, 3→2]"
+    assert dice_text([DieRoll("D3", "5", 3)]) == "[5→3]"
+    assert dice_text([DieRoll("d743", "3", 3), DieRoll("d743", "700", 700)]) == "[3, 700]"
+
+
 def test_result_line_fields() -> None:
     result = dicecli.roll("2d6 # attack", given="2,3")
     assert result_line(result) == "5\t2d6 # attack\t[2, 3] # attack"
