@@ -11,7 +11,9 @@ Dice Roller's loop, a bare PromptSession, icepool), or a peak memory:
 
 - **random sides** (``bench_sides.py``): 20,000 distinct ``NdS+k`` lines, S from 2 to
   1,000, piped, CPU time against the standard sides' lines; ``1dS`` (5,000 lines, S up
-  to 10,000) per line; the peak memory of each (target 1.2x, 50 MiB);
+  to 10,000) per line; the peak memory of each (target 1.2x, 50 MiB). Beside the CPU
+  time, which swings from run to run on a busy machine, the callgrind instructions a
+  line of each kind (3,000 lines less one), which do not (but see no cache misses);
 - **API loop** (``bench_api.py``): ``dicecli.roll(text)`` against ``d20.roll`` on
   repeated, check, multi-roll and new lines (target 2x d20's speed);
 - **fast options** (``bench_instructions.py``): callgrind instructions of ``--seed``,
@@ -145,8 +147,25 @@ def sides_rows(programs: dict[str, str], lines: int, cap: int) -> dict[str, Meas
             / len(sets["1dS"])
             / standard,
             "1dS: peak MiB": memory["1dS"],
+            "random sides: instructions vs standard sides": instructions_a_line(
+                dicecli, sets["random"][:SIDES_INSTRUCTION_LINES]
+            )
+            / instructions_a_line(dicecli, sets["standard"][:SIDES_INSTRUCTION_LINES]),
         }
     return found
+
+
+SIDES_INSTRUCTION_LINES = 3_000
+
+
+def instructions_a_line(dicecli: str, lines: Sequence[str]) -> float:
+    """Callgrind instructions a piped line of ``lines``: the run of all of them less a
+    run of the first alone, over one fewer."""
+    command = [*bench_instructions.interpreter_and_script(dicecli), "--seed", "1"]
+    all_of_them = bench_instructions.instructions(command, "\n".join(lines) + "\n")
+    return (all_of_them - bench_instructions.instructions(command, lines[0] + "\n")) / (
+        len(lines) - 1
+    )
 
 
 def api_rows(programs: dict[str, str], calls: int) -> dict[str, Measure]:
@@ -396,6 +415,7 @@ def runaway_rows(programs: dict[str, str], cap: int) -> dict[str, Measure]:
 
 TARGETS = {
     "random sides: CPU vs standard sides": "<= 1.2",
+    "random sides: instructions vs standard sides": "(CPU's target: 1.2)",
     "random sides: peak MiB": "<= 50",
     "1dS (S 2..10,000): CPU a line vs standard sides": "<= 1.2",
     "1dS: peak MiB": "<= 50",
