@@ -323,10 +323,11 @@ def die_for_sides(sides: int | str | FileDie | DieName) -> Die:
 
 def computed_die(sides: int) -> Die:
     """The ``dN`` of a size not among :data:`USUAL_SIDES`, its faces computed: the
-    last :data:`MAX_OTHER_SIDES` sizes are kept. Called directly where the size is
-    known to be such a number (:func:`dicecli.rolling.evaluate._run_sum`): a term of
-    freely chosen sides (``17d743``) is mostly new, so its die is looked up without
-    the checks of :func:`die_for_sides`."""
+    last :data:`MAX_OTHER_SIDES` sizes made are kept (the first made makes way first,
+    however often it is used). Called directly where the size is known to be such a
+    number (:func:`dicecli.rolling.evaluate._run_sum`): a term of freely chosen sides
+    (``17d743``) is mostly new, so its die is looked up without the checks of
+    :func:`die_for_sides`."""
     die = _OTHER_SIDES.get(sides)
     if die is None:
         die = Die(f"d{sides}", NumberedFaces(sides))

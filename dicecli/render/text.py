@@ -92,10 +92,11 @@ def die_text(die: DieRoll) -> str:
 
 def _face_is_value(text: str, value: int) -> bool:
     """Whether ``text``, a face, is ``value`` written out; remembered when it is
-    (:data:`~dicecli.results.VALUE_TEXTS`)."""
+    (:data:`~dicecli.results.VALUE_TEXTS`), for an ``int``: a ``bool`` is equal to
+    an int and hashed alike, so ``True``'s text would be found for 1."""
     if str(value) != text:
         return False
-    if len(VALUE_TEXTS) < MAX_VALUE_TEXTS:
+    if type(value) is int and len(VALUE_TEXTS) < MAX_VALUE_TEXTS:
         VALUE_TEXTS[value] = text
     return True
 

@@ -25,7 +25,7 @@ from dicecli.render.text import (
     result_line,
     summary_line,
 )
-from dicecli.results import CLAMPED, CRITICAL_SUCCESS, EXPLODED, DieRoll
+from dicecli.results import CLAMPED, CRITICAL_SUCCESS, EXPLODED, VALUE_TEXTS, DieRoll
 
 STRUCK = re.compile(r"\x1b\[(?:\d+;)*9(?:;\d+)*m([^\x1b]*)")  # SGR 9: crossed out
 
@@ -98,7 +98,27 @@ def test_a_value_met_as_a_face_leaves_other_faces_of_that_value_shown_as_they_ar
     assert dice_text([DieRoll("d6", "3", 3), DieRoll("d6", "3", 3)]) == "[3, 3]"
     assert dice_text([DieRoll("D3", "5", 3), DieRoll("D3", "3", 2)]) == "[5→3, 3→2]"
     assert dice_text([DieRoll("D3", "5", 3)]) == "[5→3]"
-    assert dice_text([DieRoll("d743", "3", 3), DieRoll("d743", "700", 700)]) == "[3, 700]"
+
+
+def test_a_face_worth_true_is_not_remembered_as_the_text_of_1() -> None:
+    """``True`` equals 1 as a key: a face ``"True"`` worth ``True`` (which a plug-in's die
+    may have) must not become the face of a computed die's 1."""
+    VALUE_TEXTS.clear()  # a cache: room for what the test writes, whatever ran before
+    assert dice_text([DieRoll("coin", "True", True), DieRoll("coin", "True", True)]) == (
+        "[True, True]"
+    )
+    assert [die.face for die in dicecli.roll("2d7", given="1,7").dice] == ["1", "7"]
+
+
+def test_computed_dice_take_their_faces_from_the_numbers_written() -> None:
+    """A first roll of computed-faces dice reads its faces from the numbers the renderer
+    met (``results.VALUE_TEXTS``): each face is still its value written out."""
+    VALUE_TEXTS.clear()
+    written = dice_text([DieRoll("d743", "700", 700), DieRoll("d743", "3", 3)])
+    assert written == "[700, 3]"
+    result = dicecli.roll("3d743 + 1", given="700,3,12")
+    assert [(die.face, die.value) for die in result.dice] == [("700", 700), ("3", 3), ("12", 12)]
+    assert result_line(result) == "716\t3d743 + 1\t[700, 3, 12] + 1"
 
 
 def test_result_line_fields() -> None:
