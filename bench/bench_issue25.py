@@ -148,9 +148,11 @@ def sides_rows(programs: dict[str, str], lines: int, cap: int) -> dict[str, Meas
             / standard,
             "1dS: peak MiB": memory["1dS"],
             "random sides: instructions vs standard sides": instructions_a_line(
-                dicecli, sets["random"][:SIDES_INSTRUCTION_LINES]
+                dicecli, sets["random"][:SIDES_INSTRUCTION_LINES], "--seed", "1"
             )
-            / instructions_a_line(dicecli, sets["standard"][:SIDES_INSTRUCTION_LINES]),
+            / instructions_a_line(
+                dicecli, sets["standard"][:SIDES_INSTRUCTION_LINES], "--seed", "1"
+            ),
         }
     return found
 
@@ -158,10 +160,10 @@ def sides_rows(programs: dict[str, str], lines: int, cap: int) -> dict[str, Meas
 SIDES_INSTRUCTION_LINES = 3_000
 
 
-def instructions_a_line(dicecli: str, lines: Sequence[str]) -> float:
-    """Callgrind instructions a piped line of ``lines``: the run of all of them less a
-    run of the first alone, over one fewer."""
-    command = [*bench_instructions.interpreter_and_script(dicecli), "--seed", "1"]
+def instructions_a_line(dicecli: str, lines: Sequence[str], *options: str) -> float:
+    """Callgrind instructions a line of ``lines`` piped into ``dicecli OPTIONS``: the
+    run of all of them less a run of the first alone, over one fewer."""
+    command = [*bench_instructions.interpreter_and_script(dicecli), *options]
     all_of_them = bench_instructions.instructions(command, "\n".join(lines) + "\n")
     return (all_of_them - bench_instructions.instructions(command, lines[0] + "\n")) / (
         len(lines) - 1
@@ -310,13 +312,10 @@ def piped_rows(
         seconds_new = best_of(partial(per_line, dicecli, new, cap))
         seconds_checks = best_of(partial(per_line, dicecli, checks, cap))
         seconds_multi = best_of(partial(per_line, dicecli, multi, cap))
-        base = bench_instructions.interpreter_and_script(dicecli)
         few = [f"{line}+{index}" for index, line in enumerate(new[:500])]
-        one = bench_instructions.instructions(base, few[0] + "\n")
-        all_of_them = bench_instructions.instructions(base, "\n".join(few) + "\n")
         found[name] = {
             "never-seen line: µs a line": seconds_new * 1e6,
-            "never-seen line: instructions": (all_of_them - one) / (len(few) - 1),
+            "never-seen line: instructions": instructions_a_line(dicecli, few),
             "never-seen line: speed vs RPG Dice Roller": "n/a"
             if rdr is None
             else rdr["new"] / seconds_new,

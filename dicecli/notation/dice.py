@@ -315,9 +315,10 @@ def die_for_sides(sides: int | str | FileDie | DieName) -> Die:
         die = _BY_SIDES[sides] = _SPECIAL_DICE[sides]()
     if die is None:
         assert isinstance(sides, int), sides
-        die = numbered_die(sides)
         if sides in USUAL_SIDES:
-            _BY_SIDES[sides] = die
+            die = _BY_SIDES[sides] = numbered_die(sides)
+        else:
+            die = computed_die(sides)
     return die
 
 
