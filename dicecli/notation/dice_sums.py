@@ -1,33 +1,36 @@
 """The quickest way in, for the lines players type most: dice and numbers added up.
 
-:func:`read_dice_sum` reads a line that is dice terms and numbers joined by ``+`` and
-``-`` (``2D6+5``, ``d20 + 7``, ``4d6kh3``, ``1d8+1d6+3``, ``3d6-3``, ``d%``, ``4dF``),
-each dice term with at most one keep or drop (``kh3``, ``kl``, ``dl1``, ``k2``), and
-builds the very tree :mod:`dicecli.notation.grammar` builds for it. It cuts such a line
-into its terms with one regular expression over the whole line, where
-:mod:`dicecli.notation.common_lines` (which reads more forms) reads a token at a time:
-a line seen for the first time is mostly this reading. A line with no gap (``2d20kh1``,
-``2D6+5``) is cut by string methods instead, so that a process that reads a few such
-lines (a one-shot roll, a first ``odds`` call) never compiles the expression. Anything
-else gives None and goes on to the next reader; every error comes from the grammar of
-record.
+:func:`read_dice_sum` reads a line that is dice terms, numbers and names joined by ``+``
+and ``-`` (``2D6+5``, ``d20 + 7``, ``4d6kh3``, ``1d8+1d6+3``, ``3d6-3``, ``d%``,
+``4dF``, ``1d20 + DEX``), each dice term with at most one keep or drop (``kh3``, ``kl``,
+``dl1``, ``k2``), and builds the very tree :mod:`dicecli.notation.grammar` builds for
+it. It cuts such a line into its terms with one regular expression over the whole line,
+where :mod:`dicecli.notation.common_lines` (which reads more forms) reads a token at a
+time: a line seen for the first time is mostly this reading. A line with no gap
+(``2d20kh1``, ``2D6+5``) is cut by string methods instead, so that a process that reads
+a few such lines (a one-shot roll, a first ``odds`` call) never compiles the expression.
+Anything else gives None and goes on to the next reader; every error comes from the
+grammar of record.
 
 What it declines, to be sure it never reads a line otherwise than the grammar: a
-comment, a label, brackets, a sign first, a number past 50 digits, a count or size
-out of range, ``kh0``/``kl0``, a line whose first word may be a game's keyword (the
-grammar asks the games first), a line of :data:`~dicecli.limits.MAX_TERMS` characters
-or more (past it a bound of :mod:`dicecli.limits` may apply).
+comment, a label, brackets, a sign first, a name first, a number past 50 digits, a
+count or size out of range, ``kh0``/``kl0``, a line whose first word may be a game's
+keyword (the grammar asks the games first), a line of
+:data:`~dicecli.limits.MAX_TERMS` characters or more (past it a bound of
+:mod:`dicecli.limits` may apply).
 
-The dice terms and numbers it reads are shared values: the same term written again
-(``4d6kh3`` on many lines) is the same node, so what is worked out once per node (a dice
-term's step, :data:`dicecli.rolling.evaluate.prepared`) is worked out once for all of
-them. ``tests/notation/test_dice_sums.py`` checks, with Hypothesis and over many
-generated lines, that every line this reader accepts is the grammar's tree.
+The dice terms and numbers it reads are shared values (a name is not: its node keeps
+where it stands in the line): the same term written again (``4d6kh3`` on many lines) is
+the same node, so what is worked out once per node (a dice term's step,
+:data:`dicecli.rolling.evaluate.prepared`) is worked out once for all of them.
+``tests/notation/test_dice_sums.py`` checks, with Hypothesis and over many generated
+lines, that every line this reader accepts is the grammar's tree.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import cast
 
 from dicecli.limits import MAX_TERMS
@@ -40,6 +43,7 @@ from dicecli.notation.nodes import (
     Keep,
     KeepKind,
     Modifiers,
+    Name,
     Number,
     Roll,
     Sides,
@@ -48,20 +52,30 @@ from dicecli.notation.semantics import MAX_DICE_COUNT, MAX_SIDES, may_start_a_ga
 
 _GAP = r"[ \t\r\n]*"  # what pyparsing skips between tokens (not every \s)
 _DIGITS = r"\d{1,50}"  # a longer number goes to the grammar, which has the rules for it
+_NAME = r"(?!d[A-Z])[A-Za-z_][A-Za-z0-9_]*"
+"""A name as the grammar reads one where a term may go, once a dice term has been
+ruled out (in :data:`_PIECES`, the alternative before it): not a lower-case ``d`` and a
+capital, which is a die of a dice file (``dBoost``)."""
 _PIECES = (
     rf"([-+]?){_GAP}(?:(\d{{0,50}})[dD]({_DIGITS}|%|[fF])(?:((?i:kh|kl|dh|dl|k))(\d{{0,50}}))?"
-    rf"|({_DIGITS}))"
+    rf"|({_DIGITS})|({_NAME}))"
     r"|([^ \t\r\n])"
     r"|[ \t\r\n]+"
 )
-"""The pieces of a line, in order, all of it: a term (a dice term or a number) with the
-sign before it; any other character, alone (the line is not a sum); or the spaces
-before the end or before such a character. Compiled (:func:`_pieces`) only for the first
-line :func:`_pieces_by_hand` leaves to it: compiling it costs as much as reading
-hundreds of lines, most of a first odds call or a one-shot roll."""
+"""The pieces of a line, in order, all of it: a term (a dice term, a number or a name) with
+the sign before it; any other character, alone (the line is not a sum); or the spaces
+before the end or before such a character. A term runs on as far as the grammar's would
+(``d6x`` is ``d6`` and then ``x``, two terms with no sign between them: not a sum).
+Compiled (:func:`_pieces`) only for the first line :func:`_pieces_by_hand` leaves to it:
+compiling it costs as much as reading hundreds of lines, most of a first odds call or a
+one-shot roll."""
 
-_Piece = tuple[str, str, str, str, str, str, str]
-"""A piece's sign, count, sides, keep, amount, number and other character."""
+_Piece = tuple[str, str, str, str, str, str, str, str]
+"""A piece's sign, count, sides, keep, amount, number, name and other character."""
+
+_NAME_GROUP = 7
+"""The group of :data:`_PIECES` that holds a name (where it starts is the name's
+position, which its node keeps for an error's caret)."""
 
 SHARED_TERMS = 1024
 """Most dice terms (and, apart, numbers) kept to be shared; past it they start again."""
@@ -80,6 +94,7 @@ def read_dice_sum(text: str) -> Roll | None:
     if len(text) >= MAX_TERMS:
         return None
     body: Expr | None = None
+    names: Iterator[int] | None = None
     try:
         pieces: list[_Piece] | None = None
         if _compiled_pieces is None and _hand_cut_lines < HAND_CUT_LINES:
@@ -92,7 +107,13 @@ def read_dice_sum(text: str) -> Roll | None:
                 term: Expr = _dice(piece)
             elif piece[5]:
                 term = _number(piece[5])
-            elif piece[6]:  # not a sum
+            elif piece[6]:  # a name (at the same place in the line as the grammar's)
+                if body is None:  # a word first: maybe a game's line, the grammar's to say
+                    return None
+                if names is None:
+                    names = _name_positions(text)
+                term = Name(piece[6], next(names))
+            elif piece[7]:  # not a sum
                 return None
             else:  # spaces before a sign or the end
                 continue
@@ -180,7 +201,7 @@ def _term_by_hand(sign: str, term: str) -> _Piece | None:
     at = term.lower().find("d")
     if at < 0:
         if term.isdigit() and len(term) <= 50:
-            return (sign, "", "", "", "", term, "")
+            return (sign, "", "", "", "", term, "", "")
         return None
     count, rest = term[:at], term[at + 1 :]
     if len(count) > 50 or (count and not count.isdigit()):
@@ -195,7 +216,7 @@ def _term_by_hand(sign: str, term: str) -> _Piece | None:
     elif len(sides) > 50:
         return None
     if not tail:
-        return (sign, count, sides, "", "", "", "")
+        return (sign, count, sides, "", "", "", "", "")
     keep = tail[:2]
     if keep.lower() not in ("kh", "kl", "dh", "dl"):
         keep = tail[:1]
@@ -204,7 +225,25 @@ def _term_by_hand(sign: str, term: str) -> _Piece | None:
     amount = tail[len(keep) :]
     if amount and (len(amount) > 50 or not amount.isdigit()):
         return None
-    return (sign, count, sides, keep, amount, "", "")
+    return (sign, count, sides, keep, amount, "", "", "")
+
+
+def _name_positions(text: str) -> Iterator[int]:
+    """Where each name in ``text`` starts, in order (a line with a name is cut by the
+    pattern: :func:`_pieces_by_hand` reads no names)."""
+    return (
+        found.start(_NAME_GROUP) for found in _pieces().finditer(text) if found.group(_NAME_GROUP)
+    )
+
+
+def reads_as_name(word: str) -> bool:
+    """Whether ``word`` alone is a name to the grammar, as far as this reader can tell:
+    True for ``STR``, ``dex``, ``Str_2``; False for what it cannot tell from a name
+    (``d6``, ``dF``, ``dBoost``, ``2x``: dice, or not a word), which the grammar must
+    judge. A name being given a value is checked so (:func:`dicecli.naming.name_problem`)
+    without loading the grammar."""
+    pieces = _pieces().findall(word)
+    return len(pieces) == 1 and not pieces[0][0] and pieces[0][6] == word
 
 
 def _number(digits: str) -> Number:

@@ -26,7 +26,8 @@ from dicecli.errors import DiceSyntaxError
 from dicecli.limits import MAX_TERMS, check_line
 from dicecli.notation import dice_sums, grammar, reader
 from dicecli.notation.dice_sums import read_dice_sum
-from dicecli.notation.nodes import BinaryOp, Dice, Keep, Modifiers, Number, Roll
+from dicecli.notation.nodes import BinaryOp, Dice, Keep, Modifiers, Name, Number, Roll
+from dicecli.systems import registry
 
 _SETTINGS = settings(
     max_examples=examples(1000),
@@ -41,6 +42,13 @@ _AMOUNTS = ["", "0", "1", "3", "12", "1" * 51]
 _NUMBERS = ["0", "5", "12", "999", "007", "1" * 50, "1" * 51]
 _GAPS = ["", "", "", " ", "\t", "  ", "\r\n", "\x0c", "\u00a0"]
 _SIGNS = ["+", "-", "+", "-", "*", "/", "x", "- -", "+ +", "--"]
+_NAMES = [
+    *("STR", "DEX", "dex", "Dex", "D_x", "d_x", "_a", "Str_2", "x", "X", "e", "kh", "vs"),
+    *("floor", "max", "of", "level", "DF", "dF", "df", "dfoo", "DFoo", "dEX", "dBoost"),
+    *("d", "D", "d6x", "D20x", "dX", "d2x", "k", "F", "f", "ie", "t7", "r1", "s"),
+]
+"""Names as players write them, and words on the edge of dice notation: a Fudge die
+(``dF``, ``df``), a die of a dice file (``dBoost``), dice run into a word (``d6x``)."""
 
 
 def _dice_text(draw: st.DrawFn) -> str:
@@ -50,17 +58,25 @@ def _dice_text(draw: st.DrawFn) -> str:
     return f"{count}{draw(st.sampled_from('dD'))}{sides}{keep}{amount}"
 
 
+_WORDS = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,6}", fullmatch=True)
+
+
 @st.composite
 def _sum_lines(draw: st.DrawFn) -> str:
-    """A line of dice and numbers joined by signs and gaps, most of them the shape the
-    reader takes, some an operator or a gap it does not."""
-    terms = draw(st.lists(st.booleans(), min_size=1, max_size=5))
+    """A line of dice, numbers and names joined by signs and gaps, most of them the
+    shape the reader takes, some an operator or a gap it does not."""
+    terms = draw(st.lists(st.sampled_from("ddnnw"), min_size=1, max_size=5))
     text = draw(st.sampled_from(_GAPS))
-    for place, is_dice in enumerate(terms):
+    for place, kind in enumerate(terms):
         if place:
             gap = draw(st.sampled_from(_GAPS))
             text += gap + draw(st.sampled_from(_SIGNS)) + draw(st.sampled_from(_GAPS))
-        text += _dice_text(draw) if is_dice else draw(st.sampled_from(_NUMBERS))
+        if kind == "d":
+            text += _dice_text(draw)
+        elif kind == "n":
+            text += draw(st.sampled_from(_NUMBERS))
+        else:
+            text += draw(st.one_of(st.sampled_from(_NAMES), _WORDS))
     return text + draw(st.sampled_from(_GAPS))
 
 
@@ -132,8 +148,10 @@ def _generated_lines(count: int) -> list[str]:
             line = f"{rng.randint(0, 21)}d{sides}{rng.choice('+-')}{rng.randint(0, 999)}"
         else:
             terms = []
-            for _ in range(rng.randint(1, 4)):
-                if rng.random() < 0.6:
+            for place in range(rng.randint(1, 4)):
+                if place and rng.random() < 0.2:
+                    terms.append(rng.choice(_NAMES))
+                elif rng.random() < 0.6:
                     keep = rng.choice(_KEEPS)
                     amount = rng.choice(_AMOUNTS) if keep else ""
                     dice = rng.choice(_COUNTS) + rng.choice("dD") + rng.choice(_SIDES)
@@ -186,6 +204,11 @@ def test_a_fixed_set_of_generated_lines() -> None:
         "10000d10000",
         "d20-5",  # a first word that starts as a die is no game's keyword
         "D20kh1 + 3",
+        "1d20 + DEX",
+        "2D6+STR",
+        "2d6-dex+3",
+        "d20 + Str_2 - 1",
+        "4d6kh3 + x",
     ],
 )
 def test_sums_take_the_quickest_way(text: str) -> None:
@@ -306,3 +329,20 @@ def test_a_few_gapless_lines_compile_no_pattern() -> None:
         check=True,
     )
     assert done.stdout.split()[:2] == ["False", "False"]
+
+
+@_SETTINGS
+@given(st.one_of(st.sampled_from(_NAMES), _WORDS))
+def test_a_word_it_reads_as_a_name_is_a_name_to_the_grammar(word: str) -> None:
+    """What :func:`dice_sums.reads_as_name` takes for a name (no game keyword, which is
+    told apart before it is asked) the grammar reads as that name, alone or in a sum."""
+    if not dice_sums.reads_as_name(word) or word.casefold() in registry.keywords():
+        return
+    assert grammar.parse(word).body == Name(word)
+    assert read_dice_sum(f"d6+{word}") == grammar.parse(f"d6+{word}")
+
+
+def test_names_and_words_that_are_not_names() -> None:
+    assert all(map(dice_sums.reads_as_name, ["STR", "dex", "Dex", "DEX", "x", "_a", "Str_2"]))
+    assert not any(map(dice_sums.reads_as_name, ["d6", "dF", "df", "dBoost", "2x", "x y", ""]))
+    assert not dice_sums.reads_as_name("+STR")
