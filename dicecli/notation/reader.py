@@ -7,8 +7,8 @@ every other line, and every error, comes from the grammar of record,
 :mod:`dicecli.notation.grammar`, which is imported only then. Each quick reader gives
 the grammar's tree for the lines it accepts (Hypothesis tests check it). A line
 starting with a word other than a dice term (a game's keyword, a name) goes straight to
-the grammar: the quick readers are not even imported for it, so a game line pays
-nothing for them.
+the grammar, but a name alone (``attack``, a saved roll's): the quick readers are not
+even imported for it, so a game line pays nothing for them.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from dicecli.identity_cache import SizedCache
-from dicecli.notation.nodes import Roll
+from dicecli.limits import MAX_TERMS
+from dicecli.notation.nodes import Name, Roll
 
 PARSED_LINES = 4096
 """Most lines whose trees the parse cache keeps."""
@@ -62,7 +63,7 @@ def _read_quickly(text: str) -> Roll | None:
     global _read_dice_sum, _read_common_line
     head = text.lstrip(" \t\r\n")[:1]
     if head.isalpha() and head not in "dD":  # a word first: the quick readers take none
-        return None
+        return _lone_name(text)
     if _read_dice_sum is None:
         from dicecli.notation.dice_sums import read_dice_sum  # docs/startup.md
 
@@ -70,11 +71,37 @@ def _read_quickly(text: str) -> Roll | None:
     summed = _read_dice_sum(text)
     if summed is not None:
         return summed
+    if head in ("d", "D"):  # damage, a saved roll's name, alone
+        named = _lone_name(text)
+        if named is not None:
+            return named
     if _read_common_line is None:
         from dicecli.notation.common_lines import read_common_line  # docs/startup.md
 
         _read_common_line = read_common_line
     return _read_common_line(text)
+
+
+def _lone_name(text: str) -> Roll | None:
+    """The tree of a line that is a name alone (``attack``: a saved roll's, or a saved
+    check's), as the grammar reads it when no game claims the word (as
+    :func:`~dicecli.notation.grammar.line_grammar_for` asks); None for any other line.
+    A word of ASCII letters, digits and ``_`` that starts with a letter is a name to
+    the grammar, or a game's keyword, unless it starts with a ``d``: then the reader of
+    dice sums tells a name (``damage``) from dice (``d6``, ``dF``, ``dBoost``)."""
+    word = text.strip(" \t\r\n")  # what the grammar skips about a line
+    if len(text) >= MAX_TERMS or not (word.isascii() and word.isidentifier()):
+        return None
+    if word[0] in "dD":
+        from dicecli.notation.dice_sums import reads_as_name  # docs/startup.md
+
+        if not reads_as_name(word):
+            return None
+    from dicecli.notation.games import games  # docs/startup.md
+
+    if games().claims(word):  # the game's line: the grammar reads it, as its game says
+        return None
+    return Roll(Name(word, text.index(word)))
 
 
 def load_grammar_for(text: str) -> None:

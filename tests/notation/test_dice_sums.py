@@ -346,3 +346,49 @@ def test_names_and_words_that_are_not_names() -> None:
     assert all(map(dice_sums.reads_as_name, ["STR", "dex", "Dex", "DEX", "x", "_a", "Str_2"]))
     assert not any(map(dice_sums.reads_as_name, ["d6", "dF", "df", "dBoost", "2x", "x y", ""]))
     assert not dice_sums.reads_as_name("+STR")
+
+
+_KEYWORDS = sorted(registry.keywords())
+
+
+@st.composite
+def _lone_words(draw: st.DrawFn) -> str:
+    """A word alone on a line, with gaps about it: a name, a word on the edge of dice
+    notation, a game's keyword in any case, sometimes with one character put in."""
+    keyword = st.sampled_from(_KEYWORDS).map(lambda word: word.upper() if len(word) % 2 else word)
+    word = draw(st.one_of(st.sampled_from(_NAMES), _WORDS, keyword))
+    if draw(st.integers(0, 3)) == 0:
+        place = draw(st.integers(0, len(word)))
+        word = word[:place] + draw(st.sampled_from(_PIECES)) + word[place:]
+    return draw(st.sampled_from(_GAPS)) + word + draw(st.sampled_from(_GAPS))
+
+
+@_SETTINGS
+@given(_lone_words())
+def test_a_name_alone_is_read_as_the_grammar_reads_it(text: str) -> None:
+    """The quick way in reads a line that is a name alone (a saved roll's, ``attack``)
+    to the grammar's tree, position included, and leaves every other lone word (a
+    game's keyword, ``dBoost``) to the grammar."""
+    quick = reader._read_quickly(text)
+    if quick is None:
+        return
+    check_line(text)
+    slow = grammar.parse(text)
+    assert repr(quick) == repr(slow), text
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [("attack", "attack"), ("  damage ", "damage"), ("Dex", "Dex"), ("x", "x")],
+)
+def test_names_alone_take_the_quickest_way(text: str, name: str) -> None:
+    quick = reader._read_quickly(text)
+    assert quick == grammar.parse(text) == Roll(Name(name))
+    assert quick is not None
+    assert isinstance(quick.body, Name)
+    assert quick.body.position == text.index(name)
+
+
+@pytest.mark.parametrize("text", ["wfb", "AGE", "dnd", "dBoost", "dfoo", "_a", "a b", "x # y"])
+def test_keywords_and_other_lone_words_are_the_grammars(text: str) -> None:
+    assert reader._read_quickly(text) is None
