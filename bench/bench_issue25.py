@@ -17,7 +17,8 @@ Dice Roller's loop, a bare PromptSession, icepool), or a peak memory:
 - **API loop** (``bench_api.py``): ``dicecli.roll(text)`` against ``d20.roll`` on
   repeated, check, multi-roll and new lines (target 2x d20's speed);
 - **fast options** (``bench_instructions.py``): callgrind instructions of ``--seed``,
-  ``--given --json``, ``-n`` and ``--set`` one-shots against ``dicecli 2D6+5``
+  ``--given --json``, ``-n``, ``--set`` and ``--character`` one-shots against
+  ``dicecli 2D6+5``
   (target 1.1x);
 - **REPL** (``bench_repl.py --callgrind``): instructions to the first prompt and out,
   against a bare prompt_toolkit ``PromptSession`` (target 1.1x);
@@ -191,6 +192,7 @@ FAST_OPTIONS = {
     "4d6kh3 -n 6": ["4d6kh3", "-n", "6"],
     "--times 3 2D6+5": ["--times", "3", "2D6+5"],
     "--set STR=1 2D6+STR": ["--set", "STR=1", "2D6+STR"],
+    "--character character damage": ["--character", "character", "damage"],
 }
 
 

@@ -1,7 +1,10 @@
 """Two dicecli executables over the same command lines: the options a roll may carry
-(``--seed``, ``--given``, ``--times``, ``-n``, ``--json``, ``--plain``, ``--set``) in many
-combinations and places, with good and bad values, over rolls good and bad, one-shot
-and piped. Every difference in stdout, stderr or exit status is printed.
+(``--seed``, ``--given``, ``--times``, ``-n``, ``--json``, ``--plain``, ``--set``,
+``--character``, ``--dialect``) in many combinations and places, with good and bad
+values, over rolls good and bad, one-shot and piped. Every difference in stdout, stderr
+or exit status is printed. The character files are the shipped example and a few made
+for the run in a temporary folder (one good, with a dialect; one not TOML; one with a
+bad stat).
 
     python bench/differential_options.py OTHER/bin/dicecli [--cases 2400] [--jobs 2]
 
@@ -21,6 +24,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from dicecli.command_line import route
@@ -51,6 +55,10 @@ ROLLS = [
     "STR + d6",
     "1000000d6",
     "d0",
+    "1d20+STR",
+    "damage",
+    "age STR+2 vs 13",
+    "d20 + DEX + MOD",
 ]
 RANDOM_SHAPES = ("!", "{", ">", "vs", "ld", "kh", "d20", "dF")
 STEADY_ROLLS = [roll for roll in ROLLS if not any(s in roll for s in RANDOM_SHAPES)]
@@ -71,9 +79,27 @@ SETS = ["STR=1", "STR=-2", "A=1d6+1", "B=A+1", "d6=1", "STR", "wfb=1", "c=d20>=1
 """``--set`` values: numbers, saved rolls and checks, a name that uses another, and
 names or forms that are refused."""
 FLAGS = [["--json"], ["--plain"]]
+DIALECTS = ["roll20", "off", "nope", "avrae"]
+CHARACTER_FILES = {
+    "good.toml": 'name = "Tess"\ndialect = "roll20"\n[stats]\nSTR = 1\nMOD = 2\n'
+    '[rolls]\ndamage = "2d6+STR"\n',
+    "broken.toml": "[stats\nSTR = 1\n",
+    "bad-stat.toml": '[stats]\nSTR = "three"\n',
+}
+CHARACTERS = [
+    "character",
+    "character.toml",
+    "examples/character.toml",
+    "examples//character.toml",
+    "nope.toml",
+    "",
+    "x",
+]
+"""``--character`` values besides the files of :data:`CHARACTER_FILES`: the shipped
+example by its name, a missing file, a folder (``""`` is the current one)."""
 
 
-def option_words(rng: random.Random, seeded: bool) -> list[list[str]]:
+def option_words(rng: random.Random, seeded: bool, characters: list[str]) -> list[list[str]]:
     """Some options, each as its words (``["--seed", "3"]``)."""
     chosen: list[list[str]] = []
     if seeded:
@@ -95,13 +121,17 @@ def option_words(rng: random.Random, seeded: bool) -> list[list[str]]:
             chosen.append(flag)
     while rng.random() < 0.25:
         chosen.append(["--set", rng.choice(SETS)])
+    while rng.random() < 0.2:  # given twice at times: the last one counts
+        chosen.append(["--character", rng.choice(characters)])
+    if rng.random() < 0.1:
+        chosen.append(["--dialect", rng.choice(DIALECTS)])
     return chosen
 
 
-def command_line(rng: random.Random) -> tuple[tuple[str, ...], str, bool]:
+def command_line(rng: random.Random, characters: list[str]) -> tuple[tuple[str, ...], str, bool]:
     """One case: the arguments, stdin, and whether the dice are seeded or given."""
     seeded = rng.random() < 0.85
-    options = option_words(rng, seeded)
+    options = option_words(rng, seeded, characters)
     rng.shuffle(options)
     piped = rng.random() < 0.2
     words = [] if piped else [rng.choice(ROLLS if seeded else STEADY_ROLLS)]
@@ -109,7 +139,7 @@ def command_line(rng: random.Random) -> tuple[tuple[str, ...], str, bool]:
     parts = [*options[:place], words, *options[place:]] if words else options
     args = [word for part in parts for word in part]
     if rng.random() < 0.05 and args:  # an option given last without its value
-        args.append(rng.choice(["--seed", "--given", "--times", "-n", "--set"]))
+        args.append(rng.choice(["--seed", "--given", "--times", "-n", "--set", "--character"]))
     if rng.random() < 0.1:
         args.insert(0, "roll")
     stdin = rng.choice(PIPED if seeded else STEADY_PIPED) if piped else ""
@@ -140,10 +170,14 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=25)
     arguments = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="dicecli-characters-"))
+    for name, text in CHARACTER_FILES.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    characters = [*CHARACTERS, str(folder), *(str(folder / name) for name in CHARACTER_FILES)]
     rng = random.Random(arguments.seed)
     cases: dict[tuple[tuple[str, ...], str], bool] = {}
     while len(cases) < arguments.cases:
-        args, stdin, seeded = command_line(rng)
+        args, stdin, seeded = command_line(rng, characters)
         cases.setdefault((args, stdin), seeded)  # distinct: the same line drawn again is one
 
     def compare(case: tuple[tuple[str, ...], str]) -> str | None:
@@ -165,6 +199,7 @@ def main() -> None:
         f"{len(cases)} command lines, {fast} of them on this dicecli's typer-free path: "
         f"{len(differences)} differences"
     )
+    shutil.rmtree(folder)
     sys.exit(1 if differences else 0)
 
 

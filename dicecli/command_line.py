@@ -9,6 +9,8 @@ Nothing here imports typer or any other part of dicecli (see docs/startup.md).
 
 from __future__ import annotations
 
+import os
+import stat
 from typing import Any
 
 from dicecli.frozen import frozen
@@ -71,7 +73,12 @@ class Option:
     B=2``); of another option given twice, the last value counts."""
     in_environment: bool = False
     """Its value goes into the environment the line is read in (``--set``,
-    ``--dialect``), not to :class:`dicecli.app.RunOptions` under its name."""
+    ``--dialect``, ``--character``), not to :class:`dicecli.app.RunOptions` under its
+    name."""
+    file: bool = False
+    """Its value names a file, which the typer app checks before the command runs (a
+    path that is a folder or cannot be read is refused by click): the typer-free path
+    leaves such a value to the app, which says what it always said."""
 
 
 OPTIONS = (
@@ -81,8 +88,8 @@ OPTIONS = (
     Option("plain", ("--plain",), False, ALL, fast=True),
     Option("json", ("--json",), False, (*ALL, "games"), fast=True),
     Option("sets", ("--set",), True, ALL, fast=True, repeatable=True, in_environment=True),
-    Option("character", ("--character",), True, ALL),
-    Option("dice_file", ("--dice-file",), True, ALL, repeatable=True),
+    Option("character", ("--character",), True, ALL, fast=True, in_environment=True, file=True),
+    Option("dice_file", ("--dice-file",), True, ALL, repeatable=True, file=True),
     Option("settings", ("--setting",), True, ALL, repeatable=True),
     Option("dialect", ("--dialect",), True, ALL, fast=True, in_environment=True),
     Option("odds", ("--odds",), False, ("roll", "table")),
@@ -92,7 +99,7 @@ OPTIONS = (
     Option("debug", ("--debug",), False, ALL),
     Option("color", ("--color",), True, (*ALL, "help")),
     Option("summary", ("--summary",), False, ("roll", "table")),
-    Option("svg", ("--svg",), True, ("odds",)),
+    Option("svg", ("--svg",), True, ("odds",), file=True),
     Option("path", ("--path",), True, ("examples",)),
 )
 """Every option of the commands (a game's own options, such as a plug-in's
@@ -197,12 +204,25 @@ def _fast_value(option: Option, value: str) -> int | str | None:
     no whole number where one is asked."""
     if value.startswith("-"):
         return None
+    if option.file and _refused_as_a_file(value):
+        return None
     if not option.number:
         return value
     try:
         return int(value)
     except ValueError:
         return None
+
+
+def _refused_as_a_file(value: str) -> bool:
+    """Whether the typer app refuses ``value`` as a file's path before the command runs,
+    as click's ``Path(dir_okay=False)`` does: it is there, and it is a folder or cannot
+    be read (a path that is not there is the command's to report)."""
+    try:
+        found = os.stat(value)
+    except (OSError, ValueError):  # not there, or no path at all (a NUL in it)
+        return False
+    return stat.S_ISDIR(found.st_mode) or not os.access(value, os.R_OK)
 
 
 def route(args: list[str], with_value: frozenset[str] = frozenset()) -> Route:

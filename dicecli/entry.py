@@ -113,22 +113,32 @@ def _dispatch(args: list[str], paused: bool) -> int:
 def _run_options(fast: dict[str, Any]) -> RunOptions:
     """The typer-free path's :class:`RunOptions` from the fast options: each under its
     name, but those the table puts in the environment the line is read in: ``--dialect
-    NAME`` and then ``--set`` (each in order, as the typer app gives them, its saved
-    rolls read in the dialect); a
-    :class:`DiceError` for a ``--set`` that cannot be given or a dialect of no name."""
+    NAME``, then ``--character FILE``, then ``--set`` (in that order, as the typer app
+    gives them: saved rolls are read in the dialect, a ``--set`` wins over the file); a
+    :class:`DiceError` for a ``--set`` that cannot be given, a dialect of no name or a
+    character file that cannot be read."""
     from dicecli.app import RunOptions  # docs/startup.md
     from dicecli.environment import EMPTY_ENVIRONMENT  # docs/startup.md
 
     options = dict(fast)
     sets = options.pop("sets", None)
     given = options.pop("dialect", None)
-    if sets is None and given is None:
+    character = options.pop("character", None)
+    if sets is None and given is None and character is None:
         return RunOptions(**options)
     environment = EMPTY_ENVIRONMENT
     if given is not None:
         from dicecli.notation.dialects import dialect_named  # docs/startup.md
 
         environment = environment.with_dialect(dialect_named(given))
+    if character is not None:
+        from pathlib import Path  # docs/startup.md
+
+        from dicecli.bundled import example_or_path  # docs/startup.md
+        from dicecli.character import load_character  # docs/startup.md
+
+        # as a path, as the typer app reads it (examples//character.toml is one)
+        environment = load_character(example_or_path(str(Path(character))), environment)
     if sets is not None:
         from dicecli.naming import with_sets  # docs/startup.md
 

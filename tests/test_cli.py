@@ -214,6 +214,23 @@ def test_a_roll_starting_with_a_word_reads_only_the_games_declarations() -> None
     assert "importlib.metadata" not in loaded  # no plug-in declared: no metadata import
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--set", "STR=2", "1d20+STR"],
+        ["--set", "DEX=1", "--set", "dex=2", "d20 + DEX - dex"],
+        ["--character", "character", "1d20 + STR"],
+        ["--character", "character", "damage"],  # a saved roll alone: 2d6+STR
+    ],
+)
+def test_named_values_load_neither_typer_nor_the_grammar(args: list[str]) -> None:
+    """A name given a value (``--set``, a character file, both fast options), then
+    added to dice or typed alone, is told to be a name by the quick readers, not by
+    pyparsing."""
+    loaded = modules_loaded_by(*args)
+    assert loaded.isdisjoint({"typer", "pyparsing", "dicecli.notation.grammar"})
+
+
 def test_a_roll_starting_like_a_die_reads_no_games_declaration() -> None:
     """``D6x5`` and ``d20r1`` start with a letter but read as dice, which no game's
     keyword does (docs/games.md): the games are not asked about them, and the quick

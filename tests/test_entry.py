@@ -145,6 +145,11 @@ def test_a_mistyped_option_is_still_a_usage_error() -> None:
         (["2d6", "--json", "--dialect", "foundry"], {"json": True, "dialect": "foundry"}),
         (["--dialect", "roll20", "--seed", "1", "2d6"], {"dialect": "roll20", "seed": 1}),
         (["2d6", "--dialect"], None),  # no value: the typer app says so
+        (["--character", "character", "d20+STR"], {"character": "character"}),
+        (["--character", "a.toml", "2d6", "--character", "b"], {"character": "b"}),
+        (["--character", "c", "--set", "A=1", "d6"], {"character": "c", "sets": ["A=1"]}),
+        (["2d6", "--character"], None),  # no value: the typer app says so
+        (["--character", ".", "2d6"], None),  # a folder: the app refuses it, as click does
     ],
 )
 def test_the_typer_free_path_reads_the_fast_options_of_the_table(
@@ -163,6 +168,9 @@ def test_every_fast_option_is_a_run_option_read_as_the_typer_app_reads_it() -> N
             params = {p.name: p for p in _command_params(command)}
             assert (params[option.name].type.name == "int") is option.number, option.name
             assert params[option.name].multiple is option.repeatable, option.name
+            param_type = params[option.name].type
+            refuses_folders = getattr(param_type, "dir_okay", True) is False
+            assert refuses_folders is option.file, option.name
         if option.fast and not option.in_environment:
             assert option.name in fields, option.name
         if option.fast:
