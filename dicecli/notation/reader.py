@@ -7,8 +7,9 @@ every other line, and every error, comes from the grammar of record,
 :mod:`dicecli.notation.grammar`, which is imported only then. Each quick reader gives
 the grammar's tree for the lines it accepts (Hypothesis tests check it). A line
 starting with a word other than a dice term (a game's keyword, a name) goes straight to
-the grammar, but a name alone (``attack``, a saved roll's): the quick readers are not
-even imported for it, so a game line pays nothing for them.
+the grammar, unless it is one name alone that no game claims (``attack``, a saved
+roll's): the quick readers of dice are not even imported for it, so a game's line pays
+nothing for them.
 """
 
 from __future__ import annotations
