@@ -52,13 +52,14 @@ from dicecli.notation.semantics import MAX_DICE_COUNT, MAX_SIDES, may_start_a_ga
 
 _GAP = r"[ \t\r\n]*"  # what pyparsing skips between tokens (not every \s)
 _DIGITS = r"\d{1,50}"  # a longer number goes to the grammar, which has the rules for it
-_NAME = r"(?!d[A-Z])[A-Za-z_][A-Za-z0-9_]*"
+_NAME = r"(?!d[A-Z])[A-Za-z_]\w*"
 """A name as the grammar reads one where a term may go, once a dice term has been
 ruled out (in :data:`_PIECES`, the alternative before it): not a lower-case ``d`` and a
-capital, which is a die of a dice file (``dBoost``)."""
+capital, which is a die of a dice file (``dBoost``). (``\\w`` is ``[A-Za-z0-9_]``: the
+pattern is ASCII.)"""
 _PIECES = (
     rf"([-+]?){_GAP}(?:(\d{{0,50}})[dD]({_DIGITS}|%|[fF])(?:((?i:kh|kl|dh|dl|k))(\d{{0,50}}))?"
-    rf"|({_DIGITS})|({_NAME}))"
+    rf"|({_DIGITS}|{_NAME}))"
     r"|([^ \t\r\n])"
     r"|[ \t\r\n]+"
 )
@@ -70,12 +71,13 @@ Compiled (:func:`_pieces`) only for the first line :func:`_pieces_by_hand` leave
 compiling it costs as much as reading hundreds of lines, most of a first odds call or a
 one-shot roll."""
 
-_Piece = tuple[str, str, str, str, str, str, str, str]
-"""A piece's sign, count, sides, keep, amount, number, name and other character."""
+_Piece = tuple[str, str, str, str, str, str, str]
+"""A piece's sign, count, sides, keep, amount, number or name, and other character. A
+number and a name share a group: each group is work for every piece cut."""
 
-_NAME_GROUP = 7
-"""The group of :data:`_PIECES` that holds a name (where it starts is the name's
-position, which its node keeps for an error's caret)."""
+_WORD_GROUP = 6
+"""The group of :data:`_PIECES` that holds a number or a name (where a name starts is
+its position, which its node keeps for an error's caret)."""
 
 SHARED_TERMS = 1024
 """Most dice terms (and, apart, numbers) kept to be shared; past it they start again."""
@@ -106,14 +108,16 @@ def read_dice_sum(text: str) -> Roll | None:
             if piece[2]:
                 term: Expr = _dice(piece)
             elif piece[5]:
-                term = _number(piece[5])
-            elif piece[6]:  # a name (at the same place in the line as the grammar's)
-                if body is None:  # a word first: maybe a game's line, the grammar's to say
-                    return None
-                if names is None:
-                    names = _name_positions(text)
-                term = Name(piece[6], next(names))
-            elif piece[7]:  # not a sum
+                word = piece[5]
+                if word[0] in _ASCII_DIGITS:
+                    term = _number(word)
+                else:  # a name (at the same place in the line as the grammar's)
+                    if body is None:  # a word first: a game's line? The grammar's to say
+                        return None
+                    if names is None:
+                        names = _name_positions(text)
+                    term = Name(word, next(names))
+            elif piece[6]:  # not a sum
                 return None
             else:  # spaces before a sign or the end
                 continue
@@ -201,7 +205,7 @@ def _term_by_hand(sign: str, term: str) -> _Piece | None:
     at = term.lower().find("d")
     if at < 0:
         if term.isdigit() and len(term) <= 50:
-            return (sign, "", "", "", "", term, "", "")
+            return (sign, "", "", "", "", term, "")
         return None
     count, rest = term[:at], term[at + 1 :]
     if len(count) > 50 or (count and not count.isdigit()):
@@ -216,7 +220,7 @@ def _term_by_hand(sign: str, term: str) -> _Piece | None:
     elif len(sides) > 50:
         return None
     if not tail:
-        return (sign, count, sides, "", "", "", "", "")
+        return (sign, count, sides, "", "", "", "")
     keep = tail[:2]
     if keep.lower() not in ("kh", "kl", "dh", "dl"):
         keep = tail[:1]
@@ -225,15 +229,22 @@ def _term_by_hand(sign: str, term: str) -> _Piece | None:
     amount = tail[len(keep) :]
     if amount and (len(amount) > 50 or not amount.isdigit()):
         return None
-    return (sign, count, sides, keep, amount, "", "", "")
+    return (sign, count, sides, keep, amount, "", "")
 
 
 def _name_positions(text: str) -> Iterator[int]:
     """Where each name in ``text`` starts, in order (a line with a name is cut by the
     pattern: :func:`_pieces_by_hand` reads no names)."""
     return (
-        found.start(_NAME_GROUP) for found in _pieces().finditer(text) if found.group(_NAME_GROUP)
+        found.start(_WORD_GROUP)
+        for found in _pieces().finditer(text)
+        if _is_name(found.group(_WORD_GROUP))
     )
+
+
+def _is_name(word: str | None) -> bool:
+    """Whether the number-or-name group's text ``word`` is a name (None: no term)."""
+    return word is not None and word[:1] not in ("", *_ASCII_DIGITS)
 
 
 def reads_as_name(word: str) -> bool:
@@ -243,7 +254,7 @@ def reads_as_name(word: str) -> bool:
     judge. A name being given a value is checked so (:func:`dicecli.naming.name_problem`)
     without loading the grammar."""
     pieces = _pieces().findall(word)
-    return len(pieces) == 1 and not pieces[0][0] and pieces[0][6] == word
+    return len(pieces) == 1 and not pieces[0][0] and pieces[0][5] == word and _is_name(word)
 
 
 def _number(digits: str) -> Number:
