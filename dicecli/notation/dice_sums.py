@@ -112,8 +112,8 @@ def read_dice_sum(text: str) -> Roll | None:
                 if word[0] in _ASCII_DIGITS:
                     term = _number(word)
                 else:  # a name (at the same place in the line as the grammar's)
-                    if body is None:  # a word first: a game's line? The grammar's to say
-                        return None
+                    if body is None or not sign:  # a word first (a game's line?), or a
+                        return None  # word run into the term before it (4d6r1, D6x5)
                     if names is None:
                         names = _name_positions(text)
                     term = Name(word, next(names))
