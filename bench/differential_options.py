@@ -170,36 +170,36 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=25)
     arguments = parser.parse_args()
-    folder = Path(tempfile.mkdtemp(prefix="dicecli-characters-"))
-    for name, text in CHARACTER_FILES.items():
-        (folder / name).write_text(text, encoding="utf-8")
-    characters = [*CHARACTERS, str(folder), *(str(folder / name) for name in CHARACTER_FILES)]
-    rng = random.Random(arguments.seed)
-    cases: dict[tuple[tuple[str, ...], str], bool] = {}
-    while len(cases) < arguments.cases:
-        args, stdin, seeded = command_line(rng, characters)
-        cases.setdefault((args, stdin), seeded)  # distinct: the same line drawn again is one
+    with tempfile.TemporaryDirectory(prefix="dicecli-characters-") as made:
+        folder = Path(made)
+        for name, text in CHARACTER_FILES.items():
+            (folder / name).write_text(text, encoding="utf-8")
+        characters = [*CHARACTERS, str(folder), *(str(folder / name) for name in CHARACTER_FILES)]
+        rng = random.Random(arguments.seed)
+        cases: dict[tuple[tuple[str, ...], str], bool] = {}
+        while len(cases) < arguments.cases:
+            args, stdin, seeded = command_line(rng, characters)
+            cases.setdefault((args, stdin), seeded)  # distinct: the same line drawn again is one
 
-    def compare(case: tuple[tuple[str, ...], str]) -> str | None:
-        args, stdin = case
-        ours, theirs = run(THIS, args, stdin), run(arguments.baseline, args, stdin)
-        if not cases[case]:
-            ours = (ours[0], masked(ours[1]), ours[2])
-            theirs = (theirs[0], masked(theirs[1]), theirs[2])
-        if ours == theirs:
-            return None
-        return f"{list(args)!r} stdin={stdin!r}:\n  this: {ours!r}\n  that: {theirs!r}"
+        def compare(case: tuple[tuple[str, ...], str]) -> str | None:
+            args, stdin = case
+            ours, theirs = run(THIS, args, stdin), run(arguments.baseline, args, stdin)
+            if not cases[case]:
+                ours = (ours[0], masked(ours[1]), ours[2])
+                theirs = (theirs[0], masked(theirs[1]), theirs[2])
+            if ours == theirs:
+                return None
+            return f"{list(args)!r} stdin={stdin!r}:\n  this: {ours!r}\n  that: {theirs!r}"
 
-    with concurrent.futures.ThreadPoolExecutor(arguments.jobs) as pool:
-        differences = [d for d in pool.map(compare, cases) if d is not None]
-    for difference in differences:
-        print(difference)
-    fast = sum(1 for args, _ in cases if route(list(args)).fast_options() is not None)
-    print(
-        f"{len(cases)} command lines, {fast} of them on this dicecli's typer-free path: "
-        f"{len(differences)} differences"
-    )
-    shutil.rmtree(folder)
+        with concurrent.futures.ThreadPoolExecutor(arguments.jobs) as pool:
+            differences = [d for d in pool.map(compare, cases) if d is not None]
+        for difference in differences:
+            print(difference)
+        fast = sum(1 for args, _ in cases if route(list(args)).fast_options() is not None)
+        print(
+            f"{len(cases)} command lines, {fast} of them on this dicecli's typer-free path: "
+            f"{len(differences)} differences"
+        )
     sys.exit(1 if differences else 0)
 
 

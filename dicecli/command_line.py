@@ -76,9 +76,9 @@ class Option:
     ``--dialect``, ``--character``), not to :class:`dicecli.app.RunOptions` under its
     name."""
     file: bool = False
-    """Its value names a file, which the typer app checks before the command runs (a
-    path that is a folder or cannot be read is refused by click): the typer-free path
-    leaves such a value to the app, which says what it always said."""
+    """For a fast option: its value names a file, which the typer app checks before the
+    command runs (a path that is a folder or cannot be read is refused by click): the
+    typer-free path leaves such a value to the app, which says what it always said."""
 
 
 OPTIONS = (
@@ -89,7 +89,7 @@ OPTIONS = (
     Option("json", ("--json",), False, (*ALL, "games"), fast=True),
     Option("sets", ("--set",), True, ALL, fast=True, repeatable=True, in_environment=True),
     Option("character", ("--character",), True, ALL, fast=True, in_environment=True, file=True),
-    Option("dice_file", ("--dice-file",), True, ALL, repeatable=True, file=True),
+    Option("dice_file", ("--dice-file",), True, ALL, repeatable=True),
     Option("settings", ("--setting",), True, ALL, repeatable=True),
     Option("dialect", ("--dialect",), True, ALL, fast=True, in_environment=True),
     Option("odds", ("--odds",), False, ("roll", "table")),
@@ -99,7 +99,7 @@ OPTIONS = (
     Option("debug", ("--debug",), False, ALL),
     Option("color", ("--color",), True, (*ALL, "help")),
     Option("summary", ("--summary",), False, ("roll", "table")),
-    Option("svg", ("--svg",), True, ("odds",), file=True),
+    Option("svg", ("--svg",), True, ("odds",)),
     Option("path", ("--path",), True, ("examples",)),
 )
 """Every option of the commands (a game's own options, such as a plug-in's

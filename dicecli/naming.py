@@ -17,7 +17,6 @@ from dicecli.environment import Environment
 from dicecli.environment import saved_line as saved_line  # the REPL and app read it here
 from dicecli.errors import DiceError, UnknownNameError
 from dicecli.notation.dice import Die
-from dicecli.notation.dice_sums import reads_as_name
 from dicecli.notation.nodes import Expr, Name, children
 from dicecli.notation.reader import parse, parse_as
 from dicecli.notation.semantics import reference_cycle
@@ -34,13 +33,11 @@ def name_problem(name: str) -> str | None:
         return f"'{name}' is not a name: use letters, digits and _, starting with a letter"
     if name.casefold() in registry.keywords():
         return f"'{name}' is a game keyword: choose another name"
-    if reads_as_name(name):  # most names, told without loading the grammar
-        return None
     try:
-        is_name = isinstance(parse(name).body, Name)
+        reads_as_name = isinstance(parse(name).body, Name)
     except DiceError:
-        is_name = False
-    if not is_name:
+        reads_as_name = False
+    if not reads_as_name:
         return f"'{name}' reads as dice notation: choose another name"
     return None
 

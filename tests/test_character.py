@@ -92,6 +92,8 @@ def test_both_tables_are_optional(tmp_path: Path) -> None:
         ("[stats]\nSTR = true", "STR must be a whole number"),
         ('[stats]\n"my stat" = 3', "'my stat' is not a name"),
         ("[stats]\nd6 = 3", "'d6' reads as dice notation"),
+        ("[stats]\nex6 = 3", "'ex6' reads as dice notation"),  # an Exalted line, alone
+        ("[stats]\ndBoost = 3", "'dBoost' reads as dice notation"),  # a dice file's die
         ("[rolls]\nattack = 5", "must be dice notation in quotes"),
         ('[rolls]\nattack = "1d20+"', "attack = '1d20+': expected"),
         ('[rolls]\nattack = "1d20+"', "at column 6"),

@@ -168,9 +168,9 @@ def test_every_fast_option_is_a_run_option_read_as_the_typer_app_reads_it() -> N
             params = {p.name: p for p in _command_params(command)}
             assert (params[option.name].type.name == "int") is option.number, option.name
             assert params[option.name].multiple is option.repeatable, option.name
-            param_type = params[option.name].type
-            refuses_folders = getattr(param_type, "dir_okay", True) is False
-            assert refuses_folders is option.file, option.name
+            if option.fast:  # a file's path the app refuses is left to the app
+                refuses_folders = getattr(params[option.name].type, "dir_okay", True) is False
+                assert refuses_folders is option.file, option.name
         if option.fast and not option.in_environment:
             assert option.name in fields, option.name
         if option.fast:

@@ -1,4 +1,4 @@
-"""The quickest way in, for the lines players type most: dice and numbers added up.
+"""The quickest way in, for the lines players type most: dice, numbers and names added up.
 
 :func:`read_dice_sum` reads a line that is dice terms, numbers and names joined by ``+``
 and ``-`` (``2D6+5``, ``d20 + 7``, ``4d6kh3``, ``1d8+1d6+3``, ``3d6-3``, ``d%``,
@@ -33,7 +33,7 @@ import re
 from collections.abc import Iterator
 from typing import cast
 
-from dicecli.limits import MAX_TERMS
+from dicecli.limits import MAX_DIGITS, MAX_TERMS
 from dicecli.notation.nodes import (
     NO_MODIFIERS,
     BinaryOp,
@@ -52,11 +52,14 @@ from dicecli.notation.semantics import MAX_DICE_COUNT, MAX_SIDES, may_start_a_ga
 
 _GAP = r"[ \t\r\n]*"  # what pyparsing skips between tokens (not every \s)
 _DIGITS = r"\d{1,50}"  # a longer number goes to the grammar, which has the rules for it
-_NAME = r"(?!d[A-Z])[A-Za-z_]\w*"
+_NAME = rf"(?!d[A-Z])[A-Za-z_]\w{{0,{MAX_DIGITS - 1}}}"
 """A name as the grammar reads one where a term may go, once a dice term has been
 ruled out (in :data:`_PIECES`, the alternative before it): not a lower-case ``d`` and a
-capital, which is a die of a dice file (``dBoost``). (``\\w`` is ``[A-Za-z0-9_]``: the
-pattern is ASCII.)"""
+capital, which is a die of a dice file (``dBoost``). At most :data:`MAX_DIGITS`
+characters: a longer word may hold a run of digits longer than a number may have,
+which the grammar refuses (:func:`~dicecli.limits.check_line`); its rest is cut as a
+term of its own, with no sign before it, and the line declined. (``\\w`` is
+``[A-Za-z0-9_]``: the pattern is ASCII.)"""
 _PIECES = (
     rf"([-+]?){_GAP}(?:(\d{{0,50}})[dD]({_DIGITS}|%|[fF])(?:((?i:kh|kl|dh|dl|k))(\d{{0,50}}))?"
     rf"|({_DIGITS}|{_NAME}))"
@@ -65,8 +68,9 @@ _PIECES = (
 )
 """The pieces of a line, in order, all of it: a term (a dice term, a number or a name) with
 the sign before it; any other character, alone (the line is not a sum); or the spaces
-before the end or before such a character. A term runs on as far as the grammar's would
-(``d6x`` is ``d6`` and then ``x``, two terms with no sign between them: not a sum).
+before the end or before such a character. A dice term stops where the modifiers this
+reader does not take begin, which are then cut as a word of their own (``d6r1``, and
+``x5`` in ``D6x5``): a term with no sign before it, so the line is declined.
 Compiled (:func:`_pieces`) only for the first line :func:`_pieces_by_hand` leaves to it:
 compiling it costs as much as reading hundreds of lines, most of a first odds call or a
 one-shot roll."""
@@ -91,8 +95,8 @@ class _DeclinedError(Exception):
 
 
 def read_dice_sum(text: str) -> Roll | None:
-    """The tree of ``text`` if it is dice and numbers added up, else None (see the
-    module's doc)."""
+    """The tree of ``text`` if it is dice, numbers and names added up, else None (see
+    the module's doc)."""
     if len(text) >= MAX_TERMS:
         return None
     body: Expr | None = None
@@ -107,7 +111,7 @@ def read_dice_sum(text: str) -> Roll | None:
             sign = piece[0]
             if piece[2]:
                 term: Expr = _dice(piece)
-            elif piece[5]:
+            elif piece[5]:  # a number or a name (group _WORD_GROUP)
                 word = piece[5]
                 if word[0] in _ASCII_DIGITS:
                     term = _number(word)
@@ -248,13 +252,13 @@ def _is_name(word: str | None) -> bool:
 
 
 def reads_as_name(word: str) -> bool:
-    """Whether ``word`` alone is a name to the grammar, as far as this reader can tell:
-    True for ``STR``, ``dex``, ``Str_2``; False for what it cannot tell from a name
-    (``d6``, ``dF``, ``dBoost``, ``2x``: dice, or not a word), which the grammar must
-    judge. A name being given a value is checked so (:func:`dicecli.naming.name_problem`)
-    without loading the grammar."""
+    """Whether ``word`` is a name to the grammar wherever a term may go after a line's
+    first word (a first word may be a game's keyword: the games say, as the grammar asks
+    them), as far as this reader can tell: True for ``STR``, ``dex``, ``Str_2``; False
+    for dice (``d6``, ``dF``, ``dBoost``), anything else (``2x``), and a name longer than
+    :data:`_NAME` takes, which the grammar must judge."""
     pieces = _pieces().findall(word)
-    return len(pieces) == 1 and not pieces[0][0] and pieces[0][5] == word and _is_name(word)
+    return bool(pieces) and pieces[0][5] == word and _is_name(word)
 
 
 def _number(digits: str) -> Number:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from dicecli.identity_cache import SizedCache
-from dicecli.limits import MAX_TERMS
+from dicecli.limits import MAX_DIGITS, MAX_TERMS
 from dicecli.notation.nodes import Name, Roll
 
 PARSED_LINES = 4096
@@ -91,7 +91,9 @@ def _lone_name(text: str) -> Roll | None:
     the grammar, or a game's keyword, unless it starts with a ``d``: then the reader of
     dice sums tells a name (``damage``) from dice (``d6``, ``dF``, ``dBoost``)."""
     word = text.strip(" \t\r\n")  # what the grammar skips about a line
-    if len(text) >= MAX_TERMS or not (word.isascii() and word.isidentifier()):
+    if len(text) >= MAX_TERMS or len(word) > MAX_DIGITS:  # past a bound of check_line?
+        return None  # (a long word may hold a run of digits longer than a number may)
+    if not (word.isascii() and word.isidentifier()):
         return None
     if word[0] in "dD":
         from dicecli.notation.dice_sums import reads_as_name  # docs/startup.md
