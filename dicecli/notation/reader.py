@@ -63,7 +63,7 @@ def _read_quickly(text: str) -> Roll | None:
     """``text``'s tree from a quick reader, or None when neither takes the line."""
     global _read_dice_sum, _read_common_line
     head = text.lstrip(" \t\r\n")[:1]
-    if head.isalpha() and head not in "dD":  # a word first: the quick readers take none
+    if head.isalpha() and head not in "dD":  # a word first: a name alone, or the grammar's
         return _lone_name(text)
     if _read_dice_sum is None:
         from dicecli.notation.dice_sums import read_dice_sum  # docs/startup.md
