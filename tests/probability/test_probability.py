@@ -639,7 +639,9 @@ def test_chance_of_passing_a_check_agrees_with_brute_force(
     except OddsTooBigError:
         reject()
     except DiceError:
-        assert error  # division by a possible zero: some roll divides by zero
+        # division by a possible zero: some roll divides by zero, among those the brute
+        # force rolled, or among those it cut (0/dF!!: a zero after a long explosion)
+        assert error or cut > 0
         return
     assert not error
     (name, ours), *_ = found.chances
