@@ -14,6 +14,9 @@ Dice Roller's loop, a bare PromptSession, icepool), or a peak memory:
   to 10,000) per line; the peak memory of each (target 1.2x, 50 MiB). Beside the CPU
   time, which swings from run to run on a busy machine, the callgrind instructions a
   line of each kind (3,000 lines less one), which do not (but see no cache misses);
+  and the instructions a line whose dice are all of computed faces, S in one decade
+  (5..99, 101..1,000, 1,001..10,000; 1,000 lines each), against standard sides: what
+  grows with the sides, apart from what a die not shared costs;
 - **API loop** (``bench_api.py``): ``dicecli.roll(text)`` against ``d20.roll`` on
   repeated, check, multi-roll and new lines (target 2x d20's speed);
 - **fast options** (``bench_instructions.py``): callgrind instructions of ``--seed``,
@@ -67,7 +70,7 @@ import bench_instructions
 import bench_repl
 import bench_runaway
 from bench_lines import distinct_lines
-from bench_sides import big_die_lines, random_sides_lines
+from bench_sides import SIZE_RANGES, big_die_lines, random_sides_lines, sized_lines
 from bench_startup import DICECLI
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "2"))
@@ -155,10 +158,25 @@ def sides_rows(programs: dict[str, str], lines: int, cap: int) -> dict[str, Meas
                 dicecli, sets["standard"][:SIDES_INSTRUCTION_LINES], "--seed", "1"
             ),
         }
+        standard_instructions = instructions_a_line(
+            dicecli, sets["standard"][:SIZED_INSTRUCTION_LINES], "--seed", "1"
+        )
+        for low, high in SIZE_RANGES:
+            row = f"sides {low:,}..{high:,}, none usual: instructions vs standard"
+            found[name][row] = (
+                instructions_a_line(
+                    dicecli, sized_lines(low, high, SIZED_INSTRUCTION_LINES), "--seed", "1"
+                )
+                / standard_instructions
+            )
     return found
 
 
 SIDES_INSTRUCTION_LINES = 3_000
+
+SIZED_INSTRUCTION_LINES = 1_000
+"""Lines of each size range (``bench_sides.SIZE_RANGES``) and of standard sides run
+for the rows that tell a cost growing with the sides from that of dice not shared."""
 
 
 def instructions_a_line(dicecli: str, lines: Sequence[str], *options: str) -> float:
@@ -417,6 +435,7 @@ def runaway_rows(programs: dict[str, str], cap: int) -> dict[str, Measure]:
 TARGETS = {
     "random sides: CPU vs standard sides": "<= 1.2",
     "random sides: instructions vs standard sides": "(CPU's target: 1.2)",
+    "none usual: instructions vs standard": "(none: what grows with S)",
     "random sides: peak MiB": "<= 50",
     "1dS (S 2..10,000): CPU a line vs standard sides": "<= 1.2",
     "1dS: peak MiB": "<= 50",

@@ -33,6 +33,8 @@ from bench_lines import distinct_lines
 from bench_startup import compile_package
 from bench_throughput import DICECLI
 
+from dicecli.notation.dice import USUAL_SIDES
+
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
 
 
@@ -42,6 +44,27 @@ def random_sides_lines(count: int) -> list[str]:
     lines: dict[str, None] = {}
     while len(lines) < count:
         lines[f"{rng.randint(1, 20)}d{rng.randint(2, 1000)}+{rng.randint(0, 999)}"] = None
+    return list(lines)
+
+
+SIZE_RANGES = ((5, 99), (101, 1_000), (1_001, 10_000))
+"""Ranges of sides for :func:`sized_lines`, a decade each: whether a line's cost grows
+with its dice's sides, apart from whether its dice are the usual ones."""
+
+SHARED_SIDES = USUAL_SIDES | {3}
+"""The sizes dicecli builds and shares (and the D3 of rule N4): left out of
+:func:`sized_lines`, whose dice all have computed faces."""
+
+
+def sized_lines(low: int, high: int, count: int) -> list[str]:
+    """``count`` different ``NdS+k`` lines, S from ``low`` to ``high`` but never a usual
+    size (every die one of computed faces), the same ones every run."""
+    rng = random.Random(25)
+    lines: dict[str, None] = {}
+    while len(lines) < count:
+        sides = rng.randint(low, high)
+        if sides not in SHARED_SIDES:
+            lines[f"{rng.randint(1, 20)}d{sides}+{rng.randint(0, 999)}"] = None
     return list(lines)
 
 
