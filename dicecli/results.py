@@ -63,9 +63,13 @@ of dice whose faces are computed takes its faces from it
 the faces it finds to be their value written out, ``int`` values only (``True`` would
 stand for 1), up to :data:`MAX_VALUE_TEXTS`."""
 
-MAX_VALUE_TEXTS = 4096
+MAX_VALUE_TEXTS = 16_384
 """Most numbers :data:`VALUE_TEXTS` holds: the first met stay, any other is written out
-each time (about 100 bytes each, 0.4 MiB in all)."""
+each time. Room for every face of the largest numbered die
+(:data:`~dicecli.notation.semantics.MAX_SIDES`, a d10,000) and more: a face not held
+costs its die a call and a number written out each time it is shown, so with fewer a
+stream of big dice would cost more a die the bigger its dice (about 120 bytes each, under
+2 MiB in all)."""
 
 
 @frozen

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from rich.console import Console
 
 import dicecli
+from dicecli.notation.semantics import MAX_SIDES
 from dicecli.render.terminal import TerminalRenderer
 from dicecli.render.text import (
     breakdown_text,
@@ -108,6 +109,15 @@ def test_a_face_worth_true_is_not_remembered_as_the_text_of_1() -> None:
         "[True, True]"
     )
     assert [die.face for die in dicecli.roll("2d7", given="1,7").dice] == ["1", "7"]
+
+
+def test_every_face_of_the_largest_die_is_remembered_once_met() -> None:
+    """``results.VALUE_TEXTS`` has room for every face of a d10,000 (the largest die):
+    a stream of big dice does not cost more a die the bigger they are."""
+    VALUE_TEXTS.clear()
+    faces = range(1, MAX_SIDES + 1)
+    dice_text([DieRoll(f"d{MAX_SIDES}", str(value), value) for value in faces])
+    assert all(VALUE_TEXTS.get(value) == str(value) for value in faces)
 
 
 def test_computed_dice_take_their_faces_from_the_numbers_written() -> None:
