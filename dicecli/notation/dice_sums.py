@@ -113,7 +113,7 @@ def read_dice_sum(text: str) -> Roll | None:
                 term: Expr = _dice(piece)
             elif piece[5]:  # a number or a name (group _WORD_GROUP)
                 word = piece[5]
-                if word[0] in _ASCII_DIGITS:
+                if word[0] in _NUMBER_STARTS:
                     term = _number(word)
                 else:  # a name (at the same place in the line as the grammar's)
                     if body is None or not sign:  # a word first (a game's line?), or a
@@ -174,6 +174,10 @@ _BY_HAND = frozenset("0123456789dDfF%+-kKhHlL")
 dice terms, keeps, numbers and signs."""
 
 _ASCII_DIGITS = "0123456789"
+
+_NUMBER_STARTS = frozenset(_ASCII_DIGITS)
+"""How a number starts: a word of the number-or-name group that does not is a name
+(the set: a cheaper look-up than the string, on every number read)."""
 
 
 def _pieces_by_hand(text: str) -> list[_Piece] | None:
@@ -248,7 +252,7 @@ def _name_positions(text: str) -> Iterator[int]:
 
 def _is_name(word: str | None) -> bool:
     """Whether the number-or-name group's text ``word`` is a name (None: no term)."""
-    return word is not None and word[:1] not in ("", *_ASCII_DIGITS)
+    return word is not None and word != "" and word[0] not in _NUMBER_STARTS
 
 
 def reads_as_name(word: str) -> bool:
