@@ -82,7 +82,7 @@ def worker(python: str, rows: dict[str, list[str]]) -> dict[str, float]:
 
 
 def d20_row(rows: dict[str, list[str]]) -> dict[str, float]:
-    import d20  # type: ignore[import-not-found]
+    import d20  # type: ignore[import-untyped, import-not-found, unused-ignore]
 
     found = {}
     for name, lines in rows.items():

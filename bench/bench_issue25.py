@@ -72,6 +72,7 @@ import bench_runaway
 from bench_lines import distinct_lines
 from bench_sides import SIZE_RANGES, big_die_lines, random_sides_lines, sized_lines
 from bench_startup import DICECLI
+from bench_throughput import cycle
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "2"))
 MIB = 1024 * 1024
@@ -300,7 +301,7 @@ def rdr_seconds(folder: Path, rows: dict[str, list[str]]) -> dict[str, float]:
 
 def d20_seconds(lines: Sequence[str]) -> float:
     """Seconds a line for ``d20.roll`` in a loop, each ``;``-separated roll rolled."""
-    import d20  # type: ignore[import-not-found]
+    import d20  # type: ignore[import-untyped, import-not-found, unused-ignore]
 
     parts = [[part.strip() for part in line.split(";")] for line in lines]
     for rolls in parts[:50]:
@@ -321,8 +322,8 @@ def piped_rows(
     programs: dict[str, str], lines: int, cap: int, notes: list[str]
 ) -> dict[str, Measure]:
     new = distinct_lines(lines)
-    checks = bench_api.cycle(bench_api.CHECKS, lines)
-    multi = bench_api.cycle(bench_api.MULTI, lines)
+    checks = cycle(bench_api.CHECKS, lines)
+    multi = cycle(bench_api.MULTI, lines)
     folder, said = rpg_dice_roller()
     notes.append(said)
     rdr = rdr_seconds(folder, {"new": new}) if folder is not None else None
@@ -476,7 +477,7 @@ def main() -> None:
         bench_repl.compile_package(dicecli)  # as pip install does
     notes: list[str] = []
     cap = arguments.memory_cap
-    parts = (
+    parts: tuple[Callable[[], dict[str, Measure]], ...] = (
         lambda: sides_rows(programs, arguments.lines, cap),
         lambda: api_rows(programs, arguments.lines),
         lambda: fast_option_rows(programs),

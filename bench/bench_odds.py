@@ -98,7 +98,7 @@ def ours_uncached(text: str, at_least: int | None) -> Callable[[], object]:
 
 
 def theirs(source: str) -> Callable[[], object]:
-    import icepool  # type: ignore[import-not-found, unused-ignore]
+    import icepool  # type: ignore[import-untyped, import-not-found, unused-ignore]
 
     namespace: dict[str, Any] = {
         "d6": icepool.d6,
@@ -179,7 +179,7 @@ def compile_dicecli() -> None:
 
 
 def main(names: list[str]) -> None:
-    import icepool  # type: ignore[import-not-found, unused-ignore]
+    import icepool  # type: ignore[import-untyped, import-not-found, unused-ignore]
 
     compile_dicecli()
     print(f"python {sys.version.split()[0]}, icepool {icepool.__version__}; times in ms")
@@ -239,7 +239,7 @@ def big_once(side: str, index: int) -> str:
     """One first call in this fresh process: ``seconds outcome``."""
     text, source = BIG[index]
     if side == "icepool":
-        import icepool  # type: ignore[import-not-found, unused-ignore]
+        import icepool  # type: ignore[import-untyped, import-not-found, unused-ignore]
 
         assert source is not None
         sys.setrecursionlimit(100_000)  # icepool's "1000 @ d(6)" recurses per die
@@ -301,7 +301,7 @@ def big_cold(side: str, index: int, timeout: float) -> tuple[float | None, float
 
 
 def big_main(timeout: float, with_icepool: bool) -> None:
-    import icepool  # type: ignore[import-not-found, unused-ignore]
+    import icepool  # type: ignore[import-untyped, import-not-found, unused-ignore]
 
     compile_dicecli()
     print(f"python {sys.version.split()[0]}, icepool {icepool.__version__}; cold, ms")

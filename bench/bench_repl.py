@@ -23,7 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-import pexpect
+import pexpect  # type: ignore[import-untyped, import-not-found, unused-ignore]
 from bench_instructions import interpreter_and_script
 
 PYTHON = sys.executable

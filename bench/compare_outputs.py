@@ -27,6 +27,7 @@ import argparse
 import random
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from bench_instructions import interpreter_and_script
@@ -175,7 +176,7 @@ def main() -> None:
     arguments = parser.parse_args()
     lines = generated_lines(arguments.lines)
     differing = 0
-    ways = {
+    ways: dict[str, Callable[[str], list[str]]] = {
         "piped": lambda program: piped(program, lines),
         "piped --json": lambda program: piped(program, lines, "--json"),
         "API roll and odds": lambda program: api(program, lines, arguments.odds),

@@ -683,7 +683,8 @@ def apply_rules(old: dict[str, Any], new: dict[str, Any]) -> tuple[Any, Any, lis
 
 def _input_lines(case: dict[str, Any]) -> list[str]:
     if case["kind"] in ("pipe", "repl") or (case["kind"] == "proc" and case.get("stdin")):
-        return case["stdin"].split("\n")
+        stdin: str = case["stdin"]
+        return stdin.split("\n")
     if "argv" in case:
         return [roll_words(case["argv"])]
     return [case.get("text", "")]

@@ -28,7 +28,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from cases import case  # noqa: E402 - this folder is not a package
+from cases import Case, case  # noqa: E402 - this folder is not a package
 
 SIDES = ("old", "new")
 
@@ -58,7 +58,7 @@ def done_ids(store: sqlite3.Connection, side: str) -> set[int]:
     return {row[0] for row in store.execute("SELECT id FROM results WHERE side = ?", (side,))}
 
 
-def run_worker(python: str, cases: list[dict[str, object]], deadline: float) -> dict[int, object]:
+def run_worker(python: str, cases: list[Case], deadline: float) -> dict[int, object]:
     """The results of ``cases`` from workers under ``python``; a worker that dies is
     restarted after the case it died in, which is recorded as ``worker_died``."""
     results: dict[int, object] = {}

@@ -36,6 +36,7 @@ import subprocess
 import sys
 import tempfile
 import traceback
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,10 @@ class CaseTimeout(BaseException):
     """Raised by the alarm inside a case that runs too long."""
 
 
+Seed = int | float | str | bytes | bytearray | None
+"""What ``random.Random`` takes as a seed."""
+
+
 class SeededRandomModule:
     """Stands for the ``random`` module in ``dicecli.rolling.sources``: a generator made
     without a seed gets the case's next seed instead."""
@@ -70,7 +75,7 @@ class SeededRandomModule:
         self.base = base
         self.made = 0
 
-    def Random(self, seed: object = None) -> random.Random:  # noqa: N802 - the module's name
+    def Random(self, seed: Seed = None) -> random.Random:  # noqa: N802 - the module's name
         if seed is None:
             self.made += 1
             seed = self.base * 1000 + self.made
@@ -157,7 +162,7 @@ def run_api(case: dict[str, Any]) -> dict[str, Any]:
 
 
 @contextlib.contextmanager
-def environment(extra: dict[str, str]):
+def environment(extra: dict[str, str]) -> Iterator[None]:
     saved = dict(os.environ)
     os.environ.update(extra)
     try:
@@ -168,7 +173,7 @@ def environment(extra: dict[str, str]):
 
 
 @contextlib.contextmanager
-def streams(stdin: bytes):
+def streams(stdin: bytes) -> Iterator[dict[str, bytes]]:
     files = [tempfile.TemporaryFile() for _ in range(3)]  # noqa: SIM115 - closed below
     files[0].write(stdin)
     files[0].seek(0)
@@ -207,6 +212,7 @@ def text_of(data: bytes) -> str:
 def run_in_process(case: dict[str, Any], home: Path) -> dict[str, Any]:
     from dicecli.__main__ import main
 
+    new_run: Callable[[], None] | None
     try:
         from dicecli.runs import new_run
     except ImportError:  # pragma: no cover - both versions have it
@@ -272,7 +278,7 @@ def main() -> int:
         shutil.copy(path, Path.cwd() / path.name)
     import dicecli.rolling.sources as sources
 
-    sources.random = SEEDED  # type: ignore[assignment]
+    vars(sources)["random"] = SEEDED  # its global `random`, which it does not export
     signal.signal(signal.SIGALRM, on_alarm)
     cases = Path(sys.argv[2]).read_text(encoding="utf-8").splitlines()
     out = open(sys.argv[3], "a", encoding="utf-8")  # noqa: SIM115 - open while the worker runs
