@@ -113,7 +113,7 @@ def test_a_face_worth_true_is_not_remembered_as_the_text_of_1() -> None:
 
 def test_every_face_of_the_largest_die_is_remembered_once_met() -> None:
     """``results.VALUE_TEXTS`` has room for every face of a d10,000 (the largest die):
-    a stream of big dice does not cost more a die the bigger they are."""
+    in a stream of big dice, as of small ones, a face met once is looked up after."""
     VALUE_TEXTS.clear()
     faces = range(1, MAX_SIDES + 1)
     dice_text([DieRoll(f"d{MAX_SIDES}", str(value), value) for value in faces])
