@@ -37,6 +37,9 @@ from dicecli.systems import registry
 
 PROMPT = "dice> "
 
+OUTPUT_CANCELLED = "cancelled: the rest of the output is not shown (the rolls were made)"
+"""Said when Ctrl-C stops a long output: the session, its names and its rolls go on."""
+
 
 BANNER_GAMES = 3
 """How many built-in games the banner shows an example line of; ``help`` lists all."""
@@ -280,4 +283,8 @@ def _interactive(state: ReplState, session: Session) -> None:
         except KeyboardInterrupt:
             streams.stderr.write("cancelled\n")
             continue
-        _show(output, session)
+        try:
+            _show(output, session)
+        except KeyboardInterrupt:  # a long run shown (d6 -n 20000): stop showing it
+            streams.stdout.flush()
+            streams.stderr.write(f"\n{OUTPUT_CANCELLED}\n")

@@ -100,6 +100,22 @@ def test_ctrl_c_clears_the_line_and_keeps_the_session(tmp_path: Path) -> None:
     assert terminal.child.exitstatus == 0
 
 
+def test_ctrl_c_stops_a_long_output_and_keeps_the_session(tmp_path: Path) -> None:
+    # docs/repl.md: Ctrl-C cancels what runs long; the session, and its names, go on
+    terminal = Terminal(tmp_path, "--seed", "1")
+    assert "STR = 3" in terminal.type("let STR = 3")
+    terminal.child.send("d6+STR -n 100000\r")
+    terminal.child.expect_exact("STR(3)")  # the rolls are being shown
+    terminal.child.sendcontrol("c")
+    terminal.child.expect_exact("cancelled: the rest of the output is not shown")
+    terminal.child.expect_exact(PROMPT)
+    assert re.search(r"\n\[\d\] \+ STR\(3\) = \d\n", terminal.type("d6+STR"))
+    terminal.child.sendline("quit")
+    terminal.child.expect(pexpect.EOF)
+    terminal.child.close()
+    assert terminal.child.exitstatus == 0
+
+
 def test_after_an_error_the_prompt_is_empty_and_ctrl_d_leaves(tmp_path: Path) -> None:
     terminal = Terminal(tmp_path, "--given", "3,17")
     assert "error: adv rolls the first d20 twice" in terminal.type("2d6 adv")
