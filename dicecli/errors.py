@@ -94,6 +94,12 @@ class GivenFacesError(DiceError):
     """The faces given with ``--given`` do not fit the roll."""
 
 
+class NotAFaceError(GivenFacesError):
+    """A face given with ``--given`` is not a face of the die it went to: the face is
+    used up all the same (:meth:`dicecli.rolling.sources.Roller.give_back`), so the
+    rolls after it go on with the faces after it."""
+
+
 class RuleError(DiceError):
     """A game rule forbids what was asked (for example re-rolling a die twice)."""
 

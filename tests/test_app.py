@@ -120,6 +120,21 @@ def test_a_piped_line_with_a_file_separator_is_an_error_and_the_next_is_rolled()
     assert "5\\x1c% of 10" in stderr.getvalue()
 
 
+def test_a_piped_roll_that_fails_gives_its_given_faces_to_the_next_roll() -> None:
+    # docs/output.md: 2d6+foo drew 3 and 4, then failed; the next 2d6 rolls them
+    stdout, stderr = io.StringIO(), io.StringIO()
+    status = run_lines(
+        ["2d6+foo", "2d6; d6 + 1/0", "d6"],
+        RunOptions(given="3,4,5"),
+        Streams(stdout=stdout, stderr=stderr),
+    )
+    assert stdout.getvalue() == "7\t2d6\t[3, 4]\n5\td6\t[5]\n"
+    assert "unknown name 'foo'" in stderr.getvalue()
+    assert "division by zero" in stderr.getvalue()
+    assert "not used" not in stderr.getvalue()  # every face went to a roll shown
+    assert status == ExitStatus.BAD_INPUT
+
+
 def test_pending_output_measures_the_characters_written_since_the_last_take() -> None:
     pending = PendingOutput()
     pending.write("abc")

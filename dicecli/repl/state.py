@@ -25,7 +25,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, TextIO
 
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
-from dicecli.errors import DiceError
+from dicecli.errors import DiceError, NotAFaceError
 from dicecli.escape import escaped_lines
 from dicecli.frozen import field, frozen, replace
 from dicecli.naming import saved_line
@@ -188,13 +188,19 @@ def roll_line(state: ReplState, line: str) -> tuple[ReplState, Output]:
         rolls = [(line, text, parse_as(text, state.env.dialect))]
     every: list[RollResult] = []
     output: list[OutputItem] = []
-    for shown, text, parsed in rolls:
-        results = tuple(roll(parsed, state.roller, state.env, shown) for _ in range(times))
-        found = _chances(text, state.env) if with_odds else None
-        output += [Rolled(result, found) for result in results]
-        if len(results) > 1:
-            output.append(Summary(results))
-        every += results
+    mark = state.roller.given_mark()
+    try:
+        for shown, text, parsed in rolls:
+            results = tuple(roll(parsed, state.roller, state.env, shown) for _ in range(times))
+            found = _chances(text, state.env) if with_odds else None
+            output += [Rolled(result, found) for result in results]
+            if len(results) > 1:
+                output.append(Summary(results))
+            every += results
+    except (DiceError, KeyboardInterrupt) as error:  # no roll shown: the faces go back
+        if not isinstance(error, NotAFaceError):
+            state.roller.give_back_from(mark)
+        raise
     return state.with_rolled(*every), tuple(output)
 
 

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from dicecli.breakdown import breakdown
 from dicecli.environment import Environment
-from dicecli.errors import DiceError, RollLimitError
+from dicecli.errors import DiceError, NotAFaceError, RollLimitError
 from dicecli.frozen import replace
 from dicecli.identity_cache import IdentityCache
 from dicecli.notation.dialects import NO_DICE_AS_ZERO, line_notes
@@ -120,7 +120,7 @@ if TYPE_CHECKING:
 
 def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
     """Roll a parsed line: the generic notation here, a game check by its module."""
-    roller.remaining = roller.budget  # the budget is per roll
+    roller.begin_roll()  # the budget is per roll
     body = roll.body
     try:
         if isinstance(body, Check):
@@ -136,8 +136,11 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
         evaluation = Evaluation(roller, env)
         tree = step(evaluation)
     except DiceError as error:
+        if type(error) is not NotAFaceError:
+            roller.give_back()
         raise _as_typed(error, text, env).at(text) from None
     except RecursionError:
+        roller.give_back()
         raise DiceError("too deeply nested", text, 0) from None
     total: int | None = tree.value
     if shared:  # a tree that may have come before: what is read of it may be kept
@@ -151,6 +154,7 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
         try:
             _only_added(body, dice)
         except DiceError as error:
+            roller.give_back()
             raise error.at(text) from None
         book = evaluation.dice_book
         outcome = symbol_outcome(dice, book)

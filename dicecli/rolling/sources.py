@@ -18,7 +18,7 @@ from functools import partial
 from math import floor
 from typing import Protocol
 
-from dicecli.errors import GivenFacesError, RollLimitError, escaped
+from dicecli.errors import GivenFacesError, NotAFaceError, RollLimitError, escaped
 from dicecli.notation.dice import Die
 from dicecli.results import DieRoll
 
@@ -108,11 +108,19 @@ class GivenSource:
         self.used += 1
         index = die.face_index(text)
         if index is None:
-            raise GivenFacesError(
+            raise NotAFaceError(
                 f"given face #{self.used} '{shortened(text)}' is not a face of {die.name} "
                 f"(faces: {die.face_names()})"
             )
         return index
+
+    def mark(self) -> int:
+        """Where the faces are up to: :meth:`rewind` hands them out again from there."""
+        return self.used
+
+    def rewind(self, mark: int) -> None:
+        """Hand out the faces again from ``mark`` (:meth:`mark`)."""
+        self.used = mark
 
     def check_all_used(self) -> None:
         """Raise when faces were left over: a typo the player should hear about."""
@@ -141,8 +149,36 @@ class Roller:
         self.budget = budget
         self.remaining = budget
         self._draw = source.draw  # bound once: a roll draws through it for every die
+        self._given = source if isinstance(source, GivenSource) else None
+        self._roll_mark = 0
         many = getattr(source, "draw_many", None)
         self._draw_many: Callable[[Die, int], list[int]] = many or partial(draw_many, source)
+
+    def begin_roll(self) -> None:
+        """A roll starts: its budget is whole again, and the faces it takes from a player's
+        dice (:class:`GivenSource`) can be given back if it fails (:meth:`give_back`)."""
+        self.remaining = self.budget
+        if self._given is not None:
+            self._roll_mark = self._given.mark()
+
+    def give_back(self) -> None:
+        """The roll begun last failed on its line (an unknown name, a division by zero,
+        too few faces given): it rolled nothing a player saw, so the faces it took are
+        the next roll's, as a player re-rolling with the same physical dice expects. Not
+        for a face that is not one of its die's (:class:`NotAFaceError`): that face is
+        spent, or every roll after it would stop at it."""
+        self.give_back_from(self._roll_mark)
+
+    def given_mark(self) -> int:
+        """Where the faces of a player's dice are up to (0 without them): what
+        :meth:`give_back_from` takes, for several rolls that stand or fall together (a
+        line of the REPL)."""
+        return self._given.mark() if self._given is not None else 0
+
+    def give_back_from(self, mark: int) -> None:
+        """Hand out a player's dice again from ``mark`` (:meth:`given_mark`)."""
+        if self._given is not None:
+            self._given.rewind(mark)
 
     def reserve(self, count: int) -> None:
         """Fail early when ``count`` more dice would overrun the budget."""

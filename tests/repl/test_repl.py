@@ -104,6 +104,24 @@ def test_one_roller_serves_the_whole_session() -> None:
     assert [rolled(o).total for o in (first, second, third)] == [1, 2, 3]
 
 
+def test_a_line_that_fails_gives_its_faces_to_the_next_line() -> None:
+    # docs/repl.md: a failed line shows no roll, so the physical dice it took are the
+    # next line's; with two rolls on it, the first one's faces go back too
+    state, output = run(session("3,4,5"), "2d6+foo")
+    assert isinstance(problem(output), UnknownNameError)
+    state, output = run(state, "d6; 2d6 + 1/0")
+    assert "division by zero" in str(problem(output))
+    state, output = run(state, "2d6")
+    assert faces(rolled(output)) == ["3", "4"]
+
+
+def test_a_face_that_is_no_face_of_its_die_is_spent() -> None:
+    # docs/repl.md: 'x' is used up, or every roll after it would stop at it
+    state, output = run(session("3,x,5"), "2d6")
+    assert "'x' is not a face of d6" in str(problem(output))
+    assert faces(rolled(run(state, "d6")[1])) == ["5"]
+
+
 def test_a_seeded_session_repeats() -> None:
     def evening() -> list[int | None]:
         state = start_state(Roller(RandomSource(42)))
