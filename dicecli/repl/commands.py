@@ -186,17 +186,19 @@ def _vars(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     "load a character file (stats, saved rolls) or a dice file (named dice: dicecli help dice)",
 )
 def _load(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
-    from dicecli.character import read_character  # docs/startup.md
+    from dicecli.bundled import example_or_path  # docs/startup.md
+    from dicecli.character import read_character
     from dicecli.dicefiles.load import read_if_dice, with_book
 
-    path = needs_argument(invocation, "the path of a character file, e.g. load hero.toml")
-    book = read_if_dice(Path(path))
+    typed = needs_argument(invocation, "the path of a character file, e.g. load hero.toml")
+    path = example_or_path(typed)  # or an example's name (load character), as options take
+    book = read_if_dice(path)
     if book is not None:  # a dice file: its dice join those in force
         env = replace(state.env, dice=with_book(state.env.dice, book))
         return state.with_names(env), (Message(f"loaded dice {', '.join(book.names())}"),)
-    character = read_character(Path(path), state.env)
+    character = read_character(path, state.env)
     names = character.names()
-    state = state.with_names(character.apply(state.env, Path(path).name), *names)
+    state = state.with_names(character.apply(state.env, path.name), *names)
     who = f"{character.name}: " if character.name else ""
     listed = ", ".join(names) if names else "no names"
     return state, (Message(f"loaded {who}{listed}"),)

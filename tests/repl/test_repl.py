@@ -336,6 +336,27 @@ def test_load_of_the_example_character() -> None:
     assert result.outcome.passed is False
 
 
+@pytest.mark.parametrize("typed", ["examples/character.toml", "character", "character.toml"])
+def test_load_takes_an_example_by_its_name_from_any_folder(
+    typed: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # README: a file option takes an example's name, or its path as the README writes it,
+    # when there is no such file where you are; load does as the options do
+    monkeypatch.chdir(tmp_path)
+    state, output = run(session(), f"load {typed}")
+    assert message(output).startswith("loaded Brannoc of the Grey Wardens: STR")
+    assert state.env.value("Ld") is not None
+
+
+def test_load_takes_the_example_dice_by_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    state, output = run(session(), "load genesys-dice")
+    assert message(output).startswith("loaded dice Boost, Setback")
+    assert rolled(run(state, "2dAbility")[1]).dice[0].die == "Ability"
+
+
 def test_after_load_an_ability_the_sheet_lacks_is_an_error(tmp_path: Path) -> None:
     # rule G8: the sheet sets DEX, not STR; `let` supplies it
     sheet = tmp_path / "hero.toml"
