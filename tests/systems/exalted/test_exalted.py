@@ -112,4 +112,6 @@ def test_the_pool_as_dice_gets_a_hint() -> None:
 def test_dice_maidens_joined_spelling() -> None:
     # rule X1: ex5 is ex 5
     assert dicecli.parse("ex5 vs 2").body == dicecli.parse("ex 5 vs 2").body
+    # docs/rules.md, X: so ex3 is a pool of three, not the edition's name
+    assert dicecli.parse("ex3").body == dicecli.parse("ex 3").body
     assert roll("ex2", "10,7").total == 3
