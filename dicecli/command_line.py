@@ -37,6 +37,7 @@ REPL_COMMANDS = (
     "quit",
     "reroll",
     "save",
+    "set",
     "table",
     "unlet",
     "vars",

@@ -19,6 +19,7 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from dicecli.app import is_roll_line
 from dicecli.errors import DiceError
@@ -52,6 +53,9 @@ from dicecli.repl.state import (
 )
 from dicecli.results import RollResult
 from dicecli.systems import registry
+
+if TYPE_CHECKING:
+    from dicecli.systems.declaration import Setting
 
 Run = Callable[[ReplState, Invocation], tuple[ReplState, Output]]
 
@@ -232,6 +236,56 @@ def _dialect(state: ReplState, invocation: Invocation) -> tuple[ReplState, Outpu
 
 
 # Roll tables (docs/tables.md).
+
+
+_SETTING = re.compile(r"(?P<key>[^\s=]+)\s*(?P<equals>=?)\s*(?P<value>.*)", re.DOTALL)
+
+
+@command(
+    "set",
+    "set [KEY=VALUE]",
+    "a game setting for this session, as --setting: set age.max_rolls=200 (set: list them)",
+)
+def _set(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
+    from dicecli.notation.dialects import DIALECT_SETTING  # docs/startup.md
+
+    known = registry.settings()
+    keys = ", ".join([*known, DIALECT_SETTING])
+    argument = invocation.argument
+    if not argument.strip():
+        in_force = [f"  {key} = {value}" for key, value in state.env.settings.items()]
+        said = "\n".join(in_force) if in_force else "no settings set: each game's default"
+        return state, (Message(f"{said}\n(settings: {keys})"),)
+    match = _SETTING.fullmatch(argument.strip())
+    if match is None or not match["equals"]:
+        raise invocation.syntax(f"set takes KEY=VALUE, e.g. set {_setting_example(known)}", 0)
+    key = match["key"].casefold()
+    at = len(argument) - len(argument.lstrip())
+    if key == DIALECT_SETTING:
+        offset = invocation.offset + at + match.start("value")
+        return _dialect(state, Invocation(invocation.line, match["value"] or "off", offset))
+    setting = known.get(key)
+    if setting is None:
+        raise invocation.syntax(f"no such setting '{match['key']}' (settings: {keys})", at)
+    value = match["value"].strip()
+    settings = {name: text for name, text in state.env.settings.items() if name != key}
+    if not value:
+        env = replace(state.env, settings=settings)
+        return replace(state, env=env), (Message(f"{key}: the game's default"),)
+    try:
+        setting.read(value)  # a bad value is refused now, not at the next roll
+    except DiceError as error:
+        raise invocation.syntax(error.message, at + match.start("value")) from None
+    env = replace(state.env, settings={**settings, key: value})
+    return replace(state, env=env), (Message(f"{key} = {value}"),)
+
+
+def _setting_example(known: dict[str, Setting]) -> str:
+    """``KEY=VALUE`` of the first setting that has an example value."""
+    for setting in known.values():
+        if setting.example:
+            return f"{setting.key}={setting.example}"
+    return "KEY=VALUE"
 
 
 @command(

@@ -315,6 +315,48 @@ def test_names_given_at_start_are_kept() -> None:
     assert rolled(run(state, "d6+STR")[1]).total == 7
 
 
+# set.
+
+
+def test_set_changes_a_game_setting_for_the_rest_of_the_session() -> None:
+    # docs/games.md: a setting is set with --setting, or set in the REPL. Rule W3 with
+    # the override warhammer.misfire_on_hit=ignore: a HIT ignores the MISFIRE
+    state = session("HIT,MISFIRE,HIT,MISFIRE,HIT,MISFIRE")
+    state, output = run(state, "wfb scatter artillery")
+    assert rolled(output).total is None  # the default: a MISFIRE
+    state, output = run(state, "set warhammer.misfire_on_hit=ignore")
+    assert message(output) == "warhammer.misfire_on_hit = ignore"
+    state, output = run(state, "wfb scatter artillery")
+    assert rolled(output).total == 0
+    assert "warhammer.misfire_on_hit = ignore" in message(run(state, "set")[1])
+    state, output = run(state, "set warhammer.misfire_on_hit=")
+    assert message(output) == "warhammer.misfire_on_hit: the game's default"
+    assert rolled(run(state, "wfb scatter artillery")[1]).total is None
+
+
+@pytest.mark.parametrize(
+    ("line", "said", "caret"),
+    [
+        ("set age.max_rolls=abc", "age.max_rolls must be a whole number", 18),
+        ("set nope=1", "no such setting 'nope'", 4),
+        ("set age.max_rolls", "set takes KEY=VALUE", 4),
+    ],
+)
+def test_set_refuses_a_bad_setting_at_once(line: str, said: str, caret: int) -> None:
+    state = session()
+    state, output = run(state, line)
+    error = problem(output)
+    assert said in error.message
+    assert error.position == caret
+    assert state.env.settings == {}
+
+
+def test_set_dialect_is_the_dialect_command() -> None:
+    state, output = run(session(), "set dialect=roll20")
+    assert message(output) == "dialect: Roll20"
+    assert state.env.dialect == "roll20"
+
+
 # load.
 
 
