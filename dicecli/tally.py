@@ -80,7 +80,11 @@ class Tally:
                 self._add_total(total)
             return
         if total is None:
-            self.no_number[outcome.verdict] += 1
+            winner = dict(fields).get("winner", _NO_WINNER_FIELD)
+            if winner is _NO_WINNER_FIELD:
+                self.no_number[outcome.verdict] += 1
+            elif winner is not None:  # an opposed test told by levels (coc 45 vs coc 60)
+                self.wins[_side(winner)] += 1
             return
         for name, value in fields:
             if value is True and name not in _NOT_COUNTED:
@@ -123,6 +127,10 @@ class Tally:
             parts.append(f"symbols: {counted}")
         head = f"{self.rolls} rolls"
         return f"{head}: {'; '.join(parts)}" if parts else head
+
+
+_NO_WINNER_FIELD = object()
+"""An outcome without a ``winner`` field (not None: a tie's winner is None)."""
 
 
 def _side(winner: object) -> str:

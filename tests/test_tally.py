@@ -64,6 +64,14 @@ def test_opposed_tests_count_wins_by_side_number() -> None:
     assert tally("alkemy 2 vs alkemy 5", "3,4,4,1", "1,1,6,6") == "2 rolls: wins: #2 2"
 
 
+def test_opposed_rolls_told_by_levels_count_wins_too() -> None:
+    # rule C5: the higher level wins (01 critical against 30 regular: #1; 50 regular
+    # against 10 extreme: #2); both failing (90 and 95) is no winner, and no win counted.
+    # An opposed roll has no total, yet docs/output.md promises its win tally
+    line = tally("coc 45 vs coc 60", "1,30", "50,10", "90,95")
+    assert line == "3 rolls: wins: #1 1, #2 1"
+
+
 def test_stunt_points_and_doubles_are_summed() -> None:
     # rule G4: doubles on a success give stunt points equal to the Dragon die
     line = tally("age 3 vs 10", "4,4,5", "1,2,3", "6,6,6")
