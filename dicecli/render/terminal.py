@@ -19,6 +19,7 @@ from rich.text import Text as RichText
 
 from dicecli.environment import Environment
 from dicecli.escape import escaped
+from dicecli.notation.dice_sums import reads_as_name
 from dicecli.notation.readings import reading_note
 from dicecli.probability.distribution import Distribution, Odds, fraction_text, percent
 from dicecli.render import theme
@@ -114,6 +115,15 @@ def _sides(segments: Sequence[Segment]) -> list[list[Segment]]:
 
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _saved_roll_named(typed: str) -> bool:
+    """Whether the line typed is a name alone (a saved roll or check: ``attack``), which
+    the REPL shows before its result (``attack: [17] + 5 = 22``); a die that looks like
+    a word (``d8``, ``dF``, ``dBoost``) is no name, as the reader reads it."""
+    return _NAME.fullmatch(typed) is not None and reads_as_name(typed)
+
+
 _POSITION_FIELDS = frozenset({"chosen"})
 """Outcome fields whose presence makes the total a position (a random allocation's
 candidate), by the field names the games' JSON output documents."""
@@ -232,7 +242,7 @@ class TerminalRenderer:
         opposed roll)."""
         head = RichText()
         typed = result.input.partition("#")[0].strip() if result.comment else result.input.strip()
-        if self.echo_input or _NAME.fullmatch(typed):
+        if self.echo_input or _saved_roll_named(typed):
             head.append(escaped(typed), style=theme.INPUT_STYLE)
             head.append(": ")
         segments: Sequence[Segment] = result.breakdown

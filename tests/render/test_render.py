@@ -11,6 +11,7 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from rich.console import Console
@@ -260,6 +261,14 @@ def test_the_repl_does_not_echo_the_line_but_names_a_saved_roll() -> None:
     renderer = TerminalRenderer(stream, console, echo_input=False)
     renderer.result(dicecli.roll("attack", given="17", environment=env))
     assert stream.getvalue() == "attack: [17] + 5 = 22\n"
+
+
+@pytest.mark.parametrize(("line", "given"), [("d8", "8"), ("D6", "4"), ("dF", "+"), ("d20", "7")])
+def test_the_repl_does_not_echo_a_die_that_reads_like_a_name(line: str, given: str) -> None:
+    # docs/output.md: in the REPL the line typed is not repeated, but a saved roll's name
+    shown = plain_terminal(line, given, echo_input=False)
+    assert not shown.startswith(f"{line}:"), shown
+    assert shown.startswith("[")
 
 
 def test_each_side_of_an_opposed_test_has_its_own_line() -> None:
