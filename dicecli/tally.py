@@ -83,7 +83,7 @@ class Tally:
             winner = dict(fields).get("winner", _NO_WINNER_FIELD)
             if winner is _NO_WINNER_FIELD:
                 self.no_number[outcome.verdict] += 1
-            elif winner is not None:  # an opposed test told by levels (coc 45 vs coc 60)
+            elif winner is not None:  # an opposed test told by levels of success
                 self.wins[_side(winner)] += 1
             return
         for name, value in fields:

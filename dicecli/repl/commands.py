@@ -244,7 +244,7 @@ _SETTING = re.compile(r"(?P<key>[^\s=]+)\s*(?P<equals>=?)\s*(?P<value>.*)", re.D
 @command(
     "set",
     "set [KEY=VALUE]",
-    "a game setting for this session, as --setting: set age.max_rolls=200 (set: list them)",
+    "a game setting for this session, as --setting does (set alone: every key and value)",
 )
 def _set(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     from dicecli.notation.dialects import DIALECT_SETTING  # docs/startup.md
