@@ -111,7 +111,7 @@ class UnknownNameError(DiceError):
     def unset(cls, name: str, position: int) -> UnknownNameError:
         """``name`` has neither a value nor a saved roll; ``position`` is -1 if unknown."""
         return cls(
-            f"unknown name '{name}': set it with --set {name}=N or let",
+            f"unknown name '{name}': set it with --set {name}=N or let {name} = N",
             position=position if position >= 0 else None,
         )
 
