@@ -143,9 +143,9 @@ def _let(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
 
 def check_new_name(invocation: Invocation, name: str, at: int) -> None:
     """Refuse names that would not read back as a name at the prompt."""
-    if name.casefold() in COMMANDS or name.casefold() in registry.keywords():
+    if name.casefold() in COMMANDS:
         raise invocation.syntax(f"'{name}' is a command word: choose another name", at)
-    problem = name_problem(name)
+    problem = name_problem(name)  # a game's keyword too, said as a character file says it
     if problem is not None:
         raise invocation.syntax(problem, at)
 

@@ -269,7 +269,7 @@ def test_let_replaces_a_saved_roll_with_a_number() -> None:
     [
         ("let d6 = 3", 4, "reads as dice"),
         ("let help = 3", 4, "command word"),
-        ("let wfb = 3", 4, "command word"),
+        ("let wfb = 3", 4, "is a game keyword"),
         ("let 3x = 1", 4, "not a name"),
         ("let x 3", 5, "expected '='"),
         ("let x =", 7, "expected a number or a roll"),

@@ -47,7 +47,7 @@ GAME = Game(
         "The pool is any expression: blades Prowl+1 with `let Prowl = 2`.",
     ),
     hints=(
-        Hint(r"(?i)(\d+)\s*d6?\b", r"\1", "the pool is a number of dice: blades 3, not 3d"),
+        Hint(r"(?i)(\d+)\s*d6?\b", r"\1", "the pool is a number of dice: blades 3, not 3d6"),
         Hint(r"(?i)\bresistance\s+roll\b", "resist", "a resistance roll is blades resist N"),
     ),
 )
