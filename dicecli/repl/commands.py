@@ -382,6 +382,8 @@ def _save(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     from dicecli.files import FileError, write_new  # docs/startup.md
 
     path = Path(needs_argument(invocation, "a file to write, e.g. save evening.jsonl"))
+    if not state.rolls:  # no empty file left behind to find later
+        raise DiceError("nothing rolled yet, so nothing to save: type a roll such as 2d6+3")
     from dicecli.escape import json_escaped  # docs/startup.md
 
     text = "".join(

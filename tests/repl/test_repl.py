@@ -587,7 +587,14 @@ def test_save_writes_the_rolls_as_json_lines(tmp_path: Path) -> None:
 
 
 def test_save_to_a_folder_is_an_error(tmp_path: Path) -> None:
-    assert "cannot write" in problem(run(session(), f"save {tmp_path}")[1]).message
+    assert "cannot write" in problem(run(session(), "d6", f"save {tmp_path}")[1]).message
+
+
+def test_save_before_any_roll_writes_no_file(tmp_path: Path) -> None:
+    path = tmp_path / "evening.jsonl"
+    error = problem(run(session(), f"save {path}")[1])
+    assert error.message.startswith("nothing rolled yet, so nothing to save")
+    assert not path.exists()
 
 
 def test_save_never_overwrites_a_file_that_is_there(tmp_path: Path) -> None:
