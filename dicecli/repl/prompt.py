@@ -273,18 +273,30 @@ def _interactive(state: ReplState, session: Session) -> None:
     streams.stdout.flush()
     while not current.state.finished:
         try:
-            line = prompt.prompt(PROMPT)
+            typed = prompt.prompt(PROMPT)
         except KeyboardInterrupt:  # Ctrl-C: drop the line, keep the session
             continue
         except EOFError:  # Ctrl-D
             break
-        try:
-            current.state, output = _handle(current.state, readable(line), session.options.debug)
-        except KeyboardInterrupt:
-            streams.stderr.write("cancelled\n")
-            continue
-        try:
-            _show(output, session)
-        except KeyboardInterrupt:  # a long run shown (d6 -n 20000): stop showing it
-            streams.stdout.flush()
-            streams.stderr.write(f"\n{OUTPUT_CANCELLED}\n")
+        # Lines pasted at once (2d6, a newline, 3d6) are handled one after another, as
+        # typed; Ctrl-C stops the rest of them.
+        for line in readable(typed).split("\n"):
+            if current.state.finished or not _typed_line(current, session, line):
+                break
+
+
+def _typed_line(current: _Current, session: Session, line: str) -> bool:
+    """Handle and show one line typed at the prompt; False when Ctrl-C stopped it."""
+    streams = session.streams
+    try:
+        current.state, output = _handle(current.state, line, session.options.debug)
+    except KeyboardInterrupt:
+        streams.stderr.write("cancelled\n")
+        return False
+    try:
+        _show(output, session)
+    except KeyboardInterrupt:  # a long run shown (d6 -n 20000): stop showing it
+        streams.stdout.flush()
+        streams.stderr.write(f"\n{OUTPUT_CANCELLED}\n")
+        return False
+    return True

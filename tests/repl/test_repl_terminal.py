@@ -116,6 +116,18 @@ def test_ctrl_c_stops_a_long_output_and_keeps_the_session(tmp_path: Path) -> Non
     assert terminal.child.exitstatus == 0
 
 
+def test_lines_pasted_at_once_are_rolled_one_after_another(tmp_path: Path) -> None:
+    # a bracketed paste of two lines from a player's notes, then Enter
+    terminal = Terminal(tmp_path, "--given", "3,4,1,2,5")
+    shown = terminal.type("\x1b[200~2d6\r\n3d6\x1b[201~")
+    assert "\n[3, 4] = 7\n[1, 2, 5] = 8\n" in shown
+    assert "error" not in shown
+    terminal.child.sendline("quit")
+    terminal.child.expect(pexpect.EOF)
+    terminal.child.close()
+    assert terminal.child.exitstatus == 0
+
+
 def test_after_an_error_the_prompt_is_empty_and_ctrl_d_leaves(tmp_path: Path) -> None:
     terminal = Terminal(tmp_path, "--given", "3,17")
     assert "error: adv rolls the first d20 twice" in terminal.type("2d6 adv")
