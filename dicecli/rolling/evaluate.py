@@ -120,7 +120,12 @@ if TYPE_CHECKING:
 
 def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
     """Roll a parsed line: the generic notation here, a game check by its module."""
-    roller.begin_roll()  # the budget is per roll
+    # A roll begins: its budget whole again, and where the --given faces are up to
+    # marked, for a roll that fails to give them back (Roller.give_back)
+    roller.remaining = roller.budget
+    given = roller.given
+    if given is not None:
+        roller.roll_mark = given.used
     body = roll.body
     try:
         if isinstance(body, Check):

@@ -149,17 +149,15 @@ class Roller:
         self.budget = budget
         self.remaining = budget
         self._draw = source.draw  # bound once: a roll draws through it for every die
-        self._given = source if isinstance(source, GivenSource) else None
-        self._roll_mark = 0
+        self.given = source if isinstance(source, GivenSource) else None
+        """The source when it is a player's dice (``--given``): the faces a failed roll
+        took are given back (:meth:`give_back`)."""
+        self.roll_mark = 0
+        """Where :attr:`given` was up to when the roll under way began: a roll begins
+        (:func:`dicecli.rolling.evaluate.roll`) with its budget whole again
+        (:attr:`remaining`) and this mark set."""
         many = getattr(source, "draw_many", None)
         self._draw_many: Callable[[Die, int], list[int]] = many or partial(draw_many, source)
-
-    def begin_roll(self) -> None:
-        """A roll starts: its budget is whole again, and the faces it takes from a player's
-        dice (:class:`GivenSource`) can be given back if it fails (:meth:`give_back`)."""
-        self.remaining = self.budget
-        if self._given is not None:
-            self._roll_mark = self._given.mark()
 
     def give_back(self) -> None:
         """The roll begun last failed on its line (an unknown name, a division by zero,
@@ -167,18 +165,18 @@ class Roller:
         the next roll's, as a player re-rolling with the same physical dice expects. Not
         for a face that is not one of its die's (:class:`NotAFaceError`): that face is
         spent, or every roll after it would stop at it."""
-        self.give_back_from(self._roll_mark)
+        self.give_back_from(self.roll_mark)
 
     def given_mark(self) -> int:
         """Where the faces of a player's dice are up to (0 without them): what
         :meth:`give_back_from` takes, for several rolls that stand or fall together (a
         line of the REPL)."""
-        return self._given.mark() if self._given is not None else 0
+        return self.given.mark() if self.given is not None else 0
 
     def give_back_from(self, mark: int) -> None:
         """Hand out a player's dice again from ``mark`` (:meth:`given_mark`)."""
-        if self._given is not None:
-            self._given.rewind(mark)
+        if self.given is not None:
+            self.given.rewind(mark)
 
     def reserve(self, count: int) -> None:
         """Fail early when ``count`` more dice would overrun the budget."""
