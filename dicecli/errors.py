@@ -63,10 +63,8 @@ class DiceError(Exception):
 
         Control characters (a tab, a carriage return, NUL ...) are shown escaped, so the
         error stays on its lines; a long input is shown around the position only."""
-        message = escaped(self.message)
-        if len(message) > LONGEST_MESSAGE:  # it quotes something huge the user gave
-            message = message[: LONGEST_MESSAGE - 60] + "…" + message[-59:]
-        hint = f"\n  {escaped(self.hint)}" if self.hint else ""
+        message = _shortened(escaped(self.message))
+        hint = f"\n  {_shortened(escaped(self.hint))}" if self.hint else ""
         if self.text is None or self.position is None:
             return f"error: {message}{hint}"
         start = max(0, min(self.position - SHOWN_AROUND, len(self.text) - 2 * SHOWN_AROUND))
@@ -77,7 +75,18 @@ class DiceError(Exception):
 
 
 LONGEST_MESSAGE = 400
-"""Characters of a message shown: past that, its middle is cut."""
+"""Characters of a message or a hint shown: past that, its middle is cut."""
+
+
+def _shortened(text: str) -> str:
+    """``text`` with its middle cut past :data:`LONGEST_MESSAGE` characters: a message or
+    a hint that quotes something huge the user gave (another roller's reading of a
+    line of thousands of characters)."""
+    if len(text) <= LONGEST_MESSAGE:
+        return text
+    return text[: LONGEST_MESSAGE - 60] + "…" + text[-59:]
+
+
 SHOWN_AROUND = 60
 """Characters of the input shown on each side of an error's caret."""
 

@@ -474,14 +474,55 @@ def translated(text: str, dialect: str) -> str:
         raise error.at(text, 0) from None
 
 
+MATCHED_AROUND = 100
+"""Characters of the rewritten line compared on each side of an error's position (and
+twice as many of the typed line) when a long line was rewritten in many places: what
+the two lines share is found in time that grows with the cube of what is compared, so
+a line of thousands of characters would take minutes; the rewritings are local, so the
+characters around the position are enough to place the caret."""
+
+
 def typed_position(typed: str, rewritten: str, position: int) -> int:
     """Where ``position`` in the ``rewritten`` line stands in the line as ``typed``: at
     the same character where the rewriting left it, else at the start of what it
-    rewrote (``5d10!10 +``'s end is ``5d10x10 +``'s)."""
-    from difflib import SequenceMatcher  # docs/startup.md: for an error only
-
+    rewrote (``5d10!10 +``'s end is ``5d10x10 +``'s). What the two lines start and end
+    with alike is matched at once; of the rest, at most :data:`MATCHED_AROUND`
+    characters each side of the position, near where the typed line has them."""
     if position >= len(rewritten):
         return len(typed)
+    head = _same_start(rewritten, typed)
+    if position < head:
+        return position
+    most = min(len(rewritten), len(typed)) - head  # the end matched apart from the head
+    tail = _same_start(rewritten[::-1][:most], typed[::-1][:most])
+    if position >= len(rewritten) - tail:
+        return len(typed) - (len(rewritten) - position)
+    start, end = head, len(rewritten) - tail  # the parts that differ
+    typed_start, typed_end = head, len(typed) - tail
+    if end - start > 2 * MATCHED_AROUND:  # many rewritings: near the position only
+        near = typed_start + (position - start) * (typed_end - typed_start) // (end - start)
+        start, end = max(start, position - MATCHED_AROUND), min(end, position + MATCHED_AROUND)
+        typed_start = max(typed_start, near - 2 * MATCHED_AROUND)
+        typed_end = min(typed_end, near + 2 * MATCHED_AROUND)
+    return typed_start + _matched(
+        rewritten[start:end], typed[typed_start:typed_end], position - start
+    )
+
+
+def _same_start(one: str, other: str) -> int:
+    """How many characters ``one`` and ``other`` start with alike."""
+    count = 0
+    for mine, theirs in zip(one, other, strict=False):  # up to the shorter one's end
+        if mine != theirs:
+            break
+        count += 1
+    return count
+
+
+def _matched(rewritten: str, typed: str, position: int) -> int:
+    """:func:`typed_position` within two short parts of the lines."""
+    from difflib import SequenceMatcher  # docs/startup.md: for an error only
+
     matcher = SequenceMatcher(None, rewritten, typed, autojunk=False)
     for tag, start, end, typed_start, _ in matcher.get_opcodes():
         if start <= position < end:

@@ -359,3 +359,35 @@ def test_a_count_of_thousands_of_digits_is_refused_not_an_internal_error(
     assert done.returncode == 2, done.stderr
     assert "number too long" in done.stderr
     assert "internal error" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("dialect", "term"),
+    [("roll20", "1d6>3+"), ("foundry", "5d10x10+"), ("d20", "4d6e6kh3+"), ("rolldice", "4d6s1+")],
+)
+def test_an_error_in_a_long_rewritten_line_is_placed_from_its_neighbourhood(
+    dialect: str, term: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # docs/limits.md: every input gets an error within bounded time. Matching whole
+    # lines of thousands of characters took minutes; the caret is placed from the
+    # characters around it, at most MATCHED_AROUND each side of it
+    import difflib
+
+    from dicecli.notation import translations
+    from dicecli.notation.reader import parse_as
+
+    compared: list[tuple[int, int]] = []
+    matcher = difflib.SequenceMatcher
+
+    def measured(junk: None, one: str, other: str, autojunk: bool) -> difflib.SequenceMatcher[str]:
+        compared.append((len(one), len(other)))
+        return matcher(junk, one, other, autojunk=autojunk)
+
+    monkeypatch.setattr(difflib, "SequenceMatcher", measured)
+    line = term * 400 + "+"  # the last + lacks its right side
+    with pytest.raises(DiceError) as caught:
+        parse_as(line, dialect)
+    assert caught.value.text == line
+    assert caught.value.position == len(line) - 1
+    around = translations.MATCHED_AROUND
+    assert all(one <= 2 * around and other <= 4 * around for one, other in compared)
