@@ -27,6 +27,10 @@ MAX_TERMS = 1_000
 """Most terms in one line: one more than its operators ``+ - * / x`` and commas."""
 MAX_NESTING = 100
 """Most brackets ``( { [`` open at once."""
+MAX_MODIFIERS = 100
+"""Most modifiers written on one dice term or group (``4d6r1r2kh3`` has three): far
+more than any roll needs, and few enough that reading them stays quick (chained
+re-rolls and keeps are folded one into the next)."""
 MAX_DIGITS = 100
 """Most digits in a number, typed or worked out."""
 MAX_VALUE = 10**MAX_DIGITS - 1

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import dicecli
 from dicecli.errors import DiceError, DiceSyntaxError, RollLimitError, escaped
-from dicecli.limits import MAX_DIGITS, MAX_NESTING, MAX_TERMS, MAX_VALUE
+from dicecli.limits import MAX_DIGITS, MAX_MODIFIERS, MAX_NESTING, MAX_TERMS, MAX_VALUE
 from dicecli.notation.grammar import parse
 from dicecli.notation.nodes import Expr
 
@@ -83,6 +83,28 @@ def test_the_largest_flat_line_rolls_and_has_odds() -> None:
 def test_the_deepest_brackets_within_the_bound_roll() -> None:
     text = "(" * MAX_NESTING + "d6" + ")" * MAX_NESTING
     assert 1 <= total_of(text) <= 6
+
+
+@pytest.mark.parametrize(
+    ("modifier", "given"),
+    [("r1", "2"), ("ro1", "2"), ("kh1", "4"), (" kh1", "4"), ("dl0", "5")],
+)
+def test_a_dice_term_takes_at_most_so_many_modifiers(modifier: str, given: str) -> None:
+    # docs/limits.md: one more than MAX_MODIFIERS is refused, at the first one past it
+    # (chained re-rolls and keeps fold one into the next: reading thousands took seconds)
+    at_most = "d6" + modifier * MAX_MODIFIERS
+    assert dicecli.roll(at_most, given=given).total is not None
+    with pytest.raises(DiceSyntaxError) as caught:
+        parse(at_most + modifier)
+    assert caught.value.message == f"too many modifiers: at most {MAX_MODIFIERS} on one dice term"
+    assert caught.value.position == len(at_most) + len(modifier) - len(modifier.lstrip())
+
+
+def test_a_hint_quoting_something_huge_is_cut_in_the_middle() -> None:
+    error = DiceError("bad").with_hint("Foundry VTT reads it: " + "ro1 " * 2_000)
+    hint = error.show().splitlines()[1]
+    assert len(hint) == len("  ") + 400
+    assert hint.startswith("  Foundry VTT reads it: ro1 ro1")
 
 
 def test_a_comment_is_free_text_not_counted() -> None:

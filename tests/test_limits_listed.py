@@ -23,6 +23,7 @@ LISTED: dict[str, tuple[int, str, str]] = {
     "dicecli.limits.MAX_LINE_LENGTH": (10_000, "10,000", "characters in a line"),
     "dicecli.limits.MAX_TERMS": (1_000, "1,000", "terms in a line"),
     "dicecli.limits.MAX_NESTING": (100, "100", "brackets `( { [` open at once"),
+    "dicecli.limits.MAX_MODIFIERS": (100, "100", "modifiers on one dice term"),
     "dicecli.limits.MAX_DIGITS": (100, "100", "digits in a number typed"),
     "dicecli.limits.MAX_VALUE": (10**100 - 1, "100", "digits in a value worked out"),
     "dicecli.limits.MAX_FACES": (10_000, "10,000", "faces of a custom die"),

@@ -28,7 +28,7 @@ import pyparsing as pp
 
 from dicecli.errors import DiceSyntaxError
 from dicecli.frozen import replace
-from dicecli.limits import check_line
+from dicecli.limits import MAX_MODIFIERS, check_line
 from dicecli.notation.nodes import (
     FLOOR_DIVISOR_START,
     NO_MODIFIERS,
@@ -162,6 +162,12 @@ def _modifiers(
     ``lowest`` is what a bare ``r`` re-rolls: the die's lowest face (None for a group)."""
     if not found:
         return NO_MODIFIERS
+    if len(found) > MAX_MODIFIERS:  # before folding them: chains fold one into the next
+        raise _fail(
+            text,
+            found[MAX_MODIFIERS][0],
+            f"too many modifiers: at most {MAX_MODIFIERS} on one dice term",
+        )
     values: dict[str, Any] = {}
     value: Keep | Reroll | Explode | Condition | Unique | str | int
     after, end = "", -1  # the token before, and where it ends
