@@ -17,6 +17,7 @@ only when the run may show it, and a run that shows no help makes its command al
 from __future__ import annotations
 
 import enum
+import errno
 import functools
 import inspect
 import os
@@ -589,7 +590,16 @@ def odds_command(
         except OSError as error:
             shown = escaped(str(svg))
             streams.stderr.write(f"error: --svg {shown}: cannot write it: {error.strerror}\n")
-            _finish(ExitStatus.BAD_INPUT)
+            # a full disk is output that could not be written; a bad path is bad input
+            full = error.errno in _WRITE_FAILURES
+            _finish(ExitStatus.WRITE_ERROR if full else ExitStatus.BAD_INPUT)
+
+
+_WRITE_FAILURES = frozenset(
+    {errno.ENOSPC, errno.EIO, errno.EFBIG, getattr(errno, "EDQUOT", errno.ENOSPC)}
+)
+"""Why a file asked for by name could not be written that are no fault of its path (a
+full disk, a quota): output that could not be written, status 74 (docs/output.md)."""
 
 
 def _all_topics() -> list[str]:

@@ -193,6 +193,28 @@ def test_odds_svg_writes_the_histogram_as_a_picture(tmp_path: Path) -> None:
     assert "#" in picture.read_text(encoding="utf-8")  # fills in colour: the passing rows
 
 
+def test_odds_svg_title_holds_the_typed_line_escaped(tmp_path: Path) -> None:
+    # docs/limits.md: text from the command line cannot drive a terminal; a control
+    # character in the title would also make the file no SVG at all
+    picture = tmp_path / "odds.svg"
+    done = run_in_process("odds", "2d6 # \x1b]0;pwn\x07 [a\x01b]", "--svg", str(picture))
+    assert done.returncode == 0, done.stderr
+    written = picture.read_text(encoding="utf-8")
+    assert "\x1b" not in written
+    assert "\x07" not in written
+    root = ElementTree.parse(picture).getroot()  # well-formed XML
+    text = "".join(root.itertext()).replace("\xa0", " ")
+    assert "2d6 # \\x1b]0;pwn\\x07 [a\\x01b]" in text
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_odds_svg_to_a_full_disk_is_output_that_could_not_be_written() -> None:
+    # docs/output.md: 74, the output could not be written (a full disk)
+    done = run_in_process("odds", "2d6", "--svg", "/dev/full")
+    assert done.returncode == 74
+    assert "cannot write it: No space left on device" in done.stderr
+
+
 def test_odds_svg_to_a_file_that_cannot_be_written(tmp_path: Path) -> None:
     where = tmp_path / "no\x1b[31mdir" / "odds.svg"
     done = run_in_process("odds", "2d6", "--svg", str(where))

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from dicecli.escape import escaped
 from dicecli.probability.distribution import Odds
 from dicecli.render.terminal import TerminalRenderer
 
@@ -32,7 +33,9 @@ def odds_svg(found: Sequence[Odds], full: bool = False) -> str:
     renderer = TerminalRenderer(io.StringIO(), console)
     for odds in found:
         renderer.odds(odds, full)
-    title = "dicecli odds " + " ; ".join(odds.input.strip() for odds in found)
+    # the lines as typed, escaped: a control character would make the file no SVG, and
+    # reach the terminal of whoever cats it
+    title = "dicecli odds " + " ; ".join(escaped(odds.input.strip()) for odds in found)
     return console.export_svg(title=title)
 
 
