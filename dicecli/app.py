@@ -156,6 +156,10 @@ class Session:
         self.mode = options.mode(streams)
         self.buffer = PendingOutput()
         direct = self.mode == "terminal" or not buffered
+        self.holds_output = self.given is not None and not direct
+        """With ``--given`` into a pipe or file, the rolls are written only once every face
+        is known to be used (:meth:`finish`): a script never reads a roll made from a
+        typo'd face, wherever in the faces the typo was."""
         # the plain and JSON renderers, which write here, only call write
         output = streams.stdout if direct else cast(TextIO, self.buffer)
         self.renderer: Renderer = make_renderer(
@@ -261,9 +265,12 @@ class Session:
             self.write_result(result)
         results.clear()
 
-    def flush(self) -> None:
+    def flush(self, final: bool = False) -> None:
         """Write what the buffer holds: whole, even when Ctrl-C or SIGTERM comes
-        meanwhile (:class:`SignalGuard`), so a stopped run ends with whole lines."""
+        meanwhile (:class:`SignalGuard`), so a stopped run ends with whole lines. While
+        the output is held (:attr:`holds_output`), only the ``final`` flush writes."""
+        if self.holds_output and not final:
+            return
         with SIGNAL_GUARD:
             text = self.buffer.take()
             if text:
@@ -281,7 +288,7 @@ class Session:
                 self.buffer.drop()
                 self.report(error)
                 return ExitStatus.BAD_INPUT
-        self.flush()
+        self.flush(final=True)
         return ExitStatus.CHECK_FAILED if self.failed_checks else ExitStatus.OK
 
     def report(
@@ -404,10 +411,11 @@ def run_once(text: str, options: RunOptions, streams: Streams) -> ExitStatus:
     try:
         session.roll_text(text)
     except DiceError as error:
+        session.flush(final=True)  # the rolls of the line before the one that failed
         session.report(error, words=text.split())
         return ExitStatus.BAD_INPUT
     except (KeyboardInterrupt, Terminated):
-        session.flush()  # a long --times run: the rolls made are written
+        session.flush(final=True)  # a long --times run: the rolls made are written
         raise
     return session.finish()
 
@@ -503,7 +511,7 @@ def run_lines(lines: Iterable[str], options: RunOptions, streams: Streams) -> Ex
                         session.report(error, number)
                 session.flush()
     except (KeyboardInterrupt, Terminated):
-        session.flush()  # the rolls made are written, then the run stops
+        session.flush(final=True)  # the rolls made are written, then the run stops
         raise
     status = session.finish()
     return ExitStatus.BAD_INPUT if bad else status

@@ -135,6 +135,18 @@ def test_a_piped_roll_that_fails_gives_its_given_faces_to_the_next_roll() -> Non
     assert status == ExitStatus.BAD_INPUT
 
 
+def test_piped_rolls_from_faces_with_one_too_many_are_never_printed() -> None:
+    # docs/output.md: the extra face could be a typo anywhere in them, so every roll
+    # made from them is suspect; nothing reaches stdout, whatever was read before
+    stdout, stderr = io.StringIO(), io.StringIO()
+    lines = ["2d6"] * (2 * LINES_PER_WRITE) + ["bad+"]
+    faces = ",".join(["3"] * (4 * LINES_PER_WRITE) + ["5"])
+    status = run_lines(lines, RunOptions(given=faces), Streams(stdout=stdout, stderr=stderr))
+    assert status == ExitStatus.BAD_INPUT
+    assert stdout.getvalue() == ""
+    assert "too many dice given: 1 of the" in stderr.getvalue()
+
+
 def test_pending_output_measures_the_characters_written_since_the_last_take() -> None:
     pending = PendingOutput()
     pending.write("abc")
