@@ -203,15 +203,16 @@ def run_repl(options: RunOptions, streams: Streams) -> ExitStatus:
     return ExitStatus.BAD_INPUT if bad else status
 
 
-def _show(output: Output, session: Session, where: str = "") -> None:
-    """Render ``output``; with ``--json`` messages go to stderr, so stdout stays JSON.
-    ``where`` goes before an error (``line 3: `` in a script)."""
+def _show(output: Output, session: Session, line: int | None = None) -> None:
+    """Render ``output``; with ``--json`` messages go to stderr, so stdout stays JSON,
+    and errors are JSON objects there. An error names its ``line`` of a script."""
     streams = session.streams
     mode = session.mode
-    messages = streams.stderr if mode == "json" else streams.stdout
+    json = mode == "json"
+    messages = streams.stderr if json else streams.stdout
     summaries = mode == "terminal"
     width = _terminal_width() if mode == "terminal" else 0
-    render_output(output, session.renderer, messages, streams.stderr, summaries, where, width)
+    render_output(output, session.renderer, messages, streams.stderr, summaries, line, width, json)
 
 
 def _terminal_width() -> int:
@@ -248,7 +249,7 @@ def _script(state: ReplState, session: Session, lines: Iterable[str]) -> int:
             number += 1
             state, output = _handle(state, line, session.options.debug)
             bad += any(isinstance(item, Problem) for item in output)
-            _show(output, session, f"line {number}: ")
+            _show(output, session, number)
             if state.finished:
                 return bad
     return bad

@@ -256,13 +256,15 @@ def render_output(
     messages: TextIO,
     stderr: TextIO,
     summaries: bool = True,
-    where: str = "",
+    line: int | None = None,
     width: int = 0,
+    json: bool = False,
 ) -> None:
     """Write ``output``: rolls and odds with ``renderer``, messages to ``messages``,
-    errors (with their caret) to ``stderr``, after ``where`` (``line 3: ``).
-    ``summaries``: show ``--times`` summaries (one-shot mode shows them on a terminal
-    only); ``width``: the terminal's, to fit messages to (0: a pipe, left as they are)."""
+    errors (with their caret) to ``stderr``, after ``line 3: `` for ``line`` 3 of a
+    script. ``summaries``: show ``--times`` summaries (one-shot mode shows them on a
+    terminal only); ``width``: the terminal's, to fit messages to (0: a pipe, left as
+    they are); ``json``: each error one JSON object (``--json``, docs/json.md)."""
     rolled = [item.result for item in output if isinstance(item, Rolled)]
     if len(rolled) > 1:  # a run of rolls (times N): laid out alike
         renderer.align(rolled)
@@ -290,6 +292,6 @@ def render_output(
                 text = fitted(text, width)
             messages.write(text + "\n")
         else:
-            stderr.write(where + item.error.show() + "\n")
+            stderr.write(item.error.reported(json, line))
     messages.flush()
     stderr.flush()

@@ -264,6 +264,20 @@ def test_json_mode_keeps_stdout_json() -> None:
     assert err == "STR = 3\n"
 
 
+def test_json_mode_reports_each_error_as_a_json_object() -> None:
+    # docs/json.md: with --json, an error is one JSON object on its own line on stderr
+    status, out, err = run_script("d6\nbad+\n", RunOptions(given="4", json=True))
+    assert status == ExitStatus.BAD_INPUT
+    assert [json.loads(line)["total"] for line in out.splitlines()] == [4]
+    assert json.loads(err) == {
+        "error": "expected a number, dice such as 2d6, '(' or a name at the end",
+        "input": "bad+",
+        "position": 4,
+        "hint": None,
+        "line": 2,
+    }
+
+
 def test_a_bad_times_is_refused() -> None:
     status, _, err = run_script("d6\n", RunOptions(times=0))
     assert status == ExitStatus.BAD_INPUT
