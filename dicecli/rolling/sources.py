@@ -80,19 +80,18 @@ class GivenSource:
 
     @classmethod
     def from_text(cls, text: str) -> GivenSource:
-        """``"3,4,1"`` or ``"3 4 1"``; an empty place (``"3,,4"``, ``"3,4,"``) is a typo,
-        refused, and so are more than :data:`MAX_GIVEN_FACES` faces."""
+        """``"3,4,1"`` or ``"3 4 1"``; an empty place (``"3,,4"``) is a typo, refused;
+        so are more than :data:`MAX_GIVEN_FACES` faces."""
         if len(text) > MAX_GIVEN_TEXT:
             raise GivenFacesError(
                 f"--given is too long: {len(text):,} characters, the limit is {MAX_GIVEN_TEXT:,}",
                 shortened(text),
             )
-        stripped = text.strip()
-        where = "between commas" if re.search(r"(^|,)\s*,", stripped) else None  # 3,,4 ,3,4
-        if where is None and re.search(r",\s*$", stripped):  # 3,4,
-            where = "after its last comma"
-        if where is not None:
-            raise GivenFacesError(f"--given '{shortened(text)}' has an empty place {where}", text)
+        empty = re.search(r"(^|,)\s*,", text.strip())
+        if empty:
+            raise GivenFacesError(
+                f"--given '{shortened(text)}' has an empty place between commas", text
+            )
         faces = text.replace(",", " ").split()
         if len(faces) > MAX_GIVEN_FACES:
             raise GivenFacesError(
