@@ -58,6 +58,13 @@ class Terminal:
         self.child.expect_exact(PROMPT)
         return screen(self.child.before)
 
+    def quit(self) -> int:
+        """Type ``quit``; the exit status once the program has ended."""
+        self.child.sendline("quit")
+        self.child.expect(pexpect.EOF)
+        self.child.close()
+        return int(self.child.exitstatus)
+
 
 def test_an_evening_at_the_prompt(tmp_path: Path) -> None:
     faces = "3,4,5,6,11,2,20"
@@ -94,10 +101,7 @@ def test_ctrl_c_clears_the_line_and_keeps_the_session(tmp_path: Path) -> None:
     terminal.child.sendcontrol("c")
     terminal.child.expect_exact(PROMPT)
     assert "= 6" in terminal.type("d6")
-    terminal.child.sendline("quit")
-    terminal.child.expect(pexpect.EOF)
-    terminal.child.close()
-    assert terminal.child.exitstatus == 0
+    assert terminal.quit() == 0
 
 
 def test_ctrl_c_stops_a_long_output_and_keeps_the_session(tmp_path: Path) -> None:
@@ -110,10 +114,7 @@ def test_ctrl_c_stops_a_long_output_and_keeps_the_session(tmp_path: Path) -> Non
     terminal.child.expect_exact("cancelled: the rest of the output is not shown")
     terminal.child.expect_exact(PROMPT)
     assert re.search(r"\n\[\d\] \+ STR\(3\) = \d\n", terminal.type("d6+STR"))
-    terminal.child.sendline("quit")
-    terminal.child.expect(pexpect.EOF)
-    terminal.child.close()
-    assert terminal.child.exitstatus == 0
+    assert terminal.quit() == 0
 
 
 def test_lines_pasted_at_once_are_rolled_one_after_another(tmp_path: Path) -> None:
@@ -122,10 +123,7 @@ def test_lines_pasted_at_once_are_rolled_one_after_another(tmp_path: Path) -> No
     shown = terminal.type("\x1b[200~2d6\r\n3d6\x1b[201~")
     assert "\n[3, 4] = 7\n[1, 2, 5] = 8\n" in shown
     assert "error" not in shown
-    terminal.child.sendline("quit")
-    terminal.child.expect(pexpect.EOF)
-    terminal.child.close()
-    assert terminal.child.exitstatus == 0
+    assert terminal.quit() == 0
 
 
 def test_after_an_error_the_prompt_is_empty_and_ctrl_d_leaves(tmp_path: Path) -> None:
