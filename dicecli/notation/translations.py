@@ -474,20 +474,25 @@ def translated(text: str, dialect: str) -> str:
         raise error.at(text, 0) from None
 
 
-MATCHED_AROUND = 100
-"""Characters of the rewritten line compared on each side of an error's position (and
-twice as many of the typed line) when a long line was rewritten in many places: what
-the two lines share is found in time that grows with the cube of what is compared, so
-a line of thousands of characters would take minutes; the rewritings are local, so the
-characters around the position are enough to place the caret."""
+WHOLLY_MATCHED = 500
+"""Most characters of each line, past what the two start and end with alike, that are
+matched whole (in about a tenth of a second): what the lines share is found in time
+that grows with the cube of what is compared, so a line of thousands of characters
+rewritten in many places would take minutes."""
+
+MATCHED_AROUND = 250
+"""Past :data:`WHOLLY_MATCHED`: the characters of each line compared on each side of
+the error, the typed line's around where it has as much of its rewritten part before
+it. The rewritings are local, so the caret lands near the right place, not always on
+it (a line of repeated terms can be matched one term off)."""
 
 
 def typed_position(typed: str, rewritten: str, position: int) -> int:
     """Where ``position`` in the ``rewritten`` line stands in the line as ``typed``: at
     the same character where the rewriting left it, else at the start of what it
     rewrote (``5d10!10 +``'s end is ``5d10x10 +``'s). What the two lines start and end
-    with alike is matched at once; of the rest, at most :data:`MATCHED_AROUND`
-    characters each side of the position, near where the typed line has them."""
+    with alike is matched at once, the rest whole up to :data:`WHOLLY_MATCHED`
+    characters, and past that around the position only (:data:`MATCHED_AROUND`)."""
     if position >= len(rewritten):
         return len(typed)
     head = _same_start(rewritten, typed)
@@ -499,14 +504,13 @@ def typed_position(typed: str, rewritten: str, position: int) -> int:
         return len(typed) - (len(rewritten) - position)
     start, end = head, len(rewritten) - tail  # the parts that differ
     typed_start, typed_end = head, len(typed) - tail
-    if end - start > 2 * MATCHED_AROUND:  # many rewritings: near the position only
+    if max(end - start, typed_end - typed_start) > WHOLLY_MATCHED:
         near = typed_start + (position - start) * (typed_end - typed_start) // (end - start)
         start, end = max(start, position - MATCHED_AROUND), min(end, position + MATCHED_AROUND)
-        typed_start = max(typed_start, near - 2 * MATCHED_AROUND)
-        typed_end = min(typed_end, near + 2 * MATCHED_AROUND)
-    return typed_start + _matched(
-        rewritten[start:end], typed[typed_start:typed_end], position - start
-    )
+        typed_start = max(typed_start, near - MATCHED_AROUND)
+        typed_end = min(typed_end, near + MATCHED_AROUND)
+    found = _matched(rewritten[start:end], typed[typed_start:typed_end], position - start)
+    return typed_start + found
 
 
 def _same_start(one: str, other: str) -> int:

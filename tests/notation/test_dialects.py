@@ -369,8 +369,8 @@ def test_an_error_in_a_long_rewritten_line_is_placed_from_its_neighbourhood(
     dialect: str, term: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # docs/limits.md: every input gets an error within bounded time. Matching whole
-    # lines of thousands of characters took minutes; the caret is placed from the
-    # characters around it, at most MATCHED_AROUND each side of it
+    # lines of thousands of characters took minutes; past WHOLLY_MATCHED characters
+    # rewritten, the caret is placed from MATCHED_AROUND characters each side of it
     import difflib
 
     from dicecli.notation import translations
@@ -384,10 +384,11 @@ def test_an_error_in_a_long_rewritten_line_is_placed_from_its_neighbourhood(
         return matcher(junk, one, other, autojunk=autojunk)
 
     monkeypatch.setattr(difflib, "SequenceMatcher", measured)
-    line = term * 400 + "+"  # the last + lacks its right side
+    line = term * 200 + ")" + term * 200 + "1"  # the ) in the middle, rewritten both sides
     with pytest.raises(DiceError) as caught:
         parse_as(line, dialect)
     assert caught.value.text == line
-    assert caught.value.position == len(line) - 1
-    around = translations.MATCHED_AROUND
-    assert all(one <= 2 * around and other <= 4 * around for one, other in compared)
+    assert caught.value.position == line.index(")")
+    around = 2 * translations.MATCHED_AROUND
+    assert compared
+    assert all(one <= around and other <= around for one, other in compared)
