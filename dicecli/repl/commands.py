@@ -44,6 +44,7 @@ from dicecli.repl.state import (
     ReplState,
     Rolled,
     Summary,
+    all_or_none,
     failed,
     last_roll,
     needs_argument,
@@ -311,9 +312,10 @@ def _table(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]
     book, name = book_and_name(words)
     table = book.table(name)
     typed = "table " + " ".join(words)
-    results = tuple(
-        draw(book, table.name, state.roller, state.env, typed) for _ in range(state.times)
-    )
+    with all_or_none(state.roller):
+        results = tuple(
+            draw(book, table.name, state.roller, state.env, typed) for _ in range(state.times)
+        )
     output: list[OutputItem] = [Rolled(result) for result in results]
     if len(results) > 1:
         output.append(Summary(results))

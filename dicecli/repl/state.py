@@ -20,7 +20,8 @@ own commands there through the registry).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from types import MappingProxyType
 from typing import TYPE_CHECKING, TextIO
 
@@ -188,8 +189,7 @@ def roll_line(state: ReplState, line: str) -> tuple[ReplState, Output]:
         rolls = [(line, text, parse_as(text, state.env.dialect))]
     every: list[RollResult] = []
     output: list[OutputItem] = []
-    mark = state.roller.given_mark()
-    try:
+    with all_or_none(state.roller):
         for shown, text, parsed in rolls:
             results = tuple(roll(parsed, state.roller, state.env, shown) for _ in range(times))
             found = _chances(text, state.env) if with_odds else None
@@ -197,11 +197,23 @@ def roll_line(state: ReplState, line: str) -> tuple[ReplState, Output]:
             if len(results) > 1:
                 output.append(Summary(results))
             every += results
-    except (DiceError, KeyboardInterrupt) as error:  # no roll shown: the faces go back
-        if not isinstance(error, NotAFaceError):
-            state.roller.give_back_from(mark)
-        raise
     return state.with_rolled(*every), tuple(output)
+
+
+@contextmanager
+def all_or_none(roller: Roller) -> Iterator[None]:
+    """The rolls of one line of the REPL, which stand or fall together (``-n 3``, ``;``,
+    a table's draws): when one fails (an error, Ctrl-C, a plug-in's fault) the line
+    shows none, so the faces of a player's dice (``--given``) that any of them took go
+    to the next line. A face that is no face of its die (:class:`NotAFaceError`) is
+    spent, with those taken before it: the faces are out of step with the dice."""
+    mark = roller.given_mark()
+    try:
+        yield
+    except BaseException as error:
+        if not isinstance(error, NotAFaceError):
+            roller.give_back_from(mark)
+        raise
 
 
 _ODDS_FLAG = re.compile(r"(?<!\S)--odds(?!\S)")

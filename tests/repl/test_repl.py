@@ -115,6 +115,15 @@ def test_a_line_that_fails_gives_its_faces_to_the_next_line() -> None:
     assert faces(rolled(output)) == ["3", "4"]
 
 
+def test_a_table_draw_that_fails_gives_its_faces_to_the_next_line() -> None:
+    # docs/repl.md: a draw whose inline roll fails shows nothing; the 2d6 that chose its
+    # entry took 3 and 1, and they go to the next line
+    table = Path(__file__).parents[2] / "examples" / "tables.toml"
+    state, output = run(session("3,1,2"), f"table {table} encounters")
+    assert "not enough dice given" in str(problem(output))
+    assert faces(rolled(run(state, "d6")[1])) == ["3"]
+
+
 def test_a_face_that_is_no_face_of_its_die_is_spent() -> None:
     # docs/repl.md: 'x' is used up, or every roll after it would stop at it
     state, output = run(session("3,x,5"), "2d6")
