@@ -75,7 +75,7 @@ def advise(
     start = prefix.end() if prefix else 0
     roll = line[start:]
     assignment = _ASSIGNMENT.fullmatch(roll)
-    if assignment is not None and start == 0:
+    if assignment is not None and start == 0 and not _names_a_setting(assignment["name"], repl):
         name, value = assignment["name"], assignment["value"]
         if repl:
             return error.with_hint(f"to name a value: let {name} = {value}")
@@ -128,6 +128,16 @@ def _dialect_hint(roll: str, env: Environment) -> str | None:
         rolled = spelt.partition("#")[0].strip()  # as a dialect's note shows it
         return f"{dialect.roller} reads it: --dialect {name} rolls {rolled}"
     return None
+
+
+def _names_a_setting(name: str, repl: bool) -> bool:
+    """Whether ``name`` of ``NAME = VALUE`` is no name to give a value: at the REPL, a
+    command word (``set =3``) or a setting's key (``set dialect=foo``), which the
+    ``set`` command's own error is about."""
+    if not repl:
+        return False
+    folded = name.casefold()
+    return folded in ("set", "let", "dialect") or folded in registry.settings()
 
 
 def _dice_maiden_hint(roll: str, env: Environment) -> str | None:

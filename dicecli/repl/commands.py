@@ -268,7 +268,7 @@ def _set(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
     setting = known.get(key)
     if setting is None:
         raise invocation.syntax(f"no such setting '{match['key']}' (settings: {keys})", at)
-    value = match["value"].strip()
+    value = match["value"].partition("#")[0].strip()  # a comment after it, as for let
     settings = {name: text for name, text in state.env.settings.items() if name != key}
     if not value:
         env = replace(state.env, settings=settings)

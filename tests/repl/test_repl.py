@@ -360,6 +360,24 @@ def test_set_refuses_a_bad_setting_at_once(line: str, said: str, caret: int) -> 
     assert state.env.settings == {}
 
 
+def test_set_takes_a_comment_after_the_value() -> None:
+    state, output = run(session(), "set age.max_rolls=200 # a long fight")
+    assert message(output) == "age.max_rolls = 200"
+    assert state.env.setting("age.max_rolls") == "200"
+
+
+@pytest.mark.parametrize(
+    ("line", "hint"),
+    [
+        ("set =3", None),  # set is a command word: no name to give a value
+        ("set dialect=foo", None),  # the dialect's own error says it all
+        ("set STR=3", "to name a value: let STR = 3"),  # a value meant, not a setting
+    ],
+)
+def test_a_set_error_hints_at_let_only_for_a_name(line: str, hint: str | None) -> None:
+    assert problem(run(session(), line)[1]).hint == hint
+
+
 def test_set_dialect_is_the_dialect_command() -> None:
     state, output = run(session(), "set dialect=roll20")
     assert message(output) == "dialect: Roll20"
