@@ -142,7 +142,8 @@ class Session:
 
     Plain and JSON output is buffered here and flushed after each batch of input (see
     :func:`run_lines`): one write per batch instead of one per roll, whatever
-    ``PYTHONUNBUFFERED`` says, and still answering a line-by-line conversation promptly.
+    ``PYTHONUNBUFFERED`` says, and still answering a line-by-line conversation promptly
+    (but with ``--given``: :attr:`holds_output`).
     """
 
     def __init__(
@@ -264,6 +265,13 @@ class Session:
         for result in results:
             self.write_result(result)
         results.clear()
+
+    def cut_short(self) -> None:
+        """The run ends early (a one-shot line that failed, Ctrl-C, SIGTERM): the rolls
+        made are written; not those held for ``--given`` (:attr:`holds_output`), whose
+        faces were not all checked."""
+        if not self.holds_output:
+            self.flush()
 
     def flush(self, final: bool = False) -> None:
         """Write what the buffer holds: whole, even when Ctrl-C or SIGTERM comes
@@ -411,11 +419,11 @@ def run_once(text: str, options: RunOptions, streams: Streams) -> ExitStatus:
     try:
         session.roll_text(text)
     except DiceError as error:
-        session.flush(final=True)  # the rolls of the line before the one that failed
+        session.cut_short()  # the rolls of the line before the one that failed
         session.report(error, words=text.split())
         return ExitStatus.BAD_INPUT
     except (KeyboardInterrupt, Terminated):
-        session.flush(final=True)  # a long --times run: the rolls made are written
+        session.cut_short()  # a long --times run: the rolls made are written
         raise
     return session.finish()
 
@@ -433,7 +441,8 @@ def batches(lines: Iterable[str] | TextIO) -> Iterator[list[str]]:
     """The input lines, without their line ends, in batches of what one read returned.
 
     From a real file descriptor each batch is what arrived in one ``os.read``: a program
-    feeding lines one at a time gets each answer before dicecli waits again, and a file
+    feeding lines one at a time can get each answer before dicecli waits again (their
+    results are written after each batch, except with ``--given``), and a file
     is read in large blocks. Lines end at ``\n`` only (a ``\r`` before it is dropped):
     form feed, NEL or U+2028 are characters of a line, so line numbers agree with
     ``wc -l``. Bytes that are not UTF-8 are kept as ``\xff`` escapes. A line longer
@@ -511,7 +520,7 @@ def run_lines(lines: Iterable[str], options: RunOptions, streams: Streams) -> Ex
                         session.report(error, number)
                 session.flush()
     except (KeyboardInterrupt, Terminated):
-        session.flush(final=True)  # the rolls made are written, then the run stops
+        session.cut_short()  # the rolls made are written, then the run stops
         raise
     status = session.finish()
     return ExitStatus.BAD_INPUT if bad else status

@@ -147,6 +147,26 @@ def test_piped_rolls_from_faces_with_one_too_many_are_never_printed() -> None:
     assert "too many dice given: 1 of the" in stderr.getvalue()
 
 
+@pytest.mark.parametrize(("given", "written"), [(None, 2), ("1,2,3,4,5", 0)])
+def test_a_run_stopped_by_ctrl_c_writes_its_rolls_but_not_unchecked_given_ones(
+    given: str | None, written: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # docs/output.md: the rolls made are written, then the run stops; with --given into
+    # a pipe none is, as the faces were not all checked
+    roll_text = app.Session.roll_text
+
+    def third_interrupted(session: app.Session, text: str) -> None:
+        if text == "stop":
+            raise KeyboardInterrupt
+        roll_text(session, text)
+
+    monkeypatch.setattr(app.Session, "roll_text", third_interrupted)
+    stdout = io.StringIO()
+    with pytest.raises(KeyboardInterrupt):
+        run_lines(["d6", "d6", "stop"], RunOptions(given=given, seed=1), Streams(stdout=stdout))
+    assert len(stdout.getvalue().splitlines()) == written
+
+
 def test_pending_output_measures_the_characters_written_since_the_last_take() -> None:
     pending = PendingOutput()
     pending.write("abc")
