@@ -591,8 +591,8 @@ def odds_command(
             shown = escaped(str(svg))
             streams.stderr.write(f"error: --svg {shown}: cannot write it: {error.strerror}\n")
             # a full disk is output that could not be written; a bad path is bad input
-            full = error.errno in _WRITE_FAILURES
-            _finish(ExitStatus.WRITE_ERROR if full else ExitStatus.BAD_INPUT)
+            disk_full = error.errno in _WRITE_FAILURES
+            _finish(ExitStatus.WRITE_ERROR if disk_full else ExitStatus.BAD_INPUT)
 
 
 _WRITE_FAILURES = frozenset(

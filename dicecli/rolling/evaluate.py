@@ -141,7 +141,7 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
         evaluation = Evaluation(roller, env)
         tree = step(evaluation)
     except DiceError as error:
-        if type(error) is not NotAFaceError:
+        if not isinstance(error, NotAFaceError):
             roller.give_back()
         raise _as_typed(error, text, env).at(text) from None
     except RecursionError:
