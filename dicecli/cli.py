@@ -64,11 +64,8 @@ def _examples() -> str:
 
 
 def _setting_example() -> str:
-    """``KEY=VALUE`` for the first setting that has an example value."""
-    for setting in registry.settings().values():
-        if setting.example:
-            return escaped(f"{setting.key}={setting.example}")
-    return "KEY=VALUE"
+    """:func:`~dicecli.systems.registry.setting_example`, escaped for help and errors."""
+    return escaped(registry.setting_example())
 
 
 _EPILOG_WIDTH = 76

@@ -75,7 +75,7 @@ def advise(
     start = prefix.end() if prefix else 0
     roll = line[start:]
     assignment = _ASSIGNMENT.fullmatch(roll)
-    if assignment is not None and start == 0 and not _names_a_setting(assignment["name"], repl):
+    if assignment is not None and start == 0 and not _names_a_setting(assignment["name"], commands):
         name, value = assignment["name"], assignment["value"]
         if repl:
             return error.with_hint(f"to name a value: let {name} = {value}")
@@ -130,14 +130,15 @@ def _dialect_hint(roll: str, env: Environment) -> str | None:
     return None
 
 
-def _names_a_setting(name: str, repl: bool) -> bool:
-    """Whether ``name`` of ``NAME = VALUE`` is no name to give a value: at the REPL, a
-    command word (``set =3``) or a setting's key (``set dialect=foo``), which the
-    ``set`` command's own error is about."""
-    if not repl:
+def _names_a_setting(name: str, commands: Sequence[str] | None) -> bool:
+    """Whether ``name`` of ``NAME = VALUE`` is no name to give a value: at the REPL
+    (``commands``: its command words), a command word (``set =3``) or a setting's key
+    (``set dialect=foo``, ``set age.max_rolls=x``), which the ``set`` command's own
+    error is about."""
+    if commands is None:
         return False
     folded = name.casefold()
-    return folded in ("set", "let", "dialect") or folded in registry.settings()
+    return folded in commands or folded in registry.settings()
 
 
 def _dice_maiden_hint(roll: str, env: Environment) -> str | None:

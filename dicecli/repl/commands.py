@@ -19,7 +19,6 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from dicecli.app import is_roll_line
 from dicecli.errors import DiceError
@@ -54,9 +53,6 @@ from dicecli.repl.state import (
 )
 from dicecli.results import RollResult
 from dicecli.systems import registry
-
-if TYPE_CHECKING:
-    from dicecli.systems.declaration import Setting
 
 Run = Callable[[ReplState, Invocation], tuple[ReplState, Output]]
 
@@ -259,7 +255,7 @@ def _set(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
         return state, (Message(f"{said}\n(settings: {keys})"),)
     match = _SETTING.fullmatch(argument.strip())
     if match is None or not match["equals"]:
-        raise invocation.syntax(f"set takes KEY=VALUE, e.g. set {_setting_example(known)}", 0)
+        raise invocation.syntax(f"set takes KEY=VALUE, e.g. set {registry.setting_example()}", 0)
     key = match["key"].casefold()
     at = len(argument) - len(argument.lstrip())
     if key == DIALECT_SETTING:
@@ -279,14 +275,6 @@ def _set(state: ReplState, invocation: Invocation) -> tuple[ReplState, Output]:
         raise invocation.syntax(error.message, at + match.start("value")) from None
     env = replace(state.env, settings={**settings, key: value})
     return replace(state, env=env), (Message(f"{key} = {value}"),)
-
-
-def _setting_example(known: dict[str, Setting]) -> str:
-    """``KEY=VALUE`` of the first setting that has an example value."""
-    for setting in known.values():
-        if setting.example:
-            return f"{setting.key}={setting.example}"
-    return "KEY=VALUE"
 
 
 @command(

@@ -125,7 +125,7 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
     roller.remaining = roller.budget
     given = roller.given
     if given is not None:
-        roller.roll_mark = given.used
+        roller.roll_mark = given.mark()
     body = roll.body
     try:
         if isinstance(body, Check):

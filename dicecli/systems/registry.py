@@ -288,6 +288,15 @@ def settings() -> dict[str, Setting]:
     return {setting.key: setting for game in games() for setting in game.settings}
 
 
+def setting_example() -> str:
+    """``KEY=VALUE`` of the first setting that has an example value (as typed: a
+    plug-in's text, escaped by whoever shows it), for help and errors."""
+    for setting in settings().values():
+        if setting.example:
+            return f"{setting.key}={setting.example}"
+    return "KEY=VALUE"
+
+
 # --- plug-ins -----------------------------------------------------------------------
 
 
