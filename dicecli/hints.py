@@ -133,7 +133,7 @@ def _dialect_hint(roll: str, env: Environment) -> str | None:
 def _names_a_setting(name: str, commands: Sequence[str] | None) -> bool:
     """Whether ``name`` of ``NAME = VALUE`` is no name to give a value: at the REPL
     (``commands``: its command words), a command word (``set =3``) or a setting's key
-    (``set dialect=foo``, ``set age.max_rolls=x``), which the ``set`` command's own
+    (``set dialect=foo``, ``set GAME.KEY=x``), which the ``set`` command's own
     error is about."""
     if commands is None:
         return False
