@@ -27,9 +27,12 @@ Dice Roller's loop, a bare PromptSession, icepool), or a peak memory:
   against a bare prompt_toolkit ``PromptSession`` (target 1.1x);
 - **never-seen lines**: the CPU time per piped distinct line (a run of ``--lines``
   lines less a run of one), against RPG Dice Roller's loop over the same lines in node
-  (``new DiceRoll(line)``), when node and the npm package can be had; and the
-  callgrind instructions per such line (``bench_instructions.py``'s piped new line,
-  over 500 lines) (target 10 µs, 1.5x RPG Dice Roller's speed);
+  (``new DiceRoll(line)``), when node and the npm package can be had, and against
+  ``floor_roller.py`` (a regular expression, a random source, the same output: what
+  any Python roller pays, so that the 10 µs can be read against this machine's speed
+  in the same run); and the callgrind instructions per such line
+  (``bench_instructions.py``'s piped new line, over 500 lines) (target 10 µs, 1.5x
+  RPG Dice Roller's speed);
 - **checks and multi-roll piped**: CPU time per piped line of checks (``d20 + 5 >=
   15`` ...) and of lines of three rolls (``1d20+5; 2d6+3; 1d8+2``), against ``d20.roll``
   in a loop over the same rolls (target 1.5x d20's speed);
@@ -54,6 +57,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import platform
 import resource
 import shutil
 import statistics
@@ -75,6 +79,9 @@ from bench_startup import DICECLI
 from bench_throughput import cycle
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "2"))
+FLOOR = (sys.executable, str(Path(__file__).with_name("floor_roller.py")))
+"""The regular-expression roller the never-seen lines are also timed with, run by this
+script's Python: what any Python roller pays for them."""
 MIB = 1024 * 1024
 
 Measure = dict[str, float | str]
@@ -90,11 +97,14 @@ def capped(cap: int) -> Callable[[], None]:
     return limit
 
 
-def piped(dicecli: str, lines: Sequence[str], cap: int, *options: str) -> tuple[float, float]:
-    """CPU seconds and peak MiB of ``dicecli OPTIONS < lines``; the CPU time is ``nan``
-    when the process failed (over the memory cap)."""
+def piped(
+    command: Sequence[str], lines: Sequence[str], cap: int, *options: str
+) -> tuple[float, float]:
+    """CPU seconds and peak MiB of ``COMMAND OPTIONS < lines`` (a dicecli, or the floor
+    roller, :data:`FLOOR`); the CPU time is ``nan`` when the process failed (over the
+    memory cap)."""
     process = subprocess.Popen(
-        [dicecli, *options],
+        [*command, *options],
         stdin=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -113,10 +123,10 @@ def piped(dicecli: str, lines: Sequence[str], cap: int, *options: str) -> tuple[
     return seconds, usage.ru_maxrss / 1024
 
 
-def per_line(dicecli: str, lines: Sequence[str], cap: int) -> float:
+def per_line(command: Sequence[str], lines: Sequence[str], cap: int) -> float:
     """CPU seconds a piped line, start-up left out: ``lines`` less their first line alone."""
-    many, _ = piped(dicecli, lines, cap, "--seed", "1")
-    one, _ = piped(dicecli, lines[:1], cap, "--seed", "1")
+    many, _ = piped(command, lines, cap, "--seed", "1")
+    one, _ = piped(command, lines[:1], cap, "--seed", "1")
     return (many - one) / (len(lines) - 1)
 
 
@@ -139,7 +149,7 @@ def sides_rows(programs: dict[str, str], lines: int, cap: int) -> dict[str, Meas
         memory: dict[str, float] = {}
         for _ in range(ROUNDS):
             for kind, texts in sets.items():
-                cpu, peak = piped(dicecli, texts, cap, "--seed", "1")
+                cpu, peak = piped([dicecli], texts, cap, "--seed", "1")
                 seconds[kind] = min(cpu, seconds.get(kind, cpu))
                 memory[kind] = max(peak, memory.get(kind, peak))
         standard = seconds["standard"] / len(sets["standard"])
@@ -183,7 +193,13 @@ for the rows that tell a cost growing with the sides from that of dice not share
 def instructions_a_line(dicecli: str, lines: Sequence[str], *options: str) -> float:
     """Callgrind instructions a line of ``lines`` piped into ``dicecli OPTIONS``: the
     run of all of them less a run of the first alone, over one fewer."""
-    command = [*bench_instructions.interpreter_and_script(dicecli), *options]
+    return command_instructions_a_line(
+        [*bench_instructions.interpreter_and_script(dicecli), *options], lines
+    )
+
+
+def command_instructions_a_line(command: list[str], lines: Sequence[str]) -> float:
+    """:func:`instructions_a_line` for any command (the floor roller's)."""
     all_of_them = bench_instructions.instructions(command, "\n".join(lines) + "\n")
     return (all_of_them - bench_instructions.instructions(command, lines[0] + "\n")) / (
         len(lines) - 1
@@ -327,16 +343,25 @@ def piped_rows(
     folder, said = rpg_dice_roller()
     notes.append(said)
     rdr = rdr_seconds(folder, {"new": new}) if folder is not None else None
+    floor = best_of(partial(per_line, FLOOR, new, cap))
+    few = [f"{line}+{index}" for index, line in enumerate(new[:500])]
+    floor_instructions = command_instructions_a_line(list(FLOOR), few)
+    notes.append(
+        f"floor roller (floor_roller.py, Python {platform.python_version()}): "
+        f"{floor * 1e6:.2f} µs a never-seen line; 10 µs is {10e-6 / floor:.2f}x it"
+    )
     d20_checks, d20_multi = d20_seconds(checks), d20_seconds(multi)
     found: dict[str, Measure] = {}
     for name, dicecli in programs.items():
-        seconds_new = best_of(partial(per_line, dicecli, new, cap))
-        seconds_checks = best_of(partial(per_line, dicecli, checks, cap))
-        seconds_multi = best_of(partial(per_line, dicecli, multi, cap))
-        few = [f"{line}+{index}" for index, line in enumerate(new[:500])]
+        seconds_new = best_of(partial(per_line, [dicecli], new, cap))
+        seconds_checks = best_of(partial(per_line, [dicecli], checks, cap))
+        seconds_multi = best_of(partial(per_line, [dicecli], multi, cap))
+        instructions = instructions_a_line(dicecli, few)
         found[name] = {
             "never-seen line: µs a line": seconds_new * 1e6,
-            "never-seen line: instructions": instructions_a_line(dicecli, few),
+            "never-seen line: time vs the floor roller": seconds_new / floor,
+            "never-seen line: instructions": instructions,
+            "never-seen line: instructions vs the floor roller": instructions / floor_instructions,
             "never-seen line: speed vs RPG Dice Roller": "n/a"
             if rdr is None
             else rdr["new"] / seconds_new,
@@ -445,6 +470,7 @@ TARGETS = {
     "instructions vs 2D6+5": "<= 1.1",
     "instr. vs bare PromptSession": "<= 1.1",
     "never-seen line: µs a line": "<= 10",
+    "vs the floor roller": "(the floor: 1)",
     "speed vs RPG Dice Roller": ">= 1.5",
     "time vs icepool": "<= 1",
     "answer, CPU": "answered if < 1 s of work, else refused in 1 s",
