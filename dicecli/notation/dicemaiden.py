@@ -38,7 +38,12 @@ _FLAGS = re.compile(r"(?P<label>\s*(?:\([^()]*\)[ \t]*)?)(?:(?:p|s|nr|ul)[ \t]+)
 """Display flags before a roll: ``p`` private, ``s`` simple output, ``nr`` no results,
 ``ul`` unsorted. None changes what is rolled."""
 _DOUBLED_PLUS = re.compile(r"\+(?:[ \t]*\+)+")
-_TARGET_LOWER = re.compile(r"(?<![A-Za-z])tl(?P<target>\d+)(?P<double>ds(?![\d<>=!]))?")
+_TARGET_LOWER = re.compile(
+    r"(?<![A-Za-z])tl(?P<target>\d+)(?![ \t]*ds\d)(?P<double>ds(?![\d<>=!]))?"
+)
+"""``tl6`` (with a bare ``ds``: doubles on the target); not beside ``ds`` and a number,
+which Dice Maiden reads as that number or less and dicecli as exactly it: such a line
+stays refused (its hint gives the dialect's reading)."""
 _TARGET_DOUBLE = re.compile(r"(?<![A-Za-z])t(?P<target>\d+)ds(?![\d<>=!])")
 _COUNT_ONLY = re.compile(r"(?:(?<=\s)|(?<=\d))c(?=\s|$)")
 """``c``, alone or right after a modifier's number: Dice Maiden's cancel (each 10
@@ -151,6 +156,11 @@ def _arithmetic_beside_targets(code: str) -> str:
         return code
     before = [(m["op"], int(m["n"])) for m in _ARITHMETIC_PART.finditer(found["before"])]
     after = [(m["op"], int(m["n"])) for m in _ARITHMETIC_PART.finditer(found["after"])]
+    if "/" in (op for op, _ in after):
+        raise DiceError(
+            "Dice Maiden divides a count towards zero, dicecli rounds up: "
+            "write the division after the roll, in brackets"
+        )
     if not before and len(after) < 2:
         return code  # dicecli adds a number to the count already (1d20 t10 +5)
     sides = 100 if found["sides"] == "%" else int(found["sides"])
@@ -176,11 +186,6 @@ def _arithmetic_beside_targets(code: str) -> str:
         if part["double"] is not None:
             double = int(part["double"] or number)
             counted += f"ds>={at_least(double)}" if word == "t" else f"ds<={at_most(double)}"
-    if "/" in (op for op, _ in after):
-        raise DiceError(
-            "Dice Maiden divides a count towards zero, dicecli rounds up: "
-            "write the division after the roll, in brackets"
-        )
     text = found["head"] + counted
     for op, number in after:
         text = f"({text}) {op} {number}"

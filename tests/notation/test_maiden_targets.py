@@ -19,6 +19,7 @@ from brute import brute_distribution
 import dicecli
 from dicecli.environment import Environment
 from dicecli.errors import DiceError
+from dicecli.hints import advise
 from dicecli.notation.reader import parse_as
 from dicecli.notation.translations import translated
 
@@ -113,10 +114,30 @@ def test_cancel_beside_failures_is_refused(line: str) -> None:
         dicecli.parse(line)
 
 
-def test_dividing_a_count_is_refused() -> None:
-    """Dice Maiden divides a count towards zero; dicecli's ``/`` rounds up (rule N3)."""
+@pytest.mark.parametrize("line", ["4d6+1 t4 / 2", "3d6 t4 / 2", "3d6 t4/2", "3d6 t4 +1 /2"])
+def test_dividing_a_count_is_refused(line: str) -> None:
+    """Dice Maiden divides a count towards zero; dicecli's ``/`` rounds up (rule N3): a
+    division of the count is refused in the dialect, alone (``t4 / 2``: one success is
+    0 there, 1 here) as after another number."""
     with pytest.raises(DiceError, match="divides a count towards zero"):
-        parse_as("4d6+1 t4 / 2", "dicemaiden")
+        parse_as(line, "dicemaiden")
+
+
+@pytest.mark.parametrize("line", ["4d6 tl4ds4", "4d6 tl4 ds2"])
+def test_bare_double_beside_a_lower_target_is_not_read_as_exactly(line: str) -> None:
+    """Beside ``tl``, Dice Maiden reads ``ds4`` as 4 or less (``TargetLowerWithDouble
+    Success``); dicecli's bare number is exactly 4. By default the line is refused, as
+    ``t4ds4`` is, with the dialect's reading as its hint; the dialect reads it so."""
+    with pytest.raises(DiceError) as refused:
+        dicecli.parse(line)
+    hint = advise(refused.value).hint
+    assert hint is not None
+    assert "--dialect dicemaiden rolls 4d6 <=4" in hint
+    double = int(line[-1])
+    rolled = dicecli.roll(line, given="2,3,4,6", environment=MAIDEN)
+    # 2, 3 and 4 are 4 or less: three successes, and one more for each die of
+    # ``double`` or less
+    assert rolled.total == 3 + sum(face <= double for face in (2, 3, 4, 6))
 
 
 def test_expertise_die_after_a_roll_is_refused() -> None:
