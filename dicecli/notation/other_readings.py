@@ -47,6 +47,11 @@ _SPACED_BANG = r"\s!(?:\s*$|\s+[^\sA-Za-z])"
 (``2d6 !``, ``d6 ! + 3``); before words (``2d6 ! Fire``) it is read as Dice Maiden's
 comment, and no note is due."""
 _LONE_POOL = r"\{\s*\d*[dD]\d+[A-Za-z!<>=\d]*\s*\}\s*(?:>=|<=|>|<|=)-?\d"
+_LONE_KEPT = (
+    r"\{\s*(?P<term>\d*[dD](?:\d+|%)[A-Za-z!<>=\d]*?)\s*\}\s*"
+    r"(?P<keep>(?:[kK][hHlL]?|[dD][hHlL])\d*)"
+)
+"""A group of one dice term with a keep or drop after it (``{4d6!}dl1``)."""
 _ADD_THEN_TIMES = r"(?P<dice>\d*[dD]\d+)(?P<add>[+-]\d+)\*(?P<times>\d{1,9})(?!\d)"
 _SPACED_REROLL = r"[dD]\d+\S*\s+[rR](?:\d|[<>=])"
 _DISADVANTAGE = r"\s*-[dD](?P<die>20|%)(?!\w)"
@@ -170,10 +175,22 @@ def other_readings(text: str) -> tuple[str, ...]:
             "a group of one dice term counts its sum as one value; Roll20 compares each "
             "die with the target: write the dice without braces, or --dialect roll20"
         )
+    kept = _pattern(_LONE_KEPT).search(code) if "{" in code else None
+    if kept is not None:
+        from dicecli.notation.translations import one_value_term  # docs/startup.md
+
+        term, keep = kept["term"], kept["keep"]
+        runs = _modifier_runs()(term)
+        if runs and one_value_term(runs[0][1]):
+            notes.append(
+                f"{{{term}}}{keep} keeps or drops the group's sum as one value here; Roll20 "
+                f"picks among the dice: write {term}{keep}, or --dialect roll20"
+            )
     strict: str | None = None
     counted: str | None = None
     once = False
     bare_keep: str | None = None
+    selected: str | None = None
     multiplied: tuple[str, str] | None = None
     # what the modifiers read below need: a strict condition, cs, r, x or k
     worth_reading = "<" in code or ">" in code or "c" in lowered or "r" in lowered or "x" in lowered
@@ -191,6 +208,8 @@ def other_readings(text: str) -> tuple[str, ...]:
                 multiplied = (head + "".join(w + c for w, c in tokens[:index]), condition)
             if low == "k" and condition[:1].isdigit() and bare_keep is None:
                 bare_keep = condition
+            if low in ("k", "p") and _strict(condition) and selected is None:
+                selected = word + condition
     keep_letter = "k" in lowered or "h" in lowered or "l" in lowered  # what a chain needs
     two_keeps = keep_letter and _pattern(_TWO_KEEPS).search(code)
     chain = _keeps_read_otherwise(code) if two_keeps else None
@@ -234,6 +253,14 @@ def other_readings(text: str) -> tuple[str, ...]:
         notes.append(
             f"k{n} keeps the {n} highest here; d20 (Avrae) keeps the dice showing {n} and "
             f"caith the {n} lowest: write kh{n} or kl{n} to say which"
+        )
+    if selected is not None:
+        side = "over" if ">" in selected else "under"
+        number = selected[1:].lstrip("<>=")
+        notes.append(
+            f"{selected} keeps the highest die here, then counts the dice {side} {number}; "
+            f"d20 (Avrae) keeps the dice {side} {number}, which dicecli does not roll: write "
+            f"kh1{selected[1:]} for this reading"
         )
     if "!" in code and _pattern(_SPACED_BANG).search(code):
         notes.append(

@@ -202,8 +202,10 @@ def pooled_dice(group: Group) -> tuple[Dice, ...] | None:
     (``{2d6, d8}kh1``, ``{d20 + 5}kh1``): its keep/drop picks among the items' values.
     A pooled group counts successes among its kept dice, as a dice term does.
 
-    The dice pooled may re-roll and mark criticals; dice that explode, keep, count or
-    sort on their own are not pooled (their dice are not one die each)."""
+    The dice pooled may re-roll, mark criticals and be sorted (sorting changes only
+    the order they are shown in); dice that explode, keep, count, are unique or
+    clamped on their own are not pooled: the group keeps or drops their sum, one value
+    (:mod:`~dicecli.notation.other_readings` notes Roll20's reading)."""
     if len(group.items) != 1 or group.modifiers.keep is None:
         return None
     terms: list[Dice] = []
@@ -224,7 +226,6 @@ def _poolable(modifiers: Modifiers) -> bool:
         modifiers.explode is None
         and modifiers.keep is None
         and not modifiers.counts_successes
-        and modifiers.sort is None
         and modifiers.unique is None
         and not modifiers.clamps
     )

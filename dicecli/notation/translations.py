@@ -95,8 +95,28 @@ def _at_least(condition: str) -> str:
 
 # --- Roll20 ---------------------------------------------------------------------------
 
-_LONE_POOL = rf"\{{\s*(?P<term>{_HEAD}{_RUN})\s*\}}(?=\s*(?:{_COMPARE})-?\d)"
-"""A group of one dice term with a success condition after it: ``{5d6!!}>8``."""
+_GROUP_KEEP = r"(?:[kK][hHlL]?|[dD][hHlL])\d"
+_LONE_POOL = (
+    rf"\{{\s*(?P<term>{_HEAD}{_RUN})\s*\}}(?=\s*(?:(?:{_COMPARE})-?\d|(?P<keep>{_GROUP_KEEP})))"
+)
+"""A group of one dice term with a success condition after it (``{5d6!!}>8``), or a
+keep or drop (``{4d6!}dl1``)."""
+
+_ONE_VALUE_WORDS = frozenset(("u", "uo", "min", "max", "mi", "ma"))
+"""Besides explosions, the words that make a dice term one value in a group, where
+dicecli keeps or drops its sum (:func:`~dicecli.notation.semantics.pooled_dice`)."""
+
+_TERM_KEEPS = frozenset(("k", "kh", "kl", "d", "dh", "dl", "km"))
+
+
+def one_value_term(tokens: list[Token]) -> bool:
+    """Whether a dice term with these modifiers is one value in a group with a keep
+    (``{4d6!}dl1`` keeps or drops its sum), where Roll20 picks among its dice: it
+    explodes, is unique or clamped, and neither keeps nor counts successes itself."""
+    words = [word.lower() for word, _ in tokens]
+    if any(word in _TERM_KEEPS or word == "" for word in words):
+        return False
+    return any(word.startswith("!") or word in _ONE_VALUE_WORDS for word in words)
 
 
 _SIDES = r"\d*[dD](?P<sides>\d+|%)"
@@ -104,15 +124,19 @@ _SIDES = r"\d*[dD](?P<sides>\d+|%)"
 
 def _lone_pool(found: re.Match[str]) -> str:
     """A group of one dice term as Roll20 reads it: each die compared with the target
-    (``{5d6!!}>8`` is ``5d6!!6>=8`` once ``>`` is read). An explosion left without a
-    condition is given its highest face, so that the target that follows counts
-    successes rather than becoming the explosion's condition."""
+    (``{5d6!!}>8`` is ``5d6!!6>=8`` once ``>`` is read), each die kept or dropped
+    (``{4d6!}dl1`` is ``4d6!dl1``; dicecli's own reading drops the sum). An explosion
+    left without a condition before a target is given its highest face, so that the
+    target counts successes rather than becoming the explosion's condition."""
     term = found["term"]
     runs = modifier_runs(term)
     tokens = runs[0][1] if runs else []
     if any(word == "" for word, _ in tokens):  # it counts successes itself: one value
         return found[0]
-    if tokens and tokens[-1][0] in ("!", "!!", "!p", "!!p") and not tokens[-1][1]:
+    if found["keep"] is not None and not one_value_term(tokens):
+        return found[0]  # dicecli keeps among its dice already ({4d6}dl1), or keeps itself
+    bare_explosion = tokens and tokens[-1][0] in ("!", "!!", "!p", "!!p") and not tokens[-1][1]
+    if bare_explosion and found["keep"] is None:
         sides = re.match(_SIDES, term)
         if sides is None:  # Fudge dice or a face list: left to dicecli's reading
             return found[0]
@@ -325,8 +349,20 @@ def _d20_tokens(tokens: list[Token]) -> list[Token]:
                 f"d20 (Avrae)'s {word}{condition} {what} the dice showing {condition}, "
                 f"which dicecli cannot roll; {word}h{condition} {what} the highest"
             )
+        if word.lower() in ("k", "p") and condition[:1] in ("<", ">"):
+            what = "keeps" if word.lower() == "k" else "drops"
+            side = "over" if condition[0] == ">" else "under"
+            raise DiceError(
+                f"d20 (Avrae)'s {word}{condition} {what} the dice {side} "
+                f"{condition.lstrip('<>=')}, which dicecli cannot roll"
+            )
         if word.lower() == "e" and condition:
             changed.append(("!", condition))  # explode again and again; e6 is !6 (= 6)
+        elif word == "" and condition[:1] in ("<", ">"):
+            # no selector before it: a comparison of the total (3d6>3 is True or
+            # False), dicecli's check, written with spaces (a modifier's is not)
+            number = condition.lstrip("<>=")
+            changed.append(("", f" {condition[: len(condition) - len(number)]} {number}"))
         else:
             changed.append((word, condition))
     return changed
@@ -380,10 +416,16 @@ _D20_TENS = "d{0,10,20,30,40,50,60,70,80,90}"
 ``1d% % 10 == 0``), where dicecli's own ``d%`` is a d100 (a seed rule)."""
 
 
+_D20_EQUALS = r"\s*==\s*"
+"""d20's equality of totals, ``1d20 == 10``: dicecli's check ``=``, with spaces (``=10``
+against a dice term counts the dice showing 10)."""
+
+
 def _d20(text: str) -> str:
-    text = _TERM.sub(_d20_one_die, re.sub(_NO_DICE, "0", text))
-    text = _rewrite_runs(text, _d20_tokens)
     code, hash_sign, rest = text.partition("#")
+    code = re.sub(_D20_EQUALS, " = ", code)
+    code = _TERM.sub(_d20_one_die, re.sub(_NO_DICE, "0", code))
+    code = re.sub(r"  +", " ", _rewrite_runs(code, _d20_tokens))  # 3d6 >3: 3d6 > 3
     return re.sub(_D20_PERCENT, rf"\g<count>{_D20_TENS}", code) + hash_sign + rest
 
 

@@ -93,6 +93,35 @@ def test_roll20_one_term_group_counts_its_dice() -> None:
     assert result.expression == "5d6!!6>=8"
 
 
+@pytest.mark.parametrize(
+    ("line", "given", "own", "total", "expression"),
+    [
+        # 6 explodes into 2: of 6, 2, 3, 4, 5 the 2 is dropped
+        ("{4d6!}dl1", "6,2,3,4,5", 0, 18, "4d6!dl1"),
+        # 6 and 2 compound into one die of 8: of 8, 3, 4, 5 the three highest
+        ("{4d6!!}kh3", "6,2,3,4,5", 20, 17, "4d6!!kh3"),
+        ("{4d6min2}dl1", "1,6,3,4", 0, 13, "4d6min2dl1"),  # 1 counts 2: 2 dropped
+    ],
+)
+def test_roll20_one_term_group_keeps_among_its_dice(
+    line: str, given: str, own: int, total: int, expression: str
+) -> None:
+    """Roll20's "Grouped Rolls": a group of one roll keeps or drops among its dice, the
+    exploded ones too; dicecli's own reading keeps or drops such a term's sum, one
+    value (``own``), and notes Roll20's."""
+    assert dicecli.roll(line, given=given).total == own
+    result = dicecli.roll(line, given=given, environment=env_of("roll20"))
+    assert result.total == total
+    assert result.expression == expression
+    assert result.notes == (f"read as Roll20 reads it: {expression}",)
+
+
+def test_roll20_one_term_group_that_keeps_itself_is_left() -> None:
+    """A term that keeps or counts on its own is one value in Roll20's group too."""
+    for line in ("{4d6kh3}dl1", "{4d6}dl1", "{4d6sd}kh2", "{4d6>5}dl1"):
+        assert translated(line, "roll20") == line.replace(">5", ">=5")
+
+
 def test_roll20_group_of_a_sum_counts_the_sum() -> None:
     """Roll20: {3d20+5}>21 is 1 success if the sum makes 21 or more."""
     result = dicecli.roll("{3d20+5}>21", given="5,5,6", environment=env_of("roll20"))
@@ -205,6 +234,45 @@ def test_d20_literal_keep_is_refused_not_read_as_highest() -> None:
     with pytest.raises(DiceError, match=r"k3 keeps the dice showing 3.*kh3"):
         dicecli.roll("4d6k3", environment=env_of("d20"))
     assert dicecli.roll("2d20kh1", given="3,17", environment=env_of("d20")).total == 17
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("4d6k>3", "k>3 keeps the dice over 3, which dicecli cannot roll"),
+        ("4d6p<3", "p<3 drops the dice under 3, which dicecli cannot roll"),
+        ("4d6 k<2", "k<2 keeps the dice under 2"),
+    ],
+)
+def test_d20_selector_by_comparison_is_refused(line: str, message: str) -> None:
+    """d20 (Avrae) README, selectors: ``>X`` "all values greater than X", ``<X`` less;
+    dicecli has no keep by value: refused with d20's reading, not rolled as ``kh1>3``."""
+    with pytest.raises(DiceError, match=message):
+        dicecli.roll(line, environment=env_of("d20"))
+
+
+@pytest.mark.parametrize(
+    ("line", "given", "expression", "passed"),
+    [
+        ("3d6>3", "1,1,1", "3d6 > 3", False),  # 3 is not over 3: False in d20
+        ("3d6>3", "1,1,2", "3d6 > 3", True),
+        ("4d6>=15", "3,4,5,6", "4d6 >= 15", True),
+        ("4d6kh1<3", "1,2,2,1", "4d6kh1 < 3", True),
+        ("1d20 == 10", "10", "d20 = 10", True),
+        ("1d20==10", "9", "d20 = 10", False),
+    ],
+)
+def test_d20_comparison_after_dice_compares_the_total(
+    line: str, given: str, expression: str, passed: bool
+) -> None:
+    """d20 (Avrae) README, operators: ``X > Y``, ``X >= Y``, ``X == Y`` compare totals;
+    ``>`` right after dice is no selector there (a selector follows k, p, rr ...): a
+    check here, not the count of the dice over 3 that dicecli's own reading makes."""
+    result = dicecli.roll(line, given=given, environment=env_of("d20"))
+    assert result.expression == expression
+    assert result.outcome is not None
+    assert result.outcome.passed is passed
+    assert dicecli.roll("3d6>3", given="1,1,2").total == 0  # dicecli's own: no die over 3
 
 
 def test_rdr_reads_as_dicecli_does() -> None:

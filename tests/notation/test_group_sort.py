@@ -1,7 +1,8 @@
 """Sorting a group, RPG Dice Roller's ``{4d6, 2d10}s``/``sa``/``sd`` (issue 26): the
 items shown by value and the dice in each sorted; the total, the odds and the dice of
 the result (in roll order, for ``--given``) do not change (docs/grammar.md, "What each
-piece means")."""
+piece means"), also for a dice term sorted inside a group that keeps among its dice
+(docs/grammar.md, "Groups")."""
 
 from __future__ import annotations
 
@@ -46,6 +47,10 @@ def test_a_group_takes_a_sort(text: str, sort: str, canonical: str) -> None:
         ),
         # a pooled group (one item, keep/drop among its dice): its dice sorted
         ("{4d6}kh3sd", "{4d6}kh3", "5,1,3,2", "{[5, 3, 2, ~1~] (=10)}"),
+        # a pooled group whose dice term sorts itself: still among its dice, the total
+        # that of the unsorted term (it was once one item, and dropping it gave 0)
+        ("{4d6sd}dl1", "{4d6}dl1", "2,5,1,3", "{[5, 3, 2, ~1~] (=10)}"),
+        ("{4d6s+1d8}kh2", "{4d6+1d8}kh2", "2,5,1,3,7", "{[~1~, ~2~, ~3~, 5] + [7] (=12)}"),
         # equal items stay in roll order
         ("{d6, d6, d6}sd", "{d6, d6, d6}", "2,5,2", "{[5] (=5), [2] (=2), [2] (=2)}"),
     ],
@@ -61,7 +66,13 @@ def test_the_items_and_their_dice_are_shown_sorted(
 
 @pytest.mark.parametrize(
     ("text", "unsorted"),
-    [("{4d6, 2d10}s", "{4d6, 2d10}"), ("{3d4}sd", "{3d4}"), ("{d6, d8}kh1sa", "{d6, d8}kh1")],
+    [
+        ("{4d6, 2d10}s", "{4d6, 2d10}"),
+        ("{3d4}sd", "{3d4}"),
+        ("{d6, d8}kh1sa", "{d6, d8}kh1"),
+        ("{4d6sd}dl1", "4d6dl1"),
+        ("{3d6s+1d8}kh2", "{3d6+1d8}kh2"),
+    ],
 )
 def test_the_odds_are_those_of_the_unsorted_group(text: str, unsorted: str) -> None:
     assert dicecli.odds(text).distribution == dicecli.odds(unsorted).distribution

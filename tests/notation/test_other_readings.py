@@ -83,6 +83,18 @@ def test_several_spellings_several_notes() -> None:
         "cs marks critical successes here and the total is the sum; Foundry VTT counts "
         "successes with cs: write 10d20>10, or --dialect foundry",
     )
+    kept = other_readings("{4d6!}dl1")
+    assert kept == (
+        "{4d6!}dl1 keeps or drops the group's sum as one value here; Roll20 picks among "
+        "the dice: write 4d6!dl1, or --dialect roll20",
+    )
+    for pooled in ("{4d6}dl1", "{4d6sd}dl1", "{4d6r1}kh3", "{4d6kh3}dl1", "{4d6!, 2d8}kh1"):
+        assert not any("group's sum" in note for note in other_readings(pooled)), pooled
+    assert other_readings("4d6k>3") == (
+        "k>3 keeps the highest die here, then counts the dice over 3; d20 (Avrae) keeps "
+        "the dice over 3, which dicecli does not roll: write kh1>3 for this reading",
+    )
+    assert not any("d20" in note for note in other_readings("4d6k<=3"))  # no d20 selector
     group = other_readings("{5d6!!}>8")
     assert group[0].startswith("a group of one dice term counts its sum as one value; Roll20")
     assert len(group) == 2
