@@ -113,6 +113,21 @@ class GameTexts:
             options=game_options(),
         )
 
+    def without_markup(self) -> GameTexts:
+        """These texts as rich's markup shows them as written: for help that rich
+        renders with markup (at a terminal), where a plug-in's ``[link=URL]`` would
+        become a hidden link, and ``[/]`` an error."""
+        from rich.markup import escape  # docs/startup.md: only help at a terminal
+
+        return GameTexts(
+            examples=escape(self.examples),
+            epilog=None if self.epilog is None else escape(self.epilog),
+            setting_example=escape(self.setting_example),
+            first_example=escape(self.first_example),
+            last_topic=escape(self.last_topic),
+            options=tuple(replace(option, help=escape(option.help)) for option in self.options),
+        )
+
 
 UNSAID = GameTexts(
     examples="2D6+5, 4d6kh3",
@@ -780,6 +795,8 @@ def _make_app(texts: GameTexts, only: str | None, markup: Literal["rich"] | None
     """The typer app, saying of the games what ``texts`` says; with ``only``, a command's
     name, that command alone (the commands' help, which lists them all, is then never
     shown: :func:`lone_command`)."""
+    if markup == "rich":
+        texts = texts.without_markup()
     app = typer.Typer(
         name="dicecli",
         cls=_RollByDefault,

@@ -14,10 +14,13 @@ from pathlib import Path
 import pytest
 from fuzz.every_way_in import raw_controls
 
-HOSTILE = "\\x1b]0;pwned\\x07\\x9b2J\\u202e"
-"""Set the window title, an 8-bit CSI, a right-to-left override (as Python source)."""
-SHOWN = "\\x1b]0;pwned\\x07\\x9b2J\\u202e"
-"""How each shows, escaped."""
+MARKUP = "[link=https://evil.example/]pay[/link][/]"
+"""rich's markup: a hidden link, and a closing tag that is an error to rich."""
+HOSTILE = "\\x1b]0;pwned\\x07\\x9b2J\\u202e" + MARKUP
+"""Set the window title, an 8-bit CSI, a right-to-left override (as Python source),
+and rich's markup."""
+SHOWN = "\\x1b]0;pwned\\x07\\x9b2J\\u202e" + MARKUP
+"""How each shows, escaped (the markup as written)."""
 
 GAME = f'''
 from __future__ import annotations
@@ -96,7 +99,7 @@ def shown(folder: Path, *args: str, stdin: str = "") -> str:
 def test_a_plugins_text_is_escaped_in_help(plugin: Path, args: list[str], where: str) -> None:
     text = shown(plugin, *args)
     assert raw_controls(text, terminal=False) == []
-    assert where in text.replace("\n", " ")
+    assert "".join(where.split()) in "".join(text.split())  # however the help wraps it
 
 
 def test_a_plugins_help_topic_is_escaped_in_the_repl(plugin: Path) -> None:
@@ -113,3 +116,20 @@ def test_the_repl_banner_escapes_a_plugins_example(plugin: Path) -> None:
     )
     assert raw_controls(done.stdout, terminal=False) == []
     assert "evil 3" + SHOWN in done.stdout
+
+
+@pytest.mark.parametrize("args", [["--help"], ["roll", "--help"], ["odds", "--help"]])
+def test_a_plugins_text_is_no_markup_in_help_at_a_terminal(plugin: Path, args: list[str]) -> None:
+    """At a terminal typer's help is rich's, with markup read: a plug-in's example and
+    option help are shown as written, never a hidden link nor a markup error."""
+    import pexpect  # type: ignore[import-untyped, unused-ignore]
+
+    environ = {**os.environ, "PYTHONPATH": str(plugin), "COLUMNS": "200", "PAGER": "cat"}
+    child = pexpect.spawn(
+        sys.executable, ["-m", "dicecli", *args], env=environ, encoding="utf-8", timeout=60
+    )
+    child.expect(pexpect.EOF)
+    text = child.before or ""
+    assert "Traceback" not in text
+    assert "\x1b]8;" not in text  # no OSC 8 link
+    assert "[link=https://evil.example/]pay" in text

@@ -29,6 +29,7 @@ def odds_svg(found: Sequence[Odds], full: bool = False) -> str:
         color_system="truecolor",
         width=PICTURE_WIDTH,
         highlight=False,
+        markup=False,  # text from users and files is never read as rich's [markup]
     )
     renderer = TerminalRenderer(io.StringIO(), console)
     for odds in found:

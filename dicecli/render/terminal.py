@@ -49,6 +49,7 @@ def terminal_console(stream: TextIO, colour: str = "auto", **more: Any) -> Conso
     return Console(
         file=stream,
         highlight=False,
+        markup=False,  # text from users and files is never read as rich's [markup]
         force_terminal=terminal,
         no_color=colour == "never",
         **more,
@@ -460,7 +461,7 @@ def _histogram(
     have tens of thousands of outcomes whose fractions share a denominator of hundreds
     of digits."""
     table = Table(box=None, show_header=True, pad_edge=False)
-    table.add_column(heading, justify="right")
+    table.add_column(RichText(heading), justify="right")  # a symbol's name: never markup
     table.add_column("chance", justify="right")
     table.add_column("at most" if under else "at least", justify="right")
     table.add_column("")

@@ -30,6 +30,9 @@ PAYLOADS = {
     "c1-csi": "\x9b31m",  # the 8-bit CSI
     "del": "\x7f",
     "bidi": "\u202e",  # right-to-left override: reorders what the line seems to say
+    # rich's markup: read as markup, a style (then not shown as written) or an error
+    # (a closing tag with none open)
+    "markup": "[blink red]pay[/][/]",
 }
 
 ALL = "".join(PAYLOADS.values())
@@ -219,8 +222,8 @@ def test_load_at_an_interactive_prompt_shows_the_name_escaped(tmp_path: Path) ->
     pexpect = pytest.importorskip("pexpect")
     if sys.platform == "win32":
         pytest.skip("needs a POSIX pseudo-terminal")
-    payload = "".join(PAYLOADS.values())
-    hero = character_file(tmp_path, payload)
+    payload = "".join(text for name, text in PAYLOADS.items() if name != "markup")
+    hero = character_file(tmp_path, payload)  # (one line at 200 columns, the path too)
     environ = {**os.environ, "HOME": str(tmp_path), "XDG_STATE_HOME": str(tmp_path)}
     child = pexpect.spawn(
         sys.executable,
