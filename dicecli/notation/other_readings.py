@@ -201,7 +201,8 @@ def other_readings(text: str) -> tuple[str, ...]:
             if strict is None and _strict(condition) and low not in _KEEPS:
                 strict = condition
             if low == "cs" and condition and counted is None:
-                counted = head + condition if head != "}" else "{...}" + condition
+                compared = "=" + condition if condition[:1].isdigit() else condition  # cs6
+                counted = (head if head != "}" else "{...}") + compared
             if low == "r":
                 once = True
             if low == "x" and condition.isdigit() and head != "}" and multiplied is None:

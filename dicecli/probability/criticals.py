@@ -94,7 +94,9 @@ def _computed_chance_of_none(term: ComputedDice, which: int, env: Environment) -
 
 
 def _chance_of_none(term: Dice, condition: Condition | None) -> Fraction | None:
-    """The chance that ``term`` marks no kept die by ``condition`` (None: none can)."""
+    """The chance that ``term`` marks no kept die by ``condition`` (None: none can). An
+    implosion's subtracted die is never kept over, dropped nor marked (docs/grammar.md,
+    "Implode"): what the term keeps, and so marks, is the same without it."""
     if condition is None:
         return None
     counting = replace(
@@ -103,6 +105,7 @@ def _chance_of_none(term: Dice, condition: Condition | None) -> Fraction | None:
         failure=None,
         critical_success=None,
         critical_failure=None,
+        implode=None,
     )
     found = dice_weights(Dice(term.count, term.sides, counting))
     return Fraction(found.counts.get(0, 0), found.denominator)

@@ -202,7 +202,12 @@ def _lone_die_criticals(body: Expr | Comparison) -> tuple[tuple[str, Fraction], 
             if conditions == (None, None):
                 continue
             mods = node.modifiers
-            lone = mods.explode is None and mods.unique is None and not mods.counts_successes
+            lone = (
+                mods.explode is None
+                and mods.unique is None
+                and mods.implode is None  # the total is no longer the die's value
+                and not mods.counts_successes
+            )
             if not lone or kept_count(node) != 1:
                 return None
             marking.append((node, conditions))

@@ -83,6 +83,10 @@ def test_several_spellings_several_notes() -> None:
         "cs marks critical successes here and the total is the sum; Foundry VTT counts "
         "successes with cs: write 10d20>10, or --dialect foundry",
     )
+    assert other_readings("10d6cs6") == (  # a bare number: Foundry's cs6 is =6
+        "cs marks critical successes here and the total is the sum; Foundry VTT counts "
+        "successes with cs: write 10d6=6, or --dialect foundry",
+    )
     kept = other_readings("{4d6!}dl1")
     assert kept == (
         "{4d6!}dl1 keeps or drops the group's sum as one value here; Roll20 picks among "

@@ -73,3 +73,27 @@ def test_a_lone_d20_with_advantage() -> None:
 def test_other_dice_go_to_the_module_of_criticals(text: str) -> None:
     with question():
         assert _lone_die_criticals(body_of(text)) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "chance"),
+    [
+        # the imploding die's face marks it; the subtracted die is never marked
+        # (docs/grammar.md, "Implode"), and the term's total is not the die's value
+        ("d20i1", "critical_failure", Fraction(1, 20)),
+        ("d20i1 + 5 >= 10", "critical_failure", Fraction(1, 20)),
+        ("d6i1cf1", "critical_failure", Fraction(1, 6)),
+        ("d6i3cf<=2", "critical_failure", Fraction(1, 3)),
+        # at least one 1 among three dice: 1 - (5/6)**3
+        ("3d6i1cf1", "critical_failure", 1 - Fraction(5, 6) ** 3),
+        # the highest die is kept whatever implodes: a 6 among four dice
+        ("4d6i1kh3cs6", "critical_success", 1 - Fraction(5, 6) ** 4),
+        # once a KeyError: a die of 2 or less among two, then three
+        ("2d6i2cf<=2", "critical_failure", 1 - Fraction(2, 3) ** 2),
+        ("3d6i2cf<=2", "critical_failure", 1 - Fraction(2, 3) ** 3),
+    ],
+)
+def test_criticals_of_imploding_dice_are_those_of_their_faces(
+    text: str, kind: str, chance: Fraction
+) -> None:
+    assert dict(odds(text).chances)[kind] == chance
