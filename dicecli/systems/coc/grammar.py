@@ -13,7 +13,8 @@ case-insensitive. The sides of an opposed roll name no difficulty (rule C5).
 ``+1 bonus`` is one bonus die, as other games' lines write it (``coc 45 +1 bonus``, also
 ``45+2 penalty``): the skill's expression would otherwise take the ``+1`` as its own,
 so a skill that ends in ``+ N`` right before a bonus or penalty word with no count of
-its own gives that ``N`` to the dice (rule C4).
+its own gives that ``N`` to the dice (rule C4), for N of 1 or 2; a larger N
+(``Spot+10 bonus``) is refused, with the skill's spelling and the dice's.
 
 Rule numbers (C1, C3 ...) cite ``docs/rules.md``.
 """
@@ -56,6 +57,11 @@ class _Skill:
 _SIGNED_COUNT = re.compile(r"\+\s*(?P<count>\d+)\s*$")
 """The ``+1`` that ends a skill's text right before ``bonus`` or ``penalty``."""
 
+MOST_SIGNED_DICE = 2
+"""The most bonus or penalty dice a ``+ N`` before the word gives (``+1 bonus``, ``45+2
+penalty``): past it, ``Spot+10 bonus`` is more likely a skill of Spot+10 than ten bonus
+dice, and the line is refused with both spellings (rule C4)."""
+
 
 def _count_in_range(text: str, loc: int, count: int) -> None:
     if not 1 <= count <= MOST_EXTRA_DICE:
@@ -87,13 +93,18 @@ def _signed_count(text: str, skill: _Skill, extras: list[_Extra], again: pp.Pars
     except pp.ParseBaseException:
         return skill.expr
     count = int(found["count"])
-    if not 1 <= count <= MOST_EXTRA_DICE:
+    if not 1 <= count <= MOST_SIGNED_DICE:
+        word, written_skill = extras[0].word, head.strip()
+        dice = (
+            f"{count} {word} dice are {written_skill} {count} {word}"
+            if count <= MOST_EXTRA_DICE
+            else f"a roll takes 1 to {MOST_EXTRA_DICE} {word} dice"
+        )
         raise parse_failure(
             text,
             skill.start + found.start(),
-            f"+{count} reads as {count} bonus or penalty dice, and a roll takes 1 to "
-            f"{MOST_EXTRA_DICE}; for a skill of {head.strip()}+{count}, write "
-            f"({head.strip()}+{count})",
+            f"+{count} {word}: a skill of {written_skill}+{count} with one {word} die is "
+            f"({written_skill}+{count}) {word}; {dice}",
         )
     extras[0].count = count
     return cast("Expr", shorter)

@@ -158,10 +158,20 @@ def test_a_bracketed_or_counted_plus_stays_in_the_skill(line: str) -> None:
     assert verdict(roll(line, "6,40,10")) == "regular success"
 
 
-def test_too_many_signed_bonus_dice_say_how_to_add_to_the_skill() -> None:
-    with pytest.raises(DiceSyntaxError, match=r"write \(45\+11\)") as caught:
-        dicecli.parse("coc 45 +11 bonus")
-    assert caught.value.position == len("coc 45 ")
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("coc 45 +11 bonus", r"\(45\+11\) bonus; a roll takes 1 to 10 bonus dice"),
+        # rule C4: a skill of Spot+10 and a bonus die, or ten bonus dice? Once read as
+        # ten bonus dice without a word
+        ("coc Spot+10 bonus", r"\(Spot\+10\) bonus; 10 bonus dice are Spot 10 bonus"),
+        ("coc 45 +3 penalty", r"\(45\+3\) penalty; 3 penalty dice are 45 3 penalty"),
+    ],
+)
+def test_a_signed_count_past_two_says_both_readings(line: str, message: str) -> None:
+    with pytest.raises(DiceSyntaxError, match=message) as caught:
+        dicecli.parse(line)
+    assert caught.value.position == line.index("+")
 
 
 def test_two_penalty_dice_roll_three_tens_dice() -> None:
