@@ -23,7 +23,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from dicecli.game import PRECISION, ZERO, Distribution, Odds, expression_odds
-from dicecli.systems.shadowrun.roll import pool_size
+from dicecli.systems.shadowrun.roll import limit_size, pool_size
 from dicecli.systems.shadowrun.rules import counted_hits, glitch
 
 if TYPE_CHECKING:
@@ -110,6 +110,7 @@ def odds(check: ShadowrunCheck, env: Environment, text: str) -> Odds:
         plain = pool_joint(pool, edge=False)
         found["glitch"] += p * sum((r for (_, o), r in plain.items() if glitch(o, pool)), ZERO)
         for limit, q in limits.outcomes if limits else ((None, Fraction(1)),):
+            limit_size(limit)
             for (raw, ones), r in joint.items():
                 hits = counted_hits(raw, limit, check.edge)
                 chance = p * q * r

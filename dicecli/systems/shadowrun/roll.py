@@ -34,6 +34,14 @@ def pool_size(value: int) -> int:
     return value
 
 
+def limit_size(value: int | None) -> int | None:
+    """The limit, refused below 1 (rule S5): a limit of 0 would count no hit of those
+    rolled, and a negative one negative hits."""
+    if value is not None and value < 1:
+        raise RuleError(f"a limit is at least 1, not {value}")
+    return value
+
+
 def _value(
     expr: Expr | None, roller: Roller, env: Environment
 ) -> tuple[int | None, list[DieRoll], list[Segment]]:
@@ -48,7 +56,8 @@ def roll_check(check: ShadowrunCheck, roller: Roller, env: Environment, text: st
     pool_value, pool_dice, pool_shown = _value(check.pool, roller, env)
     pool = pool_size(pool_value or 0)
     threshold, threshold_dice, threshold_shown = _value(check.threshold, roller, env)
-    limit, limit_dice, _ = _value(check.limit, roller, env)
+    limit_value, limit_dice, _ = _value(check.limit, roller, env)
+    limit = limit_size(limit_value)
     dice: list[DieRoll] = []
     ones = 0
     for _ in range(pool):

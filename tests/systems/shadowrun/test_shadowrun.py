@@ -90,6 +90,15 @@ def test_a_limit_caps_hits_unless_edge() -> None:
     assert roll("sr 4 limit 2 edge", "5,5,5,5").total == 4
 
 
+@pytest.mark.parametrize("line", ["sr 4 limit 0 vs 1", "sr 4 limit -1", "sr 4 limit 1-1"])
+def test_a_limit_below_one_is_refused(line: str) -> None:
+    # rule S5: once, limit -1 gave -1 hits, and limit 0 a critical glitch beside a 5
+    with pytest.raises(RuleError, match="a limit is at least 1"):
+        roll(line, "1,1,1,5")
+    with pytest.raises(RuleError, match="a limit is at least 1"):
+        dicecli.odds(line)
+
+
 def test_a_pool_out_of_range_is_refused() -> None:
     # rule S1
     with pytest.raises(RuleError, match="1 to 50 dice"):
