@@ -216,6 +216,8 @@ class Session:
             self.write_result(result)
             if result.failed:
                 self.failed_checks += 1
+            if self.buffer.held() > FLUSH_CHARACTERS:  # 1,240 rolls of 10000d6 on a line
+                self.flush()
 
     def _roll_times(self, text: str) -> None:
         """Roll ``text`` ``times`` times, or as many as its own ``-n N`` says (a saved

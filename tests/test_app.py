@@ -198,3 +198,22 @@ def test_a_long_times_run_writes_its_results_once_they_pass_a_size(
     written = "".join(parts).splitlines()
     assert len(written) == 30
     assert all(json.loads(line)["input"] == "200d6" for line in written)
+
+
+def test_a_line_of_many_rolls_writes_its_results_once_they_pass_a_size(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 1,240 rolls of 10000d6 on one line with --json held 1.6 GB: a line of several
+    # rolls is written in parts too, each result whole
+    monkeypatch.setattr(app, "FLUSH_CHARACTERS", 20_000)
+    stdout = _Writes()
+    line = ";".join(["200d6"] * 30)
+    status = run_once(line, RunOptions(seed=5, json=True), Streams(stdout=stdout))
+    assert status == ExitStatus.OK
+    parts = [call for call in stdout.calls if call]
+    one = len(parts[0].splitlines()[0]) + 1
+    assert len(parts) > 1
+    assert all(len(part) <= 20_000 + one for part in parts)
+    written = "".join(parts).splitlines()
+    assert len(written) == 30
+    assert all(json.loads(text)["input"] == "200d6" for text in written)
