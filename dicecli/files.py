@@ -115,6 +115,31 @@ def read_text(path: Path, limit: int = MAX_FILE_BYTES) -> str:
         raise FileError("not UTF-8 text") from None
 
 
+MAX_NAME_PARTS = 64
+"""Most dotted parts in a TOML table's header or key (``[a.b.c]``, ``a.b.c = 1``): the
+reader's time grows with the square of a name's parts (160,000 took 109 s); no file
+dicecli reads nests past two or three."""
+
+
+_PART = r"[^.\s]\s*\."
+
+
+def _check_name_parts(text: str) -> None:
+    """:class:`FileError` when a header or key of ``text`` has more than
+    :data:`MAX_NAME_PARTS` dotted parts (a quoted dot counts too: the bound is loose)."""
+    import re  # docs/startup.md: only a file of many dots comes here
+
+    for number, line in enumerate(text.split("\n"), 1):
+        name = line.lstrip()
+        name = name[1 : name.find("]")] if name.startswith("[") else name.partition("=")[0]
+        # a dot after a part: a run of dots (an ellipsis in a long string) is none
+        if name.count(".") >= MAX_NAME_PARTS and len(re.findall(_PART, name)) >= MAX_NAME_PARTS:
+            raise FileError(
+                f"not usable TOML: line {number} names a table or key of more than "
+                f"{MAX_NAME_PARTS} dotted parts"
+            )
+
+
 def loads_toml(text: str) -> dict[str, object]:
     """``text`` as TOML; :class:`FileError` when it is not, or nests too deeply."""
     # Imported here: most runs read no file, and the reader's import is costly.
@@ -125,6 +150,8 @@ def loads_toml(text: str) -> dict[str, object]:
         # Imported when first needed (docs/startup.md).
         import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
+    if text.count(".") >= MAX_NAME_PARTS:  # most files have few: no line is looked at
+        _check_name_parts(text)
     try:
         data: dict[str, object] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:

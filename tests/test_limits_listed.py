@@ -36,6 +36,7 @@ LISTED: dict[str, tuple[int, str, str]] = {
     "dicecli.rolling.sources.MAX_GIVEN_TEXT": (1_000_000, "1,000,000", "characters of `--given`"),
     "dicecli.limits.MAX_TIMES": (100_000, "100,000", "`--times`"),
     "dicecli.files.MAX_FILE_BYTES": (1 << 20, "1 MiB", "character file"),
+    "dicecli.files.MAX_NAME_PARTS": (64, "64 dotted parts", "character file"),
     "dicecli.dicefiles.load.MAX_FACES": (1_000, "1,000 faces", "dice file"),
     "dicecli.repl.prompt.MAX_HISTORY_BYTES": (16 << 20, "16 MiB", "REPL history"),
     "dicecli.tables.load.MAX_DEPTH": (8, "8 tables", "depth"),
