@@ -16,6 +16,8 @@ the table, the entry's key, the resolved text and every roll made.
 from __future__ import annotations
 
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment
+from dicecli.errors import RollLimitError
+from dicecli.notation.nodes import Roll
 from dicecli.render.text import breakdown_text
 from dicecli.results import DieRoll, JSONValue, Outcome, RollResult
 from dicecli.rolling.evaluate import roll
@@ -37,8 +39,7 @@ class _Drawing:
     ) -> tuple[RollResult, str, str, list[JSONValue]]:
         """Draw from ``table``: its roll, the entry's key, its resolved text, its rolls."""
         check_named_cover(self.book.source, table, self.env)  # d100+CRITS: now CRITS is known
-        result = roll(table.roll, self.roller, self.env, table.roll_text)
-        self.dice.extend(result.dice)
+        result = self.roll(table.roll, table.roll_text)
         assert result.total is not None  # checked when loaded: a roll with a total
         entry = table.entry_for(result.total)
         note_at = len(self.notes)
@@ -59,9 +60,29 @@ class _Drawing:
             self.notes.insert(note_at, f"table {table.name}: {shown}")
         return result, entry.key, text, rolls
 
-    def inline(self, piece: InlineRoll, within: str | None, rolls: list[JSONValue]) -> str:
-        result = roll(piece.roll, self.roller, self.env, piece.text)
+    def roll(self, node: Roll, text: str) -> RollResult:
+        """Roll ``node`` with what is left of the draw's budget: the dice of one roll's
+        (:data:`~dicecli.rolling.sources.DEFAULT_BUDGET`) for the whole draw, its
+        inline rolls and nested draws together (docs/tables.md)."""
+        roller = self.roller
+        budget = roller.budget
+        roller.budget = budget - len(self.dice)
+        try:
+            result = roll(node, roller, self.env, text)
+        except RollLimitError as error:
+            raise RollLimitError(
+                f"roll limit: one draw may use at most {budget:,} dice, its inline rolls "
+                "and nested draws together",
+                error.text,
+                error.position,
+            ) from None
+        finally:
+            roller.budget = budget
         self.dice.extend(result.dice)
+        return result
+
+    def inline(self, piece: InlineRoll, within: str | None, rolls: list[JSONValue]) -> str:
+        result = self.roll(piece.roll, piece.text)
         if result.total is not None:
             value = str(result.total)
         else:
