@@ -71,7 +71,20 @@ class DiceError(Exception):
         end = start + 2 * SHOWN_AROUND
         before = ("…" if start else "") + escaped(self.text[start : self.position])
         after = escaped(self.text[self.position : end]) + ("…" if end < len(self.text) else "")
-        return f"error: {message}\n  {before}{after}\n  {' ' * len(before)}^{hint}"
+        return f"error: {message}\n  {before}{after}\n  {' ' * _cells(before)}^{hint}"
+
+
+def _cells(text: str) -> int:
+    """The columns ``text`` takes at a terminal: a wide character (``日``, ``１``, most
+    emoji) two, a combining mark none, any other one; so that the caret stands under
+    the position. (The text is escaped: it holds no control nor zero-width character.)"""
+    if text.isascii():
+        return len(text)
+    from unicodedata import combining, east_asian_width  # docs/startup.md
+
+    return sum(
+        0 if combining(char) else 2 if east_asian_width(char) in ("W", "F") else 1 for char in text
+    )
 
 
 LONGEST_MESSAGE = 400

@@ -73,3 +73,22 @@ def test_a_usage_error_of_the_typer_app_is_a_json_object_too(args: list[str], sa
     assert found["hint"].startswith("see dicecli")
     assert found["hint"].endswith(" --help")
     assert (found["input"], found["position"], found["line"]) == (None, None, None)
+
+
+@pytest.mark.parametrize(
+    ("text", "position", "columns"),
+    [
+        ("2d6[日本語] + x", 11, 14),  # three wide characters: two columns each
+        ("１００d6 + x", 8, 11),  # full-width digits
+        ("🎲 2d6 + x", 8, 9),  # an emoji
+        ("e\u0301 + x", 5, 4),  # a combining accent takes no column
+        ("2d6 + x", 6, 6),
+    ],
+)
+def test_the_caret_stands_under_the_position_in_terminal_columns(
+    text: str, position: int, columns: int
+) -> None:
+    # output.md: the caret goes under the position; wide characters once put it before
+    shown = DiceError("unknown name 'x'", text, position).show().splitlines()
+    assert shown[2] == "  " + " " * columns + "^"
+    assert text[position] == "x"
