@@ -78,6 +78,8 @@ if TYPE_CHECKING:
     from dicecli.result_tree import NamedNumber as NamedNumber
     from dicecli.result_tree import Rolled as Rolled
     from dicecli.result_tree import RolledDice as RolledDice
+    from dicecli.results import CRITICAL_FAILURE as CRITICAL_FAILURE
+    from dicecli.results import CRITICAL_SUCCESS as CRITICAL_SUCCESS
     from dicecli.results import DROPPED as DROPPED
     from dicecli.results import EXPLODED as EXPLODED
     from dicecli.results import EXPLOSION as EXPLOSION
@@ -121,6 +123,8 @@ _LAZY: dict[str, str] = {
     "Distribution": "dicecli.probability.distribution",
     "Odds": "dicecli.probability.distribution",
     "PRECISION": "dicecli.probability.engine",
+    "CRITICAL_FAILURE": "dicecli.results",
+    "CRITICAL_SUCCESS": "dicecli.results",
     "DROPPED": "dicecli.results",
     "EXPLODED": "dicecli.results",
     "EXPLOSION": "dicecli.results",
@@ -220,6 +224,8 @@ def plain_line(result: RollResult) -> str:
 
 __all__ = [
     "API_VERSION",
+    "CRITICAL_FAILURE",
+    "CRITICAL_SUCCESS",
     "D6",
     "DROPPED",
     "EMPTY_ENVIRONMENT",

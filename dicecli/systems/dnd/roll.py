@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dicecli.game import (
+    CRITICAL_FAILURE,
+    CRITICAL_SUCCESS,
     DROPPED,
     DiceShown,
     Outcome,
@@ -64,6 +66,13 @@ def roll_check(check: DndCheck, roller: Roller, env: Environment, text: str) -> 
             return assert_never(check)
 
 
+def _natural_marks(natural: int) -> tuple[str, ...]:
+    """The kept d20's mark: a natural 20 or 1, as any lone d20's (docs/output.md)."""
+    if natural == D20_SIDES:
+        return (CRITICAL_SUCCESS,)
+    return (CRITICAL_FAILURE,) if natural == 1 else ()
+
+
 def _roll_d20(check: D20Roll, roller: Roller, env: Environment, text: str) -> RollResult:
     which = edge(check.advantage, check.disadvantage)
     first = roller.draw(D20)
@@ -71,13 +80,14 @@ def _roll_d20(check: D20Roll, roller: Roller, env: Environment, text: str) -> Ro
     a = D20.face_values[first]
     b = D20.face_values[second] if second is not None else None
     natural = a if b is None else (max(a, b) if which == "advantage" else min(a, b))
+    marks = _natural_marks(natural)
     if second is None or b is None:
-        d20s: tuple[DieRoll, ...] = (D20.roll_of(first),)
+        d20s: tuple[DieRoll, ...] = (D20.roll_of(first, marks=marks),)
     else:
         keep_first = a == natural  # the first of two equal faces is the one kept
         d20s = (
-            D20.roll_of(first, kept=keep_first, marks=() if keep_first else (DROPPED,)),
-            D20.roll_of(second, kept=not keep_first, marks=(DROPPED,) if keep_first else ()),
+            D20.roll_of(first, kept=keep_first, marks=marks if keep_first else (DROPPED,)),
+            D20.roll_of(second, kept=not keep_first, marks=(DROPPED,) if keep_first else marks),
         )
     dice = list(d20s)
     shown: list[Segment] = [DiceShown(d20s)]

@@ -55,6 +55,23 @@ def test_a_natural_20_hits_any_ac_and_a_natural_1_misses_any() -> None:
     assert verdict(roll("dnd attack +40 vs 10", "1")) == "miss (natural 1)"
 
 
+@pytest.mark.parametrize(
+    ("line", "given", "marks"),
+    [
+        ("dnd attack +5 vs 15", "20", [("critical-success",)]),
+        ("dnd check +2", "1", [("critical-failure",)]),
+        ("dnd attack +5 vs 15", "12", [()]),
+        # only the kept die: the other is dropped
+        ("dnd attack +5 adv vs 15", "1,20", [("dropped",), ("critical-success",)]),
+        ("dnd save +1 dis vs 10", "1,20", [("critical-failure",), ("dropped",)]),
+    ],
+)
+def test_the_kept_natural_20_or_1_is_marked(line: str, given: str, marks: list[tuple[str]]) -> None:
+    # docs/output.md: a natural 20 or 1 on a kept d20 is marked (json.md's marks), as a
+    # lone d20's is
+    assert [die.marks for die in roll(line, given).dice] == marks
+
+
 def test_an_attack_without_an_ac_speaks_only_of_naturals() -> None:
     # rule D1
     assert roll("dnd attack +5", "12").outcome is None
