@@ -391,7 +391,8 @@ class Odds:
     - ``wins``: opposed rolls and roll-offs: each side's label and chance to win;
     - ``expectations``: named expected values (``mean``, a game's own);
     - ``tables``: other named distributions (``degree``, ``distance``);
-    - ``notes``: what the reader must know (a cut-off's precision, an assumption).
+    - ``notes``: what the reader must know (a cut-off's precision, an assumption);
+    - ``unshown_cut``: see below.
     ``estimated`` is None for exact answers; otherwise it says how the figures were
     sampled (sample size and error bound). ``passing``: for a check, the values of
     ``distribution`` that pass, as (lowest, highest), None for no bound: ``(None, 8)``
@@ -409,6 +410,9 @@ class Odds:
     notes: tuple[str, ...] = ()
     estimated: str | None = None
     passing: tuple[int | None, int | None] | None = None
+    unshown_cut: Fraction = ZERO
+    """The probability a cut-off left out of what no distribution here shows: the
+    margin of a check whose target explodes (``d6 <= d6!``)."""
 
     def passes(self, value: int) -> bool | None:
         """Whether ``value`` of the distribution passes; None when it is no check."""
@@ -422,7 +426,7 @@ class Odds:
         """The most probability any of the distributions leaves out (a stated cut-off)."""
         found = [self.distribution] if self.distribution is not None else []
         found.extend(table for _, table in self.tables)
-        return max((d.residue for d in found), default=ZERO)
+        return max((self.unshown_cut, *(d.residue for d in found)))
 
     @property
     def exact(self) -> bool:

@@ -210,3 +210,13 @@ def test_an_error_in_a_later_roll_points_into_the_whole_line() -> None:
     assert raised.value.position == 19
     with pytest.raises(DiceError, match="nothing to work out"):
         odds_of_rolls(" ; ")
+
+
+@pytest.mark.parametrize("line", ["d6 <= d6!", "d20 >= d6!", "d6! vs d6"])
+def test_a_check_whose_target_explodes_is_not_called_exact(line: str) -> None:
+    # the margin's cut-off: d6 <= d6! is 7/12 less what the cut leaves out; it was
+    # once 'exact' with a residue of 0 when only the right side exploded
+    found = odds(line)
+    assert not found.exact
+    assert 0 < found.left_out < Fraction(1, 10**9)
+    assert odds("d6 <= d6").exact
