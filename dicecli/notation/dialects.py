@@ -50,10 +50,10 @@ DIALECTS = {
 DIALECT_SETTING = "dialect"
 """The setting (``--setting dialect=roll20``, a character file's key) naming one."""
 
-NOTE_CHARACTERS = frozenset("xX\N{MULTIPLICATION SIGN}{!<>*cCrRkK^")
+NOTE_CHARACTERS = frozenset("xX\N{MULTIPLICATION SIGN}{!<>*cCrRkK^/")
 """A character that a spelling another roller reads otherwise needs: a line with none
-(``2D6+5``) and no ``//`` carries no note, and the notes' module is not even loaded for
-it (nor for one that starts with ``-``, Dice Maiden's disadvantage: ``-d20``)."""
+(``2D6+5``) carries no note, and the notes' module is not even loaded for it (nor for
+one that starts with ``-``, Dice Maiden's disadvantage: ``-d20``)."""
 
 LETTER_CHARACTERS = frozenset("eEvV")
 """The letters of the spellings found by :data:`LETTER_SPELLINGS`: most lines have none,
@@ -101,7 +101,7 @@ def line_notes(text: str, dialect: str | None) -> tuple[str, ...]:
     """The notes a result of ``text`` carries: other rollers' readings of it, or under
     ``dialect`` what that roller's reading rolled; ``()`` for most lines, at the cost
     of one look at their characters the first time a line is seen."""
-    plain = "//" not in text and (NOTE_CHARACTERS.isdisjoint(text) or _lone_keeps_only(text))
+    plain = NOTE_CHARACTERS.isdisjoint(text) or _lone_keeps_only(text)
     if plain and not LETTER_CHARACTERS.isdisjoint(text):
         import re  # docs/startup.md: only a line with an e or a v comes here
 

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 _MAYBE = re.compile(
-    r"[xX{!<>*^]|//|[cC][sSfF]|[rRkK]\d|[rR](?![a-zA-Z])|[kK]\s*\d|[kKdD][hlHL]\d+\s*[kKdD]"
+    r"[xX{!<>*^/]|[cC][sSfF]|[rRkK]\d|[rR](?![a-zA-Z])|[kK]\s*\d|[kKdD][hlHL]\d+\s*[kKdD]"
     rf"|{LETTER_SPELLINGS}"
 )
 """A character that one of the spellings below needs: most lines have none (a lone
@@ -61,6 +61,14 @@ _SPACED_KEEP = r"(?:[dD]\d+\s+|\)\s*)[kK](?P<n>\d+)"  # 4d6 k3, (4d6)k3
 _TWO_KEEPS = r"(?:[kK][hlHLmM]?|[dDpP][hlHL])\d+\s*[kKdDpP]"  # kh2dl1, k2d1: a chain
 _CARET = r"(?P<dice>\d*[dD]\d+)?\s*\^\s*(?P<n>\d+)?"
 _FLOOR_DIVISION = rf"//(?={FLOOR_DIVISOR_START})"
+_DIVISION = r"[\w)\]}]\s*/(?![/*])"
+"""A division, ``/`` after a term (not ``//``, a ``/*`` comment, nor a chat prefix
+``/r``), looked for once labels (``[fire/ice]``) are left out."""
+_LABELS = r"\[[^\]]*\]"
+_ROUNDING = r"(?i)(?<![\w])(?:floor|ceil|round)\s*\("
+"""A function that rounds a division its own way (``floor(2d6/2)``): a line with one
+is left without the note on ``/`` (whether a division is its whole argument is the
+grammar's to say)."""
 _ONCE = (
     r"(?P<dice>(?<![A-Za-z_\d])\d*[dD]\d+)[A-Za-z!<>=\d\s]*?(?<![A-Za-z])(?P<letter>[eE])"
     r"(?:(?P<condition>(?:>=|<=|<>|>|<|=)?\d+)|(?![A-Za-z_]))"
@@ -277,6 +285,12 @@ def other_readings(text: str) -> tuple[str, ...]:
             if dice:
                 others.insert(0, f"python-dice reads {dice}^{n} as {dice}kh{n}")
         notes.append("^ is a power here, as in RPG Dice Roller; " + " and ".join(others))
+    rounded = "(" in code and _pattern(_ROUNDING).search(code) is not None
+    if "/" in code and not rounded and _pattern(_DIVISION).search(_pattern(_LABELS).sub("", code)):
+        notes.append(
+            "/ rounds up here, 7/2 is 4; Roll20, Foundry VTT, RPG Dice Roller and d20 "
+            "(Avrae) keep the fraction, Dice Maiden rounds down: write // to round down"
+        )
     if "//" in code and _pattern(_FLOOR_DIVISION).search(code):
         notes.append(
             "// divides rounding down here, as in d20 (Avrae); RPG Dice Roller reads // as "

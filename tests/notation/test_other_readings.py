@@ -83,6 +83,14 @@ def test_several_spellings_several_notes() -> None:
         "cs marks critical successes here and the total is the sum; Foundry VTT counts "
         "successes with cs: write 10d20>10, or --dialect foundry",
     )
+    division = (
+        "/ rounds up here, 7/2 is 4; Roll20, Foundry VTT, RPG Dice Roller and d20 (Avrae) "
+        "keep the fraction, Dice Maiden rounds down: write // to round down"
+    )
+    assert other_readings("7/2") == (division,)
+    assert other_readings("(2d6 + 3) / 2") == (division,)
+    for plain in ("60 // 1d6", "2d6[fire/ice]", "/r 1d20", "4dF /* x */", "floor(2d6/2)"):
+        assert division not in other_readings(plain), plain
     assert other_readings("10d6cs6") == (  # a bare number: Foundry's cs6 is =6
         "cs marks critical successes here and the total is the sum; Foundry VTT counts "
         "successes with cs: write 10d6=6, or --dialect foundry",

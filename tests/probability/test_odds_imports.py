@@ -43,7 +43,7 @@ def test_importing_the_odds_loads_no_game_nor_the_grammar() -> None:
     assert set(done.stdout.split()).isdisjoint({*GAMES, "dicecli.notation.grammar"})
 
 
-@pytest.mark.parametrize("text", ["3d6", "4dF", "2d6+8", "d100 / 2"])
+@pytest.mark.parametrize("text", ["3d6", "4dF", "2d6+8", "d100 - 2"])
 def test_a_small_question_without_criticals_loads_nothing_more(text: str) -> None:
     loaded = modules_loaded_by_odds(text)
     assert loaded.isdisjoint({CRITICALS, *DICE_FILES, *NOTES, *GAMES})
@@ -61,5 +61,6 @@ def test_dice_counted_for_criticals_load_their_module(text: str) -> None:
     assert CRITICALS in modules_loaded_by_odds(text)
 
 
-def test_a_spelling_another_roller_reads_otherwise_loads_its_note() -> None:
-    assert "dicecli.notation.other_readings" in modules_loaded_by_odds("4d6k3")
+@pytest.mark.parametrize("text", ["4d6k3", "d100 / 2"])  # / rounds up: noted
+def test_a_spelling_another_roller_reads_otherwise_loads_its_note(text: str) -> None:
+    assert "dicecli.notation.other_readings" in modules_loaded_by_odds(text)
