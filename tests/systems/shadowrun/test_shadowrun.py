@@ -133,7 +133,7 @@ def by_count(pool: int, threshold: int, limit: int | None) -> dict[str, Fraction
 
 
 @settings(max_examples=examples(60))
-@given(st.integers(1, 5), st.integers(0, 4), st.one_of(st.none(), st.integers(0, 3)))
+@given(st.integers(1, 5), st.integers(0, 4), st.one_of(st.none(), st.integers(1, 3)))
 def test_odds_equal_the_count(pool: int, threshold: int, limit: int | None) -> None:
     # rules S1-S3, S5
     line = f"sr {pool}" + (f" limit {limit}" if limit is not None else "") + f" vs {threshold}"
