@@ -152,7 +152,29 @@ _MODIFIER = rf"(?i){_SPELT_BEFORE}|{_OWN_MODIFIER}|{_SPELT_AFTER}"
 # The patterns are compiled when first used; re.compile keeps them after that.
 _dice_token = lazy_regex(_DICE).set_name("dice such as 2d6")
 _modifier_token = lazy_regex(_MODIFIER).set_name("a dice modifier (kh3, r1, !, >=5, u, min3 ...)")
-_modifier_token.set_parse_action(lambda s, loc, t: (loc, t[0]))
+
+
+def _modifier_found(text: str, loc: int, tokens: pp.ParseResults) -> tuple[int, str]:
+    """A modifier token and where it stands; not one written after a space that starts
+    a word of letters no chain of modifiers makes: a game's word after a pool or skill
+    that ends in a die (``rote``, ``skill``, ``regular`` after ``d2``) is the word, not
+    ``r`` or ``s`` and a stray rest (``2d6 scf1`` is ``s`` and ``cf1``)."""
+    word: str = tokens[0]
+    end = loc + len(word)
+    if loc and text[loc - 1] in " \t" and word[-1:].isalpha() and text[end : end + 1].isalpha():
+        chain = re.compile(_MODIFIER_CHAIN, re.IGNORECASE).match(text, loc)
+        after = text[chain.end() : chain.end() + 1] if chain is not None else "?"
+        if after.isalpha() and after not in "xX":  # (x: a product, 2d6 sd x 3)
+            raise pp.ParseException(text, loc, "a word, not a modifier")
+    return loc, word
+
+
+_MODIFIER_CHAIN = rf"(?:{_SPELT_BEFORE}|{_OWN_MODIFIER}|{_SPELT_AFTER})+"
+"""Modifiers run together to the end of a word (``scf1kh2``): compiled (and kept by
+:mod:`re`) for the first word after a dice term that starts like one."""
+
+
+_modifier_token.set_parse_action(_modifier_found)
 
 
 def _modifiers(

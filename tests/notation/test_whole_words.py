@@ -47,3 +47,22 @@ def test_a_quoted_error_never_starts_inside_a_word(text: str) -> None:
             assert where == 0 or not text[where - 1].isalpha()
     except DiceError:
         pass  # refused otherwise (a name that means nothing): not a syntax error
+
+
+@pytest.mark.parametrize(
+    ("line", "same_as"),
+    [
+        # a pool or skill ending in a die, then a game's word starting with a modifier's
+        # letter: once read as r (re-roll) or s (sort) and a stray rest, and refused
+        ("cod d2 rote", "cod (d2) rote"),
+        ("coc 40+d10 regular", "coc (40+d10) regular"),
+        ("yz base d2 skill 1", "yz base (d2) skill 1"),
+    ],
+)
+def test_a_word_after_a_die_is_not_read_as_a_modifier(line: str, same_as: str) -> None:
+    assert parse(line).body == parse(same_as).body
+
+
+@pytest.mark.parametrize(("line", "same_as"), [("4d6 r1kh3", "4d6r1kh3"), ("4d6 ro", "4d6ro")])
+def test_a_modifier_after_a_space_still_reads(line: str, same_as: str) -> None:
+    assert parse(line).body == parse(same_as).body

@@ -3,7 +3,7 @@
 ::
 
     line   = roll [ "vs" roll ]
-    roll   = keyword skill { extra } [ difficulty ]
+    roll   = keyword skill { extra } [ difficulty ] { extra }
     extra  = [ [ "+" ] count ] ( "bonus" | "penalty" ) [ "dice" | "die" ]
     difficulty = "regular" | "hard" | "extreme"
 
@@ -153,7 +153,14 @@ def line_grammar() -> pp.ParserElement:
     )
     extra.set_parse_action(_extra_action)
     difficulty = keyword(*DIFFICULTIES)
-    roll = pp.Suppress(keyword(*KEYWORDS)) - skill + pp.ZeroOrMore(extra) + pp.Opt(difficulty)
+    # the difficulty before or after the dice: coc 45 bonus hard, coc 45 hard bonus
+    roll = (
+        pp.Suppress(keyword(*KEYWORDS))
+        - skill
+        + pp.ZeroOrMore(extra)
+        + pp.Opt(difficulty)
+        + pp.ZeroOrMore(extra)
+    )
     roll.set_parse_action(lambda s, loc, t: _roll_action(s, t, loc, plain_skill))
     line = roll + pp.Opt(pp.Suppress(keyword("vs")) - roll)
     line.set_parse_action(_line_action)

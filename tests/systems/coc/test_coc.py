@@ -144,6 +144,13 @@ def test_a_signed_count_is_the_bonus_dice(line: str, same_as: str) -> None:
     assert dicecli.parse(line).body == dicecli.parse(same_as).body
 
 
+def test_the_difficulty_may_come_before_the_dice() -> None:
+    # rule C4 and C2 in either order: coc 45 hard bonus was refused ("unexpected 'bonus'")
+    assert dicecli.parse("coc 45 hard bonus").body == dicecli.parse("coc 45 bonus hard").body
+    penalty = dicecli.parse("coc 45 2 penalty hard").body
+    assert dicecli.parse("coc 45 hard 2 penalty").body == penalty
+
+
 def test_a_bonus_die_written_signed_rolls_as_one() -> None:
     # rule C4: units 5, tens 40 and 10 against 45: the bonus die keeps 15 (hard)
     result = roll("coc 45 +1 bonus", "5,40,10")
