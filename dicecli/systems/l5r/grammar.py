@@ -43,10 +43,14 @@ def line_grammar() -> pp.ParserElement:
     )
     form = pp.Suppress(keyword(*KEYWORDS)) - pool + unskilled + pp.Opt(target)
 
-    def action(tokens: pp.ParseResults) -> RollAndKeep:
+    def action(text: str, loc: int, tokens: pp.ParseResults) -> RollAndKeep:
         (rolled, kept), unskilled_roll, *rest = list(tokens)
         tn = rest[0] if rest else None
-        return RollAndKeep(rolled, kept, tn, rest[1] if len(rest) > 1 else 0, unskilled_roll)
+        raised = rest[1] if len(rest) > 1 else 0
+        if unskilled_roll and raised:  # rule L4: an unskilled roll calls none
+            where = text.casefold().rfind("raise")
+            raise parse_failure(text, max(where, loc), "an unskilled roll calls no raises")
+        return RollAndKeep(rolled, kept, tn, raised, unskilled_roll)
 
     form.set_parse_action(action)
     return whole_line(form)

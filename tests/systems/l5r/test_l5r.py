@@ -192,6 +192,7 @@ def test_an_unreachable_tn_is_refused_for_odds() -> None:
 @given(st.integers(1, 40), st.integers(1, 40), st.booleans(), st.integers(0, 60), st.integers(0, 4))
 def test_a_line_parses_back(rolled: int, kept: int, unskilled: bool, tn: int, raises: int) -> None:
     kept = min(kept, rolled) if rolled < 10 else kept
+    raises = 0 if unskilled else raises  # rule L4: an unskilled roll calls none
     line = (
         f"l5r {rolled}k{kept}" + (" unskilled" if unskilled else "") + f" vs {tn} raises {raises}"
     )
