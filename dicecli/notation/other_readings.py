@@ -65,6 +65,9 @@ _DIVISION = r"[\w)\]}]\s*/(?![/*])"
 """A division, ``/`` after a term (not ``//``, a ``/*`` comment, nor a chat prefix
 ``/r``), looked for once labels (``[fire/ice]``) are left out."""
 _LABELS = r"\[[^\]]*\]"
+_MAIDEN_COUNT = r"(?<![A-Za-z])tl?\d+(?:ds\d*)?(?:\s*f\d+)?(?P<ops>(?:\s*[-+*/]\s*\d+){2,})\s*$"
+"""Dice Maiden's target (``t10``) and two numbers or more after it (``+1 *2``), which it
+works on the count in the order written: ``((count) + 1) * 2``."""
 _ROUNDING = r"(?i)(?<![\w])(?:floor|ceil|round)\s*\("
 """A function that rounds a division its own way (``floor(2d6/2)``): a line with one
 is left without the note on ``/`` (whether a division is its whole argument is the
@@ -296,6 +299,22 @@ def other_readings(text: str) -> tuple[str, ...]:
             "// divides rounding down here, as in d20 (Avrae); RPG Dice Roller reads // as "
             "the start of a comment: write # for a comment"
         )
+    maiden = _pattern(_MAIDEN_COUNT).search(code) if "t" in lowered else None
+    # the order matters where a sign comes before a * or /: 1d20 t10 +1 *2
+    if maiden is not None and re.search(r"[-+][^*/]*[*/]", maiden["ops"]):
+        from dicecli.errors import DiceError  # docs/startup.md
+        from dicecli.notation.translations import translated  # docs/startup.md
+
+        try:
+            theirs = translated(code.strip(), "dicemaiden")
+        except DiceError:  # refused in the dialect (a division of the count): no reading
+            theirs = None
+        if theirs is not None:
+            notes.append(
+                f"{maiden['ops'].strip()} after a target is worked here as arithmetic "
+                "always is; Dice Maiden works it on the count in the order written: "
+                f"--dialect dicemaiden reads {theirs}"
+            )
     disadvantage = _pattern(_DISADVANTAGE).match(code) if leading_minus else None
     if disadvantage is not None:
         from dicecli.notation.dicemaiden import with_advantage  # docs/startup.md

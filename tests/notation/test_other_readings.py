@@ -91,6 +91,11 @@ def test_several_spellings_several_notes() -> None:
     assert other_readings("(2d6 + 3) / 2") == (division,)
     for plain in ("60 // 1d6", "2d6[fire/ice]", "/r 1d20", "4dF /* x */", "floor(2d6/2)"):
         assert division not in other_readings(plain), plain
+    assert other_readings("1d20 t10 +1 *2") == (
+        "+1 *2 after a target is worked here as arithmetic always is; Dice Maiden works it "
+        "on the count in the order written: --dialect dicemaiden reads ((1d20>=10) + 1) * 2",
+    )
+    assert other_readings("4d6 t4 *2 +1") == ()  # the same in either order
     assert other_readings("10d6cs6") == (  # a bare number: Foundry's cs6 is =6
         "cs marks critical successes here and the total is the sum; Foundry VTT counts "
         "successes with cs: write 10d6=6, or --dialect foundry",
