@@ -31,6 +31,7 @@ from dicecli.frozen import replace
 from dicecli.limits import MAX_MODIFIERS, check_line
 from dicecli.notation.nodes import (
     FLOOR_DIVISOR_START,
+    FUNCTION_NAMES,
     NO_MODIFIERS,
     BinaryOp,
     BinaryOpSymbol,
@@ -950,7 +951,30 @@ def _reported(error: pp.ParseBaseException, text: str) -> tuple[str, int]:
     ):
         return message, error.loc
     loc = _word_start(text, error.loc)
+    unknown = _unknown_function(text, loc)
+    if unknown is not None:
+        return unknown
     return _expected(message, text, loc), loc
+
+
+_CALLED = re.compile(r"(?:^|(?<=[\s+\-*/(,{\[]))(?P<word>[A-Za-z_]\w*)$")
+_DICE_WORD = re.compile(r"(?i)d(?:\d+|%|f)")
+
+
+def _unknown_function(text: str, loc: int) -> tuple[str, int] | None:
+    """``unknown function 'sqrt'`` when the grammar stopped at a bracket right after a
+    word that is not one of its functions (``sqrt(4d6)``, RPG Dice Roller's ``pow``),
+    at the word; None otherwise."""
+    if text[loc : loc + 1] != "(":
+        return None
+    called = _CALLED.search(text, 0, loc)
+    if called is None or _DICE_WORD.fullmatch(called["word"]):
+        return None
+    word = called["word"]
+    if word.lower() in FUNCTION_NAMES:
+        return None
+    known = ", ".join(FUNCTION_NAMES)
+    return f"unknown function '{word}' (functions: {known})", called.start("word")
 
 
 _PAIRS = ("//", "**", ">=", "<=", "<>", "!=", "==")

@@ -98,3 +98,20 @@ def test_forms_still_refused_name_the_feature(text: str, message: str, position:
     with pytest.raises(DiceSyntaxError) as caught:
         parse(text)
     assert (caught.value.message, caught.value.position) == (message, position)
+
+
+@pytest.mark.parametrize(
+    ("line", "word", "position"),
+    [("sqrt(4d6)", "sqrt", 0), ("pow(2,3)", "pow", 0), ("1 + sign(1d6-3)", "sign", 4)],
+)
+def test_an_unknown_function_is_named(line: str, word: str, position: int) -> None:
+    # RPG Dice Roller's sqrt, pow and sign: once "unexpected '(4d6)'" at the bracket
+    with pytest.raises(dicecli.DiceSyntaxError) as caught:
+        dicecli.parse(line)
+    assert caught.value.message.startswith(f"unknown function '{word}' (functions: floor,")
+    assert caught.value.position == position
+
+
+def test_a_bracket_after_dice_is_no_function() -> None:
+    with pytest.raises(dicecli.DiceSyntaxError, match=r"unexpected '\(fire\)'"):
+        dicecli.parse("d6(fire)")
