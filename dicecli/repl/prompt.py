@@ -179,11 +179,16 @@ class ReplCompleter(Completer):
         ):
             argument = before.lstrip()[len(words[0]) :].lstrip()
             path_document = Document(argument, len(argument))
-            yield from self.paths.get_completions(path_document, complete_event)
+            for found in self.paths.get_completions(path_document, complete_event):
+                if escaped(found.text) == found.text:  # see below
+                    yield found
             return
         start = -len(current_word(before))
         for word in completions(self.current.state, before):
-            yield Completion(word, start_position=start)
+            # a word shown escaped (a file's or a plug-in's, with a bidirectional override
+            # or a line separator) is not offered: the menu and the line would show it raw
+            if escaped(word) == word:
+                yield Completion(word, start_position=start)
 
 
 def run_repl(options: RunOptions, streams: Streams) -> ExitStatus:

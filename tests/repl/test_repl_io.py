@@ -154,6 +154,17 @@ def test_the_completer_completes_paths_after_load(tmp_path: Path) -> None:
     assert [c.text for c in found] == ["ro.toml"]
 
 
+def test_the_completer_offers_no_name_a_terminal_would_show_raw(tmp_path: Path) -> None:
+    # docs/limits.md: file text never reaches the terminal raw; a right-to-left
+    # override or a line separator in a file's name was written by the menu as it was
+    for odd in ("he\u202ex.toml", "he\u2028y.toml"):
+        (tmp_path / odd).write_text("")
+    (tmp_path / "hero.toml").write_text("")
+    completer = ReplCompleter(_Current(session()))
+    found = list(completer.get_completions(Document(f"load {tmp_path}/he"), CompleteEvent()))
+    assert [c.text for c in found] == ["ro.toml"]
+
+
 # The history file.
 
 
