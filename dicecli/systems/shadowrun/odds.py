@@ -20,6 +20,7 @@ Rule numbers (S1, S2 ...) cite ``docs/rules.md``.
 from __future__ import annotations
 
 from fractions import Fraction
+from math import comb
 from typing import TYPE_CHECKING
 
 from dicecli.game import PRECISION, ZERO, Distribution, Odds, expression_odds
@@ -51,32 +52,44 @@ def one_die(edge: bool, most: int) -> Joint:
     return die
 
 
-def _convolve(left: Joint, right: Joint, most: int) -> Joint:
-    out: Joint = {}
-    for (h1, o1), p in left.items():
-        for (h2, o2), q in right.items():
-            if h1 + h2 <= most:
-                key = (h1 + h2, o1 + o2)
-                out[key] = out.get(key, ZERO) + p * q
-    return out
-
-
 EDGE_MEAN = Fraction(2, 5)
 """A die's expected hits with Edge, its 6s rolled again without end (rules S1, S4)."""
 
 
 def pool_joint(pool: int, edge: bool, at_least: int = 0) -> Joint:
     """(hits, ones) over the whole pool: with Edge, every count of hits up to a bound no
-    lower than ``at_least``, exactly, and less than :data:`PRECISION` beyond it."""
+    lower than ``at_least``, exactly, and less than :data:`PRECISION` beyond it.
+
+    A die that shows 1 has no hit, so the pool is its ones (binomial) and the hits of
+    the other dice, convolved one die at a time: a walk over hits alone, where a walk
+    over (hits, ones) pairs took 45 s for ``sr 50 edge``."""
     most = pool if not edge else max(2 * pool + 12, at_least)
     while True:
         die = one_die(edge, most)
-        total: Joint = {(0, 0): Fraction(1)}
+        not_one = 1 - SIXTH
+        other = {hits: p / not_one for (hits, ones), p in die.items() if not ones}
+        hits_of: list[dict[int, Fraction]] = [{0: Fraction(1)}]  # of 0, 1, 2 ... dice
         for _ in range(pool):
-            total = _convolve(total, die, most)
+            hits_of.append(_convolve_hits(hits_of[-1], other, most))
+        total: Joint = {}
+        for ones in range(pool + 1):
+            weight = comb(pool, ones) * SIXTH**ones * not_one ** (pool - ones)
+            for hits, p in hits_of[pool - ones].items():
+                total[(hits, ones)] = weight * p
         if not edge or 1 - sum(total.values()) < PRECISION:
             return total
         most *= 2
+
+
+def _convolve_hits(
+    left: dict[int, Fraction], right: dict[int, Fraction], most: int
+) -> dict[int, Fraction]:
+    out: dict[int, Fraction] = {}
+    for h1, p in left.items():
+        for h2, q in right.items():
+            if h1 + h2 <= most:
+                out[h1 + h2] = out.get(h1 + h2, ZERO) + p * q
+    return out
 
 
 def _left_out(distribution: Distribution) -> str:
