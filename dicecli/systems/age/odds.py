@@ -253,11 +253,19 @@ def advanced_odds(check: AgeAdvanced, env: Environment, text: str) -> Odds:
             break
         shown[roll] = chance
     rolls = Distribution.from_probabilities(shown, ONE - sum(shown.values(), ZERO))
-    notes.append(
-        f"rolls: listed until all but {percent(rolls.residue)} is accounted for "
-        f"(precision {float(PRECISION):g}); success: the threshold reached within the "
-        f"cap of {cap} rolls (setting age.max_rolls); the mean is exact, without that cap"
-    )
+    if ONE - within_cap > PRECISION:  # the cap, not the precision, ends the table
+        notes.append(
+            f"rolls: listed up to the cap of {cap} rolls (setting age.max_rolls): "
+            f"{percent(ONE - within_cap)} of tests need more and are left out; success: "
+            "the threshold reached within the cap; the mean is exact, without that cap"
+        )
+    else:
+        notes.append(
+            f"rolls: listed until all but {percent(rolls.residue)} is accounted for "
+            f"(precision {float(PRECISION):g}); success: the threshold reached within "
+            f"the cap of {cap} rolls (setting age.max_rolls); the mean is exact, without "
+            "that cap"
+        )
     return Odds(
         text,
         str(check),

@@ -226,6 +226,17 @@ def test_advanced_table_stops_at_its_precision() -> None:
     assert table.min == 17  # 16 rolls of 6 make 96
 
 
+def test_advanced_table_cut_by_the_roll_cap_says_so() -> None:
+    # rule G7: a hard test to 25 seldom ends within 100 rolls; the note says the cap, not
+    # a precision, ends the table, and how much needs more rolls
+    found = odds("age 0 vs 18 until 25")
+    table = dict(found.tables)["rolls"]
+    assert table.max == 100
+    assert table.residue == 1 - dict(found.chances)["success"]
+    assert any(note.startswith("rolls: listed up to the cap of 100 rolls") for note in found.notes)
+    assert not any("listed up to the cap" in note for note in odds("age 3 vs 13 until 15").notes)
+
+
 def test_advanced_mean_by_first_step_analysis() -> None:
     # rule G7: always succeeding, threshold 2: one roll unless the Dragon die is 1
     # (then exactly one more): E = 1 + 1/6
