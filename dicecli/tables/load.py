@@ -141,16 +141,23 @@ def parse_book(text: str, source: str) -> TableBook:
         raise where.error(error.message) from None
     if not data:
         raise where.error("no tables in it: write [NAME] with roll and entries")
+    from dicecli.probability.weights import question  # docs/startup.md
+
     tables: dict[str, Table] = {}
-    for name, raw in data.items():
-        folded = name.strip().casefold()
-        if not folded:
-            raise where.error("a table needs a name: write [NAME]")
-        if folded in tables:
-            raise _Where(source, name).error(
-                f"the name is used twice (names are matched in any case: '{tables[folded].name}')"
-            )
-        tables[folded] = _table(_Where(source, name), name, raw)
+    # one account for the values of every table's roll: a file of a hundred tables of
+    # 100d900 took 50 s to load; together they are one question, answered or refused
+    # in about a second (docs/limits.md)
+    with question():
+        for name, raw in data.items():
+            folded = name.strip().casefold()
+            if not folded:
+                raise where.error("a table needs a name: write [NAME]")
+            if folded in tables:
+                raise _Where(source, name).error(
+                    "the name is used twice (names are matched in any case: "
+                    f"'{tables[folded].name}')"
+                )
+            tables[folded] = _table(_Where(source, name), name, raw)
     _check_references(source, tables)
     return TableBook(source, tables)
 

@@ -398,3 +398,15 @@ def test_an_unknown_table_lists_the_tables() -> None:
     assert raised.value.message == (
         f"table file {EXAMPLE} has no table 'dragons' (tables: encounters, loot, gems)"
     )
+
+
+def test_the_rolls_of_a_files_tables_are_checked_as_one_question() -> None:
+    # docs/limits.md: a hundred tables of 100dN took 50 s to load, each roll's values
+    # under the bound alone; together they are refused within the bound of one question
+    text = "".join(
+        f'[t{i}]\nroll = "100d{1000 - i}"\n[t{i}.entries]\n"100-{100 * (1000 - i)}" = "x"\n'
+        for i in range(100)
+    )
+    with pytest.raises(DiceError, match="one question may take"):
+        parse_book(text, "slow.toml")
+    assert parse_book(text.split("[t1]")[0], "one.toml").table("t0").name == "t0"
