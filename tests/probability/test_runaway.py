@@ -360,6 +360,20 @@ def test_questions_of_close_to_a_second_are_refused_before_the_work(text: str) -
     assert "an estimated" in refused(text)
 
 
+@pytest.mark.parametrize("text", ["d200max5!>=7ro<3", "d1000max15!>=30", "d100max5!>=7ro<5"])
+def test_a_clamped_die_exploding_almost_always_is_refused_before_the_work(text: str) -> None:
+    """A die that explodes nine times in ten is followed hundreds of levels deep: its
+    denominator has ten thousand bits and more, whose gcds grow with their square.
+    Estimated as linear, these took 2.4-4.9 s before an answer; now refused."""
+    clear_caches()
+    assert "an estimated" in refused(text)
+
+
+def test_a_deep_explosion_of_fewer_bits_is_still_answered() -> None:
+    assert odds("d100max5!>=7").distribution is not None  # 2,970 bits: 0.04 s of gcds
+    assert odds("d20!>=2").distribution is not None
+
+
 def test_step_and_question_limits_are_as_documented() -> None:
     text = Path(__file__).parents[2].joinpath("docs", "odds.md").read_text(encoding="utf-8")
     assert f"{MAX_WORK // 1_000_000:,} million steps" in text
