@@ -102,6 +102,8 @@ def line_notes(text: str, dialect: str | None) -> tuple[str, ...]:
     ``dialect`` what that roller's reading rolled; ``()`` for most lines, at the cost
     of one look at their characters the first time a line is seen."""
     plain = NOTE_CHARACTERS.isdisjoint(text) or _lone_keeps_only(text)
+    if plain and "#" in text and text.lstrip()[:1].isdigit():  # Rollem's 6#4d6: noted
+        plain = text.lstrip().lstrip("0123456789")[:1] != "#"
     if plain and not LETTER_CHARACTERS.isdisjoint(text):
         import re  # docs/startup.md: only a line with an e or a v comes here
 

@@ -65,6 +65,8 @@ _DIVISION = r"[\w)\]}]\s*/(?![/*])"
 """A division, ``/`` after a term (not ``//``, a ``/*`` comment, nor a chat prefix
 ``/r``), looked for once labels (``[fire/ice]``) are left out."""
 _LABELS = r"\[[^\]]*\]"
+_HASH_REPEAT = r"\s*(?P<times>\d{1,9})#(?P<roll>\d*[dD][^\s#]*)"
+"""Rollem's repeat, ``6#4d6d1`` (six rolls): a number, ``#`` and dice, with no space."""
 _MAIDEN_COUNT = r"(?<![A-Za-z])tl?\d+(?:ds\d*)?(?:\s*f\d+)?(?P<ops>(?:\s*[-+*/]\s*\d+){2,})\s*$"
 """Dice Maiden's target (``t10``) and two numbers or more after it (``+1 *2``), which it
 works on the count in the order written: ``((count) + 1) * 2``."""
@@ -164,9 +166,16 @@ def other_readings(text: str) -> tuple[str, ...]:
     otherwise, each once, in the order found; ``()`` for most lines."""
     code = text.partition("#")[0]
     leading_minus = code.lstrip()[:1] == "-"
-    if not leading_minus and not _MAYBE.search(code):
+    hashed = _pattern(_HASH_REPEAT).match(text) if "#" in text else None
+    if not leading_minus and hashed is None and not _MAYBE.search(code):
         return ()
     notes: list[str] = []
+    if hashed is not None:
+        times, rolled = int(hashed["times"]), hashed["roll"]
+        notes.append(
+            f"# starts a comment here: {hashed[0].strip()} rolls {times}; Rollem rolls "
+            f"{rolled} {_times(times)}: write {rolled} -n {times}"
+        )
     # Each pattern is tried only on a line with a letter or sign it needs: ``in`` on
     # the line in lower case (a ``K`` is a ``k`` there) is the cheapest look.
     lowered = code.lower()

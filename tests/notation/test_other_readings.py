@@ -91,6 +91,12 @@ def test_several_spellings_several_notes() -> None:
     assert other_readings("(2d6 + 3) / 2") == (division,)
     for plain in ("60 // 1d6", "2d6[fire/ice]", "/r 1d20", "4dF /* x */", "floor(2d6/2)"):
         assert division not in other_readings(plain), plain
+    assert other_readings("6#4d6d1") == (
+        "# starts a comment here: 6#4d6d1 rolls 6; Rollem rolls 4d6d1 six times: write "
+        "4d6d1 -n 6",
+    )
+    assert dicecli.roll("6#4d6d1", seed=1).notes == other_readings("6#4d6d1")
+    assert other_readings("6 # 4d6") == ()  # a comment after a space is one
     assert other_readings("1d20 t10 +1 *2") == (
         "+1 *2 after a target is worked here as arithmetic always is; Dice Maiden works it "
         "on the count in the order written: --dialect dicemaiden reads ((1d20>=10) + 1) * 2",
