@@ -92,8 +92,7 @@ def test_several_spellings_several_notes() -> None:
     for plain in ("60 // 1d6", "2d6[fire/ice]", "/r 1d20", "4dF /* x */", "floor(2d6/2)"):
         assert division not in other_readings(plain), plain
     assert other_readings("6#4d6d1") == (
-        "# starts a comment here: 6#4d6d1 rolls 6; Rollem rolls 4d6d1 six times: write "
-        "4d6d1 -n 6",
+        "# starts a comment here: 6#4d6d1 rolls 6; Rollem rolls 4d6d1 six times: write 4d6d1 -n 6",
     )
     assert dicecli.roll("6#4d6d1", seed=1).notes == other_readings("6#4d6d1")
     assert other_readings("6 # 4d6") == ()  # a comment after a space is one
