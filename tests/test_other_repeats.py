@@ -76,5 +76,8 @@ def test_a_refused_repeat_says_why(line: str, message: str) -> None:
 
 
 def test_a_number_and_a_hash_stay_a_comment() -> None:
-    # 6#4d6 (Rollem) is the number 6 with the comment 4d6 here, as before
-    assert invoke("--plain", "6#4d6") == (0, "6\t6#4d6\t6 # 4d6\n")
+    # 6#4d6 (Rollem) is the number 6 with the comment 4d6 here, as before, and says so
+    status, output = invoke("--plain", "6#4d6")
+    assert status == 0
+    assert output.startswith("6\t6#4d6\t6 (# starts a comment here: 6#4d6 rolls 6; Rollem")
+    assert output.endswith(" # 4d6\n")

@@ -301,7 +301,8 @@ def other_readings(text: str) -> tuple[str, ...]:
     if "/" in code and not rounded and _pattern(_DIVISION).search(_pattern(_LABELS).sub("", code)):
         notes.append(
             "/ rounds up here, 7/2 is 4; Roll20, Foundry VTT, RPG Dice Roller and d20 "
-            "(Avrae) keep the fraction, Dice Maiden rounds down: write // to round down"
+            "(Avrae) keep the fraction, Dice Maiden rounds towards zero: write // to round "
+            "down"
         )
     if "//" in code and _pattern(_FLOOR_DIVISION).search(code):
         notes.append(

@@ -85,7 +85,7 @@ def test_several_spellings_several_notes() -> None:
     )
     division = (
         "/ rounds up here, 7/2 is 4; Roll20, Foundry VTT, RPG Dice Roller and d20 (Avrae) "
-        "keep the fraction, Dice Maiden rounds down: write // to round down"
+        "keep the fraction, Dice Maiden rounds towards zero: write // to round down"
     )
     assert other_readings("7/2") == (division,)
     assert other_readings("(2d6 + 3) / 2") == (division,)
