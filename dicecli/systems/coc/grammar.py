@@ -78,12 +78,16 @@ def _extra_action(text: str, loc: int, tokens: pp.ParseResults) -> _Extra:
     return _Extra(count, str(tokens[-1]).lower(), len(tokens) == 2)
 
 
-def _signed_count(text: str, skill: _Skill, extras: list[_Extra], again: pp.ParserElement) -> Expr:
+def _signed_count(
+    text: str, skill: _Skill, extras: list[_Extra], right_after: bool, again: pp.ParserElement
+) -> Expr:
     """The skill, giving a ``+ N`` it ends with to a first bonus or penalty word that
-    has no count (``coc 45 +1 bonus``: skill 45, one bonus die; rule C4)."""
+    has no count and comes ``right_after`` it (``coc 45 +1 bonus``: skill 45, one bonus
+    die; rule C4); with a difficulty between them (``coc 45+2 hard bonus``) the ``+ 2``
+    is the skill's."""
     written = text[skill.start : skill.end]
     found = _SIGNED_COUNT.search(written)
-    if found is None or not extras or extras[0].counted:
+    if found is None or not extras or extras[0].counted or not right_after:
         return skill.expr
     head = written[: found.start()]
     if not head.strip():
@@ -97,7 +101,7 @@ def _signed_count(text: str, skill: _Skill, extras: list[_Extra], again: pp.Pars
         word, written_skill = extras[0].word, head.strip()
         dice = (
             f"{count} {word} dice are {written_skill} {count} {word}"
-            if count <= MOST_EXTRA_DICE
+            if 1 <= count <= MOST_EXTRA_DICE
             else f"a roll takes 1 to {MOST_EXTRA_DICE} {word} dice"
         )
         raise parse_failure(
@@ -115,7 +119,8 @@ def _roll_action(
 ) -> SkillRoll:
     parts = list(tokens)
     extras = [part for part in parts if isinstance(part, _Extra)]
-    skill = _signed_count(text, cast(_Skill, parts.pop(0)), extras, again)
+    right_after = len(parts) > 1 and isinstance(parts[1], _Extra)  # no difficulty between
+    skill = _signed_count(text, cast(_Skill, parts.pop(0)), extras, right_after, again)
     difficulty = next((str(p).lower() for p in parts if not isinstance(p, _Extra)), None)
     bonus = sum(e.count for e in extras if e.word == "bonus")
     penalty = sum(e.count for e in extras if e.word == "penalty")

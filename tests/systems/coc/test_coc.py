@@ -144,6 +144,12 @@ def test_a_signed_count_is_the_bonus_dice(line: str, same_as: str) -> None:
     assert dicecli.parse(line).body == dicecli.parse(same_as).body
 
 
+@pytest.mark.parametrize(("line", "same_as"), [("coc 45+2 hard bonus", "coc 47 hard bonus")])
+def test_a_plus_before_the_difficulty_is_the_skills(line: str, same_as: str) -> None:
+    # rule C4: the + N goes to the dice only right before them; once 45 and two dice
+    assert dicecli.parse(line).body == dicecli.parse(same_as.replace("47", "(45+2)")).body
+
+
 def test_the_difficulty_may_come_before_the_dice() -> None:
     # rule C4 and C2 in either order: coc 45 hard bonus was refused ("unexpected 'bonus'")
     assert dicecli.parse("coc 45 hard bonus").body == dicecli.parse("coc 45 bonus hard").body
@@ -173,6 +179,7 @@ def test_a_bracketed_or_counted_plus_stays_in_the_skill(line: str) -> None:
         # ten bonus dice without a word
         ("coc Spot+10 bonus", r"\(Spot\+10\) bonus; 10 bonus dice are Spot 10 bonus"),
         ("coc 45 +3 penalty", r"\(45\+3\) penalty; 3 penalty dice are 45 3 penalty"),
+        ("coc 45+0 bonus", r"\(45\+0\) bonus; a roll takes 1 to 10 bonus dice"),
     ],
 )
 def test_a_signed_count_past_two_says_both_readings(line: str, message: str) -> None:
