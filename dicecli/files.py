@@ -131,7 +131,12 @@ def _check_name_parts(text: str) -> None:
 
     for number, line in enumerate(text.split("\n"), 1):
         name = line.lstrip()
-        name = name[1 : name.find("]")] if name.startswith("[") else name.partition("=")[0]
+        if name.startswith("["):
+            name = name[1 : name.find("]")]
+        elif "=" in name:
+            name = name.partition("=")[0]
+        else:  # no header nor key: a line of a long string or array
+            continue
         # a dot after a part: a run of dots (an ellipsis in a long string) is none
         if name.count(".") >= MAX_NAME_PARTS and len(re.findall(_PART, name)) >= MAX_NAME_PARTS:
             raise FileError(

@@ -112,8 +112,8 @@ def test_a_name_of_too_many_dotted_parts_is_an_error(text: str) -> None:
 
 def test_a_name_of_many_parts_within_the_bound_and_dots_in_text_are_read() -> None:
     deep = "[" + ".".join(["a"] * 63) + "]\nx = 1\n"
-    ellipsis = 'words = """\n' + "." * 5_000 + '\n"""\n'
-    assert loads_toml(ellipsis + deep)["words"] == "." * 5_000 + "\n"
+    ellipsis = 'words = """\n' + "." * 5_000 + "\n" + "A sentence. " * 70 + '\n"""\n'
+    assert loads_toml(ellipsis + deep)["words"] == "." * 5_000 + "\n" + "A sentence. " * 70 + "\n"
 
 
 def test_a_file_within_the_cap_is_read_whole(tmp_path: Path) -> None:
