@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from dicecli.errors import DiceError, DiceSyntaxError
 from dicecli.limits import LONG_NUMBER
@@ -340,7 +340,7 @@ def _rdr(text: str) -> str:
 # --- d20 (Avrae) ----------------------------------------------------------------------
 
 
-def _d20_tokens(tokens: list[Token]) -> list[Token]:
+def _d20_tokens(tokens: list[Token], spaced: str = " ") -> list[Token]:
     changed: list[Token] = []
     for word, condition in tokens:
         if word.lower() in ("k", "p") and condition[:1].isdigit():
@@ -362,7 +362,7 @@ def _d20_tokens(tokens: list[Token]) -> list[Token]:
             # no selector before it: a comparison of the total (3d6>3 is True or
             # False), dicecli's check, written with spaces (a modifier's is not)
             number = condition.lstrip("<>=")
-            changed.append(("", f" {condition[: len(condition) - len(number)]} {number}"))
+            changed.append(("", f"{spaced}{condition[: len(condition) - len(number)]} {number}"))
         else:
             changed.append((word, condition))
     return changed
@@ -416,6 +416,11 @@ _D20_TENS = "d{0,10,20,30,40,50,60,70,80,90}"
 ``1d% % 10 == 0``), where dicecli's own ``d%`` is a d100 (a seed rule)."""
 
 
+_SPACED = "\x00"
+"""Where the d20 rewrite puts a space before a comparison it spells as a check, then
+made one space with any written before it (unless the line holds this character
+itself: then a plain space)."""
+
 _D20_EQUALS = r"\s*==\s*"
 """d20's equality of totals, ``1d20 == 10``: dicecli's check ``=``, with spaces (``=10``
 against a dice term counts the dice showing 10)."""
@@ -425,7 +430,12 @@ def _d20(text: str) -> str:
     code, hash_sign, rest = text.partition("#")
     code = re.sub(_D20_EQUALS, " = ", code)
     code = _TERM.sub(_d20_one_die, re.sub(_NO_DICE, "0", code))
-    code = re.sub(r"  +", " ", _rewrite_runs(code, _d20_tokens))  # 3d6 >3: 3d6 > 3
+    # 3d6>3 is 3d6 > 3, and 3d6 >3 too (the space written before is kept, not doubled)
+    if _SPACED in code:
+        code = _rewrite_runs(code, _d20_tokens)
+    else:
+        code = _rewrite_runs(code, partial(_d20_tokens, spaced=_SPACED))
+        code = code.replace(f" {_SPACED}", " ").replace(_SPACED, " ")
     return re.sub(_D20_PERCENT, rf"\g<count>{_D20_TENS}", code) + hash_sign + rest
 
 

@@ -273,6 +273,7 @@ def test_d20_comparison_after_dice_compares_the_total(
     assert result.outcome is not None
     assert result.outcome.passed is passed
     assert dicecli.roll("3d6>3", given="1,1,2").total == 0  # dicecli's own: no die over 3
+    assert translated("1d20  +  5", "d20") == "1d20  +  5"  # spaces as written, no note
 
 
 def test_rdr_reads_as_dicecli_does() -> None:
