@@ -122,7 +122,7 @@ def test_the_repl_banner_escapes_a_plugins_example(plugin: Path) -> None:
 def test_a_plugins_text_is_no_markup_in_help_at_a_terminal(plugin: Path, args: list[str]) -> None:
     """At a terminal typer's help is rich's, with markup read: a plug-in's example and
     option help are shown as written, never a hidden link nor a markup error."""
-    import pexpect  # type: ignore[import-untyped, unused-ignore]
+    pexpect = pytest.importorskip("pexpect")
 
     environ = {**os.environ, "PYTHONPATH": str(plugin), "COLUMNS": "200", "PAGER": "cat"}
     child = pexpect.spawn(

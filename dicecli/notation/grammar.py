@@ -158,8 +158,8 @@ _modifier_token = lazy_regex(_MODIFIER).set_name("a dice modifier (kh3, r1, !, >
 def _modifier_found(text: str, loc: int, tokens: pp.ParseResults) -> tuple[int, str]:
     """A modifier token and where it stands; not one written after a space that starts
     a word of letters no chain of modifiers makes: a game's word after a pool or skill
-    that ends in a die (``rote``, ``skill``, ``regular`` after ``d2``) is the word, not
-    ``r`` or ``s`` and a stray rest (``2d6 scf1`` is ``s`` and ``cf1``)."""
+    that ends in a die (``d2`` and a word such as ``rules``) is the word, not ``r`` and a
+    stray rest (``2d6 scf1`` is ``s`` and ``cf1``)."""
     word: str = tokens[0]
     end = loc + len(word)
     if loc and text[loc - 1] in " \t" and word[-1:].isalpha() and text[end : end + 1].isalpha():
