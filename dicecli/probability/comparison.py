@@ -15,7 +15,7 @@ from dicecli.notation.nodes import Comparison
 from dicecli.notation.semantics import check_margin, check_passes
 from dicecli.probability.distribution import Distribution, Odds
 from dicecli.probability.engine import weights
-from dicecli.probability.weights import Weights, added, mapped, merged_notes
+from dicecli.probability.weights import Weights, added, merged_notes, negated
 
 
 def comparison_odds(check: Comparison, env: Environment, text: str) -> Odds:
@@ -24,9 +24,9 @@ def comparison_odds(check: Comparison, env: Environment, text: str) -> Odds:
     what = str(check)
     # margin = left - right (right - left for a roll-under check): always one sum
     if check.op in ("<=", "<"):
-        margin = added(right, _negated(left), what)
+        margin = added(right, negated(left), what)
     else:
-        margin = added(left, _negated(right), what)
+        margin = added(left, negated(right), what)
     # a margin of m passes as the total m above a target of 0 does
     passing = sum(
         count
@@ -62,10 +62,6 @@ def _passing(op: str, right: Weights) -> tuple[int | None, int | None] | None:
         "=": (target, target),
     }
     return bounds.get(op)
-
-
-def _negated(found: Weights) -> Weights:
-    return Weights(mapped(found.counts, int.__neg__), found.denominator, found.notes)
 
 
 def _mean(found: Weights) -> Fraction:

@@ -102,6 +102,7 @@ from dicecli.probability.weights import (
     convolve_work,
     mapped,
     merged_notes,
+    negated,
     packed_power_work,
     power,
     power_estimate,
@@ -251,8 +252,7 @@ class _Weigher:
             case BinaryOp():
                 return self._binary(node)
             case Negate():
-                inner = self.weights(node.operand)
-                return Weights(mapped(inner.counts, int.__neg__), inner.denominator, inner.notes)
+                return negated(self.weights(node.operand))
             case PercentOf():
                 inner = self.weights(node.operand)
                 percent = node.percent

@@ -185,6 +185,11 @@ def check_outcomes(count: int, what: str) -> None:
         )
 
 
+def negated(found: Weights) -> Weights:
+    """The weights of minus each outcome (``-x``; a difference is ``added(a, negated(b))``)."""
+    return Weights(mapped(found.counts, int.__neg__), found.denominator, found.notes)
+
+
 def mapped(counts: Mapping[int, int], function: Callable[[int], int]) -> Counts:
     """The weights of ``function(outcome)``."""
     result: Counts = {}

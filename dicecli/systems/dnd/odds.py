@@ -22,7 +22,7 @@ from dicecli.game import (
 )
 from dicecli.notation.nodes import NO_MODIFIERS, Dice
 from dicecli.probability.engine import dice_weights, weights
-from dicecli.probability.weights import Weights, added, mapped
+from dicecli.probability.weights import Weights, added, negated
 from dicecli.systems.dnd.checks import D20Roll, DamageRoll, StatsRoll
 from dicecli.systems.dnd.roll import no_dice_in_damage_modifier
 from dicecli.systems.dnd.rules import (
@@ -110,11 +110,8 @@ def _d20_odds(check: D20Roll, env: Environment, text: str) -> Odds:
 def _difference(modifier: Expr | None, target: Expr, env: Environment) -> Distribution:
     """The modifier less the target, in whole counts (the engine's weights: a sum of
     fractions, pair by pair, took seconds for ``+100d6 vs 100d6``)."""
-    zero = Weights({0: 1}, 1)
-    left = zero if modifier is None else weights(modifier, env)
-    right = weights(target, env)
-    negated = Weights(mapped(right.counts, int.__neg__), right.denominator, right.notes)
-    return added(left, negated).to_distribution()
+    left = Weights.constant(0) if modifier is None else weights(modifier, env)
+    return added(left, negated(weights(target, env))).to_distribution()
 
 
 def _death_odds(
