@@ -25,6 +25,11 @@ Why not :mod:`dataclasses`: importing it imports :mod:`inspect` (with :mod:`ast`
 part of what a plain roll's start-up would cost. Here equality, hashing and ``repr`` are
 shared functions reading the class's field names; only ``__init__`` is made per class.
 
+A *twin* (:func:`made_when_read`) is a plain subclass of a frozen class whose
+instances may lack a field until it is read: the dice of a roll nobody reads one by one
+(:class:`~dicecli.results.NumberedDice`). It is the same value as the frozen class's of
+the same fields: equal, hashed alike, and copied by :func:`replace` as one.
+
 How ``__init__`` is made, once, when the class is defined (so its signature is the real
 one from the start, for ``help`` and Hypothesis's ``builds``):
 
@@ -95,7 +100,7 @@ def field(
 
 
 def _eq(self: Any, other: Any) -> Any:
-    if other.__class__ is not self.__class__:
+    if other.__class__ is not self.__class__ and _value_class(other) is not _value_class(self):
         return NotImplemented
     compared: Callable[[object], tuple[object, ...]] = self.__frozen_compared__
     return compared(self) == compared(other)
@@ -250,7 +255,48 @@ def replace(value: T, /, **changes: Any) -> T:
     if unknown:
         raise TypeError(f"{type(value).__name__} has no field {sorted(unknown)[0]!r}")
     arguments = {name: changes.get(name, getattr(value, name)) for name in fields}
-    return type(value)(**arguments)
+    made: T = _value_class(value)(**arguments)
+    return made
+
+
+class _MadeWhenRead:
+    """The class attribute of a field that :func:`made_when_read` lets a twin's
+    instances lack. Only ``__get__``: a descriptor without ``__set__`` comes after the
+    instance's own attributes, so an instance that holds the field reads it as ever."""
+
+    __slots__ = ("make", "name")
+
+    def __init__(self, name: str, make: Callable[[Any], object]) -> None:
+        self.name = name
+        self.make = make
+
+    def __get__(self, instance: object, owner: type | None = None) -> object:
+        if instance is None:  # the class has no default for the field
+            raise AttributeError(self.name)
+        value = instance.__dict__[self.name] = self.make(instance)
+        return value
+
+
+def made_when_read(name: str, make: Callable[[Any], object]) -> Callable[[type[T]], type[T]]:
+    """Make the decorated class, a plain subclass of a frozen class (its *twin*), one
+    whose instances may be made without the field ``name``: ``make`` makes the field
+    from the instance the first time it is read, and the instance keeps it. A twin's
+    value compares equal to, and hashes as, the frozen class's value of the same fields,
+    and :func:`replace` makes one of the frozen class. The frozen class itself is left
+    as it is: a descriptor on it would slow every read of the field, made or not."""
+
+    def decorate(twin: type[T]) -> type[T]:
+        setattr(twin, name, _MadeWhenRead(name, make))
+        setattr(twin, "__frozen_twin_of__", twin.__mro__[1])  # noqa: B010
+        return twin
+
+    return decorate
+
+
+def _value_class(value: object) -> type:
+    """The frozen class ``value`` is a value of: its own, or the one it is a twin of."""
+    twin_of: type | None = getattr(value, "__frozen_twin_of__", None)
+    return twin_of or type(value)
 
 
 def field_names(value: object) -> tuple[str, ...]:

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dicecli.frozen import field, field_names, frozen, replace
+from dicecli.frozen import field, field_names, frozen, made_when_read, replace
 
 
 @frozen
@@ -277,3 +277,58 @@ def test_every_field_is_stored_under_its_own_name_however_many(count: int) -> No
     value = made(*range(count))
     assert list(vars(value)) == names
     assert [getattr(value, name) for name in names] == list(range(count))
+
+
+def _made_total(pair: LazyTotal) -> int:
+    pair.makes += 1
+    return pair.left + pair.right
+
+
+@frozen
+class Summed:
+    left: int
+    right: int
+    total: int
+
+
+@made_when_read("total", _made_total)
+class LazyTotal(Summed):
+    """A twin whose total is made from left and right when first read."""
+
+    def __init__(self, left: int, right: int) -> None:
+        self.__dict__.update(left=left, right=right)
+        self.makes = 0
+
+
+def test_a_twin_makes_its_field_once_when_first_read() -> None:
+    lazy = LazyTotal(2, 3)
+    assert "total" not in vars(lazy)
+    assert lazy.total == 5
+    assert lazy.total == 5
+    assert lazy.makes == 1
+    with pytest.raises(AttributeError):
+        LazyTotal.total  # noqa: B018  (the class has no default for it)
+
+
+@given(st.integers(-3, 3), st.integers(-3, 3))
+def test_a_twin_is_the_frozen_value_of_the_same_fields(left: int, right: int) -> None:
+    lazy, made = LazyTotal(left, right), Summed(left, right, left + right)
+    assert lazy == made
+    assert made == lazy
+    assert hash(lazy) == hash(made)
+    assert LazyTotal(left, right) != Summed(left, right, left + right + 1)
+    assert Summed(left, right, left + right + 1) != LazyTotal(left, right)
+    other_class: object = Point(left, right)
+    assert LazyTotal(left, right) != other_class
+    changed = replace(LazyTotal(left, right), right=right + 1)
+    assert type(changed) is Summed
+    assert changed == Summed(left, right + 1, left + right)  # the total as it was made
+
+
+def test_a_twin_survives_pickling_before_and_after_it_is_read() -> None:
+    unread = pickle.loads(pickle.dumps(LazyTotal(4, 5)))
+    assert "total" not in vars(unread)
+    assert unread == Summed(4, 5, 9)
+    read = LazyTotal(1, 1)
+    assert read.total == 2
+    assert pickle.loads(pickle.dumps(read)) == Summed(1, 1, 2)
