@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeAlias, TypeVar
 
 from dicecli.frozen import frozen
-from dicecli.results import DiceShown, DieRoll
+from dicecli.results import DiceShown, DieRoll, NumberedDice
 
 if TYPE_CHECKING:
     from dicecli.notation.nodes import BinaryOpSymbol, Dice, FunctionName
@@ -201,6 +201,22 @@ class NodeTable(dict[type, Handler], Generic[Handler]):
             if handler is not None:
                 return handler
         raise AssertionError(f"not a node of the result tree: {kind.__qualname__}")
+
+
+def numbers_alone(node: Rolled) -> NumberedDice | None:
+    """The dice of ``node`` when they are all those of one term of computed faces
+    (:class:`~dicecli.results.NumberedDice`): the term alone, or with numbers put to it
+    (``17d743 + 12``, ``(17d743 + 12) * 2``); else None."""
+    while True:
+        if type(node) is Arithmetic and type(node.right) is Constant:
+            node = node.left
+        elif type(node) is Parenthesised:
+            node = node.inner
+        else:
+            break
+    if type(node) is RolledDice and type(node.shown) is NumberedDice:
+        return node.shown
+    return None
 
 
 def dice_in(node: Rolled) -> tuple[DieRoll, ...]:

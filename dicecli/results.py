@@ -11,9 +11,9 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
-from typing import Literal, NewType
+from typing import Any, Literal, NewType
 
-from dicecli.frozen import frozen
+from dicecli.frozen import frozen, made_when_read
 
 JSONValue = str | int | float | bool | None | list["JSONValue"] | dict[str, "JSONValue"]
 
@@ -57,9 +57,8 @@ VALUE_TEXTS: dict[int, str] = {}
 """Numbers met as the faces of dice, each as written (``{17: "17"}``): a look-up here
 costs less than writing the number out. The plain renderer asks it whether a kept,
 unmarked die shows its value (:func:`dicecli.render.text.dice_text`: a D3's ``5`` is
-worth 3 and shows ``5→3``), which it asks of nearly every die it writes; a first roll
-of dice whose faces are computed takes its faces from it
-(:func:`dicecli.rolling.dice_steps.roll_computed_dice`). The renderer fills it with
+worth 3 and shows ``5→3``), which it asks of nearly every die it writes (not of
+:class:`NumberedDice`, written from their numbers). The renderer fills it with
 the faces it finds to be their value written out, ``int`` values only (``True`` would
 stand for 1), up to :data:`MAX_VALUE_TEXTS`."""
 
@@ -128,9 +127,36 @@ class Text:
 
 @frozen
 class DiceShown:
-    """Dice shown together, in roll order: ``[4, 3, 1]``."""
+    """Dice shown together, in roll order: ``[4, 3, 1]``. Dice of a numbered die whose
+    faces are computed are a :class:`NumberedDice`, equal to the DiceShown of the same
+    dice."""
 
     dice: tuple[DieRoll, ...]
+
+
+def _numbered_dice(shown: NumberedDice) -> tuple[DieRoll, ...]:
+    die, rerollable = shown.die, shown.rerollable
+    return tuple(
+        DieRoll(die, str(value), value, True, (), (), rerollable) for value in shown.numbers
+    )
+
+
+@made_when_read("dice", _numbered_dice)
+class NumberedDice(DiceShown):
+    """Dice of a numbered die whose faces are computed (``17d743``, rolled by
+    :func:`~dicecli.rolling.dice_steps.roll_computed_dice`), each kept and unmarked,
+    its face its value written out: held as their :attr:`numbers`, their
+    :class:`DieRoll` s made the first time :attr:`dice` is read
+    (:func:`~dicecli.frozen.made_when_read`). Such dice are seldom rolled twice alike,
+    so their rolls cannot be shared as the usual dice's are; a piped line writes them out
+    from their numbers and never reads them one by one, and making a DieRoll for each
+    was most of what such a line cost more than a line of the usual dice
+    (``bench/bench_sides.py``)."""
+
+    def __init__(self, die: str, rerollable: bool, numbers: tuple[int, ...]) -> None:
+        self.die = die
+        self.rerollable = rerollable
+        self.numbers = numbers
 
 
 Segment = Text | DiceShown
@@ -216,3 +242,38 @@ class RollResult:
         if self.notes:  # only when another reading is worth a word (docs/json.md)
             data["notes"] = list(self.notes)
         return data
+
+
+def _numbered_result_dice(result: NumberedResult) -> tuple[DieRoll, ...]:
+    return result.numbered.dice
+
+
+@made_when_read("dice", _numbered_result_dice)
+class NumberedResult(RollResult):
+    """A roll whose dice are those of one :class:`NumberedDice` alone (``17d743 + 12``),
+    read from it the first time they are asked: a result that is only written out never
+    makes them. Equal to the RollResult of the same fields."""
+
+    def __init__(
+        self,
+        numbered: NumberedDice,
+        input: str,
+        expression: str,
+        total: int | None,
+        breakdown: tuple[Segment, ...],
+        outcome: Outcome | None,
+        comment: str | None,
+        notes: tuple[str, ...],
+    ) -> None:
+        # every field but dice, made from numbered when read: RollResult's __init__
+        # would assign dice, to be taken back (through Any: mypy reads them as read-only)
+        fields: Any = self
+        fields.input = input
+        fields.expression = expression
+        fields.total = total
+        fields.breakdown = breakdown
+        fields.outcome = outcome
+        fields.comment = comment
+        fields.reroll = False
+        fields.notes = notes
+        self.numbered = numbered

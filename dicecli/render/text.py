@@ -17,6 +17,7 @@ from dicecli.results import (
     MAX_VALUE_TEXTS,
     VALUE_TEXTS,
     DieRoll,
+    NumberedDice,
     RollResult,
     Segment,
     SharedBreakdown,
@@ -167,6 +168,8 @@ def breakdown_text(segments: Sequence[Segment]) -> str:
                 parts.append(f"{text[: len(text) - len(stripped)]}~{stripped}~")
             elif segment.role != "target" or not parts or not repeats_value(segment, parts[-1]):
                 parts.append(segment.text)
+        elif type(segment) is NumberedDice:  # dice of computed faces: no DieRoll made
+            parts.append("[" + ", ".join(map(str, segment.numbers)) + "]")
         else:
             parts.append(dice_text(segment.dice))
     spelt = "".join(parts)

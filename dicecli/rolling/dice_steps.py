@@ -24,7 +24,7 @@ from dicecli.notation.nodes import NO_MODIFIERS, Condition, Dice, Modifiers, Nam
 from dicecli.notation.semantics import count_one, critical_conditions, kept_slice
 from dicecli.notation.sides import DieName
 from dicecli.result_tree import Order, Rolled, RolledDice
-from dicecli.results import DROPPED, VALUE_TEXTS, DiceShown, DieRoll
+from dicecli.results import DROPPED, DiceShown, DieRoll, NumberedDice
 from dicecli.rolling.keep_and_count import (
     SCORE_MARKS,
     apply_keep_and_count,
@@ -191,20 +191,16 @@ def _computed_dice_step(die: Die, count: int) -> DiceStep:
 
 def roll_computed_dice(die: Die, count: int, ev: InProgress) -> RolledDice:
     """Roll ``count`` of ``die``, a numbered die whose faces are computed, every die
-    kept: face index i is worth i + 1, and its roll is made as it comes up. Also what
-    rolls such a term the first time a line is rolled, without making its step
-    (:func:`dicecli.rolling.evaluate._run_sum`). A face is taken from the numbers
-    already written (:data:`~dicecli.results.VALUE_TEXTS`) when it is there."""
-    name, rerollable = die.name, die.rerollable
-    written = VALUE_TEXTS.get
-    rolled = []
-    total = 0
-    for index in ev.roller.draw_many(die, count):  # a loop: cheaper than comprehensions
-        value = index + 1
-        face = written(value) or str(value)
-        rolled.append(DieRoll(name, face, value, True, (), (), rerollable))
-        total += value
-    return RolledDice(total, DiceShown(tuple(rolled)))
+    kept: face index i is worth i + 1, and the dice are held as their numbers until
+    they are read (:class:`~dicecli.results.NumberedDice`). Also what rolls such
+    a term the first time a line is rolled, without making its step
+    (:func:`dicecli.rolling.evaluate._run_sum`)."""
+    numbers = tuple(map(_ONE.__add__, ev.roller.draw_many(die, count)))
+    return RolledDice(sum(numbers), NumberedDice(die.name, die.rerollable, numbers))
+
+
+_ONE = 1
+"""What turns a face's index into its number (``_ONE.__add__``, a call made in C)."""
 
 
 def _summed_dice_step(die: Die, count: int, values: Sequence[int]) -> DiceStep:

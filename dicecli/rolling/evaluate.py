@@ -93,13 +93,23 @@ from dicecli.result_tree import (
     Rolled,
     SavedRoll,
     dice_in,
+    numbers_alone,
     replaced_in_order,
     with_dice,
 )
 from dicecli.result_tree import ComputedDice as ComputedRoll
 from dicecli.result_tree import Group as GroupRoll
 from dicecli.result_tree import Labelled as LabelledRoll
-from dicecli.results import DROPPED, DieRoll, Outcome, RollResult, Segment, SharedBreakdown
+from dicecli.results import (
+    DROPPED,
+    DieRoll,
+    NumberedDice,
+    NumberedResult,
+    Outcome,
+    RollResult,
+    Segment,
+    SharedBreakdown,
+)
 from dicecli.rolling.dice_steps import compile_dice, roll_computed_dice, step_of_dice, unnumbered
 from dicecli.rolling.keep_and_count import SCORE_MARKS, KeepUnit, dropped, kept_units
 from dicecli.rolling.shared_outcomes import (
@@ -148,10 +158,14 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
         roller.give_back()
         raise DiceError("too deeply nested", text, 0) from None
     total: int | None = tree.value
+    lazy = None
     if shared:  # a tree that may have come before: what is read of it may be kept
         dice, segments = _read(tree)
     else:
-        dice, segments = dice_in(tree), breakdown(tree)
+        segments = breakdown(tree)
+        if segments and type(segments[0]) is NumberedDice:  # dice of computed faces
+            lazy = numbers_alone(tree)  # 17d743 + 12: its dice made only if they are read
+        dice = dice_in(tree) if lazy is None else ()
     outcome = None
     if evaluation.dice_book is not None:  # dice with symbols: count them (docs/dice.md)
         from dicecli.dicefiles.symbols import symbol_outcome  # docs/startup.md
@@ -167,6 +181,8 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
             total = None  # dice of symbols alone: no total, the counts say it all
     notes = line_notes(text, env.dialect if env.settings else None)  # cached by line
     # every field by place: a keyword costs each roll a dict of it
+    if lazy is not None:
+        return NumberedResult(lazy, text, canonical, total, segments, outcome, roll.comment, notes)
     return RollResult(text, canonical, total, dice, segments, outcome, roll.comment, False, notes)
 
 

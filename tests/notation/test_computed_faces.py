@@ -9,6 +9,7 @@ written out), not against the code under test.
 
 from __future__ import annotations
 
+import pickle
 import random
 from fractions import Fraction
 from itertools import product
@@ -19,6 +20,7 @@ from hypothesis import strategies as st
 from property_counts import examples
 
 import dicecli
+from dicecli.frozen import field_names, replace
 from dicecli.notation import dice as dice_module
 from dicecli.notation.dice import (
     MAX_OTHER_SIDES,
@@ -28,7 +30,15 @@ from dicecli.notation.dice import (
     NumberedFaces,
     die_for_sides,
 )
-from dicecli.results import DROPPED
+from dicecli.render.text import result_line
+from dicecli.results import (
+    DROPPED,
+    DiceShown,
+    DieRoll,
+    NumberedDice,
+    NumberedResult,
+    RollResult,
+)
 from dicecli.rolling import dice_steps, evaluate
 from dicecli.rolling.sources import RandomSource, Roller
 
@@ -151,3 +161,61 @@ def test_dice_of_many_sizes_keep_few_dice_and_no_faces_built() -> None:
         rolls = die.__dict__.get("kept_rolls")
         assert rolls is None or len(rolls._made) <= MAX_SHARED_ROLLS
     assert evaluate.prepared._held <= evaluate.PREPARED_FACES
+
+
+def _made_alike(result: RollResult) -> RollResult:
+    """``result`` as it would be with its dice made as they were rolled: a DieRoll per
+    die, built here from the numbers its breakdown shows."""
+    shown = result.breakdown[0]
+    assert isinstance(shown, NumberedDice)
+    dice = tuple(
+        DieRoll(shown.die, str(value), value, True, (), (), True) for value in shown.numbers
+    )
+    return RollResult(
+        result.input,
+        result.expression,
+        result.total,
+        dice,
+        (DiceShown(dice), *result.breakdown[1:]),
+        result.outcome,
+        result.comment,
+        result.reroll,
+        result.notes,
+    )
+
+
+@settings(max_examples=examples(200))
+@given(other_sides, st.integers(1, 40), st.integers(0, 999), st.integers(0, 2**32))
+def test_dice_of_computed_faces_are_made_only_when_read(
+    sides: int, count: int, number: int, seed: int
+) -> None:
+    result = dicecli.roll(f"{count}d{sides}+{number}", seed=seed)
+    assert isinstance(result, NumberedResult)
+    shown = result.breakdown[0]
+    assert isinstance(shown, NumberedDice)
+    assert len(shown.numbers) == count
+    assert all(1 <= value <= sides for value in shown.numbers)
+    assert result.total == sum(shown.numbers) + number
+    # written out as a pipe reads it, without a DieRoll made
+    made = _made_alike(result)
+    assert result_line(result) == result_line(made)
+    assert "dice" not in vars(result)
+    assert "dice" not in vars(shown)
+    # and equal to the result with its dice made, read or not, pickled or not
+    unread = pickle.loads(pickle.dumps(result))
+    assert unread == made
+    assert made == result
+    assert hash(result) == hash(made)
+    assert result.dice == made.dice
+    assert result.as_dict() == made.as_dict()
+    assert unread.as_dict() == made.as_dict()
+    assert type(replace(result, notes=("a note",))) is RollResult
+
+
+def test_a_numbered_result_holds_every_field_of_a_roll() -> None:
+    result = dicecli.roll("3d743 + 2", seed=1)
+    assert isinstance(result, NumberedResult)
+    assert set(field_names(RollResult)) - {"dice"} <= set(vars(result))
+    assert {name: getattr(result, name) for name in field_names(RollResult)} == {
+        name: getattr(_made_alike(result), name) for name in field_names(RollResult)
+    }
