@@ -301,6 +301,8 @@ class Dice(ExprNode):
 
     def __str__(self) -> str:
         sides = self.sides
+        if type(sides) is int and self.modifiers is NO_MODIFIERS:  # most terms: 17d743
+            return f"d{sides}" if self.count == 1 else f"{self.count}d{sides}"
         # A die name in lower case reads as a die only after a count (1dability): without
         # it, dability would be a name.
         lower_name = isinstance(sides, DieName) and not sides.name[:1].isupper()
