@@ -153,6 +153,7 @@ class Die:
         immutable, and sharing keeps rolling fast); made as they are asked for when the
         faces are computed."""
         if isinstance(self.faces, NumberedFaces):
+            _sharing_rolls(self)
             return _NumberedRolls(self.name, self.faces.sides, self.rerollable)
         return tuple(
             DieRoll(self.name, f.name, f.value, True, (), f.symbols, self.rerollable)
@@ -177,6 +178,8 @@ class Die:
 
     @cached_property
     def _variants(self) -> dict[tuple[int, bool, tuple[str, ...]], DieRoll]:
+        if isinstance(self.faces, NumberedFaces):
+            _sharing_rolls(self)
         return {}
 
     def roll_of(self, index: int, kept: bool = True, marks: tuple[str, ...] = ()) -> DieRoll:
@@ -266,12 +269,39 @@ _SPECIAL_DICE: dict[str, Callable[[], Die]] = {
 _BY_SIDES: dict[int | str, Die] = {6: D6}
 """The usual dice, built on first use and kept."""
 _OTHER_SIDES: dict[int, Die] = {}
-"""The last few other sizes (their faces computed, their rolls shared up to a bound)."""
-MAX_OTHER_SIDES = 32
+"""The last sizes met among the others (their faces computed, their rolls shared by
+the last few of them, :data:`MAX_DICE_SHARING_ROLLS`)."""
+MAX_OTHER_SIDES = 1024
+"""Most dice of other sizes kept. A line of a size not kept makes its die again, which
+costs a line of freely chosen sides (``17d743``) about 2% more than the die's look-up
+(``bench/bench_sides.py``: sizes 2 to 1,000 are all kept); a die that keeps no rolls is
+about half a kilobyte."""
 
+MAX_DICE_SHARING_ROLLS = 32
+"""Most dice of other sizes that keep rolls to share (:attr:`Die.kept_rolls`, and their
+variants: up to :data:`MAX_SHARED_ROLLS` each) at once; past it, the die that began
+keeping them first lets them go, and makes them again if it is rolled again. So many
+dice of other sizes can be kept and what they hold stays that of a few."""
+
+_SHARING: dict[int, Die] = {}
+"""The dice of other sizes keeping rolls now, by identity, the first to begin first."""
+
+
+def _sharing_rolls(die: Die) -> None:
+    """Note that ``die``, of computed faces, begins keeping rolls: past
+    :data:`MAX_DICE_SHARING_ROLLS` such dice, the first to begin lets them go."""
+    if id(die) not in _SHARING and len(_SHARING) >= MAX_DICE_SHARING_ROLLS:
+        first = _SHARING.pop(next(iter(_SHARING)))
+        first.__dict__.pop("kept_rolls", None)  # (cached properties: made again if read)
+        first.__dict__.pop("_variants", None)
+    _SHARING[id(die)] = die
+
+
+MAX_CUSTOM_DICE = 32
+"""Most custom dice kept (:func:`custom_die`): each keeps a roll per face."""
 
 _CUSTOM_DICE: dict[FaceList, Die] = {}
-"""The last few custom dice, kept as the other sizes are."""
+"""The last few custom dice, the first made making way first."""
 
 
 def custom_die(faces: FaceList) -> Die:
@@ -282,7 +312,7 @@ def custom_die(faces: FaceList) -> Die:
         from dicecli.notation.faces import face_values  # docs/startup.md
 
         die = Die(f"d{faces}", tuple(Face(str(value), value) for value in face_values(faces)))
-        if len(_CUSTOM_DICE) >= MAX_OTHER_SIDES:
+        if len(_CUSTOM_DICE) >= MAX_CUSTOM_DICE:
             del _CUSTOM_DICE[next(iter(_CUSTOM_DICE))]  # the oldest makes way
         _CUSTOM_DICE[faces] = die
     return die

@@ -23,6 +23,7 @@ import dicecli
 from dicecli.frozen import field_names, replace
 from dicecli.notation import dice as dice_module
 from dicecli.notation.dice import (
+    MAX_DICE_SHARING_ROLLS,
     MAX_OTHER_SIDES,
     MAX_SHARED_ROLLS,
     Die,
@@ -155,11 +156,15 @@ def test_dice_of_many_sizes_keep_few_dice_and_no_faces_built() -> None:
         dicecli.roll(f"{rng.randint(1, 20)}d{sides}kh1 + 1d{sides}!")
     kept = dice_module._OTHER_SIDES
     assert 0 < len(kept) <= MAX_OTHER_SIDES
+    sharing = 0
     for die in kept.values():
         assert isinstance(die.faces, NumberedFaces)
-        assert len(die._variants) <= MAX_SHARED_ROLLS
-        rolls = die.__dict__.get("kept_rolls")
+        held = vars(die)
+        variants, rolls = held.get("_variants"), held.get("kept_rolls")
+        sharing += variants is not None or rolls is not None
+        assert variants is None or len(variants) <= MAX_SHARED_ROLLS
         assert rolls is None or len(rolls._made) <= MAX_SHARED_ROLLS
+    assert 0 < sharing <= MAX_DICE_SHARING_ROLLS
     assert evaluate.prepared._held <= evaluate.PREPARED_FACES
 
 
