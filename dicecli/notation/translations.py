@@ -68,13 +68,29 @@ def _token(piece: str) -> Token:
     return split["word"], split["condition"] or ""
 
 
+class _RefusedTokenError(DiceError):
+    """A roller's modifier that dicecli cannot roll, found by a rewriting of a run's
+    tokens: ``index`` is the token's, which :func:`_rewrite_runs` turns into the place
+    of its piece in the line, so that the caret stands under it."""
+
+    def __init__(self, message: str, index: int) -> None:
+        super().__init__(message)
+        self.index = index
+
+
 def _rewrite_runs(text: str, change: Callable[[list[Token]], list[Token]]) -> str:
     """``text`` with each dice term's modifiers replaced by ``change(modifiers)``, one
-    for one, each after the spaces written before it."""
+    for one, each after the spaces written before it. A modifier ``change`` refuses
+    (:class:`_RefusedTokenError`) is an error at its place in ``text``."""
 
     def one(found: re.Match[str]) -> str:
         spaced = _spaced(found["run"])
-        changed = change([token for _, token in spaced])
+        try:
+            changed = change([token for _, token in spaced])
+        except _RefusedTokenError as refused:
+            placed = list(_TOKENS.finditer(found["run"]))
+            at = found.start("run") + placed[refused.index].start("piece")
+            raise DiceError(refused.message, found.string, at) from None
         pieces = (
             space + word + condition
             for (space, _), (word, condition) in zip(spaced, changed, strict=True)
@@ -150,12 +166,13 @@ def _roll20_tokens(tokens: list[Token]) -> list[Token]:
     highlighted, the total is unchanged) left out, and ``mt`` (the number of matching
     sets) refused."""
     changed: list[Token] = []
-    for word, condition in tokens:
+    for index, (word, condition) in enumerate(tokens):
         low = word.lower()
         if low.startswith("mt"):
-            raise DiceError(
+            raise _RefusedTokenError(
                 f"Roll20's {word}{condition} counts the sets of matching dice, which "
-                "dicecli cannot roll"
+                "dicecli cannot roll",
+                index,
             )
         if low == "m" and (condition == "" or condition.isdigit()):
             # the matches are only highlighted: the dice and total as rolled (left out,
@@ -235,7 +252,10 @@ def _foundry_term(found: re.Match[str]) -> str:
         compared = re.fullmatch(r"(?P<op>[<>]=?|=)?(?P<n>\d+)", condition)
         counting = "cs" in words or "cf" in words
         if low in _FOUNDRY_FAILURES and not counting and compared is not None:
-            head = _worth(counted, low, compared["op"] or "=", int(compared["n"]))
+            try:
+                head = _worth(counted, low, compared["op"] or "=", int(compared["n"]))
+            except DiceError as error:
+                raise error.at(found.string, found.start()) from None
         elif low == "ms" and compared is not None:
             margin = (compared["op"] or "=", int(compared["n"]))
         else:
@@ -322,7 +342,9 @@ def _rdr_term(found: re.Match[str]) -> str:
     if counted is None or any(word.startswith("!") for word, _ in tokens):
         raise DiceError(
             "RPG Dice Roller applies each keep and drop to all the dice, which dicecli "
-            "reads only for a dice term with a count and no explosion"
+            "reads only for a dice term with a count and no explosion",
+            found.string,
+            found.start(),
         )
     count = int(counted["count"] or 1)
     low, high = rdr_window(steps, count)
@@ -342,19 +364,21 @@ def _rdr(text: str) -> str:
 
 def _d20_tokens(tokens: list[Token], spaced: str = " ") -> list[Token]:
     changed: list[Token] = []
-    for word, condition in tokens:
+    for index, (word, condition) in enumerate(tokens):
         if word.lower() in ("k", "p") and condition[:1].isdigit():
             what = "keeps" if word.lower() == "k" else "drops"
-            raise DiceError(
+            raise _RefusedTokenError(
                 f"d20 (Avrae)'s {word}{condition} {what} the dice showing {condition}, "
-                f"which dicecli cannot roll; {word}h{condition} {what} the highest"
+                f"which dicecli cannot roll; {word}h{condition} {what} the highest",
+                index,
             )
         if word.lower() in ("k", "p") and condition[:1] in ("<", ">"):
             what = "keeps" if word.lower() == "k" else "drops"
             side = "over" if condition[0] == ">" else "under"
-            raise DiceError(
+            raise _RefusedTokenError(
                 f"d20 (Avrae)'s {word}{condition} {what} the dice {side} "
-                f"{condition.lstrip('<>=')}, which dicecli cannot roll"
+                f"{condition.lstrip('<>=')}, which dicecli cannot roll",
+                index,
             )
         if word.lower() == "e" and condition:
             changed.append(("!", condition))  # explode again and again; e6 is !6 (= 6)
@@ -394,7 +418,9 @@ def _d20_one_die(found: re.Match[str]) -> str:
     if counted is None or int(counted["count"] or 1) != 1:
         raise DiceError(
             "d20 (Avrae)'s ra, rol and roh act on one die of the set, which dicecli reads "
-            "only for a single die (1d6ra6)"
+            "only for a single die (1d6ra6)",
+            found.string,
+            found.start(),
         )
     changed: list[Token] = []
     for word, condition in tokens:
@@ -523,7 +549,19 @@ def translated(text: str, dialect: str) -> str:
     except DiceSyntaxError:
         raise
     except DiceError as error:
-        raise error.at(text, 0) from None
+        raise _placed(error, text, code) from None
+
+
+def _placed(error: DiceError, text: str, code: str) -> DiceError:
+    """A rewriting's refusal pointing into the line as typed, ``text`` (``code`` is its
+    part before any comment): at the place the refusal names in the line it was found
+    in (the typed code, or that code part rewritten), else at the line's start."""
+    if error.text is None or error.position is None:
+        return error.at(text, 0)
+    position = error.position
+    if error.text != code:  # found in a part of the rewriting: placed in the typed line
+        position = typed_position(code, error.text, position)
+    return type(error)(error.message, text, position)
 
 
 WHOLLY_MATCHED = 500
