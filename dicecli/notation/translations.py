@@ -452,6 +452,44 @@ _D20_EQUALS = r"\s*==\s*"
 against a dice term counts the dice showing 10)."""
 
 
+_COMPARISON = re.compile(r"==|>=|<=|!=|<>|>|<|=")
+_OPENING, _CLOSING = "({", ")}"
+
+
+def _compared_inside(code: str) -> None:
+    """Refuse a comparison of totals inside brackets (``(3d6>3) + 1``): d20 (Avrae)
+    reads it as a number, 1 when true and 0 when false, which dicecli cannot roll (a
+    check is the whole line). A modifier's condition (``r<2``, ``!>5``: right after
+    a letter or ``!``) and a label's text are left alone."""
+    depth = 0
+    at = 0
+    while at < len(code):
+        char = code[at]
+        if char == "[":  # a label: its text is no notation
+            end = code.find("]", at)
+            at = len(code) if end < 0 else end + 1
+            continue
+        if char in _OPENING:
+            depth += 1
+        elif char in _CLOSING:
+            depth = max(0, depth - 1)
+        compared = _COMPARISON.match(code, at)
+        if compared is not None:
+            attached = at > 0 and (code[at - 1].isalpha() or code[at - 1] == "!")
+            if depth and not attached:
+                op = "==" if compared[0] == "=" else compared[0]  # d20's ==, read as =
+                raise DiceError(
+                    f"d20 (Avrae) reads {op} inside brackets as a comparison of totals, 1 "
+                    "when true and 0 when false, which dicecli cannot roll: a check here "
+                    "is the whole line, outside any bracket",
+                    code,
+                    at,
+                )
+            at = compared.end()
+            continue
+        at += 1
+
+
 def _d20(text: str) -> str:
     code, hash_sign, rest = text.partition("#")
     code = re.sub(_D20_EQUALS, " = ", code)
@@ -462,6 +500,7 @@ def _d20(text: str) -> str:
     else:
         code = _rewrite_runs(code, partial(_d20_tokens, spaced=_SPACED))
         code = code.replace(f" {_SPACED}", " ").replace(_SPACED, " ")
+    _compared_inside(code)
     return re.sub(_D20_PERCENT, rf"\g<count>{_D20_TENS}", code) + hash_sign + rest
 
 

@@ -55,3 +55,41 @@ def test_a_dialect_refusal_points_at_what_it_refuses(dialect: str, text: str, at
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     assert done.stderr.splitlines()[2] == "  " + " " * text.rindex(at) + "^"
+
+
+# --- d20 (Avrae) compares totals inside brackets ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "op"),
+    [
+        ("(3d6>3) + 1", ">"),
+        ("(3d6 >= 3) + 1", ">="),
+        ("(1d20+5>=15)*2", ">="),
+        ("(3d6>3, 2)kh1", ">"),  # a set of comparisons
+        ("1d20 + (1d20 == 10)", "=="),
+    ],
+)
+def test_d20_comparison_inside_brackets_names_d20s_reading(text: str, op: str) -> None:
+    """d20's grammar.lark: ``comparison`` is a ``num``, so a bracket may hold one and
+    its value (True or False) is added on; README, "Binary Operations": ``X > Y``,
+    ``X == Y``. dicecli's check is the whole line, so the line is refused with d20's
+    reading, not with the grammar's "expected ')'" and another roller's hint."""
+    error = refusal(text, "d20")
+    assert error.message == (
+        f"d20 (Avrae) reads {op} inside brackets as a comparison of totals, 1 when true "
+        "and 0 when false, which dicecli cannot roll: a check here is the whole line, "
+        "outside any bracket"
+    )
+    assert error.position == text.index(op)
+    done = run_in_process("--dialect", "d20", text)
+    assert done.returncode == 2
+    assert len(done.stderr.splitlines()) == 3  # the message, the line, the caret: no hint
+
+
+def test_d20_modifier_conditions_inside_brackets_still_roll() -> None:
+    """``r<2`` and ``!>5`` are conditions of modifiers, not comparisons of totals."""
+    env = env_of("d20")
+    assert dicecli.roll("(2d8rr<2) + 1", given="1,2,5", environment=env).total == 8
+    assert dicecli.roll("(1d6e6) + 1", given="6,2", environment=env).total == 9
+    assert dicecli.roll("(1d20 [a>b]) + 1", given="4", environment=env).total == 5
