@@ -112,7 +112,7 @@ def _dialect_hint(roll: str, env: Environment) -> str | None:
     the grammar takes; None when none does (or only the one in force)."""
     from dicecli.notation.dialects import DIALECTS  # docs/startup.md
     from dicecli.notation.reader import parse  # docs/startup.md
-    from dicecli.notation.translations import translated  # docs/startup.md
+    from dicecli.notation.translations import spelt_by_roller, translated  # docs/startup.md
 
     code = roll.partition("#")[0].strip()
     for name, dialect in DIALECTS.items():
@@ -120,8 +120,8 @@ def _dialect_hint(roll: str, env: Environment) -> str | None:
             continue
         try:
             spelt = translated(code, name)
-            if spelt.strip() == code:
-                continue
+            if spelt.strip() == code or not spelt_by_roller(code, name):
+                continue  # (a dialect reads dicecli's own i1; its roller does not)
             parse(spelt)
         except DiceError:
             continue

@@ -504,6 +504,48 @@ def _d20(text: str) -> str:
     return re.sub(_D20_PERCENT, rf"\g<count>{_D20_TENS}", code) + hash_sign + rest
 
 
+_D20_WORDS = frozenset(
+    (
+        *(op + side for op in ("k", "p", "rr", "ro", "ra", "e") for side in ("", "h", "l")),
+        "mi",
+        "ma",
+    )
+)
+"""d20's dice operators (``k p rr ro ra e mi ma``), each with its selector's ``h`` or
+``l`` where one may stand (grammar.lark: ``DICE_OPERATOR selector``)."""
+_D20_HEAD = r"\d*[dD](?:\d+|%)"
+_NOT_D20 = r"[{^]|\*\*|[A-Za-z_]\w*\s*\("
+"""What d20 has none of: braces (a group, custom faces), a power, a function."""
+
+
+def _spelt_in_d20(code: str) -> bool:
+    """Whether d20 (Avrae) writes every dice term and modifier of ``code`` itself:
+    ``NdS`` or ``Nd%`` dice with its operators and selectors, a comparison of totals
+    right after them; no dicecli modifier it lacks (``i1``, ``!``, ``u``, ``cs``)."""
+    if re.search(_NOT_D20, code):
+        return False
+    for head, tokens in modifier_runs(code):
+        if not re.fullmatch(_D20_HEAD, head):
+            return False
+        for word, condition in tokens:
+            if word == "":  # right after dice: d20's comparison of totals
+                if condition[:1] not in ("<", ">") or condition[:2] == "<>":
+                    return False
+            elif word.lower() not in _D20_WORDS:
+                return False
+    return True
+
+
+def spelt_by_roller(code: str, dialect: str) -> bool:
+    """Whether ``dialect``'s roller writes ``code`` itself, so that a hint may offer
+    ``--dialect`` for it: a dialect reads dicecli's own spellings too (``6d10i1`` in
+    d20's), which its roller does not. Told for d20 (Avrae), whose grammar is short;
+    True for the other dialects."""
+    if dialect == "d20":
+        return _spelt_in_d20(code)
+    return True
+
+
 # --- Dice Maiden ----------------------------------------------------------------------
 
 _MAIDEN_REROLL = r"(?<=[\s\dA-Za-z])(?P<indefinitely>i?)r(?P<limit>\d+)(?![\d<>=])"
@@ -684,6 +726,7 @@ def typed_error(error: DiceError, typed: str, dialect: str) -> DiceError:
 __all__ = [
     "modifier_runs",
     "rolldice_repeats",
+    "spelt_by_roller",
     "translated",
     "typed_error",
     "typed_position",

@@ -93,3 +93,32 @@ def test_d20_modifier_conditions_inside_brackets_still_roll() -> None:
     assert dicecli.roll("(2d8rr<2) + 1", given="1,2,5", environment=env).total == 8
     assert dicecli.roll("(1d6e6) + 1", given="6,2", environment=env).total == 9
     assert dicecli.roll("(1d20 [a>b]) + 1", given="4", environment=env).total == 5
+
+
+# --- a hint offers only what the roller it names reads ------------------------------------
+
+
+@pytest.mark.parametrize("text", ["6d10i1>=7", "6d10 i1 >=7", "0d6 + 2d6!", "0d6 + {2d6}"])
+def test_no_d20_hint_for_a_modifier_d20_lacks(text: str) -> None:
+    """d20's dice operators are k, p, rr, ro, ra, e, mi and ma (README, "Operators";
+    grammar.lark ``DICE_OPERATOR``), its dice ``NdS``, with no braces: ``i1``, ``!``
+    and a group are not d20's, so "d20 (Avrae) reads it" would be untrue (the d20
+    dialect reads dicecli's own spellings besides d20's)."""
+    done = run_in_process(text)
+    assert done.returncode == 2
+    assert "d20" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "hint"),
+    [
+        ("1d20 == 10", "d20 (Avrae) reads it: --dialect d20 rolls 1d20 = 10"),
+        ("0d6kh1 + 2d6mi2", "d20 (Avrae) reads it: --dialect d20 rolls 0 + 2d6mi2"),
+    ],
+)
+def test_a_d20_hint_for_d20s_own_spelling_stays(text: str, hint: str) -> None:
+    """d20's README: ``X == Y`` is equality; its tests roll ``0d6`` as 0; ``mi`` is
+    its minimum."""
+    done = run_in_process(text)
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-1] == f"  {hint}"
