@@ -48,10 +48,12 @@ _SPACED_BANG = r"\s!(?:\s*$|\s+[^\sA-Za-z])"
 comment, and no note is due."""
 _LONE_POOL = r"\{\s*\d*[dD]\d+[A-Za-z!<>=\d]*\s*\}\s*(?:>=|<=|>|<|=)-?\d"
 _LONE_KEPT = (
-    r"\{\s*(?P<term>\d*[dD](?:\d+|%)[A-Za-z!<>=\d]*?)\s*\}\s*"
-    r"(?P<keep>(?:[kK][hHlL]?|[dD][hHlL])\d*)"
+    r"\{\s*(?P<term>\d*[dD](?:\d+|%|[fF](?:\.[12])?|\{[^{}]*\})[A-Za-z!<>=\d]*?)\s*\}\s*"
+    r"(?P<keep>(?:[kK][hHlL]?|[dD][hHlL])(?:\d+|(?![A-Za-z])))"
 )
-"""A group of one dice term with a keep or drop after it (``{4d6!}dl1``)."""
+"""A group of one dice term with a keep or drop after it (``{4d6!}dl1``, ``{4dF!}kh1``,
+``{4d6!}kl``: one), the dice as Roll20's dialect reads them
+(:data:`dicecli.notation.translations._HEAD`)."""
 _ADD_THEN_TIMES = r"(?P<dice>\d*[dD]\d+)(?P<add>[+-]\d+)\*(?P<times>\d{1,9})(?!\d)"
 _SPACED_REROLL = r"[dD]\d+\S*\s+[rR](?:\d|[<>=])"
 _DISADVANTAGE = r"\s*-[dD](?P<die>20|%)(?!\w)"

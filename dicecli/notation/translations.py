@@ -111,7 +111,8 @@ def _at_least(condition: str) -> str:
 
 # --- Roll20 ---------------------------------------------------------------------------
 
-_GROUP_KEEP = r"(?:[kK][hHlL]?|[dD][hHlL])\d"
+_GROUP_KEEP = r"(?:[kK][hHlL]?|[dD][hHlL])(?:\d|(?![A-Za-z]))"
+"""A keep or drop after a group, its count written (``dl1``) or left out (``kl``: one)."""
 _LONE_POOL = (
     rf"\{{\s*(?P<term>{_HEAD}{_RUN})\s*\}}(?=\s*(?:(?:{_COMPARE})-?\d|(?P<keep>{_GROUP_KEEP})))"
 )

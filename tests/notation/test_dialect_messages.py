@@ -15,6 +15,7 @@ from processes import run_in_process
 import dicecli
 from dicecli.environment import Environment
 from dicecli.errors import DiceError
+from dicecli.notation.other_readings import other_readings
 
 
 def env_of(dialect: str) -> Environment:
@@ -122,3 +123,37 @@ def test_a_d20_hint_for_d20s_own_spelling_stays(text: str, hint: str) -> None:
     done = run_in_process(text)
     assert done.returncode == 2
     assert done.stderr.splitlines()[-1] == f"  {hint}"
+
+
+# --- a group of one exploding term, kept: the note and Roll20's dialect agree --------------
+
+_PICKS = "Roll20 picks among the dice"
+
+
+@pytest.mark.parametrize(
+    ("text", "given", "ours", "roll20s"),
+    [
+        ("{4d6!}kl", "3,1,4,5", 13, 1),  # a keep without its number: one die
+        ("{4d6!}kh1", "3,1,4,5", 13, 5),
+        ("{ 4d6! } k", "3,1,4,5", 13, 5),
+        ("{4dF!}kh1", "-,0,-,0", -2, 0),  # Fudge dice, as Roll20 rolls them (4dF)
+        ("{4dF!}dl", "-,0,-,0", 0, -1),  # the sum dropped here; one - dropped there
+    ],
+)
+def test_the_group_keep_note_promises_what_roll20s_dialect_rolls(
+    text: str, given: str, ours: int, roll20s: int
+) -> None:
+    """Roll20, "Grouped Rolls": a group of one dice term keeps or drops among its
+    dice; dicecli keeps or drops the exploding term's sum as one value. The note
+    said "--dialect roll20" for ``{4d6!}kl``, which the dialect left as dicecli reads
+    it; ``{4dF!}kh1`` got no note while the dialect picked among its dice."""
+    assert any(_PICKS in note for note in other_readings(text))
+    assert dicecli.roll(text, given=given).total == ours
+    assert dicecli.roll(text, given=given, environment=env_of("roll20")).total == roll20s
+
+
+@pytest.mark.parametrize("text", ["{4d6}kl", "{4dF}kh1", "{4d6!}khx", "{4d6>=5}kl"])
+def test_no_group_keep_note_where_both_readings_agree(text: str) -> None:
+    """``{4d6}kl`` keeps among the dice here too; a term that counts is one value in
+    both; a keep run into letters is no keep."""
+    assert not any(_PICKS in note for note in other_readings(text))
