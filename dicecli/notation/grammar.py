@@ -954,7 +954,19 @@ def _reported(error: pp.ParseBaseException, text: str) -> tuple[str, int]:
     unknown = _unknown_function(text, loc)
     if unknown is not None:
         return unknown
+    lower = _LOWER_TARGET_DOUBLE.match(text, loc)
+    if lower is not None:  # 4d6 tl4 ds2: refused as 4d6 t4 ds2 is, and as clearly
+        n = lower["n"]
+        return (
+            f"beside tl, write ds with a comparison (ds<={n}): Dice Maiden reads ds{n} "
+            f"beside tl as {n} or less, dicecli as exactly {n}"
+        ), lower.start("double")
     return _expected(message, text, loc), loc
+
+
+_LOWER_TARGET_DOUBLE = re.compile(r"tl\d+[ \t]*(?P<double>ds(?P<n>\d+))")
+"""Dice Maiden's ``tl4 ds2`` (count the dice of 4 or less, those of 2 or less twice),
+which its plain forms leave refused: dicecli would read ``ds2`` as exactly 2."""
 
 
 _CALLED = re.compile(r"(?:^|(?<=[\s+\-*/(,{\[]))(?P<word>[A-Za-z_]\w*)$")

@@ -157,3 +157,31 @@ def test_no_group_keep_note_where_both_readings_agree(text: str) -> None:
     """``{4d6}kl`` keeps among the dice here too; a term that counts is one value in
     both; a keep run into letters is no keep."""
     assert not any(_PICKS in note for note in other_readings(text))
+
+
+# --- Dice Maiden's tl with a ds number: as clear as t with one ------------------------------
+
+
+@pytest.mark.parametrize(("text", "n"), [("4d6 tl4 ds2", "2"), ("4d6 tl4ds4 + 1", "4")])
+def test_a_ds_number_beside_tl_names_dice_maidens_reading(text: str, n: str) -> None:
+    """roll_syntax.md, "Double Success": ``tl6ds5`` is "target 6-, double success on
+    5", 5 or less; dicecli's bare ``ds5`` is exactly 5. The line was refused with
+    "unexpected 'tl4'"; it is now refused as ``4d6 t4ds4`` is, the caret at ``ds``."""
+    error = refusal(text)
+    assert error.message == (
+        f"beside tl, write ds with a comparison (ds<={n}): Dice Maiden reads ds{n} beside "
+        f"tl as {n} or less, dicecli as exactly {n}"
+    )
+    assert error.position == text.index("ds")
+    done = run_in_process(text)
+    assert done.returncode == 2
+    assert done.stderr.startswith("error: beside tl")
+
+
+def test_the_spelling_a_tl_refusal_asks_for_reads_as_dice_maiden() -> None:
+    """What the message asks for, ``ds<=2``, rolls what Dice Maiden's ``ds2`` does."""
+    asked = dicecli.odds("4d6 tl4 ds<=2").distribution
+    theirs = dicecli.odds("4d6 tl4 ds2", environment=env_of("dicemaiden")).distribution
+    assert asked is not None
+    assert theirs is not None
+    assert asked.outcomes == theirs.outcomes
