@@ -185,3 +185,38 @@ def test_the_spelling_a_tl_refusal_asks_for_reads_as_dice_maiden() -> None:
     assert asked is not None
     assert theirs is not None
     assert asked.outcomes == theirs.outcomes
+
+
+# --- the note on / only where rounding up can matter ----------------------------------------
+
+_ROUNDS_UP = "/ rounds up here"
+
+
+def _notes_rounding(text: str) -> bool:
+    return any(note.startswith(_ROUNDS_UP) for note in other_readings(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["10/5", "-10/5", "10 / 5 >= 2", "(2+4)/3", "2*3/6", "d6/1", "2d6*2/2", "0/3", "10/5/2"],
+)
+def test_no_rounding_note_on_a_division_that_is_always_whole(text: str) -> None:
+    """Rule N3 rounds a fraction up; another roller's fraction (Roll20, Foundry, RPG
+    Dice Roller, d20) or rounding towards zero (Dice Maiden) differ only when there is
+    one: 10/5 is 2 in every roller, so the note named a difference there is none."""
+    assert not _notes_rounding(text)
+    assert dicecli.roll(text, seed=1).notes == ()
+
+
+@pytest.mark.parametrize("text", ["7/2", "2d6/2", "10/5 + 2d6/3", "(2+4)/4", "10/4/2", "STR/2"])
+def test_the_rounding_note_stays_where_a_fraction_can_come(text: str) -> None:
+    assert _notes_rounding(text)
+
+
+@pytest.mark.parametrize("text", ["1d20 ! half/2", "1d20 ! 7/2 of them", "2d6 # 7/2"])
+def test_no_rounding_note_on_a_comments_text(text: str) -> None:
+    """Dice Maiden's `` ! `` starts a comment (roll_syntax.md, "Comments"): a ``/``
+    there divides nothing."""
+    assert not _notes_rounding(text)
+    result = dicecli.roll(text, seed=1)
+    assert not any(note.startswith(_ROUNDS_UP) for note in result.notes)
