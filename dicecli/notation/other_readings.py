@@ -364,7 +364,7 @@ def _inexact(text: str) -> bool:
     comment (Dice Maiden's ``! half/2``); True for a line that is not read (its error
     is what a player sees)."""
     from dicecli.errors import DiceError  # docs/startup.md
-    from dicecli.notation.nodes import BinaryOp, Comparison, children
+    from dicecli.notation.nodes import BinaryOp, Comparison, children  # docs/startup.md
     from dicecli.notation.reader import parse  # docs/startup.md
 
     try:
@@ -411,7 +411,7 @@ def _factor(
 ) -> tuple[int, int | None]:
     """``node``'s known factor and its value when it is one number, from its
     children's (see :func:`_inexact`); 1 and None for anything rolled or named."""
-    from dicecli.notation.nodes import BinaryOp, Labelled, Negate, Number
+    from dicecli.notation.nodes import BinaryOp, Labelled, Negate, Number  # docs/startup.md
 
     if isinstance(node, Number):
         return abs(node.value), node.value
