@@ -205,6 +205,8 @@ def _foundry_tokens(tokens: list[Token]) -> list[Token]:
             changed.append(("ro", condition))  # Foundry re-rolls once
         elif low == "rr":
             changed.append(("r", condition))  # recursive: dicecli's r
+        elif low == "d" and not condition:
+            changed.append(("dl", "1"))  # a drop without its number drops one, the lowest
         elif low == "cs":
             changed.append(("", _equal(condition)))  # count successes
         elif low == "cf" and "cs" not in words:
@@ -491,8 +493,33 @@ def _compared_inside(code: str) -> None:
         at += 1
 
 
+_BEFORE_A_SIGN = frozenset("(,+-*/%<>=")
+
+
+def _without_plus_signs(code: str) -> str:
+    """``code`` without d20's sign ``+`` ("+X: positive, does nothing"): a
+    ``+`` at the start or after a bracket, a comma or an operator (``+1d20``,
+    ``1 * +2``, ``(+3)``); not inside braces (a face ``d{-1,+1}``) nor a label."""
+    chars = list(code)
+    previous = "("  # the last character before, spaces left out (the start: a sign)
+    braces = 0
+    labelled = False
+    for at, char in enumerate(code):
+        if char == "[" or char == "]":
+            labelled = char == "["
+        elif not labelled and char in "{}":
+            braces += 1 if char == "{" else -1
+        elif char == "+" and not labelled and braces <= 0 and previous in _BEFORE_A_SIGN:
+            chars[at] = ""
+            continue  # the + is no value: the one before stays what a sign follows
+        if not char.isspace():  # (the % of d% ends a value: no remainder's)
+            previous = "0" if char == "%" and code[at - 1 : at] in ("d", "D") else char
+    return "".join(chars)
+
+
 def _d20(text: str) -> str:
     code, hash_sign, rest = text.partition("#")
+    code = _without_plus_signs(code)
     code = re.sub(_D20_EQUALS, " = ", code)
     code = _TERM.sub(_d20_one_die, re.sub(_NO_DICE, "0", code))
     # 3d6>3 is 3d6 > 3, and 3d6 >3 too (the space written before is kept, not doubled)
@@ -515,8 +542,9 @@ _D20_WORDS = frozenset(
 """d20's dice operators (``k p rr ro ra e mi ma``), each with its selector's ``h`` or
 ``l`` where one may stand (grammar.lark: ``DICE_OPERATOR selector``)."""
 _D20_HEAD = r"\d*[dD](?:\d+|%)"
-_NOT_D20 = r"[{^]|\*\*|[A-Za-z_]\w*\s*\("
-"""What d20 has none of: braces (a group, custom faces), a power, a function."""
+_NOT_D20 = r"[{^]|\*\*|[A-Za-z_]\w*\s*\(|\)\s*[dD]"
+"""What d20 has none of: braces (a group, custom faces), a power, a function, a
+count worked out (``(1+2)d6``; its sides, ``d(6)``, are a function's look)."""
 
 
 def _spelt_in_d20(code: str) -> bool:

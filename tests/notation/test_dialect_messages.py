@@ -220,3 +220,85 @@ def test_no_rounding_note_on_a_comments_text(text: str) -> None:
     assert not _notes_rounding(text)
     result = dicecli.roll(text, seed=1)
     assert not any(note.startswith(_ROUNDS_UP) for note in result.notes)
+
+
+# --- other rollers' forms: a clear error, or the dialect's reading ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "at", "hint"),
+    [
+        (
+            "+1d20",
+            "a + before a value is no sign here: write 1d20 (d20 (Avrae) reads +1d20 as 1d20)",
+            0,
+            "d20 (Avrae) reads it: --dialect d20 rolls 1d20",
+        ),
+        (
+            "1d20 * +2",
+            "a + before a value is no sign here: write 2 (d20 (Avrae) reads +2 as 2)",
+            7,
+            "d20 (Avrae) reads it: --dialect d20 rolls 1d20 * 2",
+        ),
+        (
+            "+d20",
+            "a + before a value is no sign here: d20 (Avrae) reads +d20 as d20, Dice Maiden "
+            "as advantage: write d20, or 2d20kh1",
+            0,
+            "d20 (Avrae) reads it: --dialect d20 rolls d20; "
+            "Dice Maiden reads it: --dialect dicemaiden rolls 2d20kh1",
+        ),
+        (
+            "4d6d",
+            "a d without its number drops the lowest die in Foundry VTT (4d6d is 4d6dl1 "
+            "there): write dl1, or --dialect foundry",
+            3,
+            "Foundry VTT reads it: --dialect foundry rolls 4d6dl1",
+        ),
+        (
+            "[[1d20+5]]",
+            "[[...]] is Roll20's inline roll, in chat text: write the roll alone, 1d20+5",
+            0,
+            None,
+        ),
+        (
+            "/gmr 1d20",
+            "/gmr is Roll20's roll that only the GM sees; dicecli shows it to you: write "
+            "the roll alone, 1d20",
+            0,
+            None,
+        ),
+    ],
+)
+def test_another_rollers_form_is_one_clear_line(
+    text: str, message: str, at: int, hint: str | None
+) -> None:
+    """d20's README, "Unary Operations": ``+X`` "does nothing" (Dice Maiden's ``+d20``
+    is advantage, roll_syntax.md); Foundry VTT drops one die for a bare ``d``
+    (foundryvtt/foundryvtt#5767: ``3d20ddh`` is ``3d20d1dh``); Roll20's ``[[...]]`` is
+    an inline roll in chat text and ``/gmroll`` a roll shown to the GM alone (Text
+    Chat). Each was "expected a number ..." or "unexpected 'd'"."""
+    error = refusal(text)
+    assert (error.message, error.position) == (message, at)
+    done = run_in_process(text)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.splitlines()
+    assert lines[0] == f"error: {message}"
+    assert lines[2] == "  " + " " * at + "^"
+    assert lines[3:] == ([f"  {hint}"] if hint else [])
+
+
+def test_d20_reads_its_sign() -> None:
+    """d20: ``+X`` is X; not inside a face list, where ``+1`` is a face already."""
+    env = env_of("d20")
+    assert dicecli.roll("+1d20", given="7", environment=env).total == 7
+    assert dicecli.roll("1d20 * +2", given="7", environment=env).total == 14
+    assert dicecli.roll("(+1d4, 2)kh1", given="3", environment=env).total == 3
+    assert dicecli.roll("d% + 1d6", given="50,1", environment=env).total == 51  # d% + 1, no sign
+
+
+def test_foundry_reads_a_drop_without_its_number_as_one() -> None:
+    env = env_of("foundry")
+    assert dicecli.roll("4d6d", given="3,1,4,5", environment=env).total == 12
+    assert dicecli.roll("4d6 d + 1", given="3,1,4,5", environment=env).total == 13
