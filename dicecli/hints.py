@@ -107,27 +107,28 @@ def advise(
 
 
 def _dialect_hint(roll: str, env: Environment) -> str | None:
-    """Which dialect reads the refused ``roll`` (``+d20``: Dice Maiden's advantage),
-    and what it rolls: the first of the dialects, in the help's order, whose reading
+    """Which dialects read the refused ``roll`` (``+d20``: d20's d20, Dice Maiden's
+    advantage), and what each rolls: every dialect, in the help's order, whose reading
     the grammar takes; None when none does (or only the one in force)."""
     from dicecli.notation.dialects import DIALECTS  # docs/startup.md
     from dicecli.notation.reader import parse  # docs/startup.md
-    from dicecli.notation.translations import translated  # docs/startup.md
+    from dicecli.notation.translations import spelt_by_roller, translated  # docs/startup.md
 
     code = roll.partition("#")[0].strip()
+    readings = []
     for name, dialect in DIALECTS.items():
         if name == env.dialect:
             continue
         try:
             spelt = translated(code, name)
-            if spelt.strip() == code:
-                continue
+            if spelt.strip() == code or not spelt_by_roller(code, name):
+                continue  # (a dialect reads dicecli's own i1; its roller does not)
             parse(spelt)
         except DiceError:
             continue
         rolled = spelt.partition("#")[0].strip()  # as a dialect's note shows it
-        return f"{dialect.roller} reads it: --dialect {name} rolls {rolled}"
-    return None
+        readings.append(f"{dialect.roller} reads it: --dialect {name} rolls {rolled}")
+    return "; ".join(readings) or None  # +d20: d20's d20, Dice Maiden's advantage
 
 
 def _names_a_setting(name: str, commands: Sequence[str] | None) -> bool:

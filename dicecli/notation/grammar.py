@@ -954,7 +954,19 @@ def _reported(error: pp.ParseBaseException, text: str) -> tuple[str, int]:
     unknown = _unknown_function(text, loc)
     if unknown is not None:
         return unknown
+    lower = _LOWER_TARGET_DOUBLE.match(text, loc)
+    if lower is not None:  # 4d6 tl4 ds2: refused as 4d6 t4 ds2 is, and as clearly
+        n = lower["n"]
+        return (
+            f"beside tl, write ds with a comparison (ds<={n}): Dice Maiden reads ds{n} "
+            f"beside tl as {n} or less, dicecli as exactly {n}"
+        ), lower.start("double")
     return _expected(message, text, loc), loc
+
+
+_LOWER_TARGET_DOUBLE = re.compile(r"tl\d+[ \t]*(?P<double>ds(?P<n>\d+))")
+"""Dice Maiden's ``tl4 ds2`` (count the dice of 4 or less, those of 2 or less twice),
+which its plain forms leave refused: dicecli would read ``ds2`` as exactly 2."""
 
 
 _CALLED = re.compile(r"(?:^|(?<=[\s+\-*/(,{\[]))(?P<word>[A-Za-z_]\w*)$")
@@ -1038,6 +1050,9 @@ def _refused_feature(text: str, loc: int) -> str | None:
         return "decimals are not supported: dice and values are whole numbers"
     if rest.startswith("%"):
         return "'%' is percent of (10% of 51) or the remainder (1d100 % 10)"
+    other = _other_rollers_form(rest, before)
+    if other is not None:
+        return other
     bare_keep = rest[:1] in ("h", "H", "l", "L") and not rest[1:2].isalnum()
     if bare_keep and re.search(r"[dD]\d+$", before):  # 4d6h: two rollers, two readings
         high = rest[0] in "hH"
@@ -1046,6 +1061,59 @@ def _refused_feature(text: str, loc: int) -> str | None:
             f"and all but the {'lowest' if high else 'highest'} in python-dice: write "
             f"{'kh1 or dl1' if high else 'kl1 or dh1'}"
         )
+    return None
+
+
+_SIGNED = re.compile(r"\+\s*(?P<value>\d*[dD](?:\d+|%|[fF])|\d+|[A-Za-z_]\w*)?")
+_ADVANTAGE_DIE = re.compile(r"\+\s*[dD](?:20|%)(?!\w)")
+_BEFORE_A_VALUE = frozenset("(,+-*/%<>=^{")
+_DICE_BEFORE = re.compile(r"(?<![A-Za-z_\d])(?P<dice>\d*[dD](?:\d+|%))[A-Za-z!<>=\d]*$")
+_INLINE_ROLL = re.compile(r"\[\[(?P<roll>[^\[\]]*)\]\]")
+_CHAT_COMMAND = re.compile(r"/(?P<word>[A-Za-z]+)(?P<rest>.*)")
+_GM_ROLLS = frozenset(("gmroll", "gmr", "gr"))
+
+
+def _other_rollers_form(rest: str, before: str) -> str | None:
+    """What another roller means by the form the grammar stopped at, and what to write
+    here: d20 (Avrae)'s sign ``+1d20`` (Dice Maiden's advantage ``+d20``), Foundry
+    VTT's drop without its number ``4d6d``, Roll20's inline roll ``[[1d20+5]]`` and its
+    chat commands (``/gmr 1d20``)."""
+    if rest.startswith("+") and (not before or before[-1] in _BEFORE_A_VALUE):
+        value = _SIGNED.match(rest)
+        written = value["value"] if value is not None and value["value"] else ""
+        if not written:
+            return "a + before a value is no sign here: write the value without it"
+        if not before and _ADVANTAGE_DIE.match(rest):
+            return (
+                f"a + before a value is no sign here: d20 (Avrae) reads +{written} as "
+                f"{written}, Dice Maiden as advantage: write {written}, or "
+                f"{'2d20kh1' if written[1:] == '20' else '--dialect dicemaiden'}"
+            )
+        return (
+            f"a + before a value is no sign here: write {written} (d20 (Avrae) reads "
+            f"+{written} as {written})"
+        )
+    after = rest[1:2]
+    bare_drop = rest[:1] in ("d", "D") and not (after.isalnum() or (after and after in "%{(."))
+    dice = _DICE_BEFORE.search(before) if bare_drop else None
+    if dice is not None:
+        term = dice["dice"]
+        return (
+            f"a d without its number drops the lowest die in Foundry VTT ({term}d is "
+            f"{term}dl1 there): write dl1, or --dialect foundry"
+        )
+    inline = _INLINE_ROLL.match(rest)
+    if inline is not None:
+        inside = inline["roll"].strip()
+        alone = f", {inside}" if inside else ""
+        return f"[[...]] is Roll20's inline roll, in chat text: write the roll alone{alone}"
+    command = _CHAT_COMMAND.match(rest) if not before else None
+    if command is not None:
+        word, roll = command["word"], command["rest"].strip()
+        then = f": write the roll alone, {roll}" if roll else ""
+        if word.lower() in _GM_ROLLS:
+            return f"/{word} is Roll20's roll that only the GM sees; dicecli shows it to you{then}"
+        return f"/{word} is a chat command, not a roll: dicecli reads a roll alone, or after /r"
     return None
 
 

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from math import gcd
 from typing import TYPE_CHECKING, cast
 
-from dicecli.notation.nodes import FLOOR_DIVISOR_START, Keep, KeepKind
+from dicecli.notation.nodes import FLOOR_DIVISOR_START, Check, Expr, Keep, KeepKind
 
 LETTER_SPELLINGS = (
     r"[dD](?:\d+|%)[A-Za-z!<>=\d]*?\s*[eE](?:[<>=\d]|(?![A-Za-z_]))"  # 3d6 e6, 4d6e6kh3
@@ -48,10 +49,12 @@ _SPACED_BANG = r"\s!(?:\s*$|\s+[^\sA-Za-z])"
 comment, and no note is due."""
 _LONE_POOL = r"\{\s*\d*[dD]\d+[A-Za-z!<>=\d]*\s*\}\s*(?:>=|<=|>|<|=)-?\d"
 _LONE_KEPT = (
-    r"\{\s*(?P<term>\d*[dD](?:\d+|%)[A-Za-z!<>=\d]*?)\s*\}\s*"
-    r"(?P<keep>(?:[kK][hHlL]?|[dD][hHlL])\d*)"
+    r"\{\s*(?P<term>\d*[dD](?:\d+|%|[fF](?:\.[12])?|\{[^{}]*\})[A-Za-z!<>=\d]*?)\s*\}\s*"
+    r"(?P<keep>(?:[kK][hHlL]?|[dD][hHlL])(?:\d+|(?![A-Za-z])))"
 )
-"""A group of one dice term with a keep or drop after it (``{4d6!}dl1``)."""
+"""A group of one dice term with a keep or drop after it (``{4d6!}dl1``, ``{4dF!}kh1``,
+``{4d6!}kl``: one), the dice as Roll20's dialect reads them
+(:data:`dicecli.notation.translations._HEAD`)."""
 _ADD_THEN_TIMES = r"(?P<dice>\d*[dD]\d+)(?P<add>[+-]\d+)\*(?P<times>\d{1,9})(?!\d)"
 _SPACED_REROLL = r"[dD]\d+\S*\s+[rR](?:\d|[<>=])"
 _DISADVANTAGE = r"\s*-[dD](?P<die>20|%)(?!\w)"
@@ -298,7 +301,8 @@ def other_readings(text: str) -> tuple[str, ...]:
                 others.insert(0, f"python-dice reads {dice}^{n} as {dice}kh{n}")
         notes.append("^ is a power here, as in RPG Dice Roller; " + " and ".join(others))
     rounded = "(" in code and _pattern(_ROUNDING).search(code) is not None
-    if "/" in code and not rounded and _pattern(_DIVISION).search(_pattern(_LABELS).sub("", code)):
+    divides = "/" in code and not rounded
+    if divides and _pattern(_DIVISION).search(_pattern(_LABELS).sub("", code)) and _inexact(text):
         notes.append(
             "/ rounds up here, 7/2 is 4; Roll20, Foundry VTT, RPG Dice Roller and d20 "
             "(Avrae) keep the fraction, Dice Maiden rounds towards zero: write // to round "
@@ -352,6 +356,83 @@ def other_readings(text: str) -> tuple[str, ...]:
             f"write {added['dice']}*{added['times']}{added['add']}, or --dialect rolldice"
         )
     return tuple(notes)
+
+
+def _inexact(text: str) -> bool:
+    """Whether a division ``/`` of the line ``text`` as read can leave a remainder, so
+    that rounding up can matter: not ``10/5``, nor ``2d6*2/2``, nor a ``/`` in a
+    comment (Dice Maiden's ``! half/2``); True for a line that is not read (its error
+    is what a player sees)."""
+    from dicecli.errors import DiceError  # docs/startup.md
+    from dicecli.notation.nodes import BinaryOp, Comparison, children  # docs/startup.md
+    from dicecli.notation.reader import parse  # docs/startup.md
+
+    try:
+        body = parse(text).body
+    except DiceError:
+        return True
+    if isinstance(body, Comparison):
+        roots = [body.left, body.right]
+    elif isinstance(body, Check):
+        return True  # a game's line: its divisions are the game's
+    else:
+        roots = [body]
+    # Each value's known factor (every value it takes is a multiple of it; 0: it is
+    # always 0) and its value when it is one number, worked out children first, with
+    # a stack: a line of thousands of terms is no deeper than this loop.
+    factor: dict[int, int] = {}
+    constant: dict[int, int | None] = {}
+    stack: list[tuple[Expr, bool]] = [(root, False) for root in roots]
+    while stack:
+        node, ready = stack.pop()
+        if not ready:
+            stack.append((node, True))
+            stack.extend((child, False) for child in children(node))
+            continue
+        known, value = _factor(node, factor, constant)
+        if isinstance(node, BinaryOp) and node.op == "/":
+            divisor = constant[id(node.right)]
+            left = factor[id(node.left)]
+            if divisor is None or (divisor != 0 and left % divisor):
+                return True
+            known = left // abs(divisor) if divisor else 1
+            left_value = constant[id(node.left)]
+            value = None if left_value is None or not divisor else left_value // divisor
+        factor[id(node)], constant[id(node)] = known, value  # (the tree holds every node)
+    return False
+
+
+_BIGGEST = 10**100
+"""Past this a value is taken as unknown (any power past it is an error anyway)."""
+
+
+def _factor(
+    node: Expr, factor: dict[int, int], constant: dict[int, int | None]
+) -> tuple[int, int | None]:
+    """``node``'s known factor and its value when it is one number, from its
+    children's (see :func:`_inexact`); 1 and None for anything rolled or named."""
+    from dicecli.notation.nodes import BinaryOp, Labelled, Negate, Number  # docs/startup.md
+
+    if isinstance(node, Number):
+        return abs(node.value), node.value
+    if isinstance(node, Negate | Labelled):
+        inner = node.operand if isinstance(node, Negate) else node.expr
+        value = constant[id(inner)]
+        sign = -1 if isinstance(node, Negate) else 1
+        return factor[id(inner)], None if value is None else sign * value
+    if isinstance(node, BinaryOp) and node.op in ("+", "-", "*"):
+        left, right = factor[id(node.left)], factor[id(node.right)]
+        one, other = constant[id(node.left)], constant[id(node.right)]
+        known = left * right if node.op == "*" else gcd(left, right)
+        value = None
+        if one is not None and other is not None:
+            value = {"*": one * other, "+": one + other, "-": one - other}[node.op]
+        if value is not None and abs(value) > _BIGGEST:
+            value = None
+        if value is not None:  # (2 + 4)/3: a number, whatever its parts' factors
+            known = abs(value)
+        return (known if known <= _BIGGEST else 1), value
+    return 1, None
 
 
 def _once_note(dice: str, letter: str, condition: str | None) -> str:

@@ -68,13 +68,29 @@ def _token(piece: str) -> Token:
     return split["word"], split["condition"] or ""
 
 
+class _RefusedTokenError(DiceError):
+    """A roller's modifier that dicecli cannot roll, found by a rewriting of a run's
+    tokens: ``index`` is the token's, which :func:`_rewrite_runs` turns into the place
+    of its piece in the line, so that the caret stands under it."""
+
+    def __init__(self, message: str, index: int) -> None:
+        super().__init__(message)
+        self.index = index
+
+
 def _rewrite_runs(text: str, change: Callable[[list[Token]], list[Token]]) -> str:
     """``text`` with each dice term's modifiers replaced by ``change(modifiers)``, one
-    for one, each after the spaces written before it."""
+    for one, each after the spaces written before it. A modifier ``change`` refuses
+    (:class:`_RefusedTokenError`) is an error at its place in ``text``."""
 
     def one(found: re.Match[str]) -> str:
         spaced = _spaced(found["run"])
-        changed = change([token for _, token in spaced])
+        try:
+            changed = change([token for _, token in spaced])
+        except _RefusedTokenError as refused:
+            placed = list(_TOKENS.finditer(found["run"]))
+            at = found.start("run") + placed[refused.index].start("piece")
+            raise DiceError(refused.message, found.string, at) from None
         pieces = (
             space + word + condition
             for (space, _), (word, condition) in zip(spaced, changed, strict=True)
@@ -95,7 +111,8 @@ def _at_least(condition: str) -> str:
 
 # --- Roll20 ---------------------------------------------------------------------------
 
-_GROUP_KEEP = r"(?:[kK][hHlL]?|[dD][hHlL])\d"
+_GROUP_KEEP = r"(?:[kK][hHlL]?|[dD][hHlL])(?:\d|(?![A-Za-z]))"
+"""A keep or drop after a group, its count written (``dl1``) or left out (``kl``: one)."""
 _LONE_POOL = (
     rf"\{{\s*(?P<term>{_HEAD}{_RUN})\s*\}}(?=\s*(?:(?:{_COMPARE})-?\d|(?P<keep>{_GROUP_KEEP})))"
 )
@@ -150,12 +167,13 @@ def _roll20_tokens(tokens: list[Token]) -> list[Token]:
     highlighted, the total is unchanged) left out, and ``mt`` (the number of matching
     sets) refused."""
     changed: list[Token] = []
-    for word, condition in tokens:
+    for index, (word, condition) in enumerate(tokens):
         low = word.lower()
         if low.startswith("mt"):
-            raise DiceError(
+            raise _RefusedTokenError(
                 f"Roll20's {word}{condition} counts the sets of matching dice, which "
-                "dicecli cannot roll"
+                "dicecli cannot roll",
+                index,
             )
         if low == "m" and (condition == "" or condition.isdigit()):
             # the matches are only highlighted: the dice and total as rolled (left out,
@@ -187,6 +205,8 @@ def _foundry_tokens(tokens: list[Token]) -> list[Token]:
             changed.append(("ro", condition))  # Foundry re-rolls once
         elif low == "rr":
             changed.append(("r", condition))  # recursive: dicecli's r
+        elif low == "d" and not condition:
+            changed.append(("dl", "1"))  # a drop without its number drops one, the lowest
         elif low == "cs":
             changed.append(("", _equal(condition)))  # count successes
         elif low == "cf" and "cs" not in words:
@@ -235,7 +255,10 @@ def _foundry_term(found: re.Match[str]) -> str:
         compared = re.fullmatch(r"(?P<op>[<>]=?|=)?(?P<n>\d+)", condition)
         counting = "cs" in words or "cf" in words
         if low in _FOUNDRY_FAILURES and not counting and compared is not None:
-            head = _worth(counted, low, compared["op"] or "=", int(compared["n"]))
+            try:
+                head = _worth(counted, low, compared["op"] or "=", int(compared["n"]))
+            except DiceError as error:
+                raise error.at(found.string, found.start()) from None
         elif low == "ms" and compared is not None:
             margin = (compared["op"] or "=", int(compared["n"]))
         else:
@@ -322,7 +345,9 @@ def _rdr_term(found: re.Match[str]) -> str:
     if counted is None or any(word.startswith("!") for word, _ in tokens):
         raise DiceError(
             "RPG Dice Roller applies each keep and drop to all the dice, which dicecli "
-            "reads only for a dice term with a count and no explosion"
+            "reads only for a dice term with a count and no explosion",
+            found.string,
+            found.start(),
         )
     count = int(counted["count"] or 1)
     low, high = rdr_window(steps, count)
@@ -342,19 +367,21 @@ def _rdr(text: str) -> str:
 
 def _d20_tokens(tokens: list[Token], spaced: str = " ") -> list[Token]:
     changed: list[Token] = []
-    for word, condition in tokens:
+    for index, (word, condition) in enumerate(tokens):
         if word.lower() in ("k", "p") and condition[:1].isdigit():
             what = "keeps" if word.lower() == "k" else "drops"
-            raise DiceError(
+            raise _RefusedTokenError(
                 f"d20 (Avrae)'s {word}{condition} {what} the dice showing {condition}, "
-                f"which dicecli cannot roll; {word}h{condition} {what} the highest"
+                f"which dicecli cannot roll; {word}h{condition} {what} the highest",
+                index,
             )
         if word.lower() in ("k", "p") and condition[:1] in ("<", ">"):
             what = "keeps" if word.lower() == "k" else "drops"
             side = "over" if condition[0] == ">" else "under"
-            raise DiceError(
+            raise _RefusedTokenError(
                 f"d20 (Avrae)'s {word}{condition} {what} the dice {side} "
-                f"{condition.lstrip('<>=')}, which dicecli cannot roll"
+                f"{condition.lstrip('<>=')}, which dicecli cannot roll",
+                index,
             )
         if word.lower() == "e" and condition:
             changed.append(("!", condition))  # explode again and again; e6 is !6 (= 6)
@@ -394,7 +421,9 @@ def _d20_one_die(found: re.Match[str]) -> str:
     if counted is None or int(counted["count"] or 1) != 1:
         raise DiceError(
             "d20 (Avrae)'s ra, rol and roh act on one die of the set, which dicecli reads "
-            "only for a single die (1d6ra6)"
+            "only for a single die (1d6ra6)",
+            found.string,
+            found.start(),
         )
     changed: list[Token] = []
     for word, condition in tokens:
@@ -426,8 +455,71 @@ _D20_EQUALS = r"\s*==\s*"
 against a dice term counts the dice showing 10)."""
 
 
+_COMPARISON = re.compile(r"==|>=|<=|!=|<>|>|<|=")
+_OPENING, _CLOSING = "({", ")}"
+
+
+def _compared_inside(code: str) -> None:
+    """Refuse a comparison of totals inside brackets (``(3d6>3) + 1``): d20 (Avrae)
+    reads it as a number, 1 when true and 0 when false, which dicecli cannot roll (a
+    check is the whole line). A modifier's condition (``r<2``, ``!>5``: right after
+    a letter or ``!``) and a label's text are left alone."""
+    depth = 0
+    at = 0
+    while at < len(code):
+        char = code[at]
+        if char == "[":  # a label: its text is no notation
+            end = code.find("]", at)
+            at = len(code) if end < 0 else end + 1
+            continue
+        if char in _OPENING:
+            depth += 1
+        elif char in _CLOSING:
+            depth = max(0, depth - 1)
+        compared = _COMPARISON.match(code, at)
+        if compared is not None:
+            attached = at > 0 and (code[at - 1].isalpha() or code[at - 1] == "!")
+            if depth and not attached:
+                op = "==" if compared[0] == "=" else compared[0]  # d20's ==, read as =
+                raise DiceError(
+                    f"d20 (Avrae) reads {op} inside brackets as a comparison of totals, 1 "
+                    "when true and 0 when false, which dicecli cannot roll: a check here "
+                    "is the whole line, outside any bracket",
+                    code,
+                    at,
+                )
+            at = compared.end()
+            continue
+        at += 1
+
+
+_BEFORE_A_SIGN = frozenset("(,+-*/%<>=")
+
+
+def _without_plus_signs(code: str) -> str:
+    """``code`` without d20's sign ``+`` ("+X: positive, does nothing"): a
+    ``+`` at the start or after a bracket, a comma or an operator (``+1d20``,
+    ``1 * +2``, ``(+3)``); not inside braces (a face ``d{-1,+1}``) nor a label."""
+    chars = list(code)
+    previous = "("  # the last character before, spaces left out (the start: a sign)
+    braces = 0
+    labelled = False
+    for at, char in enumerate(code):
+        if char == "[" or char == "]":
+            labelled = char == "["
+        elif not labelled and char in "{}":
+            braces += 1 if char == "{" else -1
+        elif char == "+" and not labelled and braces <= 0 and previous in _BEFORE_A_SIGN:
+            chars[at] = ""
+            continue  # the + is no value: the one before stays what a sign follows
+        if not char.isspace():  # (the % of d% ends a value: no remainder's)
+            previous = "0" if char == "%" and code[at - 1 : at] in ("d", "D") else char
+    return "".join(chars)
+
+
 def _d20(text: str) -> str:
     code, hash_sign, rest = text.partition("#")
+    code = _without_plus_signs(code)
     code = re.sub(_D20_EQUALS, " = ", code)
     code = _TERM.sub(_d20_one_die, re.sub(_NO_DICE, "0", code))
     # 3d6>3 is 3d6 > 3, and 3d6 >3 too (the space written before is kept, not doubled)
@@ -436,7 +528,51 @@ def _d20(text: str) -> str:
     else:
         code = _rewrite_runs(code, partial(_d20_tokens, spaced=_SPACED))
         code = code.replace(f" {_SPACED}", " ").replace(_SPACED, " ")
+    _compared_inside(code)
     return re.sub(_D20_PERCENT, rf"\g<count>{_D20_TENS}", code) + hash_sign + rest
+
+
+_D20_WORDS = frozenset(
+    (
+        *(op + side for op in ("k", "p", "rr", "ro", "ra", "e") for side in ("", "h", "l")),
+        "mi",
+        "ma",
+    )
+)
+"""d20's dice operators (``k p rr ro ra e mi ma``), each with its selector's ``h`` or
+``l`` where one may stand (grammar.lark: ``DICE_OPERATOR selector``)."""
+_D20_HEAD = r"\d*[dD](?:\d+|%)"
+_NOT_D20 = r"[{^]|\*\*|[A-Za-z_]\w*\s*\(|\)\s*[dD]"
+"""What d20 has none of: braces (a group, custom faces), a power, a function, a
+count worked out (``(1+2)d6``; its sides, ``d(6)``, are a function's look)."""
+
+
+def _spelt_in_d20(code: str) -> bool:
+    """Whether d20 (Avrae) writes every dice term and modifier of ``code`` itself:
+    ``NdS`` or ``Nd%`` dice with its operators and selectors, a comparison of totals
+    right after them; no dicecli modifier it lacks (``i1``, ``!``, ``u``, ``cs``)."""
+    if re.search(_NOT_D20, code):
+        return False
+    for head, tokens in modifier_runs(code):
+        if not re.fullmatch(_D20_HEAD, head):
+            return False
+        for word, condition in tokens:
+            if word == "":  # right after dice: d20's comparison of totals
+                if condition[:1] not in ("<", ">") or condition[:2] == "<>":
+                    return False
+            elif word.lower() not in _D20_WORDS:
+                return False
+    return True
+
+
+def spelt_by_roller(code: str, dialect: str) -> bool:
+    """Whether ``dialect``'s roller writes ``code`` itself, so that a hint may offer
+    ``--dialect`` for it: a dialect reads dicecli's own spellings too (``6d10i1`` in
+    d20's), which its roller does not. Told for d20 (Avrae), whose grammar is short;
+    True for the other dialects."""
+    if dialect == "d20":
+        return _spelt_in_d20(code)
+    return True
 
 
 # --- Dice Maiden ----------------------------------------------------------------------
@@ -523,7 +659,19 @@ def translated(text: str, dialect: str) -> str:
     except DiceSyntaxError:
         raise
     except DiceError as error:
-        raise error.at(text, 0) from None
+        raise _placed(error, text, code) from None
+
+
+def _placed(error: DiceError, text: str, code: str) -> DiceError:
+    """A rewriting's refusal pointing into the line as typed, ``text`` (``code`` is its
+    part before any comment): at the place the refusal names in the line it was found
+    in (the typed code, or that code part rewritten), else at the line's start."""
+    if error.text is None or error.position is None:
+        return error.at(text, 0)
+    position = error.position
+    if error.text != code:  # found in a part of the rewriting: placed in the typed line
+        position = typed_position(code, error.text, position)
+    return type(error)(error.message, text, position)
 
 
 WHOLLY_MATCHED = 500
@@ -607,6 +755,7 @@ def typed_error(error: DiceError, typed: str, dialect: str) -> DiceError:
 __all__ = [
     "modifier_runs",
     "rolldice_repeats",
+    "spelt_by_roller",
     "translated",
     "typed_error",
     "typed_position",

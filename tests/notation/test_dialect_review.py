@@ -385,7 +385,11 @@ def test_a_json_error_has_the_typed_input_escaped() -> None:
 @pytest.mark.parametrize(
     ("line", "hint"),
     [
-        ("+d20", "Dice Maiden reads it: --dialect dicemaiden rolls 2d20kh1"),
+        (  # d20's README, "Unary Operations": +X does nothing; Dice Maiden's advantage
+            "+d20",
+            "d20 (Avrae) reads it: --dialect d20 rolls d20; "
+            "Dice Maiden reads it: --dialect dicemaiden rolls 2d20kh1",
+        ),
         ("1d20 ms>=10", "Foundry VTT reads it: --dialect foundry rolls (1d20 - 10)"),
         ("4d6 s1", "rolldice reads it: --dialect rolldice rolls 4d6 dl1"),
     ],
