@@ -10,7 +10,7 @@ from __future__ import annotations
 import codecs
 import os
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from dicecli.command_line import REPEAT_SPELLINGS
@@ -105,6 +105,12 @@ their results take is used again rather than taken from the system and given bac
 every read."""
 
 
+PLAIN_SUMS_AFTER = 16
+"""The piped line from which plain sums are rolled the quick way
+(:meth:`Session.take_plain_sums`): compiling its reader costs about as much as rolling
+ten lines the general way, which a pipe of a few lines would pay for nothing."""
+
+
 class PendingOutput:
     """The text written since the last flush, kept as the pieces written and joined when
     taken: a :class:`io.StringIO` emptied after each batch would first copy its whole
@@ -180,9 +186,36 @@ class Session:
         """Whether every line is rolled by :meth:`_roll_times`: ``--times``, ``--summary``,
         or saved checks (whose names stand for game lines)."""
         self.failed_checks = 0
+        self._output = output
+        self._quick_line: Callable[[str, Roller], str | None] | None = None
+        """What rolls and writes a plain sum the quick way (:meth:`take_plain_sums`)."""
+
+    def take_plain_sums(self) -> None:
+        """Roll the plain sums of piped lines (``5d20+266``) the quick way
+        (:mod:`dicecli.plain_sums`) when each line's plain output is all this session
+        writes of it: plain output of results, from the session's own random dice (no
+        ``--given``), in dicecli's own notation, one result a line. A roll on the
+        command line does not import it."""
+        options = self.options
+        if (
+            self.mode == "plain"
+            and self.given is None
+            and self.dialect is None
+            and not self.rolls_each_line_times
+            and not options.odds
+        ):
+            from dicecli.plain_sums import rolled_line  # docs/startup.md: piped lines
+
+            self._quick_line = rolled_line
 
     def roll_text(self, text: str) -> None:
         """Roll one line ``times`` times and write each result; raises DiceError."""
+        quick = self._quick_line
+        if quick is not None:
+            written = quick(text, self.roller)
+            if written is not None:  # 5d20+266: no tree, as the general way writes it
+                self._output.write(written)
+                return
         dialect = self.dialect
         if dialect is not None:
             text = with_repeats(text, dialect)  # rolldice's 6x4d6 is 4d6 -n 6
@@ -513,6 +546,8 @@ def run_lines(lines: Iterable[str], options: RunOptions, streams: Streams) -> Ex
             for start in range(0, len(batch), LINES_PER_WRITE):
                 for line in batch[start : start + LINES_PER_WRITE]:
                     number += 1
+                    if number == PLAIN_SUMS_AFTER:
+                        session.take_plain_sums()
                     if not is_roll_line(line):
                         continue
                     try:
