@@ -47,12 +47,15 @@ GAME_LINES = [
 
 API_SCRIPT = """
 import sys, dicecli
+from dicecli.frozen import field_names
+def fields(value):  # by its fields, not vars(): a value may hold them another way
+    return tuple(getattr(value, name) for name in field_names(value))
 odds_left = int(sys.argv[1])
 for number, line in enumerate(sys.stdin.read().split("\\n")[:-1]):
     try:
         r = dicecli.roll(line, seed=number)
-        print("roll", number, r.total, r.expression, [tuple(vars(d).values()) for d in r.dice],
-              [tuple(vars(s).values()) for s in r.breakdown],
+        print("roll", number, r.total, r.expression, [fields(d) for d in r.dice],
+              [fields(s) for s in r.breakdown],
               None if r.outcome is None else r.outcome.as_dict(), r.comment)
     except Exception as error:
         print("roll", number, "error", type(error).__name__, str(error))
