@@ -128,8 +128,9 @@ _TARGET_PART = re.compile(r"(?P<word>tl|t|f|b)(?P<n>\d*)(?:ds(?P<double>\d*))?")
 
 def _applied(value: int, steps: list[tuple[str, int]]) -> int:
     """``value`` through ``steps`` in the order written, dividing as Dice Maiden does
-    (Rust's integer ``/``: towards zero)."""
-    for op, number in steps:
+    (Rust's integer ``/``: towards zero); a division by zero is a :class:`_StepError`
+    naming the step."""
+    for index, (op, number) in enumerate(steps):
         if op == "+":
             value += number
         elif op == "-":
@@ -138,9 +139,18 @@ def _applied(value: int, steps: list[tuple[str, int]]) -> int:
             value *= number
         else:
             if number == 0:
-                raise DiceError("Dice Maiden cannot divide by zero")
+                raise _StepError("Dice Maiden cannot divide by zero", index)
             value = abs(value) // number * (1 if value >= 0 else -1)
     return value
+
+
+class _StepError(DiceError):
+    """An error about one of the steps :func:`_applied` works through: ``index`` is the
+    step's, which its caller turns into the step's place in the line."""
+
+    def __init__(self, message: str, index: int) -> None:
+        super().__init__(message)
+        self.index = index
 
 
 def _arithmetic_beside_targets(code: str) -> str:
@@ -154,17 +164,26 @@ def _arithmetic_beside_targets(code: str) -> str:
     found = _COUNTED_TERM.fullmatch(code)
     if found is None:
         return code
-    before = [(m["op"], int(m["n"])) for m in _ARITHMETIC_PART.finditer(found["before"])]
-    after = [(m["op"], int(m["n"])) for m in _ARITHMETIC_PART.finditer(found["after"])]
-    if "/" in (op for op, _ in after):
-        raise DiceError(
-            "Dice Maiden divides a count towards zero, dicecli rounds up: "
-            "write the division after the roll, in brackets"
-        )
+    parts = list(_ARITHMETIC_PART.finditer(found["before"]))
+    before = [(m["op"], int(m["n"])) for m in parts]
+    after_parts = list(_ARITHMETIC_PART.finditer(found["after"]))
+    after = [(m["op"], int(m["n"])) for m in after_parts]
+    for part in after_parts:
+        if part["op"] == "/":
+            raise DiceError(
+                "Dice Maiden divides a count towards zero, dicecli rounds up: "
+                "write the division after the roll, in brackets",
+                code,
+                found.start("after") + part.start("op"),
+            )
     if not before and len(after) < 2:
         return code  # dicecli adds a number to the count already (1d20 t10 +5)
     sides = 100 if found["sides"] == "%" else int(found["sides"])
-    worth = [(_applied(face, before), face) for face in range(1, sides + 1)]
+    try:
+        worth = [(_applied(face, before), face) for face in range(1, sides + 1)]
+    except _StepError as error:  # (only a division by zero: a division after is refused)
+        at = found.start("before") + parts[error.index].start("op")
+        raise DiceError(error.message, code, at) from None
 
     def at_least(number: int) -> int:
         return min((face for value, face in worth if value >= number), default=sides + 1)
@@ -215,9 +234,12 @@ def _failures_only(code: str) -> str:
 def _refuse_cancel(code: str) -> None:
     """Refuse ``c`` beside failures (``4d10 f1 c``): each 10 cancels a failure on a 1,
     which dicecli cannot roll."""
-    if _COUNT_ONLY.search(code) and _FAILURES.search(code):
+    cancel = _COUNT_ONLY.search(code)
+    if cancel is not None and _FAILURES.search(code):
         raise DiceError(
-            "Dice Maiden's c (each 10 cancels a failure on a 1) has rules dicecli cannot roll"
+            "Dice Maiden's c (each 10 cancels a failure on a 1) has rules dicecli cannot roll",
+            code,
+            cancel.start(),
         )
 
 
@@ -232,7 +254,9 @@ def _once(text: str) -> str:
     if expertise is not None:
         raise DiceError(
             f"Dice Maiden's {expertise[0]} is an expertise die of Level Up A5E: "
-            f"write it after a5e (a5e +5 {expertise[0]})"
+            f"write it after a5e (a5e +5 {expertise[0]})",
+            text,
+            expertise.start(),
         )
     return _ONCE.sub(lambda found: "!o>=" + found["n"] if found["n"] else "!o", text)
 
@@ -250,7 +274,9 @@ def _implosions(code: str) -> str:
     if _REROLL_AFTER.search(code, found.end()):
         raise DiceError(
             f"Dice Maiden judges {found[0].strip()} before the re-roll written after it, dicecli "
-            "after it: write the re-roll first"
+            "after it: write the re-roll first",
+            code,
+            found.start() + len(found[0]) - len(found[0].lstrip()),
         )
     return code
 
@@ -676,13 +702,19 @@ def alias_line(code: str) -> str | None:
     """``code`` (a roll, without its comment) spelt in dicecli's notation when it is
     one of Dice Maiden's game aliases, else None; a :class:`DiceError` for an alias
     dicecli cannot roll."""
+    start = len(code) - len(code.lstrip())  # where the alias starts: its errors' place
     for pattern, alias in _ALIAS_PATTERNS:
         found = pattern.fullmatch(code)
         if found is not None:
-            return alias.spell(found)
-    unrolled = _UNROLLED.match(code.strip())
+            try:
+                return alias.spell(found)
+            except DiceError as error:
+                raise error.at(code, start) from None
+    unrolled = _UNROLLED.match(code, start)
     if unrolled is not None:
-        raise DiceError(f"Dice Maiden's {unrolled[0]} has rules dicecli cannot roll")
+        raise DiceError(
+            f"Dice Maiden's {unrolled[0]} has rules dicecli cannot roll", code, unrolled.start()
+        )
     return None
 
 
