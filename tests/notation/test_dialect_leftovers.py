@@ -64,3 +64,67 @@ def test_a_dice_maiden_refusal_points_at_what_it_refuses(text: str, at: str) -> 
     column = text.rindex(at)
     assert (error.text, error.position) == (text, column)
     assert_shown_at("dicemaiden", text, column)
+
+
+# --- 2. d20 (Avrae) reads != right after dice as not equal --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "given", "expression", "total", "passed"),
+    [
+        ("3d6!=6", "6,5,1", "3d6 != 6", 12, True),  # no die explodes: d20 has no !
+        ("3d6!=6", "1,2,3", "3d6 != 6", 6, False),
+        ("3d6 !=6", "6,6,6", "3d6 != 6", 18, True),
+        ("4d6kh3!=10", "6,4,1,6", "4d6kh3 != 10", 16, True),
+        ("1d20 + 3d6!=6", "1,1,2,2", "d20 + 3d6 != 6", 6, False),
+    ],
+)
+def test_d20_reads_not_equal_after_dice_as_a_check(
+    line: str, given: str, expression: str, total: int, passed: bool
+) -> None:
+    """d20/grammar.lark: its dice take only the operators ``rr ro ra e mi ma k p``
+    (no ``!``), and ``!=`` is a ``COMP_OPERATOR``, the lowest binding; README,
+    "Binary Operations": ``X != Y`` is inequality (expression.py: ``int(l != r)``).
+    So ``3d6!=6`` is the total of 3d6 compared with 6: dicecli's check ``!=``. The
+    d20 dialect read it as dicecli's explosion on 6 (docs/grammar.md, "Conditions")."""
+    result = dicecli.roll(line, given=given, environment=env_of("d20"))
+    assert result.expression == expression
+    assert result.total == total
+    assert result.outcome is not None
+    assert result.outcome.passed is passed
+
+
+def test_d20_not_equal_inside_brackets_is_refused_with_d20s_reading() -> None:
+    """A comparison inside brackets is a number in d20 (1 or 0), which dicecli cannot
+    roll: refused as ``(3d6>3) + 1`` is, the caret under ``!=``."""
+    error = refusal("(3d6!=6) + 1", "d20")
+    assert error.message.startswith("d20 (Avrae) reads != inside brackets as a comparison")
+    assert error.position == 4
+
+
+@pytest.mark.parametrize(
+    ("line", "written"),
+    [
+        ("3d6!=6", "3d6 != 6"),
+        ("3d6 !=6", "3d6 != 6"),
+        ("3d6kh1!=6", "3d6kh1 != 6"),
+        ("1d20 + 3d6!=6 # fire", "1d20 + 3d6 != 6"),
+    ],
+)
+def test_not_equal_after_dice_notes_d20s_reading(line: str, written: str) -> None:
+    """Without a dialect ``3d6!=6`` explodes on 6 (docs/grammar.md, "Conditions"),
+    which d20 (Avrae) reads as a check of the total: the result says so."""
+    dice = line.partition("!=")[0].split("+")[-1].replace(" ", "")
+    n = line.partition("!=")[2].split()[0]
+    note = (
+        f"{dice}!={n} explodes on {n} here; d20 (Avrae) reads != as not equal, a check of "
+        f"the total: write {written} for that, or --dialect d20"
+    )
+    assert note in dicecli.roll(line, seed=1).notes
+
+
+@pytest.mark.parametrize("line", ["4dF!=1", "3d6 != 6", "3d6r!=6", "3d6!!=6", "d6<>6"])
+def test_no_d20_note_where_d20_reads_no_such_line(line: str) -> None:
+    """d20 has no Fudge dice and no ``!!``; a spaced ``!=`` is a check in both; ``r!=6``
+    is a re-roll's condition (not equal) here."""
+    assert not any("d20" in note for note in dicecli.roll(line, seed=1).notes)
