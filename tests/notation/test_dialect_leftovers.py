@@ -128,3 +128,71 @@ def test_no_d20_note_where_d20_reads_no_such_line(line: str) -> None:
     """d20 has no Fudge dice and no ``!!``; a spaced ``!=`` is a check in both; ``r!=6``
     is a re-roll's condition (not equal) here."""
     assert not any("d20" in note for note in dicecli.roll(line, seed=1).notes)
+
+
+# --- 3. d20 (Avrae)'s chained comparisons: one clear line ---------------------------------
+
+_ONE = "a check is one comparison here; "
+
+
+@pytest.mark.parametrize("dialect", [None, "d20"])
+@pytest.mark.parametrize(
+    ("text", "at", "message"),
+    [
+        (
+            "1d20 > 5 > 0",
+            "> 0",
+            "d20 (Avrae) compares 1d20 > 5, 1 when true and 0 when false, with 0: write 1d20 > 5",
+        ),
+        (
+            "1d20 > 5 == 0",
+            "== 0",
+            "d20 (Avrae) compares 1d20 > 5, 1 when true and 0 when false, with 0: write d20 <= 5",
+        ),
+        (
+            "1d20 + 2 >= 5 != 1",
+            "!= 1",
+            "d20 (Avrae) compares 1d20 + 2 >= 5, 1 when true and 0 when false, with 1: "
+            "write d20 + 2 < 5",
+        ),
+        (
+            "1d20 >= 5 < 3",
+            "< 3",
+            "d20 (Avrae) compares 1d20 >= 5, 1 when true and 0 when false, with 3, "
+            "always true: write one comparison",
+        ),
+        (
+            "1d20 > 5 > 0 > 1",
+            "> 0 >",
+            "d20 (Avrae) works comparisons left to right, each 1 when true and 0 when "
+            "false: write one comparison",
+        ),
+    ],
+)
+def test_a_chained_comparison_names_d20s_reading(
+    dialect: str | None, text: str, at: str, message: str
+) -> None:
+    """d20/grammar.lark: ``comparison: (comparison COMP_OPERATOR)? a_num``, left to
+    right, and expression.py makes each ``int(l > r)``: ``1d20 > 5 > 0`` is
+    ``(1d20 > 5) > 0``, true exactly when 1d20 > 5. Here a check is the whole line, one
+    comparison (docs/grammar.md, "Checks"); the line was refused with "unexpected '>'",
+    saying neither. The message names the check the chain comes to, when there is one."""
+    error = refusal(text, dialect)
+    assert (error.message, error.position) == (_ONE + message, text.index(at))
+    assert_shown_at(dialect, text, text.index(at))
+
+
+def test_d20s_spelling_of_a_chain_in_its_dialect() -> None:
+    """``1d20>5>0`` in d20 is ``(1d20 > 5) > 0`` too; the caret under the second ``>``."""
+    error = refusal("1d20>5>0", "d20")
+    assert error.message == (
+        _ONE + "d20 (Avrae) compares 1d20 > 5, 1 when true and 0 when false, with 0: write 1d20 > 5"
+    )
+    assert error.position == 6
+
+
+def test_a_chain_d20_does_not_write_is_one_comparison_too() -> None:
+    """``vs`` is dicecli's, not d20's: no d20 reading is named."""
+    error = refusal("1d20 vs 5 > 0")
+    assert error.message == "a check is one comparison, and 1d20 vs 5 is one: a second is not read"
+    assert error.position == 10
