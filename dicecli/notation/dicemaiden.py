@@ -59,12 +59,32 @@ def without_flags(text: str) -> str:
 
 def plain_forms(text: str) -> str:
     """``text`` with the forms of Dice Maiden that dicecli refuses as written and no
-    other roller reads otherwise spelt as dicecli's; ``text`` itself when it has none."""
+    other roller reads otherwise spelt as dicecli's; ``text`` itself when it has none.
+    ``tl`` beside a bare ``f2`` stays as written (refused): Dice Maiden counts a die
+    of 2 or less a failure even when it is a success, dicecli reads exactly 2 and
+    never counts a success a failure (:func:`lower_target_failure`)."""
     text = without_flags(text)
     text = _DOUBLED_PLUS.sub("+", text)
-    text = _TARGET_LOWER.sub(_lower_target, text)
+    if lower_target_failure(text) is None:
+        text = _TARGET_LOWER.sub(_lower_target, text)
     text = _TARGET_DOUBLE.sub(lambda m: f">={m['target']}ds>={m['target']}", text)
     return text if _FAILURES.search(text) else _COUNT_ONLY.sub("", text).rstrip()
+
+
+_LOWER_TARGET_WORD = re.compile(r"(?<![A-Za-z])tl(?P<n>\d+)")
+_BARE_FAILURE = re.compile(r"(?<![A-Za-z])f(?P<n>\d+)(?![\d<>=])")
+
+
+def lower_target_failure(code: str) -> re.Match[str] | None:
+    """Dice Maiden's bare failure (``f2``) in ``code`` beside ``tl`` (``4d6 tl4 f2``),
+    or None. Dice Maiden counts every die of 2 or less a failure, those it counts
+    successes too (roll_syntax.md: ``f1``, "count failures ≤1"; roller.rs,
+    ``count_failures_and_subtract``: each kept die at the threshold or less, the
+    successes then less the failures): beside ``tl`` such a die is worth 0 there,
+    where dicecli reads ``f2`` as exactly 2 and never counts a success a failure."""
+    if _LOWER_TARGET_WORD.search(code) is None:
+        return None
+    return _BARE_FAILURE.search(code)
 
 
 def _lower_target(found: re.Match[str]) -> str:
@@ -229,6 +249,29 @@ def _failures_only(code: str) -> str:
     term = _FAILURE_WORD.sub(lambda m: f"<={m['n']}", found["term"])
     term = _BOTCH_WORD.sub(lambda m: f"cf<={m['n'] or 1}", term)  # marked, as criticals are
     return f"{found['label']}{term}*-1"
+
+
+def _refuse_both(code: str) -> None:
+    """Refuse failures that take in successes (``4d6 tl4 f2``, ``4d6 t2 f3``): Dice
+    Maiden counts such a die a success and a failure, worth 0
+    (:func:`lower_target_failure`), which dicecli cannot roll."""
+    target = _TARGET_NUMBER.search(code)
+    failure = _BARE_FAILURE.search(code)
+    if target is None or failure is None:
+        return
+    lower, n, bound = target["lower"], int(failure["n"]), int(target["n"])
+    if lower or n >= bound:
+        worded = f"t{lower}{bound}"
+        raise DiceError(
+            f"Dice Maiden counts each die of {failure['n']} or less a failure beside "
+            f"{worded}, also one it counts a success (worth 0 then), which dicecli cannot "
+            "roll: a success here is never a failure",
+            code,
+            failure.start(),
+        )
+
+
+_TARGET_NUMBER = re.compile(r"(?<![A-Za-z])t(?P<lower>l?)(?P<n>\d+)")
 
 
 def _refuse_cancel(code: str) -> None:
@@ -745,6 +788,7 @@ def maiden_line(code: str) -> str:
         return aliased
     code = _ADVANTAGE.sub(_advantage, code, count=1) if _ADVANTAGE.match(code) else code
     _refuse_cancel(code)
+    _refuse_both(code)
     code = _arithmetic_beside_targets(code)
     code = _failures_only(code)
     code = _target_numbers(code)

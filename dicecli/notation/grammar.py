@@ -946,6 +946,9 @@ def _reported(error: pp.ParseBaseException, text: str) -> tuple[str, int]:
     """The message and position a syntax error is reported with: one short sentence
     for what pyparsing expected, at the start of the word it stopped in (``keep``, not
     ``eep``: a letter matched as a modifier does not split the word it begins)."""
+    both = _lower_target_failure(text)
+    if both is not None:  # 4d6 tl4 f2 (or 4d6 f2 tl4: f2 is read before tl4 refused)
+        return both
     message = str(error.msg)
     fatal = isinstance(error, pp.ParseFatalException)
     if (fatal and not isinstance(error, pp.ParseSyntaxException)) or not message.startswith(
@@ -1041,6 +1044,27 @@ def _chained_check(text: str, loc: int) -> str | None:
         return f"a check is one comparison here; {what}: write {negated}"
     always = "true" if when_true else "false"
     return f"a check is one comparison here; {what}, always {always}: write one comparison"
+
+
+def _lower_target_failure(text: str) -> tuple[str, int] | None:
+    """The error for Dice Maiden's ``tl4`` beside a bare ``f2`` in the refused line
+    ``text``, at the ``f``; None for any other line."""
+    code = text.partition("#")[0]
+    if "tl" not in code.lower():  # (most lines: the module is not loaded for them)
+        return None
+    if line_grammar_for(text.strip()) is not _generic_line:  # a game's words are its own
+        return None
+    from dicecli.notation.dicemaiden import lower_target_failure  # docs/startup.md
+
+    failure = lower_target_failure(code)
+    if failure is None:
+        return None
+    n = failure["n"]
+    return (
+        f"beside tl, f{n} is refused: Dice Maiden counts each die of {n} or less a failure, "
+        f"also one it counts a success (worth 0); dicecli reads f{n} as exactly {n} and "
+        "never counts a success a failure"
+    ), failure.start()
 
 
 _CALLED = re.compile(r"(?:^|(?<=[\s+\-*/(,{\[]))(?P<word>[A-Za-z_]\w*)$")

@@ -196,3 +196,52 @@ def test_a_chain_d20_does_not_write_is_one_comparison_too() -> None:
     error = refusal("1d20 vs 5 > 0")
     assert error.message == "a check is one comparison, and 1d20 vs 5 is one: a second is not read"
     assert error.position == 10
+
+
+# --- 4. Dice Maiden's f beside tl: a failure that is a success too --------------------------
+
+
+@pytest.mark.parametrize(("text", "n"), [("4d6 tl4 f2", "2"), ("4d6 f1 tl4", "1")])
+def test_a_bare_failure_beside_tl_names_dice_maidens_reading(text: str, n: str) -> None:
+    """roll_syntax.md, "Success Counting": ``f1`` "count failures ≤1", whatever the
+    target; roller.rs ``count_failures_and_subtract`` counts every kept die at the
+    threshold or less, and ``finalize_success_failure_calculation`` subtracts them from
+    the successes, so beside ``tl4`` a die of 2 or less is worth 0. dicecli read
+    ``4d6 tl4 f2`` as ``4d6<=4 f2`` (exactly 2, and a success never a failure):
+    2 successes for 1, 6, 5, 2 where Dice Maiden counts 0. Refused as ``tl4 ds2`` is,
+    the caret under the ``f``."""
+    error = refusal(text)
+    assert error.message == (
+        f"beside tl, f{n} is refused: Dice Maiden counts each die of {n} or less a "
+        f"failure, also one it counts a success (worth 0); dicecli reads f{n} as exactly "
+        f"{n} and never counts a success a failure"
+    )
+    assert error.position == text.index("f")
+    assert_shown_at(None, text, text.index("f"))
+
+
+@pytest.mark.parametrize(
+    ("text", "worded", "n"),
+    [("4d6 tl4 f2", "tl4", "2"), ("4d6 f1 tl4", "tl4", "1"), ("4d6 t2 f3", "t2", "3")],
+)
+def test_dice_maidens_dialect_refuses_failures_that_take_in_successes(
+    text: str, worded: str, n: str
+) -> None:
+    """The dialect rolled ``4d6 tl4 f2`` as ``4d6 <=4 f<=2``: 2 for 1, 6, 5, 2, where
+    Dice Maiden (roller.rs, as above) counts 2 successes less 2 failures, 0. Beside
+    ``t2``, ``f3`` takes in the dice of 2 and 3 alike."""
+    error = refusal(text, "dicemaiden")
+    assert error.message == (
+        f"Dice Maiden counts each die of {n} or less a failure beside {worded}, also one "
+        "it counts a success (worth 0 then), which dicecli cannot roll: a success here "
+        "is never a failure"
+    )
+    assert error.position == text.index("f")
+    assert_shown_at("dicemaiden", text, text.index("f"))
+
+
+def test_failures_apart_from_successes_still_read_as_dice_maiden() -> None:
+    """``t8 f1``: no die is both (roll_syntax.md's World of Darkness, ``4d10 f1 t8``)."""
+    env = env_of("dicemaiden")
+    assert dicecli.roll("4d10 t8 f1", given="1,9,8,3", environment=env).total == 1
+    assert dicecli.roll("6d10 tl7", given="1,9,8,3,7,10").total == 3
