@@ -962,6 +962,13 @@ def _reported(error: pp.ParseBaseException, text: str) -> tuple[str, int]:
     chained = _chained_check(text, loc)
     if chained is not None:  # 1d20 > 5 > 0: d20 (Avrae) chains comparisons
         return chained, loc
+    glued = _GLUED_TIMES.search(text, 0, loc)
+    if glued is not None and not _dice_letter(text, glued.start("word")):
+        # {4d6!}khx: kh, then x multiplying by nothing
+        word = glued["word"]
+        return (
+            f"unexpected '{word}': x after {word[:-1]} multiplies, and no value follows it"
+        ), glued.start("word")
     lower = _LOWER_TARGET_DOUBLE.match(text, loc)
     if lower is not None:  # 4d6 tl4 ds2: refused as 4d6 t4 ds2 is, and as clearly
         n = lower["n"]
@@ -1065,6 +1072,18 @@ def _lower_target_failure(text: str) -> tuple[str, int] | None:
         f"also one it counts a success (worth 0); dicecli reads f{n} as exactly {n} and "
         "never counts a success a failure"
     ), failure.start()
+
+
+_GLUED_TIMES = re.compile(r"(?<![A-Za-z_])(?P<word>[A-Za-z]+[xX])[ \t]*$")
+"""Letters run into an ``x`` just before where the grammar stopped for want of a value
+(``{4d6!}khx``, ``4d6rx``): the letters were read as modifiers, the ``x`` as a
+multiplication with nothing after it. Not dice (:func:`_dice_letter`): ``4dFx`` is
+Fudge dice and a product, which Foundry VTT's hint reads."""
+
+
+def _dice_letter(text: str, at: int) -> bool:
+    """Whether the letter at ``at`` is a dice term's ``d`` (``4dF``, ``dF``)."""
+    return text[at] in "dD" and (at == 0 or text[at - 1].isdigit())
 
 
 _CALLED = re.compile(r"(?:^|(?<=[\s+\-*/(,{\[]))(?P<word>[A-Za-z_]\w*)$")

@@ -245,3 +245,37 @@ def test_failures_apart_from_successes_still_read_as_dice_maiden() -> None:
     env = env_of("dicemaiden")
     assert dicecli.roll("4d10 t8 f1", given="1,9,8,3", environment=env).total == 1
     assert dicecli.roll("6d10 tl7", given="1,9,8,3,7,10").total == 3
+
+
+# --- 5. letters run into x: one clear line --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "word", "letters"),
+    [
+        ("{4d6!}khx", "khx", "kh"),
+        ("4d6khx", "khx", "kh"),
+        ("{4d6!}khx + 2", "khx", "kh"),
+        ("4d6 rx", "rx", "r"),
+    ],
+)
+def test_letters_run_into_x_are_one_clear_error(text: str, word: str, letters: str) -> None:
+    """``x`` multiplies (docs/grammar.md, the ``+ - * x`` row; rule N2), so ``khx`` was
+    read as ``kh`` and a product with no value after it, and refused with "expected a
+    number, dice such as 2d6, '(' or a name at the end", the caret past the line. The
+    error now names the word as typed, the caret under it, as ``{4d6!}khy`` is refused
+    ("unexpected 'khy'")."""
+    error = refusal(text)
+    assert error.message == (
+        f"unexpected '{word}': x after {letters} multiplies, and no value follows it"
+    )
+    assert error.position == text.index(word)
+    assert_shown_at(None, text, text.index(word))
+
+
+@pytest.mark.parametrize("text", ["4dFx", "4d6!x", "4d6kh3x"])
+def test_a_lone_x_after_dice_keeps_foundrys_hint(text: str) -> None:
+    """Foundry VTT's ``x`` explodes (dice-modifiers, "x : Explode"): its hint stays."""
+    done = run_in_process(text)
+    assert done.returncode == 2
+    assert "Foundry VTT reads it: --dialect foundry" in done.stderr
