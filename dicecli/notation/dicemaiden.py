@@ -59,12 +59,32 @@ def without_flags(text: str) -> str:
 
 def plain_forms(text: str) -> str:
     """``text`` with the forms of Dice Maiden that dicecli refuses as written and no
-    other roller reads otherwise spelt as dicecli's; ``text`` itself when it has none."""
+    other roller reads otherwise spelt as dicecli's; ``text`` itself when it has none.
+    ``tl`` beside a bare ``f2`` stays as written (refused): Dice Maiden counts a die
+    of 2 or less a failure even when it is a success, dicecli reads exactly 2 and
+    never counts a success a failure (:func:`lower_target_failure`)."""
     text = without_flags(text)
     text = _DOUBLED_PLUS.sub("+", text)
-    text = _TARGET_LOWER.sub(_lower_target, text)
+    if lower_target_failure(text) is None:
+        text = _TARGET_LOWER.sub(_lower_target, text)
     text = _TARGET_DOUBLE.sub(lambda m: f">={m['target']}ds>={m['target']}", text)
     return text if _FAILURES.search(text) else _COUNT_ONLY.sub("", text).rstrip()
+
+
+_LOWER_TARGET_WORD = re.compile(r"(?<![A-Za-z])tl(?P<n>\d+)")
+_BARE_FAILURE = re.compile(r"(?<![A-Za-z])f(?P<n>\d+)(?![\d<>=])")
+
+
+def lower_target_failure(code: str) -> re.Match[str] | None:
+    """Dice Maiden's bare failure (``f2``) in ``code`` beside ``tl`` (``4d6 tl4 f2``),
+    or None. Dice Maiden counts every die of 2 or less a failure, those it counts
+    successes too (roll_syntax.md: ``f1``, "count failures ≤1"; roller.rs,
+    ``count_failures_and_subtract``: each kept die at the threshold or less, the
+    successes then less the failures): beside ``tl`` such a die is worth 0 there,
+    where dicecli reads ``f2`` as exactly 2 and never counts a success a failure."""
+    if _LOWER_TARGET_WORD.search(code) is None:
+        return None
+    return _BARE_FAILURE.search(code)
 
 
 def _lower_target(found: re.Match[str]) -> str:
@@ -128,8 +148,9 @@ _TARGET_PART = re.compile(r"(?P<word>tl|t|f|b)(?P<n>\d*)(?:ds(?P<double>\d*))?")
 
 def _applied(value: int, steps: list[tuple[str, int]]) -> int:
     """``value`` through ``steps`` in the order written, dividing as Dice Maiden does
-    (Rust's integer ``/``: towards zero)."""
-    for op, number in steps:
+    (Rust's integer ``/``: towards zero); a division by zero is a :class:`_StepError`
+    naming the step."""
+    for index, (op, number) in enumerate(steps):
         if op == "+":
             value += number
         elif op == "-":
@@ -138,9 +159,18 @@ def _applied(value: int, steps: list[tuple[str, int]]) -> int:
             value *= number
         else:
             if number == 0:
-                raise DiceError("Dice Maiden cannot divide by zero")
+                raise _StepError("Dice Maiden cannot divide by zero", index)
             value = abs(value) // number * (1 if value >= 0 else -1)
     return value
+
+
+class _StepError(DiceError):
+    """An error about one of the steps :func:`_applied` works through: ``index`` is the
+    step's, which its caller turns into the step's place in the line."""
+
+    def __init__(self, message: str, index: int) -> None:
+        super().__init__(message)
+        self.index = index
 
 
 def _arithmetic_beside_targets(code: str) -> str:
@@ -154,17 +184,26 @@ def _arithmetic_beside_targets(code: str) -> str:
     found = _COUNTED_TERM.fullmatch(code)
     if found is None:
         return code
-    before = [(m["op"], int(m["n"])) for m in _ARITHMETIC_PART.finditer(found["before"])]
-    after = [(m["op"], int(m["n"])) for m in _ARITHMETIC_PART.finditer(found["after"])]
-    if "/" in (op for op, _ in after):
-        raise DiceError(
-            "Dice Maiden divides a count towards zero, dicecli rounds up: "
-            "write the division after the roll, in brackets"
-        )
+    parts = list(_ARITHMETIC_PART.finditer(found["before"]))
+    before = [(m["op"], int(m["n"])) for m in parts]
+    after_parts = list(_ARITHMETIC_PART.finditer(found["after"]))
+    after = [(m["op"], int(m["n"])) for m in after_parts]
+    for part in after_parts:
+        if part["op"] == "/":
+            raise DiceError(
+                "Dice Maiden divides a count towards zero, dicecli rounds up: "
+                "write the division after the roll, in brackets",
+                code,
+                found.start("after") + part.start("op"),
+            )
     if not before and len(after) < 2:
         return code  # dicecli adds a number to the count already (1d20 t10 +5)
     sides = 100 if found["sides"] == "%" else int(found["sides"])
-    worth = [(_applied(face, before), face) for face in range(1, sides + 1)]
+    try:
+        worth = [(_applied(face, before), face) for face in range(1, sides + 1)]
+    except _StepError as error:  # (only a division by zero: a division after is refused)
+        at = found.start("before") + parts[error.index].start("op")
+        raise DiceError(error.message, code, at) from None
 
     def at_least(number: int) -> int:
         return min((face for value, face in worth if value >= number), default=sides + 1)
@@ -212,12 +251,38 @@ def _failures_only(code: str) -> str:
     return f"{found['label']}{term}*-1"
 
 
+def _refuse_both(code: str) -> None:
+    """Refuse failures that take in successes (``4d6 tl4 f2``, ``4d6 t2 f3``): Dice
+    Maiden counts such a die a success and a failure, worth 0
+    (:func:`lower_target_failure`), which dicecli cannot roll."""
+    target = _TARGET_NUMBER.search(code)
+    failure = _BARE_FAILURE.search(code)
+    if target is None or failure is None:
+        return
+    lower, n, bound = target["lower"], int(failure["n"]), int(target["n"])
+    if lower or n >= bound:
+        worded = f"t{lower}{bound}"
+        raise DiceError(
+            f"Dice Maiden counts each die of {failure['n']} or less a failure beside "
+            f"{worded}, also one it counts a success (worth 0 then), which dicecli cannot "
+            "roll: a success here is never a failure",
+            code,
+            failure.start(),
+        )
+
+
+_TARGET_NUMBER = re.compile(r"(?<![A-Za-z])t(?P<lower>l?)(?P<n>\d+)")
+
+
 def _refuse_cancel(code: str) -> None:
     """Refuse ``c`` beside failures (``4d10 f1 c``): each 10 cancels a failure on a 1,
     which dicecli cannot roll."""
-    if _COUNT_ONLY.search(code) and _FAILURES.search(code):
+    cancel = _COUNT_ONLY.search(code)
+    if cancel is not None and _FAILURES.search(code):
         raise DiceError(
-            "Dice Maiden's c (each 10 cancels a failure on a 1) has rules dicecli cannot roll"
+            "Dice Maiden's c (each 10 cancels a failure on a 1) has rules dicecli cannot roll",
+            code,
+            cancel.start(),
         )
 
 
@@ -232,7 +297,9 @@ def _once(text: str) -> str:
     if expertise is not None:
         raise DiceError(
             f"Dice Maiden's {expertise[0]} is an expertise die of Level Up A5E: "
-            f"write it after a5e (a5e +5 {expertise[0]})"
+            f"write it after a5e (a5e +5 {expertise[0]})",
+            text,
+            expertise.start(),
         )
     return _ONCE.sub(lambda found: "!o>=" + found["n"] if found["n"] else "!o", text)
 
@@ -250,7 +317,9 @@ def _implosions(code: str) -> str:
     if _REROLL_AFTER.search(code, found.end()):
         raise DiceError(
             f"Dice Maiden judges {found[0].strip()} before the re-roll written after it, dicecli "
-            "after it: write the re-roll first"
+            "after it: write the re-roll first",
+            code,
+            found.start() + len(found[0]) - len(found[0].lstrip()),
         )
     return code
 
@@ -676,13 +745,19 @@ def alias_line(code: str) -> str | None:
     """``code`` (a roll, without its comment) spelt in dicecli's notation when it is
     one of Dice Maiden's game aliases, else None; a :class:`DiceError` for an alias
     dicecli cannot roll."""
+    start = len(code) - len(code.lstrip())  # where the alias starts: its errors' place
     for pattern, alias in _ALIAS_PATTERNS:
         found = pattern.fullmatch(code)
         if found is not None:
-            return alias.spell(found)
-    unrolled = _UNROLLED.match(code.strip())
+            try:
+                return alias.spell(found)
+            except DiceError as error:
+                raise error.at(code, start) from None
+    unrolled = _UNROLLED.match(code, start)
     if unrolled is not None:
-        raise DiceError(f"Dice Maiden's {unrolled[0]} has rules dicecli cannot roll")
+        raise DiceError(
+            f"Dice Maiden's {unrolled[0]} has rules dicecli cannot roll", code, unrolled.start()
+        )
     return None
 
 
@@ -713,6 +788,7 @@ def maiden_line(code: str) -> str:
         return aliased
     code = _ADVANTAGE.sub(_advantage, code, count=1) if _ADVANTAGE.match(code) else code
     _refuse_cancel(code)
+    _refuse_both(code)
     code = _arithmetic_beside_targets(code)
     code = _failures_only(code)
     code = _target_numbers(code)

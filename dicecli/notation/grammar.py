@@ -21,7 +21,9 @@ Rule numbers (N3, W5 ...) cite ``docs/rules.md``.
 
 from __future__ import annotations
 
+import operator
 import re
+from collections.abc import Callable
 from typing import Any, Literal, cast
 
 import pyparsing as pp
@@ -944,6 +946,9 @@ def _reported(error: pp.ParseBaseException, text: str) -> tuple[str, int]:
     """The message and position a syntax error is reported with: one short sentence
     for what pyparsing expected, at the start of the word it stopped in (``keep``, not
     ``eep``: a letter matched as a modifier does not split the word it begins)."""
+    both = _lower_target_failure(text)
+    if both is not None:  # 4d6 tl4 f2 (or 4d6 f2 tl4: f2 is read before tl4 refused)
+        return both
     message = str(error.msg)
     fatal = isinstance(error, pp.ParseFatalException)
     if (fatal and not isinstance(error, pp.ParseSyntaxException)) or not message.startswith(
@@ -954,6 +959,16 @@ def _reported(error: pp.ParseBaseException, text: str) -> tuple[str, int]:
     unknown = _unknown_function(text, loc)
     if unknown is not None:
         return unknown
+    chained = _chained_check(text, loc)
+    if chained is not None:  # 1d20 > 5 > 0: d20 (Avrae) chains comparisons
+        return chained, loc
+    glued = _GLUED_TIMES.search(text, 0, loc)
+    if glued is not None and not _dice_letter(text, glued.start("word")):
+        # {4d6!}khx: kh, then x multiplying by nothing
+        word = glued["word"]
+        return (
+            f"unexpected '{word}': x after {word[:-1]} multiplies, and no value follows it"
+        ), glued.start("word")
     lower = _LOWER_TARGET_DOUBLE.match(text, loc)
     if lower is not None:  # 4d6 tl4 ds2: refused as 4d6 t4 ds2 is, and as clearly
         n = lower["n"]
@@ -967,6 +982,108 @@ def _reported(error: pp.ParseBaseException, text: str) -> tuple[str, int]:
 _LOWER_TARGET_DOUBLE = re.compile(r"tl\d+[ \t]*(?P<double>ds(?P<n>\d+))")
 """Dice Maiden's ``tl4 ds2`` (count the dice of 4 or less, those of 2 or less twice),
 which its plain forms leave refused: dicecli would read ``ds2`` as exactly 2."""
+
+
+_SECOND_COMPARISON = re.compile(
+    "==|>=|<=|!=|[<>=\N{GREATER-THAN OR EQUAL TO}\N{LESS-THAN OR EQUAL TO}\N{NOT EQUAL TO}]"
+    r"|(?i:vs)(?![A-Za-z0-9_])"
+)
+_D20_COMPARISONS: dict[str, Callable[[int, int], bool]] = {
+    "==": operator.eq,
+    "=": operator.eq,  # (d20's ==, as its dialect writes it)
+    ">=": operator.ge,
+    "<=": operator.le,
+    "!=": operator.ne,
+    ">": operator.gt,
+    "<": operator.lt,
+}
+_NOT_D20_CHECK = re.compile(
+    "(?i)(?<![A-Za-z0-9_])vs(?![A-Za-z0-9_])"
+    "|[\N{GREATER-THAN OR EQUAL TO}\N{LESS-THAN OR EQUAL TO}\N{NOT EQUAL TO}]"
+)
+"""A check d20 (Avrae) does not write (``vs``, ``≥``): its chain is no d20 reading."""
+_NEGATED: dict[CheckOp, CheckOp] = {
+    ">": "<=",
+    "<=": ">",
+    "<": ">=",
+    ">=": "<",
+    "=": "!=",
+    "!=": "=",
+}
+
+
+def _chained_check(text: str, loc: int) -> str | None:
+    """The error for a second comparison at ``loc`` after a check (``1d20 > 5 > 0``):
+    d20 (Avrae) reads comparisons left to right, each worth 1 when true and 0 when
+    false (grammar.lark ``comparison``; expression.py ``int(l > r)``), so the second
+    compares the first's 1 or 0; a check here is one comparison. When the second
+    compares with a number, the check it comes to is named (``1d20 > 5``, or its
+    opposite); None when ``loc`` holds no second comparison."""
+    second = _SECOND_COMPARISON.match(text, loc)
+    first_text = text[:loc].strip()
+    if second is None or not first_text:
+        return None
+    try:
+        first = _read(first_text).body
+    except (pp.ParseBaseException, DiceSyntaxError, RecursionError):
+        return None
+    if not isinstance(first, Comparison):
+        return None
+    written = second[0]
+    rest = text[second.end() :].partition("#")[0].strip()
+    compare = _D20_COMPARISONS.get(written)
+    if compare is None or _NOT_D20_CHECK.search(first_text):  # not d20's comparisons
+        return f"a check is one comparison, and {first_text} is one: a second is not read"
+    if not rest or _SECOND_COMPARISON.search(rest):  # 1d20 > 5 > 0 > 1: left to right
+        return (
+            "a check is one comparison here; d20 (Avrae) works comparisons left to right, "
+            "each 1 when true and 0 when false: write one comparison"
+        )
+    what = f"d20 (Avrae) compares {first_text}, 1 when true and 0 when false, with {rest}"
+    if not re.fullmatch(r"-?\d{1,9}", rest):
+        return f"a check is one comparison here; {what}: write one comparison"
+    number = int(rest)
+    when_true, when_false = compare(1, number), compare(0, number)
+    if when_true and not when_false:
+        return f"a check is one comparison here; {what}: write {first_text}"
+    if when_false and not when_true:
+        negated = Comparison(first.left, _NEGATED[first.op], first.right)
+        return f"a check is one comparison here; {what}: write {negated}"
+    always = "true" if when_true else "false"
+    return f"a check is one comparison here; {what}, always {always}: write one comparison"
+
+
+def _lower_target_failure(text: str) -> tuple[str, int] | None:
+    """The error for Dice Maiden's ``tl4`` beside a bare ``f2`` in the refused line
+    ``text``, at the ``f``; None for any other line."""
+    code = text.partition("#")[0]
+    if "tl" not in code.lower():  # (most lines: the module is not loaded for them)
+        return None
+    if line_grammar_for(text.strip()) is not _generic_line:  # a game's words are its own
+        return None
+    from dicecli.notation.dicemaiden import lower_target_failure  # docs/startup.md
+
+    failure = lower_target_failure(code)
+    if failure is None:
+        return None
+    n = failure["n"]
+    return (
+        f"beside tl, f{n} is refused: Dice Maiden counts each die of {n} or less a failure, "
+        f"also one it counts a success (worth 0); dicecli reads f{n} as exactly {n} and "
+        "never counts a success a failure"
+    ), failure.start()
+
+
+_GLUED_TIMES = re.compile(r"(?<![A-Za-z_])(?P<word>[A-Za-z]+[xX])[ \t]*$")
+"""Letters run into an ``x`` just before where the grammar stopped for want of a value
+(``{4d6!}khx``, ``4d6rx``): the letters were read as modifiers, the ``x`` as a
+multiplication with nothing after it. Not dice (:func:`_dice_letter`): ``4dFx`` is
+Fudge dice and a product, which Foundry VTT's hint reads."""
+
+
+def _dice_letter(text: str, at: int) -> bool:
+    """Whether the letter at ``at`` is a dice term's ``d`` (``4dF``, ``dF``)."""
+    return text[at] in "dD" and (at == 0 or text[at - 1].isdigit())
 
 
 _CALLED = re.compile(r"(?:^|(?<=[\s+\-*/(,{\[]))(?P<word>[A-Za-z_]\w*)$")

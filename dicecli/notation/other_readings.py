@@ -215,8 +215,16 @@ def other_readings(text: str) -> tuple[str, ...]:
     bare_keep: str | None = None
     selected: str | None = None
     multiplied: tuple[str, str] | None = None
-    # what the modifiers read below need: a strict condition, cs, r, x or k
-    worth_reading = "<" in code or ">" in code or "c" in lowered or "r" in lowered or "x" in lowered
+    unequal: tuple[str, str] | None = None
+    # what the modifiers read below need: a strict condition, cs, r, x, != or k
+    worth_reading = (
+        "<" in code
+        or ">" in code
+        or "c" in lowered
+        or "r" in lowered
+        or "x" in lowered
+        or "!=" in code
+    )
     runs = _modifier_runs()(code) if worth_reading or "k" in lowered else []
     for head, tokens in runs:
         for index, (word, condition) in enumerate(tokens):
@@ -234,6 +242,8 @@ def other_readings(text: str) -> tuple[str, ...]:
                 bare_keep = condition
             if low in ("k", "p") and _strict(condition) and selected is None:
                 selected = word + condition
+            if word == "!" and condition[:1] == "=" and unequal is None and head != "}":
+                unequal = (head + "".join(w + c for w, c in tokens[:index]), condition[1:])
     keep_letter = "k" in lowered or "h" in lowered or "l" in lowered  # what a chain needs
     two_keeps = keep_letter and _pattern(_TWO_KEEPS).search(code)
     chain = _keeps_read_otherwise(code) if two_keeps else None
@@ -249,6 +259,9 @@ def other_readings(text: str) -> tuple[str, ...]:
             f"x multiplies: {dice}x{n} is {dice}*{n}; Foundry VTT reads x{n} as exploding "
             f"on {n}: write {dice}!{n}, or --dialect foundry"
         )
+    unequal_note = _unequal_note(code, *unequal) if unequal is not None else None
+    if unequal_note is not None:
+        notes.append(unequal_note)
     if strict is not None:
         op, number = strict[0], strict[1:]
         notes.append(
@@ -356,6 +369,30 @@ def other_readings(text: str) -> tuple[str, ...]:
             f"write {added['dice']}*{added['times']}{added['add']}, or --dialect rolldice"
         )
     return tuple(notes)
+
+
+_UNEQUAL = r"(?<![A-Za-z!])!=(?=-?\d)"
+"""``!=`` right against a number, not after a letter (``r!=6`` is a re-roll's
+condition) nor in ``!!=``: dicecli's explosion ``!`` on ``=N``."""
+
+
+def _unequal_note(code: str, dice: str, n: str) -> str | None:
+    """The note on ``3d6!=6`` (``dice`` and ``n``): an explosion on 6 here, d20
+    (Avrae)'s inequality of the total (grammar.lark: no ``!``, and ``!=`` is a
+    ``COMP_OPERATOR``); None when d20 does not write the dice and what is before the
+    ``!=`` (``4dF!=1``, ``3d6u!=6``): it reads no such line."""
+    from dicecli.notation.translations import spelt_by_roller  # docs/startup.md
+
+    if not spelt_by_roller(f"{dice}!={n}", "d20"):
+        return None
+    found = _pattern(_UNEQUAL).search(code)
+    if found is None:  # (the run read it: never)
+        return None
+    spaced = f"{code[: found.start()].rstrip()} != {code[found.end() :].lstrip()}".strip()
+    return (
+        f"{dice}!={n} explodes on {n} here; d20 (Avrae) reads != as not equal, a check of "
+        f"the total: write {spaced} for that, or --dialect d20"
+    )
 
 
 def _inexact(text: str) -> bool:

@@ -385,6 +385,11 @@ def _d20_tokens(tokens: list[Token], spaced: str = " ") -> list[Token]:
             )
         if word.lower() == "e" and condition:
             changed.append(("!", condition))  # explode again and again; e6 is !6 (= 6)
+        elif word == "!" and condition[:1] == "=":
+            # d20 has no !: 3d6!=6 is its inequality of totals (grammar.lark
+            # COMP_OPERATOR "!="), dicecli's check !=, where dicecli's own reading
+            # explodes on 6
+            changed.append(("", f"{spaced}!= {condition[1:]}"))
         elif word == "" and condition[:1] in ("<", ">"):
             # no selector before it: a comparison of the total (3d6>3 is True or
             # False), dicecli's check, written with spaces (a modifier's is not)
@@ -560,6 +565,8 @@ def _spelt_in_d20(code: str) -> bool:
             if word == "":  # right after dice: d20's comparison of totals
                 if condition[:1] not in ("<", ">") or condition[:2] == "<>":
                     return False
+            elif word == "!" and condition[:1] == "=":  # 3d6!=6: d20's inequality
+                continue
             elif word.lower() not in _D20_WORDS:
                 return False
     return True

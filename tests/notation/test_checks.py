@@ -80,7 +80,12 @@ def test_canonical_check_parses_back(text: str, canonical: str) -> None:
     ("text", "message", "position"),
     [
         ("d20 >=", "expected a number, dice such as 2d6, '(' or a name at the end", 6),
-        ("d20 >= 5 >= 6", "unexpected '>='", 9),
+        (  # d20 (Avrae) reads (d20 >= 5) >= 6: 1 or 0, never 6 or more
+            "d20 >= 5 >= 6",
+            "a check is one comparison here; d20 (Avrae) compares d20 >= 5, 1 when true "
+            "and 0 when false, with 6, always false: write one comparison",
+            9,
+        ),
         ("(d20 >= 5)", "expected ')', found '>='", 5),
     ],
 )
