@@ -22,7 +22,7 @@ from dicecli.game import (
 )
 from dicecli.notation.nodes import NO_MODIFIERS, Dice
 from dicecli.probability.engine import dice_weights, weights
-from dicecli.probability.weights import Weights, added, negated
+from dicecli.probability.weights import Weights, added, merged_notes, negated
 from dicecli.systems.dnd.checks import D20Roll, DamageRoll, StatsRoll
 from dicecli.systems.dnd.roll import no_dice_in_damage_modifier
 from dicecli.systems.dnd.rules import (
@@ -64,7 +64,7 @@ def _d20_odds(check: D20Roll, env: Environment, text: str) -> Odds:
     naturals = d20_chances(edge(check.advantage, check.disadvantage))
     modifiers, notes = _of(check.modifier, env)
     targets, target_notes = _of(check.target, env)
-    notes += target_notes
+    notes = merged_notes(notes, target_notes)
     totals = Distribution.from_probabilities(naturals).combine(modifiers, add)
     if check.kind == "death":
         return _death_odds(check, naturals, modifiers, totals, notes, text)
@@ -72,6 +72,7 @@ def _d20_odds(check: D20Roll, env: Environment, text: str) -> Odds:
         chances: tuple[tuple[str, Fraction], ...] = ()
         if check.kind == "attack":
             chances = (("critical_hit", naturals[20]), ("natural_1", naturals[1]))
+        notes = (*notes, *_cut_note(totals.residue))
         return Odds(text, str(check), distribution=totals, chances=chances, notes=notes)
     chance_of: dict[str, Fraction] = {}
     # a verdict reads the natural and the total less the target only (rules D1, D2):
@@ -103,7 +104,13 @@ def _d20_odds(check: D20Roll, env: Environment, text: str) -> Odds:
         success = chance_of.get("success", ZERO)
         chances = (("success", success), ("failure", chance_of.get("failure", ZERO)))
     return Odds(
-        text, str(check), distribution=totals, chances=chances, notes=notes, passing=passing
+        text,
+        str(check),
+        distribution=totals,
+        chances=chances,
+        notes=(*notes, *_cut_note(totals.residue, differences.residue)),
+        passing=passing,
+        unshown_cut=differences.residue,  # a target that explodes: not exact either
     )
 
 
@@ -134,7 +141,21 @@ def _death_odds(
         ("failure", chance_of.get("failure", ZERO)),
         ("two_failures", chance_of.get("two failures", ZERO)),
     )
+    notes = (*notes, *_cut_note(totals.residue))
     return Odds(text, str(check), distribution=totals, chances=chances, notes=notes)
+
+
+def _cut_note(*left_out: Fraction) -> tuple[str, ...]:
+    """What a cut-off of exploding dice (in the modifier or the target) means for the
+    chances: each is that of the outcomes computed, so may be up to the most left out
+    higher."""
+    most = max(left_out)
+    if not most:
+        return ()
+    return (
+        f"explosions were followed to a finite depth: the chance left out is "
+        f"{float(most):.2g}, so any chance shown may be up to that much higher",
+    )
 
 
 def _sum_of(count: int, sides: int) -> Distribution:

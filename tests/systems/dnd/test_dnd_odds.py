@@ -143,3 +143,52 @@ def test_ability_score_odds_equal_the_count() -> None:
 @pytest.mark.parametrize("line", ["dnd attack +5 vs 15", "dnd death", "dnd stats"])
 def test_the_odds_are_exact(line: str) -> None:
     assert dicecli.odds(line).exact
+
+
+def _d6_cut() -> Fraction:
+    """The chance an exploding d6 followed as docs/odds.md says (until going further is
+    less likely than 1e-12) leaves out: that of exploding once more at the last depth."""
+    depth = 1
+    while Fraction(1, 6**depth) >= Fraction(1, 10**12):
+        depth += 1
+    return Fraction(1, 6**depth)
+
+
+def _exploding_d6(most: int) -> dict[int, Fraction]:
+    """The exploding d6's values up to ``most``: 6k + j (j = 1..5) with chance 6^-(k+1)."""
+    found = {}
+    for sixes in range(most // 6 + 1):
+        for face in range(1, 6):
+            if 6 * sixes + face <= most:
+                found[6 * sixes + face] = Fraction(1, 6 ** (sixes + 1))
+    return found
+
+
+def test_an_exploding_target_is_not_exact() -> None:
+    # rules D2, D4: the DC's d6! is cut, so the answer says what it left out
+    found = dicecli.odds("dnd check +d4 vs 10+d6!")
+    assert not found.exact
+    assert found.left_out == _d6_cut()
+    # every total the check could pass with is counted: d20 + d4 is at most 24
+    success = sum(
+        (
+            Fraction(1, 80) * p
+            for n in D20
+            for b in range(1, 5)
+            for x, p in _exploding_d6(30).items()
+            if n + b >= 10 + x
+        ),
+        Fraction(0),
+    )
+    chance = dict(found.chances)
+    assert chance["success"] == success
+    assert chance["success"] + chance["failure"] + found.left_out == 1
+    assert any("finite depth" in note for note in found.notes)
+
+
+def test_both_sides_exploding_leave_out_the_cut_of_either() -> None:
+    # rule D4: the margin of two cut sums leaves out what either leaves out
+    found = dicecli.odds("dnd attack +d6! vs 10+d6!")
+    assert not found.exact
+    assert found.left_out == 1 - (1 - _d6_cut()) ** 2
+    assert len(found.notes) == len(set(found.notes))
