@@ -17,6 +17,10 @@ from hypothesis import strategies as st
 from property_counts import examples
 
 import dicecli
+from dicecli.probability import weights as weights_module
+from dicecli.probability.distribution import Distribution
+from dicecli.probability.engine import clear_caches
+from dicecli.probability.weights import OddsTooBigError, Weights
 
 D20 = range(1, 21)
 
@@ -192,3 +196,59 @@ def test_both_sides_exploding_leave_out_the_cut_of_either() -> None:
     assert not found.exact
     assert found.left_out == 1 - (1 - _d6_cut()) ** 2
     assert len(found.notes) == len(set(found.notes))
+
+
+def test_a_difference_too_big_is_refused_before_any_total(monkeypatch: pytest.MonkeyPatch) -> None:
+    # docs/odds.md, "What is refused": the modifier less the target is estimated and
+    # refused before the totals are worked out (that took 2 s for +1000d6 vs 1000d6)
+    def no_totals(*args: object, **kwargs: object) -> None:
+        raise AssertionError("totals worked out before the refusal")
+
+    dicecli.odds("dnd check +1 vs 2")  # the game loaded, outside the patch
+    generic = "1000d6 >= 1000d6"
+    with pytest.raises(OddsTooBigError) as expected:
+        dicecli.odds(generic)
+    monkeypatch.setattr(Distribution, "combine", no_totals)
+    monkeypatch.setattr(Distribution, "from_probabilities", no_totals)
+    monkeypatch.setattr(Weights, "to_distribution", no_totals)
+    monkeypatch.setattr(Distribution, "from_weights", no_totals)
+    with pytest.raises(OddsTooBigError) as refused:
+        dicecli.odds("dnd attack +1000d6 vs 1000d6")
+    # the same estimate as the generic check's margin
+    assert str(refused.value).split(": ", 1)[1] == str(expected.value).split(": ", 1)[1]
+
+
+@pytest.mark.parametrize("size", [1, 40, 300])
+def test_big_checks_are_the_generic_checks(size: int) -> None:
+    # rule D2: a check's success is that of d20 + modifier >= target, which the generic
+    # comparison works out on its own path
+    line = f"dnd check +{size}d6 vs {size}d6"
+    generic = dicecli.odds(f"d20 + {size}d6 >= {size}d6")
+    found = dicecli.odds(line)
+    assert dict(found.chances)["success"] == dict(generic.chances)["success"]
+    assert found.distribution == generic.distribution
+
+
+@pytest.mark.parametrize("modifier", ["5", "2d6+3", "d4!+d6", "3d6kh2*2", "40d100", "8d6!"])
+@pytest.mark.parametrize("form", ["dnd attack +{}", "dnd death +{} adv", "dnd check +{} dis"])
+def test_a_line_without_a_target_is_charged_as_its_modifier(
+    monkeypatch: pytest.MonkeyPatch, modifier: str, form: str
+) -> None:
+    # docs/odds.md, "What is refused": the d20 adds no work the question is charged
+    # for, so a line is answered exactly when its modifier alone is (+93d6! was
+    # refused at the edge of the limit when the totals' own fractions were charged)
+    charged: list[int] = []
+    real = weights_module.charge
+
+    def counted(work: int, what: str) -> None:
+        charged.append(work)
+        real(work, what)
+
+    monkeypatch.setattr(weights_module, "charge", counted)
+    spent = []
+    for line in (modifier, form.format(modifier)):
+        clear_caches()
+        charged.clear()
+        dicecli.odds(line)
+        spent.append(sum(charged))
+    assert spent[0] == spent[1] > 0
