@@ -586,7 +586,7 @@ def odds_command(
         from dicecli.naming import saved_line  # docs/startup.md
         from dicecli.probability.report import odds_of_rolls
 
-        # a saved check's name (--set 'panic=wfb ld 8', then odds panic): its line's
+        # a saved check's name (--set 'hit=LINE', then odds hit): its line's
         # odds, as it rolls that line and as the REPL's odds does (docs/repl.md, "Names")
         env = options.environment
         text = saved_line(text, env) or text
