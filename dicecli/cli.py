@@ -583,9 +583,14 @@ def odds_command(
         _finish(run_table(words[1:], options, streams, odds=True))
     text = " ".join(words or [])
     try:
-        from dicecli.probability.report import odds_of_rolls  # docs/startup.md
+        from dicecli.naming import saved_line  # docs/startup.md
+        from dicecli.probability.report import odds_of_rolls
 
-        found = odds_of_rolls(text, options.environment, at_least=at_least, at_most=at_most)
+        # a saved check's name (--set 'hit=LINE', then odds hit): its line's
+        # odds, as it rolls that line and as the REPL's odds does (docs/repl.md, "Names")
+        env = options.environment
+        text = saved_line(text, env) or text
+        found = odds_of_rolls(text, env, at_least=at_least, at_most=at_most)
     except DiceError as error:
         from dicecli.hints import advise  # what only an error needs (docs/startup.md)
 

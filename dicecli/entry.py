@@ -335,7 +335,7 @@ def exit_status(error: BaseException, debug: bool = False, json: bool = False) -
     JSON object, as every error of such a run); any other exception is a bug
     in dicecli: one line and 70, or the traceback with ``debug`` (``--debug``), except
     a game plug-in's fault (:class:`~dicecli.errors.PluginError`): one line naming the
-    plug-in, and 3.
+    plug-in (with ``json``, the JSON object of an error), and 3.
     """
     cli = sys.modules.get("dicecli.cli")  # the typer app's errors come only once it ran
     if _closed_pipe(error):
@@ -361,7 +361,7 @@ def exit_status(error: BaseException, debug: bool = False, json: bool = False) -
     from dicecli.errors import PluginError  # docs/startup.md
 
     if isinstance(error, PluginError):  # a bug in a game plug-in, not in dicecli
-        _tell(f"{error.show()}\n")
+        _tell(error.reported(json))
         return ExitStatus.PLUGIN_FAILED
     from dicecli.escape import clipped  # docs/startup.md
 

@@ -164,3 +164,11 @@ class PluginError(Exception):
     def show(self) -> str:
         """The one line that reports the fault (control characters escaped)."""
         return f"error: {escaped(self.message)}"
+
+    def reported(self, json: bool = False) -> str:
+        """What stderr gets, newline included: :meth:`show`, or with ``json``
+        (``--json``) the JSON object of every error (:meth:`DiceError.reported`), which
+        points into no input."""
+        if json:
+            return DiceError(self.message).reported(json=True)
+        return f"{self.show()}\n"

@@ -809,6 +809,23 @@ def test_odds_of_a_line_of_several_rolls_in_plain_and_json() -> None:
     ]
 
 
+def test_odds_of_a_saved_check_are_its_lines() -> None:
+    # docs/repl.md, "Names": a saved check (--set NAME="wfb ld 8") rolls its line, and
+    # its odds are that line's, as in the REPL; worked out here by counting the dice
+    two_d6 = [a + b for a in range(1, 7) for b in range(1, 7)]
+    leadership = Fraction(sum(total <= 8 for total in two_d6), len(two_d6))  # roll under
+    attack = Fraction(sum(face + 5 >= 15 for face in range(1, 21)), 20)
+    for saved, expected in (("wfb ld 8", leadership), ("d20+5 >= 15", attack)):
+        done = run("odds", "--json", "--set", f"p={saved}", "p")
+        assert (done.returncode, done.stderr) == (0, ""), done.stderr
+        found = json.loads(done.stdout)
+        assert found["input"] == saved
+        assert Fraction(found["success"]["fraction"]) == expected
+    done = run("odds", "--plain", "--set", "p=wfb ld 8", "p # the standard")
+    assert done.returncode == 0, done.stderr
+    assert f"success\t{leadership}\t" in done.stdout
+
+
 # --- the app made for the run (docs/startup.md, "Two ways in, one table") -------------
 
 

@@ -364,6 +364,26 @@ def test_a_fault_in_a_plugin_is_reported_as_the_plugins(
     assert "please report it" not in line  # not dicecli's internal error
 
 
+@pytest.mark.parametrize(("fault", "args", "problem"), FAULTS, ids=[f[0] for f in FAULTS])
+def test_a_fault_in_a_plugin_is_json_under_json(
+    tmp_path: Path, fault: str, args: list[str], problem: str
+) -> None:
+    # docs/json.md, "Errors": with --json every error is one JSON object on stderr, the
+    # exit status that of the run without --json (3: the plug-in failed)
+    folder = _faulty(tmp_path, fault)
+    done = _dicecli(folder, *args, "--json")
+    assert done.returncode == 3
+    assert done.stdout == ""
+    [line] = done.stderr.splitlines()
+    error = json.loads(line)
+    assert set(error) == {"error", "input", "position", "hint", "line"}
+    message = error["error"]
+    assert message.startswith("the game plug-in 'faulty' (dicecli-faulty 2.5) failed: ")
+    assert problem.replace("\\n", "\n") in message  # the message itself, unescaped
+    assert message.endswith("; report it to the plug-in's authors")
+    assert (error["input"], error["position"], error["hint"], error["line"]) == (None,) * 4
+
+
 @pytest.mark.parametrize("fault", ["roll", "parse"])
 def test_the_built_in_games_work_beside_a_faulty_plugin(tmp_path: Path, fault: str) -> None:
     folder = _faulty(tmp_path, fault)

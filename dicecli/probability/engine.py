@@ -164,23 +164,35 @@ def check_names(expr: Expr, env: Environment) -> None:
     """Look up every name ``expr`` uses, in saved rolls too, and every die of a dice
     file it names, before any work: an unknown name is refused at once, not after the
     rest of the line has been computed."""
+    names_read(expr, env)
+
+
+def names_read(expr: Expr, env: Environment) -> tuple[tuple[object, object], ...]:
+    """What ``expr``'s names stand for in ``env``, as :func:`check_names` looks them up
+    (raising as it does): each name with its number or saved roll, each die of a dice
+    file with the dice it is, in the order met. With the dialect, this is all of ``env``
+    that ``expr``'s distribution depends on: equal for two environments, equal odds."""
     pending: list[tuple[Expr, int]] = [(expr, 0)]
     seen: set[str] = set()
+    read: list[tuple[object, object]] = []
     while pending:
         node, depth = pending.pop()
         if isinstance(node, Dice) and isinstance(node.sides, DieName):
             from dicecli.dicefiles.load import looked_up  # docs/startup.md
 
             found = looked_up(node, env)
+            read.append((node, found))
             node = found if isinstance(found, Name) else node
         if isinstance(node, Name):
             if node.name not in seen:
                 seen.add(node.name)
                 meaning = name_meaning(node, env, depth)
+                read.append((node.name.casefold(), meaning))
                 if not isinstance(meaning, int):
                     pending.append((meaning, depth + 1))
             continue
         pending.extend(reversed([(child, depth) for child in children(node)]))  # in order
+    return tuple(read)
 
 
 CACHED_BYTES = 32 << 20

@@ -27,7 +27,9 @@ from pathlib import Path
 from dicecli.environment import Environment
 from dicecli.errors import DiceError, UnknownNameError
 from dicecli.files import user_config_file
-from dicecli.notation.nodes import Check, Comparison, Roll
+from dicecli.frozen import field, frozen
+from dicecli.identity_cache import SizedCache
+from dicecli.notation.nodes import Check, Comparison, Expr, Roll
 from dicecli.notation.semantics import MAX_SIDES
 from dicecli.tables.model import (
     Entry,
@@ -213,9 +215,67 @@ def check_named_cover(source: str, table: Table, env: Environment) -> None:
     if not table.named:
         return
     where = _Where(source, table.name)
-    possible = _possible_values(where, table.roll_text, table.roll, env)
-    assert possible is not None  # with an environment, the values or an error
+    possible = _named_values(where, table, env)
     _check_cover(where, table.roll_text, list(table.entries), possible, every_entry=False)
+
+
+def _named_values(where: _Where, table: Table, env: Environment) -> tuple[int, ...]:
+    """:func:`_possible_values` of a roll that reads names, kept for the values of those
+    names (and the dialect): twenty draws from a table rolled with ``100d1000+X`` worked
+    them out twenty times, 0.4 s each."""
+    from dicecli.probability.engine import names_read  # docs/startup.md
+
+    named: _NamedRoll | None = None
+    try:
+        read = names_read(_body(table.roll), env)
+        named = _NamedRoll(where, table.roll_text, table.roll, env, (env.dialect, read))
+        hash(named)
+    except (DiceError, TypeError):
+        # an unknown name (which _possible_values reports, naming the table), or a
+        # meaning that cannot be a key: worked out each time
+        named = None
+    if named is None:
+        possible = _possible_values(where, table.roll_text, table.roll, env)
+        assert possible is not None  # with an environment, the values or an error
+        return possible
+    return _NAMED_VALUES(named)
+
+
+@frozen
+class _NamedRoll:
+    """A roll that reads names, in an environment: equal (and hashed) by the roll and
+    what its names stand for (``key``) only, so that its values are found again for the
+    same names whatever else the environment holds."""
+
+    where: _Where = field(compare=False)
+    text: str = field(compare=False)
+    roll: Roll
+    env: Environment = field(compare=False)
+    key: tuple[object, ...]
+
+
+def _values_of(named: _NamedRoll) -> tuple[int, ...]:
+    possible = _possible_values(named.where, named.text, named.roll, named.env)
+    assert possible is not None  # with an environment, the values or an error
+    return possible
+
+
+def _values_size(named: _NamedRoll, values: tuple[int, ...]) -> int:
+    """About the bytes an entry holds: a pointer and a small integer per value."""
+    return 200 + 40 * len(values)
+
+
+_NAMED_VALUES: SizedCache[_NamedRoll, tuple[int, ...]] = SizedCache(
+    _values_of, _values_size, 16 << 20, 64
+)
+"""The values of named rolls, by the roll and its names' values: at most 64 of them, and
+about 16 MiB (a roll's values are at most 100,000: 4 MiB)."""
+
+
+def _body(roll: Roll) -> Expr:
+    body = roll.body
+    assert not isinstance(body, (Check, Comparison))  # checked when loaded
+    return body
 
 
 def _weighted_table(where: _Where, name: str, raw: dict[str, object], description: str) -> Table:

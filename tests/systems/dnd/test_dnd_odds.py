@@ -17,6 +17,10 @@ from hypothesis import strategies as st
 from property_counts import examples
 
 import dicecli
+from dicecli.probability import weights as weights_module
+from dicecli.probability.distribution import Distribution
+from dicecli.probability.engine import clear_caches
+from dicecli.probability.weights import OddsTooBigError, Weights
 
 D20 = range(1, 21)
 
@@ -143,3 +147,108 @@ def test_ability_score_odds_equal_the_count() -> None:
 @pytest.mark.parametrize("line", ["dnd attack +5 vs 15", "dnd death", "dnd stats"])
 def test_the_odds_are_exact(line: str) -> None:
     assert dicecli.odds(line).exact
+
+
+def _d6_cut() -> Fraction:
+    """The chance an exploding d6 followed as docs/odds.md says (until going further is
+    less likely than 1e-12) leaves out: that of exploding once more at the last depth."""
+    depth = 1
+    while Fraction(1, 6**depth) >= Fraction(1, 10**12):
+        depth += 1
+    return Fraction(1, 6**depth)
+
+
+def _exploding_d6(most: int) -> dict[int, Fraction]:
+    """The exploding d6's values up to ``most``: 6k + j (j = 1..5) with chance 6^-(k+1)."""
+    found = {}
+    for sixes in range(most // 6 + 1):
+        for face in range(1, 6):
+            if 6 * sixes + face <= most:
+                found[6 * sixes + face] = Fraction(1, 6 ** (sixes + 1))
+    return found
+
+
+def test_an_exploding_target_is_not_exact() -> None:
+    # rules D2, D4: the DC's d6! is cut, so the answer says what it left out
+    found = dicecli.odds("dnd check +d4 vs 10+d6!")
+    assert not found.exact
+    assert found.left_out == _d6_cut()
+    # every total the check could pass with is counted: d20 + d4 is at most 24
+    success = sum(
+        (
+            Fraction(1, 80) * p
+            for n in D20
+            for b in range(1, 5)
+            for x, p in _exploding_d6(30).items()
+            if n + b >= 10 + x
+        ),
+        Fraction(0),
+    )
+    chance = dict(found.chances)
+    assert chance["success"] == success
+    assert chance["success"] + chance["failure"] + found.left_out == 1
+    assert any("finite depth" in note for note in found.notes)
+
+
+def test_both_sides_exploding_leave_out_the_cut_of_either() -> None:
+    # rule D4: the margin of two cut sums leaves out what either leaves out
+    found = dicecli.odds("dnd attack +d6! vs 10+d6!")
+    assert not found.exact
+    assert found.left_out == 1 - (1 - _d6_cut()) ** 2
+    assert len(found.notes) == len(set(found.notes))
+
+
+def test_a_difference_too_big_is_refused_before_any_total(monkeypatch: pytest.MonkeyPatch) -> None:
+    # docs/odds.md, "What is refused": the modifier less the target is estimated and
+    # refused before the totals are worked out (that took 2 s for +1000d6 vs 1000d6)
+    def no_totals(*args: object, **kwargs: object) -> None:
+        raise AssertionError("totals worked out before the refusal")
+
+    dicecli.odds("dnd check +1 vs 2")  # the game loaded, outside the patch
+    generic = "1000d6 >= 1000d6"
+    with pytest.raises(OddsTooBigError) as expected:
+        dicecli.odds(generic)
+    monkeypatch.setattr(Distribution, "combine", no_totals)
+    monkeypatch.setattr(Distribution, "from_probabilities", no_totals)
+    monkeypatch.setattr(Weights, "to_distribution", no_totals)
+    monkeypatch.setattr(Distribution, "from_weights", no_totals)
+    with pytest.raises(OddsTooBigError) as refused:
+        dicecli.odds("dnd attack +1000d6 vs 1000d6")
+    # the same estimate as the generic check's margin
+    assert str(refused.value).split(": ", 1)[1] == str(expected.value).split(": ", 1)[1]
+
+
+@pytest.mark.parametrize("size", [1, 40, 300])
+def test_big_checks_are_the_generic_checks(size: int) -> None:
+    # rule D2: a check's success is that of d20 + modifier >= target, which the generic
+    # comparison works out on its own path
+    line = f"dnd check +{size}d6 vs {size}d6"
+    generic = dicecli.odds(f"d20 + {size}d6 >= {size}d6")
+    found = dicecli.odds(line)
+    assert dict(found.chances)["success"] == dict(generic.chances)["success"]
+    assert found.distribution == generic.distribution
+
+
+@pytest.mark.parametrize("modifier", ["5", "2d6+3", "d4!+d6", "3d6kh2*2", "40d100", "8d6!"])
+@pytest.mark.parametrize("form", ["dnd attack +{}", "dnd death +{} adv", "dnd check +{} dis"])
+def test_a_line_without_a_target_is_charged_as_its_modifier(
+    monkeypatch: pytest.MonkeyPatch, modifier: str, form: str
+) -> None:
+    # docs/odds.md, "What is refused": the d20 adds no work the question is charged
+    # for, so a line is answered exactly when its modifier alone is (+93d6! was
+    # refused at the edge of the limit when the totals' own fractions were charged)
+    charged: list[int] = []
+    real = weights_module.charge
+
+    def counted(work: int, what: str) -> None:
+        charged.append(work)
+        real(work, what)
+
+    monkeypatch.setattr(weights_module, "charge", counted)
+    spent = []
+    for line in (modifier, form.format(modifier)):
+        clear_caches()
+        charged.clear()
+        dicecli.odds(line)
+        spent.append(sum(charged))
+    assert spent[0] == spent[1] > 0
