@@ -311,6 +311,9 @@ class FaultyRules(Rules[Flip]):
             return 1 // 0
         if FAULT == "result":
             return "seven"  # type: ignore[return-value]
+        if FAULT == "drawn":
+            roller.roll(die_for_sides(6))
+            raise OverflowError("after a die")
         die = roller.roll(die_for_sides(6))
         return RollResult(text, str(check), die.value, (die,), (DiceShown((die,)),))
 
@@ -344,6 +347,7 @@ FAULTS = [
     ("node", ["faulty"], "its grammar read a line as a str, not one of its checks"),
     ("roll", ["faulty"], "its roll raised ZeroDivisionError: integer division or modulo"),
     ("result", ["faulty"], "its roll gave a str, not a RollResult"),
+    ("drawn", ["faulty"], "its roll raised OverflowError: after a die"),
     ("odds", ["odds", "faulty"], "its odds raised ValueError: odds\\nacross lines"),
     ("odds-type", ["odds", "faulty"], "its odds gave a float, not an Odds"),
 ]
@@ -396,6 +400,8 @@ LINE_FAULTS = [fault for fault in FAULTS if fault[1] == ["faulty"]]
 """The faults a line of rolls meets (not ``odds``'s)."""
 PIPED = "2d6\nfaulty\n3d6\n"
 PIPED_ROLLS = "7\t2d6\t[3, 4]\n6\t3d6\t[1, 2, 3]\n"  # --given 3,4,1,2,3
+"""The faulty line's roll rolled nothing a player saw: a face it took (``drawn``) is
+the next roll's, as after a bad line (docs/output.md)."""
 
 
 @pytest.mark.parametrize("command", [[], ["roll", "--times", "1"]], ids=["fast", "typer"])
