@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from dicecli.command_line import REPEAT_SPELLINGS
 from dicecli.environment import EMPTY_ENVIRONMENT, Environment, saved_line
-from dicecli.errors import DiceError
+from dicecli.errors import DiceError, PluginError
 from dicecli.frozen import frozen
 from dicecli.limits import MAX_LINE_LENGTH, check_times
 from dicecli.notation.lines import parse_rolls
@@ -345,6 +345,12 @@ class Session:
         self.flush()  # keep stdout and stderr in order
         self.streams.stderr.write(error.reported(self.options.json, line_number))
 
+    def report_fault(self, error: PluginError, line_number: int) -> None:
+        """Write a game plug-in's fault on the piped line ``line_number``: one line
+        naming the plug-in (with ``--json``, the JSON object of an error)."""
+        self.flush()  # keep stdout and stderr in order
+        self.streams.stderr.write(error.reported(self.options.json, line_number))
+
 
 def write_all(stream: TextIO, text: str) -> None:
     """Write ``text`` whole. To a file descriptor the bytes go out with ``os.write``
@@ -533,12 +539,14 @@ def line_text(line: str) -> str:
 
 
 def run_lines(lines: Iterable[str], options: RunOptions, streams: Streams) -> ExitStatus:
-    """``dicecli < rolls.txt``: one expression per line; a bad line is reported with its
-    number and skipped; the exit status is 2 if any line was bad."""
+    """``dicecli < rolls.txt``: one expression per line; a bad line, or one a game
+    plug-in failed on, is reported with its number and skipped. The exit status is 3 if
+    a plug-in failed on any line (with ``--debug`` its traceback ends the run, the rolls
+    of the lines before written), else 2 if any line was bad."""
     session = open_session(options, streams)
     if session is None:
         return ExitStatus.BAD_INPUT
-    bad = 0
+    bad = faults = 0
     number = 0
     roll_text = session.roll_text
     try:
@@ -555,9 +563,16 @@ def run_lines(lines: Iterable[str], options: RunOptions, streams: Streams) -> Ex
                     except DiceError as error:
                         bad += 1
                         session.report(error, number)
+                    except PluginError as error:  # the plug-in's bug costs its line only
+                        if options.debug:
+                            raise  # its traceback (entry.exit_status)
+                        faults += 1
+                        session.report_fault(error, number)
                 session.flush()
-    except (KeyboardInterrupt, Terminated):
+    except (KeyboardInterrupt, Terminated, PluginError):
         session.cut_short()  # the rolls made are written, then the run stops
         raise
     status = session.finish()
+    if faults:
+        return ExitStatus.PLUGIN_FAILED
     return ExitStatus.BAD_INPUT if bad else status

@@ -165,10 +165,11 @@ class PluginError(Exception):
         """The one line that reports the fault (control characters escaped)."""
         return f"error: {escaped(self.message)}"
 
-    def reported(self, json: bool = False) -> str:
-        """What stderr gets, newline included: :meth:`show`, or with ``json``
-        (``--json``) the JSON object of every error (:meth:`DiceError.reported`), which
-        points into no input."""
+    def reported(self, json: bool = False, line: int | None = None) -> str:
+        """What stderr gets, newline included: :meth:`show` (after ``line N: `` for a
+        line of a piped script), or with ``json`` (``--json``) the JSON object of every
+        error (:meth:`DiceError.reported`), which points into no input."""
         if json:
-            return DiceError(self.message).reported(json=True)
-        return f"{self.show()}\n"
+            return DiceError(self.message).reported(json=True, line=line)
+        where = f"line {line}: " if line is not None else ""
+        return f"{where}{self.show()}\n"

@@ -311,6 +311,9 @@ class FaultyRules(Rules[Flip]):
             return 1 // 0
         if FAULT == "result":
             return "seven"  # type: ignore[return-value]
+        if FAULT == "drawn":
+            roller.roll(die_for_sides(6))
+            raise OverflowError("after a die")
         die = roller.roll(die_for_sides(6))
         return RollResult(text, str(check), die.value, (die,), (DiceShown((die,)),))
 
@@ -344,6 +347,7 @@ FAULTS = [
     ("node", ["faulty"], "its grammar read a line as a str, not one of its checks"),
     ("roll", ["faulty"], "its roll raised ZeroDivisionError: integer division or modulo"),
     ("result", ["faulty"], "its roll gave a str, not a RollResult"),
+    ("drawn", ["faulty"], "its roll raised OverflowError: after a die"),
     ("odds", ["odds", "faulty"], "its odds raised ValueError: odds\\nacross lines"),
     ("odds-type", ["odds", "faulty"], "its odds gave a float, not an Odds"),
 ]
@@ -390,6 +394,67 @@ def test_the_built_in_games_work_beside_a_faulty_plugin(tmp_path: Path, fault: s
     done = _dicecli(folder, "--plain", "--given", "3,4", "wfb ld 8")
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout.startswith("7\twfb ld 8\t")
+
+
+LINE_FAULTS = [fault for fault in FAULTS if fault[1] == ["faulty"]]
+"""The faults a line of rolls meets (not ``odds``'s)."""
+PIPED = "2d6\nfaulty\n3d6\n"
+PIPED_ROLLS = "7\t2d6\t[3, 4]\n6\t3d6\t[1, 2, 3]\n"  # --given 3,4,1,2,3
+"""The faulty line's roll rolled nothing a player saw: a face it took (``drawn``) is
+the next roll's, as after a bad line (docs/output.md)."""
+
+
+@pytest.mark.parametrize("command", [[], ["roll", "--times", "1"]], ids=["fast", "typer"])
+@pytest.mark.parametrize(("fault", "args", "problem"), LINE_FAULTS, ids=[f[0] for f in LINE_FAULTS])
+def test_a_fault_in_a_plugin_costs_a_pipe_the_line_only(
+    tmp_path: Path, command: list[str], fault: str, args: list[str], problem: str
+) -> None:
+    # docs/output.md, "Exit status": the other lines are rolled and written in order,
+    # the faulty line reported with its number (no traceback), and the run ends with 3
+    folder = _faulty(tmp_path, fault)
+    done = _dicecli(folder, *command, "--plain", "--given", "3,4,1,2,3", stdin=PIPED)
+    assert (done.returncode, done.stdout) == (3, PIPED_ROLLS)
+    [line] = done.stderr.splitlines()
+    assert line.startswith("line 2: error: the game plug-in 'faulty' (dicecli-faulty 2.5) failed: ")
+    assert problem in line
+    assert line.endswith("; report it to the plug-in's authors")
+
+
+def test_a_fault_in_a_plugin_on_a_piped_line_is_json_with_its_line(tmp_path: Path) -> None:
+    folder = _faulty(tmp_path, "roll")
+    done = _dicecli(folder, "--json", "--given", "3,4,1,2,3", stdin=PIPED)
+    assert done.returncode == 3
+    assert [json.loads(line)["total"] for line in done.stdout.splitlines()] == [7, 6]
+    [line] = done.stderr.splitlines()
+    error = json.loads(line)
+    assert error["error"].startswith("the game plug-in 'faulty' (dicecli-faulty 2.5) failed: ")
+    assert (error["input"], error["position"], error["hint"], error["line"]) == (
+        None,
+        None,
+        None,
+        2,
+    )
+
+
+def test_a_pipe_with_a_plugin_fault_and_a_bad_line_ends_with_3(tmp_path: Path) -> None:
+    # docs/output.md: 3 when a plug-in failed on any line, whatever else was bad
+    folder = _faulty(tmp_path, "roll")
+    done = _dicecli(folder, "--plain", "--given", "3,4,1,2,3", stdin="3d6+\n" + PIPED)
+    assert (done.returncode, done.stdout) == (3, PIPED_ROLLS)
+    errors = done.stderr.splitlines()  # the bad line's error is 3 lines (its caret)
+    assert len(errors) == 4
+    assert errors[0].startswith("line 1: error: ")
+    assert errors[3].startswith("line 3: error: the game plug-in 'faulty' (dicecli-faulty 2.5)")
+
+
+def test_debug_shows_a_piped_plugin_fault_after_the_rolls_before_it(tmp_path: Path) -> None:
+    # --debug: the fault's traceback ends the run, as in the REPL; the lines before are written
+    folder = _faulty(tmp_path, "roll")
+    done = _dicecli(folder, "--plain", "--debug", "--seed", "1", stdin="1d1\nfaulty\n2d1\n")
+    assert done.returncode not in (0, 2, 3)
+    assert done.stdout == "1\t1d1\t[1]\n"
+    assert "ZeroDivisionError" in done.stderr
+    assert "PluginError" in done.stderr
 
 
 def test_a_fault_in_a_plugin_costs_the_repl_the_line_only(tmp_path: Path) -> None:

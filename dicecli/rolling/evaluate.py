@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from dicecli.breakdown import breakdown
 from dicecli.environment import Environment
-from dicecli.errors import DiceError, NotAFaceError, RollLimitError
+from dicecli.errors import DiceError, NotAFaceError, PluginError, RollLimitError
 from dicecli.frozen import replace
 from dicecli.identity_cache import IdentityCache
 from dicecli.notation.dialects import NO_DICE_AS_ZERO, line_notes
@@ -157,6 +157,9 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
     except RecursionError:
         roller.give_back()
         raise DiceError("too deeply nested", text, 0) from None
+    except PluginError:  # a game plug-in's fault: it too rolled nothing a player saw
+        roller.give_back()
+        raise
     total: int | None = tree.value
     lazy = None
     if shared:  # a tree that may have come before: what is read of it may be kept

@@ -161,10 +161,11 @@ class Roller:
 
     def give_back(self) -> None:
         """The roll begun last failed on its line (an unknown name, a division by zero,
-        too few faces given): it rolled nothing a player saw, so the faces it took are
-        the next roll's, as a player re-rolling with the same physical dice expects. Not
-        for a face that is not one of its die's (:class:`NotAFaceError`): that face is
-        spent, or every roll after it would stop at it."""
+        too few faces given, a game plug-in's fault): it rolled nothing a player saw, so
+        the faces it took are the next roll's, as a player re-rolling with the same
+        physical dice expects. Not for a face that is not one of its die's
+        (:class:`NotAFaceError`): that face is spent, or every roll after it would stop
+        at it."""
         self.give_back_from(self.roll_mark)
 
     def given_mark(self) -> int:
