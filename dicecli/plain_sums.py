@@ -25,10 +25,11 @@ from __future__ import annotations
 
 import re
 
+from dicecli.limits import MAX_TERMS
 from dicecli.notation.dice import die_for_sides
 from dicecli.rolling.sources import Roller
 
-PlainSum = tuple[int, int, list[tuple[str, int]]]
+PlainSum = tuple[int, int, tuple[tuple[str, int], ...]]
 """A line read by :func:`read`: how many dice, their sides, and each number after them
 with its sign (``("+", 266)``)."""
 
@@ -38,10 +39,13 @@ _LINE = re.compile(
 )
 """A plain sum as the general reader reads it: ASCII digits only (``int`` reads other
 scripts' digits too), spaces and tabs only, at most 999 dice of at most 9,999 sides and
-numbers of at most nine digits (every such line is within the limits of
-``docs/limits.md``, so none is refused)."""
+numbers of at most nine digits. :func:`read` takes only lines shorter than
+:data:`~dicecli.limits.MAX_TERMS` characters: such a line has fewer terms than that and
+is shorter than a line may be, within every limit of ``docs/limits.md``, so none it
+takes is refused."""
 
 _NUMBER = re.compile(r"([-+])[ \t]*([0-9]+)")
+"""Each number after the dice, with its sign."""
 
 
 def rolled_line(text: str, roller: Roller) -> str | None:
@@ -62,6 +66,8 @@ def read(text: str) -> PlainSum | None:
     - ``d3``, the D3 of rule N4 (a d6 halved, its face shown as ``5→3``);
     - one ``d20``, whose natural 20 and 1 are marked critical (``docs/output.md``).
     """
+    if len(text) >= MAX_TERMS:  # a line that could reach a limit: the general way's
+        return None
     found = _LINE.fullmatch(text)
     if found is None:
         return None
@@ -70,7 +76,7 @@ def read(text: str) -> PlainSum | None:
     sides = int(sides_digits)
     if count == 0 or sides in (0, 3) or (count == 1 and sides == 20):
         return None
-    numbers = [(sign, int(digits)) for sign, digits in _NUMBER.findall(written)]
+    numbers = tuple((sign, int(digits)) for sign, digits in _NUMBER.findall(written))
     return count, sides, numbers
 
 

@@ -15,6 +15,7 @@ from property_counts import examples
 
 from dicecli import app, plain_sums
 from dicecli.app import RunOptions, Streams, run_lines
+from dicecli.environment import EMPTY_ENVIRONMENT
 from dicecli.rolling.sources import Roller
 from dicecli.status import ExitStatus
 
@@ -91,6 +92,9 @@ NEAR_MISSES = [
     "2d10000",
     "d1",
     "2d6 # a comment",
+    "d6" + "+1" * 999,  # 1,000 terms: the limit (docs/limits.md), refused
+    "d6" + "+1" * 498,  # 999 characters
+    "d6" + " " * 9_999,  # 10,001 characters: the limit, refused
 ]
 """Lines at the edges of what the quick way takes: each must come out as the general
 way writes it (or refuses it), whichever way it goes."""
@@ -103,14 +107,21 @@ def test_lines_at_the_edges_come_out_as_the_general_way_writes_them(seed: int) -
     )
 
 
+def test_the_budget_of_dice_is_each_lines() -> None:
+    lines = ["999d9999"] * 11  # 10,989 dice: more than one roll may use
+    assert _run(lines, RunOptions(seed=1), quick=True) == _run(
+        lines, RunOptions(seed=1), quick=False
+    )
+
+
 @pytest.mark.parametrize(
     ("text", "read"),
     [
-        ("5d20+266", (5, 20, [("+", 266)])),
-        ("  3D743 - 4 +\t2 ", (3, 743, [("-", 4), ("+", 2)])),
-        ("d6", (1, 6, [])),
-        ("2d20", (2, 20, [])),
-        ("999d9999-999999999", (999, 9999, [("-", 999_999_999)])),
+        ("5d20+266", (5, 20, (("+", 266),))),
+        ("  3D743 - 4 +\t2 ", (3, 743, (("-", 4), ("+", 2)))),
+        ("d6", (1, 6, ())),
+        ("2d20", (2, 20, ())),
+        ("999d9999-999999999", (999, 9999, (("-", 999_999_999),))),
     ],
 )
 def test_plain_sums_are_read(text: str, read: plain_sums.PlainSum) -> None:
@@ -135,6 +146,7 @@ def test_plain_sums_are_read(text: str, read: plain_sums.PlainSum) -> None:
         "2d6+1d4",
         "2d6 # a comment",
         "2d6;3d6",
+        "d6" + "+1" * 499,  # 1,000 characters: a line that long could reach a limit
     ],
 )
 def test_other_lines_go_the_general_way(text: str) -> None:
@@ -159,6 +171,7 @@ def test_a_plain_sum_is_rolled_without_the_general_way() -> None:
         RunOptions(seed=1, times=2),
         RunOptions(seed=1, summary=True),
         RunOptions(seed=1, odds=True),
+        RunOptions(seed=1, environment=EMPTY_ENVIRONMENT.with_dialect("dicemaiden")),
     ],
 )
 def test_sessions_showing_more_than_plain_results_take_no_quick_way(options: RunOptions) -> None:
