@@ -286,8 +286,11 @@ def made_when_read(name: str, make: Callable[[Any], object]) -> Callable[[type[T
     as it is: a descriptor on it would slow every read of the field, made or not."""
 
     def decorate(twin: type[T]) -> type[T]:
+        frozen_class = twin.__mro__[1]
+        if name not in frozen_class.__dict__.get("__frozen_fields__", {}):
+            raise TypeError(f"{twin.__name__}: {name!r} is no field of its base class")
         setattr(twin, name, _MadeWhenRead(name, make))
-        setattr(twin, "__frozen_twin_of__", twin.__mro__[1])  # noqa: B010
+        setattr(twin, "__frozen_twin_of__", frozen_class)  # noqa: B010
         return twin
 
     return decorate

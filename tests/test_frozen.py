@@ -332,3 +332,17 @@ def test_a_twin_survives_pickling_before_and_after_it_is_read() -> None:
     read = LazyTotal(1, 1)
     assert read.total == 2
     assert pickle.loads(pickle.dumps(read)) == Summed(1, 1, 2)
+
+
+def test_a_twin_is_made_of_a_frozen_class_and_one_of_its_fields() -> None:
+    with pytest.raises(TypeError, match="'size' is no field of its base class"):
+
+        @made_when_read("size", _made_total)
+        class NoSuchField(Summed):
+            pass
+
+    with pytest.raises(TypeError, match="'total' is no field of its base class"):
+
+        @made_when_read("total", _made_total)
+        class NotFrozen(dict[str, int]):
+            pass

@@ -166,8 +166,10 @@ def roll(roll: Roll, roller: Roller, env: Environment, text: str) -> RollResult:
         dice, segments = _read(tree)
     else:
         segments = breakdown(tree)
-        if segments and type(segments[0]) is NumberedDice:  # dice of computed faces
-            lazy = numbers_alone(tree)  # 17d743 + 12: its dice made only if they are read
+        if (  # 17d743 + 12: its dice made only if they are read (no symbols to count)
+            segments and type(segments[0]) is NumberedDice and evaluation.dice_book is None
+        ):
+            lazy = numbers_alone(tree)
         dice = dice_in(tree) if lazy is None else ()
     outcome = None
     if evaluation.dice_book is not None:  # dice with symbols: count them (docs/dice.md)
