@@ -189,6 +189,8 @@ class Session:
         self._output = output
         self._quick_line: Callable[[str, Roller], str | None] | None = None
         """What rolls and writes a plain sum the quick way (:meth:`take_plain_sums`)."""
+        self._plain_characters = ""
+        """The characters a plain sum is made of (:data:`dicecli.plain_sums.CHARACTERS`)."""
 
     def take_plain_sums(self) -> None:
         """Roll the plain sums of piped lines (``5d20+266``) the quick way
@@ -204,14 +206,15 @@ class Session:
             and not self.rolls_each_line_times
             and not options.odds
         ):
-            from dicecli.plain_sums import rolled_line  # docs/startup.md: piped lines
+            from dicecli.plain_sums import CHARACTERS, rolled_line  # docs/startup.md
 
             self._quick_line = rolled_line
+            self._plain_characters = CHARACTERS
 
     def roll_text(self, text: str) -> None:
         """Roll one line ``times`` times and write each result; raises DiceError."""
         quick = self._quick_line
-        if quick is not None:
+        if quick is not None and not text.strip(self._plain_characters):
             written = quick(text, self.roller)
             if written is not None:  # 5d20+266: no tree, as the general way writes it
                 self._output.write(written)
