@@ -189,8 +189,10 @@ class Session:
         self._output = output
         self._quick_line: Callable[[str, Roller], str | None] | None = None
         """What rolls and writes a plain sum the quick way (:meth:`take_plain_sums`)."""
-        self._plain_characters = ""
-        """The characters a plain sum is made of (:data:`dicecli.plain_sums.CHARACTERS`)."""
+        self._parsed_lines = parse.keys()
+        """The lines whose trees are kept (:func:`~dicecli.notation.reader.parse`): such a
+        line goes the general way, which has its tree (a check piped again and again is
+        passed over by one look-up)."""
 
     def take_plain_sums(self) -> None:
         """Roll the plain sums of piped lines (``5d20+266``) the quick way
@@ -206,25 +208,24 @@ class Session:
             and not self.rolls_each_line_times
             and not options.odds
         ):
-            from dicecli.plain_sums import CHARACTERS, rolled_line  # docs/startup.md
+            from dicecli.plain_sums import rolled_line  # docs/startup.md: piped lines
 
             self._quick_line = rolled_line
-            self._plain_characters = CHARACTERS
 
     def roll_text(self, text: str) -> None:
         """Roll one line ``times`` times and write each result; raises DiceError."""
-        quick = self._quick_line
-        if quick is not None and not text.strip(self._plain_characters):
-            written = quick(text, self.roller)
-            if written is not None:  # 5d20+266: no tree, as the general way writes it
-                self._output.write(written)
-                return
         dialect = self.dialect
         if dialect is not None:
             text = with_repeats(text, dialect)  # rolldice's 6x4d6 is 4d6 -n 6
         if ";" in text:  # several rolls on the line: each is its own result
             self._roll_several(text)
             return
+        quick = self._quick_line
+        if quick is not None and text not in self._parsed_lines:  # (dialect is None)
+            written = quick(text, self.roller)
+            if written is not None:  # 5d20+266: no tree, as the general way writes it
+                self._output.write(written)
+                return
         if self.rolls_each_line_times or _SHORT_REPEAT in text or _LONG_REPEAT in text:
             self._roll_times(text)  # the slower path: --times, saved checks, `2d6 -n 3`
             return

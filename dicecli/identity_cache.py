@@ -18,7 +18,7 @@ dice term): at most ``limit`` entries and ``capacity`` of what they hold, measur
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, KeysView
 from typing import Generic, TypeVar
 
 K = TypeVar("K")
@@ -107,6 +107,11 @@ class SizedCache(Generic[K, V]):
     def held(self) -> int:
         """The measure of what the cache holds now."""
         return self._held
+
+    def keys(self) -> KeysView[K]:
+        """The keys held, as a live view: ``key in cache.keys()`` asks without a call of
+        Python code, for a caller that asks it of every line."""
+        return self._entries.keys()
 
     def __len__(self) -> int:
         return len(self._entries)

@@ -44,12 +44,6 @@ numbers of at most nine digits. :func:`read` takes only lines shorter than
 is shorter than a line may be, within every limit of ``docs/limits.md``, so none it
 takes is refused."""
 
-CHARACTERS = "0123456789dD+- \t"
-"""Every character a plain sum may hold: a line with any other at either end
-(``text.strip(CHARACTERS)`` is not empty) is none, which the session finds without a
-call (:meth:`dicecli.app.Session.roll_text`): a check or a line of several rolls pays
-one ``strip`` for the quick way, not a failed match."""
-
 _NUMBER = re.compile(r"([-+])[ \t]*([0-9]+)")
 """Each number after the dice, with its sign."""
 

@@ -16,6 +16,7 @@ from property_counts import examples
 from dicecli import app, plain_sums
 from dicecli.app import RunOptions, Streams, run_lines
 from dicecli.environment import EMPTY_ENVIRONMENT
+from dicecli.notation.reader import parse
 from dicecli.rolling.sources import Roller
 from dicecli.status import ExitStatus
 
@@ -24,6 +25,7 @@ def _run(lines: list[str], options: RunOptions, quick: bool) -> tuple[str, str, 
     """stdout, stderr and the exit status of ``lines`` piped, the quick way taking the
     plain sums it reads from the first line on, or (``quick`` False) no line at all."""
     stdout, stderr = io.StringIO(), io.StringIO()
+    parse.cache_clear()  # a line parsed before goes the general way, which has its tree
     with patch.object(app, "PLAIN_SUMS_AFTER", 1):
         if quick:
             status = run_lines(lines, options, Streams(stdout=stdout, stderr=stderr))
@@ -175,10 +177,7 @@ def test_a_plain_sum_is_rolled_without_the_general_way() -> None:
     ],
 )
 def test_sessions_showing_more_than_plain_results_take_no_quick_way(options: RunOptions) -> None:
-    def quick(*args: object) -> None:
-        raise AssertionError("rolled the quick way")
-
-    with patch.object(plain_sums, "roll", quick):
+    with patch.object(plain_sums, "roll", _no_quick_way):
         _, stderr, status = _run(["5d20+266"], options, quick=True)
     assert (stderr, status) == ("", ExitStatus.OK)
 
@@ -193,7 +192,20 @@ def test_a_pipe_of_a_few_lines_goes_the_general_way() -> None:
         return real(text, roller)
 
     stdout = io.StringIO()
+    parse.cache_clear()
     with patch.object(plain_sums, "rolled_line", counted):
         run_lines(lines, RunOptions(seed=1), Streams(stdout=stdout))
     assert rolled == lines[app.PLAIN_SUMS_AFTER - 1 :]
     assert stdout.getvalue() == _run(lines, RunOptions(seed=1), quick=False)[0]
+
+
+def test_a_line_parsed_before_goes_the_general_way() -> None:
+    general = _run(["3d8+1", "4d10-2"], RunOptions(seed=4), quick=False)
+    with patch.object(plain_sums, "roll", _no_quick_way), patch.object(app, "PLAIN_SUMS_AFTER", 1):
+        stdout = io.StringIO()
+        status = run_lines(["3d8+1", "4d10-2"], RunOptions(seed=4), Streams(stdout=stdout))
+    assert (stdout.getvalue(), status) == (general[0], ExitStatus.OK)
+
+
+def _no_quick_way(*args: object) -> None:
+    raise AssertionError("rolled the quick way")
