@@ -9,23 +9,10 @@ and from docs/grammar.md.
 from __future__ import annotations
 
 import pytest
+from dialect_helpers import env_of, refusal
 from processes import run_in_process
 
 import dicecli
-from dicecli.environment import Environment
-from dicecli.errors import DiceError
-
-
-def env_of(dialect: str) -> Environment:
-    return Environment(settings={"dialect": dialect})
-
-
-def refusal(text: str, dialect: str | None = None) -> DiceError:
-    """The error ``text`` is refused with (read in ``dialect``)."""
-    env = env_of(dialect) if dialect else None
-    with pytest.raises(DiceError) as caught:
-        dicecli.roll(text, seed=1, environment=env)
-    return caught.value
 
 
 def assert_shown_at(dialect: str | None, text: str, at: int) -> None:

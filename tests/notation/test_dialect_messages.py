@@ -10,25 +10,11 @@ Dice Maiden's roll_syntax.md.
 from __future__ import annotations
 
 import pytest
+from dialect_helpers import env_of, refusal
 from processes import run_in_process
 
 import dicecli
-from dicecli.environment import Environment
-from dicecli.errors import DiceError
 from dicecli.notation.other_readings import other_readings
-
-
-def env_of(dialect: str) -> Environment:
-    return Environment(settings={"dialect": dialect})
-
-
-def refusal(text: str, dialect: str | None = None) -> DiceError:
-    """The error ``text`` is refused with (read in ``dialect``)."""
-    env = env_of(dialect) if dialect else None
-    with pytest.raises(DiceError) as caught:
-        dicecli.roll(text, seed=1, environment=env)
-    return caught.value
-
 
 # --- a refusal's caret stands under what it refuses --------------------------------------
 

@@ -12,6 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from dialect_helpers import env_of
 from hypothesis import given
 from hypothesis import strategies as st
 from processes import run_in_process
@@ -24,10 +25,6 @@ from dicecli.notation.translations import translated
 from dicecli.repl.commands import handle_line
 from dicecli.repl.state import Message, ReplState, Rolled, start_state
 from dicecli.rolling.sources import GivenSource, Roller
-
-
-def env_of(dialect: str) -> Environment:
-    return Environment(settings={"dialect": dialect})
 
 
 def chances(text: str, dialect: str) -> dict[int, Fraction]:

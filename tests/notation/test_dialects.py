@@ -14,6 +14,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from dialect_helpers import env_of
 from processes import run_in_process
 
 import dicecli
@@ -26,10 +27,6 @@ from dicecli.render.text import result_line
 from dicecli.repl.commands import handle_line
 from dicecli.repl.state import Message, Problem, ReplState, Rolled, start_state
 from dicecli.rolling.sources import GivenSource, Roller
-
-
-def env_of(dialect: str) -> Environment:
-    return Environment(settings={"dialect": dialect})
 
 
 def chances(text: str, dialect: str) -> dict[int, Fraction]:
