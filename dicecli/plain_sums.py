@@ -4,10 +4,9 @@
 The general way (:func:`dicecli.notation.reader.parse`, then
 :func:`dicecli.rolling.evaluate.roll`, then :func:`dicecli.render.text.result_line`)
 builds a tree, a result tree and a result for every line, and keeps them in case the
-line comes again. A line piped once pays for all of that: about 177,000 instructions a
-line of this form, against 61,000 for a roller that only rolls and writes
-(``bench/floor_roller.py``). Here such a line costs about 74,000, whatever its dice's
-sides (``bench/bench_issue25.py``).
+line comes again. A line piped once pays for all of that, most of what it costs; here
+such a line costs little more than rolling and writing it, whatever its dice's sides
+(``bench/bench_issue25.py`` measures it against ``bench/floor_roller.py``).
 
 The three steps keep the stages apart as the general way does: :func:`read` is the
 notation (text to numbers, never rolling), :func:`roll` the rolling (the session's
